@@ -1,0 +1,3 @@
+module github.com/fitclaim/fitclaim
+
+go 1.26

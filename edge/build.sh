@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the fitclaim edge worker (Go, GOOS=js GOARCH=wasm, syumai/workers) into dist-edge/:
+#   dist-edge/app.wasm      the Go program (wasm/edge, which mounts edge/api)
+#   dist-edge/worker.mjs    syumai/workers' entry module (+ runtime.mjs, wasm_exec.js)
+# Needs only Go: the JS glue comes from the syumai/workers module pinned in go.mod.
+# Usage: edge/build.sh            (also: ./build.sh edge)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+out="$root/dist-edge"
+
+# workers-assets-gen empties its output directory, so it runs first, into a staging dir.
+stage="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-edge.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/assets"
+GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$stage/assets/app.wasm" ./wasm/edge
+
+rm -rf "$out"
+mv "$stage/assets" "$out"
+size=$(wc -c < "$out/app.wasm")
+gz=$(gzip -9 -c "$out/app.wasm" | wc -c)
+echo "edge: built $out (app.wasm $size bytes, $gz gzipped)"

@@ -1,0 +1,130 @@
+// Package catalog holds llmfit's model catalog and a table of common accelerators, embedded as
+// compact text made by `go generate` (see gen/), with lookup and a ranked search.
+//
+// The model data is derived from llmfit (MIT licence); LICENSE-llmfit.txt travels with it.
+package catalog
+
+//go:generate go run ./gen -data ../../shared/data -out .
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed models.tsv
+var modelsTSV string
+
+//go:embed accelerators.tsv
+var acceleratorsTSV string
+
+//go:embed date.txt
+var dateTxt string
+
+// Date is the day llmfit's catalog was taken (YYYY-MM-DD).
+var Date = strings.TrimSpace(dateTxt)
+
+// Model is one catalog entry, with the fields sizing needs. Zero means "not in the catalog" for
+// the architecture fields (Layers, KVHeads, HeadDim, HiddenSize) and for ActiveParameters.
+type Model struct {
+	Name             string
+	Provider         string
+	ParameterCount   string // llmfit's display form, "7.0B", "494M"
+	ParametersRaw    int64
+	MinRAMGB         float64
+	MinVRAMGB        float64
+	HasMinVRAM       bool
+	Quantization     string
+	ContextLength    int
+	Layers           int
+	KVHeads          int
+	HeadDim          int
+	HiddenSize       int
+	MoE              bool
+	ActiveParameters int64
+	UseCase          string
+	Capabilities     []string
+	Downloads        int64
+}
+
+// HasArchitecture reports whether the KV-cache shape (layers, KV heads, head size) is known.
+func (m *Model) HasArchitecture() bool {
+	return m.Layers > 0 && m.KVHeads > 0 && m.HeadDim > 0
+}
+
+var (
+	loadOnce sync.Once
+	models   []Model
+	accels   []Accelerator
+)
+
+func load() {
+	models = parseModels(modelsTSV)
+	accels = parseAccelerators(acceleratorsTSV)
+}
+
+// Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
+func Models() []Model {
+	loadOnce.Do(load)
+	return models
+}
+
+func parseModels(text string) []Model {
+	out := make([]Model, 0, 2048)
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 17 {
+			panic("catalog: models.tsv is malformed; run go generate ./catalog")
+		}
+		m := Model{
+			Name:           f[0],
+			Provider:       f[1],
+			ParameterCount: f[2],
+			ParametersRaw:  atoi64(f[3]),
+			MinRAMGB:       atof(f[4]),
+			MinVRAMGB:      atof(f[5]),
+			HasMinVRAM:     f[5] != "",
+			Quantization:   f[6],
+			ContextLength:  int(atoi64(f[7])),
+			Layers:         int(atoi64(f[8])),
+			KVHeads:        int(atoi64(f[9])),
+			HeadDim:        int(atoi64(f[10])),
+			HiddenSize:     int(atoi64(f[11])),
+			MoE:            f[12] == "1",
+			UseCase:        f[14],
+			Downloads:      atoi64(f[16]),
+		}
+		m.ActiveParameters = atoi64(f[13])
+		if f[15] != "" {
+			m.Capabilities = strings.Split(f[15], ",")
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func atoi64(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic("catalog: bad integer " + strconv.Quote(s) + "; run go generate ./catalog")
+	}
+	return n
+}
+
+func atof(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic("catalog: bad number " + strconv.Quote(s) + "; run go generate ./catalog")
+	}
+	return x
+}

@@ -1,0 +1,148 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+)
+
+// NotFoundError says no catalog name matches; Suggestions holds the closest names.
+type NotFoundError struct {
+	Query       string
+	Suggestions []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := "no model in the catalog matches " + strconv.Quote(e.Query)
+	if len(e.Suggestions) > 0 {
+		msg += "; closest: " + strings.Join(e.Suggestions, ", ")
+	}
+	return msg
+}
+
+// AmbiguousError says several catalog names match; Matches lists some of them, Total counts all.
+type AmbiguousError struct {
+	Query   string
+	Matches []string
+	Total   int
+}
+
+func (e *AmbiguousError) Error() string {
+	msg := strconv.Quote(e.Query) + " matches " + strconv.Itoa(e.Total) + " models: " + strings.Join(e.Matches, ", ")
+	if e.Total > len(e.Matches) {
+		msg += ", …"
+	}
+	return msg + "; give the full name"
+}
+
+const maxListed = 8
+
+// Lookup resolves a model name as llmfit does, made stricter: the exact spelling first (two
+// catalog names differ only in case), then the name ignoring case, then a unique
+// case-insensitive substring. Several matches are an *AmbiguousError listing them; none is a
+// *NotFoundError suggesting the closest names.
+func Lookup(name string) (*Model, error) {
+	all := Models()
+	query := strings.TrimSpace(name)
+	if query == "" {
+		return nil, &NotFoundError{Query: name}
+	}
+	for i := range all {
+		if all[i].Name == query {
+			return &all[i], nil
+		}
+	}
+	lower := strings.ToLower(query)
+	var same, contains []int
+	for i := range all {
+		n := strings.ToLower(all[i].Name)
+		if n == lower {
+			same = append(same, i)
+		} else if strings.Contains(n, lower) {
+			contains = append(contains, i)
+		}
+	}
+	for _, set := range [][]int{same, contains} {
+		switch {
+		case len(set) == 1:
+			return &all[set[0]], nil
+		case len(set) > 1:
+			return nil, ambiguous(query, set)
+		}
+	}
+	return nil, &NotFoundError{Query: query, Suggestions: closest(lower, 3)}
+}
+
+func ambiguous(query string, idx []int) *AmbiguousError {
+	all := Models()
+	e := &AmbiguousError{Query: query, Total: len(idx)}
+	for _, i := range idx {
+		if len(e.Matches) == maxListed {
+			break
+		}
+		e.Matches = append(e.Matches, all[i].Name)
+	}
+	return e
+}
+
+// closest ranks catalog names by edit distance to the query, comparing against both the full
+// name and the part after the provider's slash, so "lama-2-7b-chat" finds "meta-llama/Llama-2-7b-chat-hf".
+func closest(lower string, n int) []string {
+	if len(lower) > 200 {
+		lower = lower[:200]
+	}
+	type scored struct {
+		name string
+		d    int
+	}
+	best := make([]scored, 0, n+1)
+	for _, m := range Models() {
+		full := strings.ToLower(m.Name)
+		d := levenshtein(lower, full)
+		if slash := strings.LastIndexByte(full, '/'); slash >= 0 {
+			if d2 := levenshtein(lower, full[slash+1:]); d2 < d {
+				d = d2
+			}
+		}
+		if d > len(lower)/2+2 { // too far to be a useful suggestion
+			continue
+		}
+		pos := len(best)
+		for pos > 0 && best[pos-1].d > d {
+			pos--
+		}
+		if pos >= n {
+			continue
+		}
+		best = append(best, scored{})
+		copy(best[pos+1:], best[pos:])
+		best[pos] = scored{m.Name, d}
+		if len(best) > n {
+			best = best[:n]
+		}
+	}
+	out := make([]string, len(best))
+	for i, s := range best {
+		out[i] = s.name
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,148 @@
+package claim
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// jsonField is one key of the JSON summary; the summary writes them sorted by key, as llmfit
+// (serde_json with a BTreeMap-ordered struct) does.
+type jsonField struct {
+	key, value string
+}
+
+// renderJSON writes the fit as llmfit's ten keys, plus the keys of what llmfit does not do
+// (kv sizing, drivers, several devices) only when they are used.
+func renderJSON(b *fit.Bounds, name, version string) string {
+	t := &b.Target
+	f := []jsonField{
+		{"claimName", jsonString(name)},
+		{"deviceClass", jsonString(b.DeviceClass)},
+		{"efficiencyPct", strconv.Itoa(t.EfficiencyPct)},
+		{"memoryGi", strconv.FormatInt(b.MemoryGi, 10)},
+		{"minBandwidthGBs", strconv.FormatInt(b.MinBandwidthGBs, 10)},
+		{"minTps", jsonFloat(t.MinTps)},
+		{"model", jsonString(b.Model.Name)},
+		{"quant", jsonString(b.Quant)},
+		{"resolverVersion", jsonString(version)},
+		{"weightsGb", jsonFloat(roundHalfAway(b.WeightsGB, 1))},
+	}
+	if t.Sizing == fit.SizingKV {
+		f = append(f,
+			jsonField{"activeParamsB", jsonFloat(roundHalfAway(b.ActiveParamsB, 3))},
+			jsonField{"contextTokens", strconv.Itoa(b.ContextTokens)},
+			jsonField{"kvCache", jsonString(b.KVCache)},
+			jsonField{"kvCacheGi", jsonFloat(roundHalfAway(b.KVBytes/(1<<30), 3))},
+			jsonField{"kvEstimated", strconv.FormatBool(b.KVEstimated)},
+			jsonField{"sequences", strconv.Itoa(t.Sequences)},
+			jsonField{"sizing", jsonString(t.Sizing)})
+	}
+	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
+		f = append(f, jsonField{"count", strconv.Itoa(t.Count)}, jsonField{"driver", jsonString(t.Driver)})
+		if len(b.Products) > 0 {
+			list := make([]string, len(b.Products))
+			for i, p := range b.Products {
+				list[i] = jsonString(p)
+			}
+			f = append(f, jsonField{"productNames", "[\n    " + strings.Join(list, ",\n    ") + "\n  ]"})
+		}
+	}
+	sortFields(f)
+	var s strings.Builder
+	s.WriteString("{\n")
+	for i, kv := range f {
+		s.WriteString("  " + jsonString(kv.key) + ": " + kv.value)
+		if i < len(f)-1 {
+			s.WriteByte(',')
+		}
+		s.WriteByte('\n')
+	}
+	s.WriteString("}")
+	return s.String()
+}
+
+func sortFields(f []jsonField) {
+	for i := 1; i < len(f); i++ {
+		for j := i; j > 0 && f[j].key < f[j-1].key; j-- {
+			f[j], f[j-1] = f[j-1], f[j]
+		}
+	}
+}
+
+// roundHalfAway rounds to the given decimals, halves away from zero (Rust's f64::round).
+func roundHalfAway(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
+}
+
+// jsonFloat prints a float as serde_json does (ryu): shortest digits, always with a fraction or
+// an exponent, plain notation for decimal exponents from -5 to 16.
+func jsonFloat(x float64) string {
+	if x == 0 {
+		return "0.0"
+	}
+	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	kk := exp + 1 // position of the decimal point after the first kk digits
+	n := len(digits)
+	switch {
+	case n <= kk && kk <= 16:
+		return sign + digits + strings.Repeat("0", kk-n) + ".0"
+	case 0 < kk && kk <= 16:
+		return sign + digits[:kk] + "." + digits[kk:]
+	case -5 < kk && kk <= 0:
+		return sign + "0." + strings.Repeat("0", -kk) + digits
+	case n == 1:
+		return sign + digits + "e" + strconv.Itoa(kk-1)
+	default:
+		return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
+	}
+}
+
+// jsonString quotes s as serde_json does: escapes for '"', '\\' and control characters only.
+func jsonString(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(`\ufffd`)
+			i++
+			continue
+		}
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20:
+			b.WriteString(`\u00` + string(hex[r>>4]) + string(hex[r&0xF]))
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}

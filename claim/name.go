@@ -1,0 +1,91 @@
+package claim
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+const (
+	stemMax      = 48
+	nameSuffix   = "-fit"
+	fallbackStem = "model"
+	maxSubdomain = 253
+	maxLabel     = 63
+)
+
+// DeriveName is llmfit's claim name: lower-case, every character that is not an ASCII letter or
+// digit becomes '-', runs of '-' collapse, '-' is trimmed, the first 48 characters are kept,
+// trimmed again, and "-fit" appended. Where llmfit would produce "-fit" (a name with no letter or
+// digit), fitclaim uses "model-fit", so the result is always a valid DNS-1123 label.
+func DeriveName(model string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(model) {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	stem := strings.Trim(b.String(), "-")
+	if len(stem) > stemMax {
+		stem = strings.Trim(stem[:stemMax], "-")
+	}
+	if stem == "" {
+		stem = fallbackStem
+	}
+	return stem + nameSuffix
+}
+
+// checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,
+// digits, '-' and '.', each dot-separated label starting and ending with a letter or digit),
+// the rule Kubernetes applies to object names and DeviceClass names.
+func checkSubdomain(field, s string) error {
+	if s == "" {
+		return fit.NewFieldError(field, "must not be empty")
+	}
+	if len(s) > maxSubdomain {
+		return fit.NewFieldError(field, "must be at most 253 characters (got "+strconv.Itoa(len(s))+")")
+	}
+	for _, label := range strings.Split(s, ".") {
+		if !isLabel(label) {
+			return fit.NewFieldError(field, "must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', "+
+				"starting and ending with a letter or digit, at most 253 characters (got "+quoteShort(s)+")")
+		}
+	}
+	return nil
+}
+
+// isLabel reports whether s is a DNS-1123 label.
+func isLabel(s string) bool {
+	if s == "" || len(s) > maxLabel {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteShort quotes user text for an error message, cut to a readable length.
+func quoteShort(s string) string {
+	const max = 60
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func utf8Start(c byte) bool { return c&0xC0 != 0x80 }

@@ -1,0 +1,130 @@
+package claim
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Result is everything a surface shows for a target. YAML and JSON are the exact bytes every
+// surface (page, API, command line) serves.
+type Result struct {
+	Bounds   fit.Bounds
+	Name     string
+	YAML     string
+	JSON     string
+	Warnings []string
+	Matches  []fit.Match
+}
+
+// Render sizes a target and renders its claim, stamped with this fitclaim's Version.
+func Render(t fit.Target) (Result, error) { return RenderVersion(t, Version) }
+
+// RenderVersion is Render with another generator version (tests compare with llmfit's goldens).
+func RenderVersion(t fit.Target, version string) (Result, error) {
+	b, err := fit.Resolve(t)
+	if err != nil {
+		return Result{}, err
+	}
+	return render(b, version)
+}
+
+// renderModel renders a target for a given entry rather than a catalog lookup.
+func renderModel(m catalog.Model, t fit.Target, version string) (Result, error) {
+	b, err := fit.ResolveEntry(t, m)
+	if err != nil {
+		return Result{}, err
+	}
+	return render(b, version)
+}
+
+func render(b fit.Bounds, version string) (Result, error) {
+	t := b.Target
+	name := t.Name
+	if name == "" {
+		name = DeriveName(b.Model.Name)
+	} else if err := checkSubdomain("name", name); err != nil {
+		return Result{}, err
+	}
+	if t.DeviceClass != "" {
+		if err := checkSubdomain("deviceClass", t.DeviceClass); err != nil {
+			return Result{}, err
+		}
+	}
+	r := Result{Bounds: b, Name: name}
+	r.YAML = renderYAML(&b, name, version)
+	r.JSON = renderJSON(&b, name, version)
+	r.Matches = fit.Matches(b)
+	r.Warnings = warnings(&b, name, r.Matches)
+	return r, nil
+}
+
+// warnings are what a careful reviewer would point out about a claim that is nonetheless valid.
+func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
+	t := &b.Target
+	var w []string
+	if t.Name == "" && !b.Custom {
+		if n := sharedNames()[name]; n > 1 {
+			w = append(w, "the claim name "+name+" is derived from "+strconv.Itoa(n)+
+				" catalog models (llmfit cuts names at 48 characters and ignores case); set name to make it unique")
+		}
+	}
+	if t.Sizing == fit.SizingLlmfit {
+		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
+			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves room for about "+
+				strconv.FormatInt(b.KVTokensRoom, 10)+" tokens of fp16 KV cache; use sizing kv to size for a context")
+		}
+	} else {
+		if m := b.Model.ContextLength; m > 0 && b.ContextTokens > m {
+			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
+		}
+		if b.KVEstimated {
+			w = append(w, "the KV cache is estimated (0.000008 GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
+		}
+	}
+	if !b.Driver.Bandwidth {
+		w = append(w, b.Driver.Domain+" publishes no bandwidth: the "+strconv.FormatInt(b.MinBandwidthGBs, 10)+
+			" GB/s floor is not enforced by this claim, only memory")
+	}
+	if p := proposal(matches, t.Count); p != "" {
+		w = append(w, p)
+	}
+	return w
+}
+
+// proposal suggests the smallest device count when nothing in the catalog fits as asked.
+func proposal(matches []fit.Match, count int) string {
+	best := -1
+	for i, m := range matches {
+		if m.Fits() {
+			return ""
+		}
+		if m.DevicesNeeded > 0 && (best < 0 || m.DevicesNeeded < matches[best].DevicesNeeded) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "no accelerator in the catalog meets these floors, even " + strconv.Itoa(fit.MaxCount) + " of them"
+	}
+	m := matches[best]
+	return "no accelerator in the catalog meets these floors with " + strconv.Itoa(count) + " device(s); " +
+		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
+}
+
+var (
+	sharedOnce sync.Once
+	shared     map[string]int
+)
+
+// sharedNames counts how many catalog entries derive each claim name.
+func sharedNames() map[string]int {
+	sharedOnce.Do(func() {
+		shared = map[string]int{}
+		for _, m := range catalog.Models() {
+			shared[DeriveName(m.Name)]++
+		}
+	})
+	return shared
+}

@@ -1,0 +1,180 @@
+package fit
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// Match is one accelerator of the catalog judged against the bounds.
+type Match struct {
+	Accelerator   catalog.Accelerator
+	FitsMemory    bool    // reported memory ≥ the memory floor (as the scheduler compares it)
+	FitsBandwidth bool    // bandwidth ≥ the bandwidth floor
+	Selected      bool    // the rendered claim's selector would pick this device
+	EstTps        float64 // estimated decode tok/s (per sequence) on Count devices of this product
+	HeadroomPct   float64 // EstTps over MinTps, minus 100 %
+	DevicesNeeded int     // fewest devices of this product (≤ 8) that hold the model at the speed; 0 = none
+	Verdict       string  // in words
+}
+
+// Fits reports whether the device meets both floors.
+func (m *Match) Fits() bool { return m.FitsMemory && m.FitsBandwidth }
+
+// fitsMemory compares in bytes, exactly as quantity.compareTo does in the scheduler.
+func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
+	return a.MemoryBytes() >= memoryGi*gib
+}
+
+// Matches judges every accelerator of the catalog, best first: fitting devices before others,
+// then by estimated speed.
+func Matches(b Bounds) []Match {
+	accs := catalog.Accelerators()
+	out := make([]Match, len(accs))
+	for i := range accs {
+		a := accs[i]
+		m := Match{Accelerator: a}
+		m.FitsMemory = fitsMemory(&a, b.MemoryGi)
+		m.FitsBandwidth = a.BandwidthGBs >= float64(b.MinBandwidthGBs)
+		m.Selected = b.selects(&a, m.FitsMemory, m.FitsBandwidth)
+		m.EstTps = b.estTps(a.BandwidthGBs, b.Target.Count)
+		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
+		m.DevicesNeeded = b.devicesNeeded(&a)
+		m.Verdict = verdict(&m, b.Target.Count)
+		out[i] = m
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Fits() != out[j].Fits() {
+			return out[i].Fits()
+		}
+		return out[i].EstTps > out[j].EstTps
+	})
+	return out
+}
+
+// selects mirrors the CEL selector that package claim renders for the driver.
+func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
+	d := b.Driver
+	switch {
+	case d.Name == DriverLlmfit || d.Name == DriverAny:
+		// An llmfit.ai driver can publish any accelerator; for "any" the NVIDIA alternative
+		// selects the same set (its allow-list is exactly the NVIDIA devices meeting both floors).
+		return mem && bw
+	case d.ProductList:
+		return a.Vendor == d.Vendor && mem && bw && a.ProductName != ""
+	default: // memory floor only: the driver publishes no bandwidth
+		return a.Vendor == d.Vendor && mem
+	}
+}
+
+// estTps is bandwidth × efficiency / bytes read per token, on n devices of the product.
+func (b *Bounds) estTps(bandwidth float64, n int) float64 {
+	if n > 1 {
+		bandwidth *= float64(n) * multiDeviceScale
+	}
+	return bandwidth * float64(b.Target.EfficiencyPct) / 100 / b.ReadGBPerToken
+}
+
+// devicesNeeded is the fewest devices of one product (up to MaxCount) whose per-device floors
+// it meets; 0 when even MaxCount are not enough.
+func (b *Bounds) devicesNeeded(a *catalog.Accelerator) int {
+	for n := 1; n <= MaxCount; n++ {
+		mem, bw := b.floorsFor(n)
+		if fitsMemory(a, mem) && a.BandwidthGBs >= float64(bw) {
+			return n
+		}
+	}
+	return 0
+}
+
+// floorsFor recomputes the per-device floors for a split over n devices.
+func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth int64) {
+	if n == b.Target.Count {
+		return b.MemoryGi, b.MinBandwidthGBs
+	}
+	c := *b
+	if c.Target.Sizing == SizingKV {
+		c.sizeKV(n)
+	} else {
+		c.sizeLlmfit(n)
+	}
+	return c.MemoryGi, c.MinBandwidthGBs
+}
+
+func verdict(m *Match, count int) string {
+	devices := "one device"
+	if count > 1 {
+		devices = strconv.Itoa(count) + " devices"
+	}
+	switch {
+	case m.Fits():
+		return "fits on " + devices
+	case m.DevicesNeeded > count:
+		return "needs " + strconv.Itoa(m.DevicesNeeded) + " devices"
+	case m.DevicesNeeded > 0: // fewer devices would also do, but not this split
+		if !m.FitsMemory {
+			return "too little memory"
+		}
+		return "too slow"
+	case !m.FitsMemory && !m.FitsBandwidth:
+		return "too little memory and too slow"
+	case !m.FitsMemory:
+		return "too little memory"
+	default:
+		return "too slow"
+	}
+}
+
+// resolveProducts fills the NVIDIA productName allow-list, the only way a bandwidth floor can
+// reach a real driver, which publishes no bandwidth.
+func (b *Bounds) resolveProducts() error {
+	if !b.Driver.ProductList && b.Driver.Name != DriverAny {
+		return nil
+	}
+	var best []string
+	for _, a := range catalog.Accelerators() {
+		if a.Vendor != "nvidia" || a.ProductName == "" {
+			continue
+		}
+		if fitsMemory(&a, b.MemoryGi) && a.BandwidthGBs >= float64(b.MinBandwidthGBs) {
+			b.Products = appendUnique(b.Products, a.ProductName)
+		}
+	}
+	if len(b.Products) > 0 {
+		return nil
+	}
+	type cand struct {
+		name string
+		tps  float64
+		n    int
+	}
+	var cands []cand
+	for _, a := range catalog.Accelerators() {
+		if a.Vendor == "nvidia" && a.ProductName != "" {
+			cands = append(cands, cand{a.Name, b.estTps(a.BandwidthGBs, b.Target.Count), b.devicesNeeded(&a)})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].tps > cands[j].tps })
+	for _, c := range cands[:min(3, len(cands))] {
+		s := c.name + " (" + strconv.FormatInt(int64(math.Round(c.tps)), 10) + " tok/s"
+		if c.n > 0 {
+			s += ", fits as " + strconv.Itoa(c.n) + " devices"
+		}
+		best = append(best, s+")")
+	}
+	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
+		" Gi and bandwidth ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
+		strings.Join(best, ", ")+"; lower minTps, raise count or choose another driver")
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,69 @@
+package fit
+
+import "strings"
+
+// bytesPerParam is llmfit's table (REFERENCE §1), in the order it is shown to users.
+var quants = []struct {
+	Name string
+	BPP  float64
+}{
+	{"F32", 4.0}, {"F16", 2.0}, {"BF16", 2.0}, {"Q8_0", 1.05}, {"Q6_K", 0.80}, {"Q5_K_M", 0.68},
+	{"Q4_K_M", 0.58}, {"Q4_0", 0.58}, {"Q3_K_M", 0.48}, {"Q2_K", 0.37}, {"mlx-4bit", 0.55},
+	{"mlx-8bit", 1.0}, {"AWQ-4bit", 0.5}, {"GPTQ-Int4", 0.5}, {"AWQ-8bit", 1.0}, {"GPTQ-Int8", 1.0},
+}
+
+// llmfitFallbackBPP is what llmfit silently uses for any other string. fitclaim keeps it only for
+// catalog entries whose own quantization is outside the table (AutoRound-4bit), for parity.
+const llmfitFallbackBPP = 0.58
+
+// Quants lists the known quantizations in display order.
+func Quants() []string {
+	out := make([]string, len(quants))
+	for i, q := range quants {
+		out[i] = q.Name
+	}
+	return out
+}
+
+// canonicalQuant returns the table's spelling of q (matched ignoring case) and its bytes per
+// parameter; ok is false when q is not in the table.
+func canonicalQuant(q string) (name string, bpp float64, ok bool) {
+	for _, e := range quants {
+		if strings.EqualFold(e.Name, q) {
+			return e.Name, e.BPP, true
+		}
+	}
+	return "", 0, false
+}
+
+// BytesPerParam is llmfit's bytes per parameter for a quantization, with its fallback.
+func BytesPerParam(q string) float64 {
+	if _, bpp, ok := canonicalQuant(q); ok {
+		return bpp
+	}
+	return llmfitFallbackBPP
+}
+
+// kvElementBytes is the size of one KV-cache element per cache type.
+var kvCaches = []struct {
+	Name  string
+	Bytes float64
+}{{"fp16", 2}, {"fp8", 1}, {"q8_0", 1}, {"q4_0", 0.5}}
+
+// KVCaches lists the KV-cache element types.
+func KVCaches() []string {
+	out := make([]string, len(kvCaches))
+	for i, k := range kvCaches {
+		out[i] = k.Name
+	}
+	return out
+}
+
+func kvElementBytes(name string) (string, float64, bool) {
+	for _, k := range kvCaches {
+		if strings.EqualFold(k.Name, name) {
+			return k.Name, k.Bytes, true
+		}
+	}
+	return "", 0, false
+}

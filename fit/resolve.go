@@ -1,0 +1,279 @@
+package fit
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// Bounds is what a device (or each of Count devices) must offer for the target, and the numbers
+// that explain it.
+type Bounds struct {
+	Target Target        // the target as resolved: canonical quant, defaults applied
+	Model  catalog.Model // the catalog entry, or a synthesized one for a custom model
+	Custom bool
+
+	Quant         string // canonical spelling
+	QuantOverride bool   // differs from the entry's own quantization
+	BytesPerParam float64
+	ParamsB       float64 // total parameters, billions
+	ActiveParamsB float64 // parameters read per token (mixture-of-experts: the active experts)
+	WeightsGB     float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes)
+	ActiveGB      float64 // ActiveParamsB × BytesPerParam
+
+	// The floors, per device when Count > 1.
+	MemoryGB        float64 // before the ceiling: GB in llmfit mode (written as Gi, as llmfit does), GiB in kv mode
+	MemoryGi        int64
+	MinBandwidthGBs int64
+
+	// KV-cache sizing (Sizing == "kv"); KVTokensRoom is filled in both modes.
+	ContextTokens int
+	KVCache       string
+	KVBytes       float64 // all sequences, all devices
+	KVEstimated   bool    // the entry lacks layers/kvHeads/headDim: llmfit's per-parameter estimate
+	OverheadGiB   float64
+	KVTokensRoom  int64 // llmfit mode: fp16 KV tokens the memory floor leaves room for
+
+	ReadGBPerToken float64 // bytes read per decoded token, in GB, over all devices
+	Driver         Driver
+	DeviceClass    string   // the class requested (for "any": the first alternative's)
+	Products       []string // NVIDIA productName allow-list (driver nvidia and any)
+}
+
+const (
+	weightsHeadroom  = 1.2   // llmfit's WEIGHTS_HEADROOM on a quant override
+	runtimeOverhead  = 0.5   // GiB, llmfit's fit estimate
+	kvFallbackGBPerB = 8e-06 // llmfit: KV GB ≈ 0.000008 × params_b × context
+	multiDeviceScale = 0.9   // N devices give N × 0.9 of one device's bandwidth
+	gib              = 1 << 30
+)
+
+// Resolve computes the bounds of a target. Errors are *FieldError.
+func Resolve(t Target) (Bounds, error) {
+	if err := t.validate(); err != nil {
+		return Bounds{}, err
+	}
+	b := Bounds{}
+	if err := b.resolveModel(&t); err != nil {
+		return Bounds{}, err
+	}
+	return b.resolve(t)
+}
+
+// ResolveEntry computes the bounds of a target for a given catalog entry instead of looking
+// t.Model up (llmfit's unit-test fixture is not in the catalog).
+func ResolveEntry(t Target, m catalog.Model) (Bounds, error) {
+	t.Model = m.Name
+	if err := t.validate(); err != nil {
+		return Bounds{}, err
+	}
+	b := Bounds{}
+	b.useEntry(&t, &m)
+	return b.resolve(t)
+}
+
+func (b Bounds) resolve(t Target) (Bounds, error) {
+	if err := b.resolveQuant(&t); err != nil {
+		return Bounds{}, err
+	}
+	b.Driver, _ = driverByName(t.Driver)
+	b.DeviceClass = b.Driver.Domain
+	if t.Driver == DriverAny {
+		b.DeviceClass = AnyAlternatives()[0].Domain
+		if t.DeviceClass != "" {
+			return Bounds{}, fieldErr("deviceClass", "cannot be set with driver any, which names one class per alternative")
+		}
+	}
+	if t.DeviceClass != "" {
+		b.DeviceClass = t.DeviceClass
+	}
+	b.Target = t
+
+	b.WeightsGB = b.ParamsB * b.BytesPerParam
+	if !(b.WeightsGB > 0) {
+		return Bounds{}, fieldErr("model", "cannot size model "+strconv.Quote(b.Model.Name)+" (unknown parameter count)")
+	}
+	b.ActiveGB = b.ActiveParamsB * b.BytesPerParam
+	b.kvShape(&t)
+	if t.Sizing == SizingKV {
+		b.sizeKV(t.Count)
+	} else {
+		b.sizeLlmfit(t.Count)
+	}
+	b.KVTokensRoom = b.kvTokensRoom()
+	if err := b.resolveProducts(); err != nil {
+		return Bounds{}, err
+	}
+	return b, nil
+}
+
+func (b *Bounds) resolveModel(t *Target) error {
+	if t.Model == "" {
+		b.Custom = true
+		b.ParamsB = t.ParamsB
+		b.Model = catalog.Model{
+			Name:           "custom " + ftoa(t.ParamsB) + "B",
+			ParameterCount: ftoa(t.ParamsB) + "B",
+			ParametersRaw:  int64(math.Round(t.ParamsB * 1e9)),
+			Quantization:   DefaultQuantCustom,
+			Layers:         t.Layers, KVHeads: t.KVHeads, HeadDim: t.HeadDim,
+			MoE:              t.ActiveParamsB != 0 && t.ActiveParamsB < t.ParamsB,
+			ActiveParameters: int64(math.Round(t.ActiveParamsB * 1e9)),
+		}
+		b.ActiveParamsB = t.ParamsB
+		if t.ActiveParamsB != 0 {
+			b.ActiveParamsB = t.ActiveParamsB
+		}
+		return nil
+	}
+	m, err := catalog.Lookup(t.Model)
+	if err != nil {
+		var nf *catalog.NotFoundError
+		if errors.As(err, &nf) && len(nf.Suggestions) == 0 {
+			return fieldErr("model", err.Error()+"; or give paramsB for a model that is not in the catalog")
+		}
+		return fieldErr("model", err.Error())
+	}
+	b.useEntry(t, m)
+	return nil
+}
+
+func (b *Bounds) useEntry(t *Target, m *catalog.Model) {
+	b.Model = *m
+	t.Model = m.Name
+	b.ParamsB = paramsB(m)
+	b.ActiveParamsB = b.ParamsB
+	if m.MoE && m.ActiveParameters > 0 {
+		b.ActiveParamsB = float64(m.ActiveParameters) / 1e9
+	}
+}
+
+// paramsB is parameters_raw / 1e9, else llmfit's parse of parameter_count ("7.0B", "494M").
+// Unlike llmfit it does not fall back to 7.0: an unknown count is 0 and Resolve says so.
+func paramsB(m *catalog.Model) float64 {
+	if m.ParametersRaw > 0 {
+		return float64(m.ParametersRaw) / 1e9
+	}
+	s := strings.ToUpper(strings.TrimSpace(m.ParameterCount))
+	scale := map[byte]float64{'T': 1e3, 'B': 1, 'M': 1e-3, 'K': 1e-6}
+	if len(s) < 2 {
+		return 0
+	}
+	mult, ok := scale[s[len(s)-1]]
+	if !ok {
+		return 0
+	}
+	x, err := strconv.ParseFloat(s[:len(s)-1], 64)
+	if err != nil || !(x > 0) {
+		return 0
+	}
+	return x * mult
+}
+
+func (b *Bounds) resolveQuant(t *Target) error {
+	own := b.Model.Quantization
+	switch {
+	case t.Quant == "":
+		b.Quant = own
+	default:
+		if name, _, ok := canonicalQuant(t.Quant); ok {
+			b.Quant = name
+		} else if strings.EqualFold(t.Quant, own) {
+			b.Quant = own // the entry's own out-of-table quant (AutoRound-4bit)
+		} else {
+			return fieldErr("quant", "unknown quantization "+strconv.Quote(t.Quant)+"; known: "+strings.Join(Quants(), ", "))
+		}
+	}
+	t.Quant = b.Quant
+	b.QuantOverride = b.Custom || b.Quant != own
+	b.BytesPerParam = BytesPerParam(b.Quant)
+	return nil
+}
+
+// sizeLlmfit is llmfit's claim arithmetic, in llmfit's operation order (REFERENCE §1).
+func (b *Bounds) sizeLlmfit(count int) {
+	t := &b.Target
+	mem := b.WeightsGB * weightsHeadroom
+	if !b.QuantOverride {
+		floor := b.Model.MinVRAMGB
+		if !b.Model.HasMinVRAM {
+			floor = b.Model.MinRAMGB
+		}
+		mem = math.Max(floor, b.WeightsGB)
+	}
+	bw := ((t.MinTps * b.WeightsGB) * 100) / float64(t.EfficiencyPct)
+	b.ReadGBPerToken = b.WeightsGB
+	b.split(mem, bw, count)
+}
+
+// sizeKV sizes weights plus a real KV cache plus runtime overhead; decode reads the active
+// weights and the whole KV cache once per token.
+func (b *Bounds) sizeKV(count int) {
+	t := &b.Target
+	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
+	activeBytes := b.ActiveParamsB * 1e9 * b.BytesPerParam
+	b.OverheadGiB = runtimeOverhead
+	mem := (weightsBytes+b.KVBytes)/float64(count)/gib + runtimeOverhead
+	read := activeBytes + b.KVBytes
+	b.ReadGBPerToken = read / 1e9
+	bw := t.MinTps * (read / 1e9) * 100 / float64(t.EfficiencyPct)
+	b.MemoryGB = mem
+	b.MemoryGi = int64(math.Ceil(mem))
+	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
+}
+
+// split turns whole-model floors into per-device ones.
+func (b *Bounds) split(mem, bw float64, count int) {
+	b.MemoryGB = mem / float64(count)
+	b.MemoryGi = int64(math.Ceil(b.MemoryGB))
+	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
+}
+
+func perDeviceBandwidth(bw float64, count int) int64 {
+	if count > 1 {
+		bw /= float64(count) * multiDeviceScale
+	}
+	return int64(math.Ceil(bw))
+}
+
+// kvShape fills the KV-cache size for the target's context and sequences.
+func (b *Bounds) kvShape(t *Target) {
+	_, elem, _ := kvElementBytes(t.KVCache)
+	b.KVCache, _, _ = kvElementBytes(t.KVCache)
+	t.KVCache = b.KVCache
+	ctx := t.Context
+	if ctx == 0 {
+		ctx = b.Model.ContextLength
+		if ctx <= 0 || ctx > DefaultContextCap {
+			ctx = DefaultContextCap
+		}
+	}
+	b.ContextTokens = ctx
+	b.KVBytes = b.kvBytesPerToken(elem) * float64(ctx) * float64(t.Sequences)
+	b.KVEstimated = !b.Model.HasArchitecture()
+}
+
+// kvBytesPerToken is 2 (K and V) × layers × KV heads × head size × element bytes, or llmfit's
+// estimate of 0.000008 GB per billion parameters per token, taken as fp16 and scaled to the
+// element size.
+func (b *Bounds) kvBytesPerToken(elem float64) float64 {
+	m := &b.Model
+	if m.HasArchitecture() {
+		return 2 * float64(m.Layers) * float64(m.KVHeads) * float64(m.HeadDim) * elem
+	}
+	return kvFallbackGBPerB * b.ParamsB * 1e9 * elem / 2
+}
+
+// kvTokensRoom says how many fp16 KV-cache tokens fit in the memory floor beside the weights and
+// the runtime overhead: what llmfit's "KV/runtime headroom" really buys.
+func (b *Bounds) kvTokensRoom() int64 {
+	perToken := b.kvBytesPerToken(2)
+	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.ParamsB*1e9*b.BytesPerParam - runtimeOverhead*gib*float64(b.Target.Count)
+	if room <= 0 || perToken <= 0 {
+		return 0
+	}
+	return int64(room / perToken)
+}

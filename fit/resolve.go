@@ -151,6 +151,9 @@ func (b *Bounds) useEntry(t *Target, m *catalog.Model) {
 	}
 }
 
+// ParamsB is a catalog entry's parameter count in billions (see paramsB).
+func ParamsB(m *catalog.Model) float64 { return paramsB(m) }
+
 // paramsB is parameters_raw / 1e9, else llmfit's parse of parameter_count ("7.0B", "494M").
 // Unlike llmfit it does not fall back to 7.0: an unknown count is 0 and Resolve says so.
 func paramsB(m *catalog.Model) float64 {

@@ -1,0 +1,154 @@
+//go:build js && wasm
+
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Register installs the one global, fitclaim. Every function returns a Promise: resolved with
+// the answer, or rejected with a JS Error whose message names the field (and whose .field and
+// .key properties say it for code), as go-jsonnet's bridge does. A Go panic becomes a rejection
+// too, so the page stays alive.
+func Register() {
+	info := Info()
+	api := js.ValueOf(map[string]any{"version": info["version"], "catalog": info["catalog"], "options": info["options"]})
+	api.Set("models", promised(func(args []js.Value) (any, error) {
+		query, err := stringArg(args, 0, "query")
+		if err != nil {
+			return nil, err
+		}
+		limit := 20
+		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
+			if args[1].Type() != js.TypeNumber {
+				return nil, fit.NewFieldError("limit", "must be a whole number from 1 to 100")
+			}
+			limit = args[1].Int()
+		}
+		return ModelsView(query, limit), nil
+	}))
+	api.Set("render", promised(func(args []js.Value) (any, error) {
+		t, err := targetArg(args)
+		if err != nil {
+			return nil, err
+		}
+		r, err := claim.Render(t)
+		if err != nil {
+			return nil, err
+		}
+		return ResultView(r), nil
+	}))
+	api.Set("permalink", promised(func(args []js.Value) (any, error) {
+		t, err := targetArg(args)
+		if err != nil {
+			return nil, err
+		}
+		return claim.Permalink(t), nil
+	}))
+	api.Set("parsePermalink", promised(func(args []js.Value) (any, error) {
+		fragment, err := stringArg(args, 0, "fragment")
+		if err != nil {
+			return nil, err
+		}
+		t, errs := claim.ParsePermalinkPartial(fragment)
+		if len(errs) > 0 {
+			return TargetView(t), &linkError{errs}
+		}
+		return TargetView(t), nil
+	}))
+	js.Global().Set("fitclaim", api)
+}
+
+// linkError carries every bad pair of a link; the rejected Error also holds the target read
+// from the good ones (.target), so the page keeps them.
+type linkError struct{ errs []error }
+
+func (e *linkError) Error() string {
+	msgs := make([]string, len(e.errs))
+	for i, err := range e.errs {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func promised(fn func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+		promise := js.Global().Get("Promise")
+		defer func() {
+			if p := recover(); p != nil {
+				ret = promise.Call("reject", jsError(fmt.Errorf("internal error in fitclaim: %v", p), nil))
+			}
+		}()
+		v, err := fn(args)
+		if err != nil {
+			return promise.Call("reject", jsError(err, v))
+		}
+		return promise.Call("resolve", js.ValueOf(v))
+	})
+}
+
+func jsError(err error, partial any) js.Value {
+	e := js.Global().Get("Error").New(err.Error())
+	var fe *fit.FieldError
+	if errors.As(err, &fe) {
+		e.Set("field", fe.Field)
+		e.Set("key", fe.Key)
+	}
+	var le *linkError
+	if errors.As(err, &le) {
+		fields := make([]any, 0, len(le.errs))
+		for _, x := range le.errs {
+			item := map[string]any{"message": x.Error()}
+			if errors.As(x, &fe) {
+				item["field"], item["key"] = fe.Field, fe.Key
+			}
+			fields = append(fields, item)
+		}
+		e.Set("errors", js.ValueOf(fields))
+		e.Set("target", js.ValueOf(partial))
+	}
+	return e
+}
+
+func stringArg(args []js.Value, i int, name string) (string, error) {
+	if len(args) <= i || args[i].IsUndefined() || args[i].IsNull() {
+		return "", nil
+	}
+	if args[i].Type() != js.TypeString {
+		return "", fit.NewFieldError(name, "must be a string (got "+args[i].Type().String()+")")
+	}
+	return args[i].String(), nil
+}
+
+// targetArg reads the target object: its own enumerable keys, each typed.
+func targetArg(args []js.Value) (fit.Target, error) {
+	if len(args) == 0 || args[0].Type() != js.TypeObject || args[0].IsNull() {
+		return fit.Target{}, &fit.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
+	}
+	obj := args[0]
+	keys := js.Global().Get("Object").Call("keys", obj)
+	values := make(map[string]Value, keys.Length())
+	for i := 0; i < keys.Length(); i++ {
+		k := keys.Index(i).String()
+		v := obj.Get(k)
+		switch v.Type() {
+		case js.TypeUndefined, js.TypeNull:
+			continue // absent: the default
+		case js.TypeString:
+			values[k] = Value{Type: "string", Str: v.String()}
+		case js.TypeNumber:
+			values[k] = Value{Type: "number", Num: v.Float()}
+		case js.TypeBoolean:
+			values[k] = Value{Type: "boolean", Bool: v.Bool()}
+		default:
+			values[k] = Value{Type: v.Type().String()}
+		}
+	}
+	return TargetFromObject(values)
+}

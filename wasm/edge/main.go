@@ -1,18 +1,15 @@
 //go:build js && wasm
 
-// Spike: proves a Go net/http handler runs in workerd via syumai/workers.
+// Command edge is fitclaim's API as a Cloudflare Worker: syumai/workers serves the pure-Go
+// handler of edge/api (which calls claim, fit and catalog) from the JS runtime. edge/build.sh
+// builds it; edge/serve.sh runs it in workerd.
 package main
 
 import (
-	"net/http"
-
+	"github.com/fitclaim/fitclaim/edge/api"
 	"github.com/syumai/workers"
 )
 
 func main() {
-	http.HandleFunc("/api/v1/version", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"spike":true}` + "\n"))
-	})
-	workers.Serve(nil)
+	workers.Serve(api.Handler())
 }

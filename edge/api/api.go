@@ -1,0 +1,158 @@
+// Package api is fitclaim's HTTP API: routing, status codes and headers around the engine
+// (packages claim, fit and catalog), which holds every rule. It is pure Go (no syscall/js): the
+// edge worker (wasm/edge) mounts Handler in Cloudflare's runtime, and tests and benchmarks
+// mount the same Handler in net/http.
+//
+// Routes (GET and HEAD only):
+//
+//	/api/v1/claim.yaml?<permalink keys>  the ResourceClaim(Template) YAML
+//	/api/v1/claim.json?<permalink keys>  the same fit as JSON
+//	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
+//	/api/v1/version                      {"version", "catalogDate", …}
+//
+// Bad input is 400 with the engine's message (which names the field) as text/plain; an unknown
+// path is 404; another method is 405 with Allow. Successful answers are deterministic for a
+// version, so they carry a strong ETag (a hash of the body, honoured in If-None-Match with 304)
+// and Cache-Control: public, max-age=3600; every answer allows any origin (CORS).
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/claim"
+)
+
+// Prefix is the path every route lives under.
+const Prefix = "/api/v1/"
+
+// MaxQuery is the longest raw query string accepted (Cloudflare's own URL limit is 16 KiB);
+// longer ones get 414 before any parsing.
+const MaxQuery = 16 << 10
+
+// Content types of the answers.
+const (
+	TypeYAML = "application/yaml; charset=utf-8"
+	TypeJSON = "application/json"
+	TypeText = "text/plain; charset=utf-8"
+)
+
+// CacheControl is sent with every successful answer: the output is a pure function of the
+// query and fitclaim's version.
+const CacheControl = "public, max-age=3600"
+
+const allow = "GET, HEAD"
+
+// A route answers a raw query string (as sent, still percent-encoded) with a body or an error
+// whose message names the field.
+type route func(rawQuery string) (body []byte, contentType string, err error)
+
+var routes = map[string]route{
+	Prefix + "claim.yaml": claimYAML,
+	Prefix + "claim.json": claimJSON,
+	Prefix + "models":     models,
+	Prefix + "version":    version,
+}
+
+// Handler returns the API's http.Handler. It keeps no state between requests.
+func Handler() http.Handler { return http.HandlerFunc(serve) }
+
+func serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("X-Content-Type-Options", "nosniff")
+	rt, ok := routes[r.URL.Path]
+	if !ok {
+		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"models, "+Prefix+"version)")
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", allow)
+		fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed; use GET or HEAD")
+		return
+	}
+	if len(r.URL.RawQuery) > MaxQuery {
+		fail(w, http.StatusRequestURITooLong, "query: too long ("+strconv.Itoa(len(r.URL.RawQuery))+" bytes; at most "+strconv.Itoa(MaxQuery)+")")
+		return
+	}
+	body, ctype, err := rt(r.URL.RawQuery)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", CacheControl)
+	h.Set("Access-Control-Expose-Headers", "ETag")
+	if noneMatch(r.Header.Values("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	writeBody(w, body)
+}
+
+// writeBody writes the body for HEAD too: net/http drops it (its Write says
+// ErrBodyNotAllowed), and in workerd syumai/workers sends a Content-Length response through a
+// FixedLengthStream that throws if it gets fewer bytes; workerd sends no body for HEAD itself.
+func writeBody(w http.ResponseWriter, body []byte) {
+	w.Write(body)
+}
+
+// fail answers with a plain-text message. Errors are not cached.
+func fail(w http.ResponseWriter, status int, msg string) {
+	body := msg + "\n"
+	h := w.Header()
+	h.Set("Content-Type", TypeText)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	writeBody(w, []byte(body))
+}
+
+// noneMatch reports whether an If-None-Match header (RFC 9110 13.1.2, weak comparison) matches
+// etag, so the answer is 304.
+func noneMatch(values []string, etag string) bool {
+	for _, v := range values {
+		for _, tag := range strings.Split(v, ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func claimYAML(raw string) ([]byte, string, error) {
+	res, err := render(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	return []byte(res.YAML), TypeYAML, nil
+}
+
+func claimJSON(raw string) ([]byte, string, error) {
+	res, err := render(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	return []byte(res.JSON), TypeJSON, nil
+}
+
+// render reads the query with the permalink codec (claim.ParseRawQuery, which is
+// claim.ParseQuery after its own percent-decoding: r.URL.Query() would silently drop a pair it
+// cannot decode) and renders the claim.
+func render(raw string) (claim.Result, error) {
+	t, err := claim.ParseRawQuery(raw)
+	if err != nil {
+		return claim.Result{}, err
+	}
+	return claim.Render(t)
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"encoding/json"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/claim"
+)
+
+// ModelsMaxLimit is the most models one /models call returns (catalog.Search's own cap).
+const ModelsMaxLimit = 100
+
+// DefaultModelsLimit is the number of models /models returns without limit=.
+const DefaultModelsLimit = 20
+
+// maxSearch bounds the search text as the engine bounds a model name.
+const maxSearch = 300
+
+// models answers /models?q=&limit= with claim.SearchModels as a JSON array.
+func models(raw string) ([]byte, string, error) {
+	q, err := values(raw, "q", "limit")
+	if err != nil {
+		return nil, "", err
+	}
+	limit := DefaultModelsLimit
+	if v, ok := q["limit"]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v[0]))
+		if err != nil || n < 1 || n > ModelsMaxLimit {
+			return nil, "", &paramError{"limit", "must be a whole number from 1 to " + strconv.Itoa(ModelsMaxLimit) + " (got " + strconv.Quote(clip(v[0])) + ")"}
+		}
+		limit = n
+	}
+	query := q.Get("q")
+	if len(query) > maxSearch {
+		return nil, "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(len(query)) + ")"}
+	}
+	return marshal(claim.SearchModels(query, limit))
+}
+
+// version answers /version: fitclaim's version (the catalog date is its build metadata).
+func version(raw string) ([]byte, string, error) {
+	if _, err := values(raw); err != nil {
+		return nil, "", err
+	}
+	return marshal(struct {
+		Version       string `json:"version"`
+		Release       string `json:"release"`
+		CatalogDate   string `json:"catalogDate"`
+		Models        int    `json:"models"`
+		Accelerators  int    `json:"accelerators"`
+		FormatVersion int    `json:"formatVersion"`
+		API           string `json:"api"`
+	}{claim.Version, claim.Release, catalog.Date, len(catalog.Models()), len(catalog.Accelerators()), claim.FormatVersion, "v1"})
+}
+
+func marshal(v any) ([]byte, string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, "", err
+	}
+	return append(b, '\n'), TypeJSON, nil
+}
+
+// paramError is a bad parameter of a route that takes no target (models, version); it reads
+// like the engine's field errors ("field: message").
+type paramError struct{ key, msg string }
+
+func (e *paramError) Error() string { return e.key + ": " + e.msg }
+
+// values splits a raw query the way the permalink codec does ('&'-separated, each side
+// percent-decoded, '+' is a space) and accepts only the given keys, each at most once.
+func values(raw string, keys ...string) (url.Values, error) {
+	v := url.Values{}
+	for _, pair := range strings.Split(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		k, val, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		value, err2 := url.QueryUnescape(val)
+		if err1 != nil || err2 != nil {
+			return nil, &paramError{"query", "invalid percent-encoding in " + strconv.Quote(clip(pair))}
+		}
+		v[key] = append(v[key], value)
+	}
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		known := false
+		for _, want := range keys {
+			known = known || k == want
+		}
+		if !known {
+			return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(k)) + "; this route takes " + takes(keys)}
+		}
+		if n := len(v[k]); n > 1 {
+			return nil, &paramError{k, "given " + strconv.Itoa(n) + " times; give it once"}
+		}
+	}
+	return v, nil
+}
+
+func takes(keys []string) string {
+	if len(keys) == 0 {
+		return "no keys"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// clip shortens user text quoted back in a message, at a character boundary.
+func clip(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,72 @@
+# Sourced by edge/test.sh and edge/bench.sh: start the built worker in workerd on a free
+# loopback port, wait until it answers, and stop it when the calling script exits.
+# After edge_start: EDGE_URL=http://127.0.0.1:PORT, EDGE_PID, EDGE_LOG.
+
+edge_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
+
+# edge_free_port prints a loopback TCP port nobody listens on (bash's /dev/tcp, no other tool).
+edge_free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  echo "edge: no free port found" >&2
+  return 1
+}
+
+edge_stop() {
+  if [[ -n "${EDGE_PID:-}" ]] && kill -0 "$EDGE_PID" 2>/dev/null; then
+    kill "$EDGE_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$EDGE_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -9 "$EDGE_PID" 2>/dev/null || true
+    wait "$EDGE_PID" 2>/dev/null || true
+  fi
+  EDGE_PID=
+}
+
+# edge_start starts workerd in the background (tries a few ports) and waits up to 60 s for
+# /api/v1/version to answer.
+edge_start() {
+  EDGE_LOG="$(mktemp "${TMPDIR:-/tmp}/fitclaim-workerd.XXXXXX.log")"
+  trap 'edge_stop' EXIT
+  trap 'edge_stop; exit 130' INT TERM
+  local port try
+  for try in 1 2 3; do
+    port="$(edge_free_port)"
+    "$edge_dir/node_modules/.bin/workerd" serve "$edge_dir/workerd.capnp" \
+      --socket-addr "http=127.0.0.1:$port" >"$EDGE_LOG" 2>&1 &
+    EDGE_PID=$!
+    EDGE_URL="http://127.0.0.1:$port"
+    for _ in $(seq 1 600); do
+      if ! kill -0 "$EDGE_PID" 2>/dev/null; then
+        break
+      fi
+      if edge_ready "$port"; then
+        echo "edge: workerd $EDGE_PID serving $EDGE_URL (log $EDGE_LOG)" >&2
+        return 0
+      fi
+      sleep 0.1
+    done
+    echo "edge: workerd did not start on port $port (try $try):" >&2
+    cat "$EDGE_LOG" >&2
+    edge_stop
+  done
+  return 1
+}
+
+# edge_ready sends one GET /api/v1/version over /dev/tcp and checks for a 200 status line.
+edge_ready() (
+  exec 4<>"/dev/tcp/127.0.0.1/$1" || exit 1
+  printf 'GET /api/v1/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&4
+  IFS= read -r -t 10 line <&4 || exit 1
+  while IFS= read -r -t 10 _; do :; done <&4 # drain, so workerd finishes writing
+  [[ "$line" == "HTTP/1.1 200"* ]]
+) 2>/dev/null

@@ -1,0 +1,645 @@
+package catalog
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedData is the repository's shared/ folder; CI lays it out the same way.
+var sharedData = filepath.Join("..", "..", "shared", "data")
+
+const sourceJSON = "llmfit-hf-models-2026-05-12.json"
+
+func goTool(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("no go tool to run the generator")
+	}
+	return p
+}
+
+// TestGeneratedFilesAreCurrent runs the committed generator on the shared data and demands that
+// its output equals, byte for byte, the files the package embeds.
+func TestGeneratedFilesAreCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go run ./gen")
+	}
+	if _, err := os.Stat(filepath.Join(sharedData, sourceJSON)); err != nil {
+		t.Fatalf("shared data: %v (shared/ must sit beside the repository)", err)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(goTool(t), "run", "./gen", "-data", sharedData, "-out", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run ./gen: %v\n%s", err, b)
+	}
+	for _, f := range []string{"models.tsv", "accelerators.tsv", "date.txt", "LICENSE-llmfit.txt"} {
+		want, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatalf("generator did not write %s: %v", f, err)
+		}
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: the generator writes %d bytes, the committed file has %d; run go generate ./catalog", f, len(want), len(got))
+		}
+	}
+	// The embedded strings are those files.
+	if b, _ := os.ReadFile("models.tsv"); string(b) != modelsTSV {
+		t.Error("modelsTSV is not models.tsv")
+	}
+	if Date != "2026-05-12" {
+		t.Errorf("Date = %q, want 2026-05-12", Date)
+	}
+}
+
+func TestLicenseTravelsWithCatalog(t *testing.T) {
+	b, err := os.ReadFile("LICENSE-llmfit.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "MIT License") && !strings.Contains(string(b), "Permission is hereby granted") {
+		t.Errorf("LICENSE-llmfit.txt does not look like the MIT notice:\n%s", b)
+	}
+	if !strings.Contains(modelsTSV[:200], "MIT, see LICENSE-llmfit.txt") {
+		t.Error("models.tsv does not point at its licence")
+	}
+}
+
+func TestCounts(t *testing.T) {
+	ms := Models()
+	if len(ms) != 1852 {
+		t.Errorf("%d models, want 1,852", len(ms))
+	}
+	if n := len(Accelerators()); n != 36 {
+		t.Errorf("%d accelerators, want 36", n)
+	}
+	moe, moeActive, arch, vram, names := 0, 0, 0, 0, map[string]bool{}
+	quants := map[string]int{}
+	for i := range ms {
+		m := &ms[i]
+		if m.MoE {
+			moe++
+			if m.ActiveParameters > 0 {
+				moeActive++
+			}
+		}
+		if m.HasArchitecture() {
+			arch++
+		}
+		if m.HasMinVRAM {
+			vram++
+		}
+		if m.ParametersRaw <= 0 {
+			t.Errorf("%s: parameters_raw %d (the README says every entry has one)", m.Name, m.ParametersRaw)
+		}
+		if names[m.Name] {
+			t.Errorf("duplicate name %s", m.Name)
+		}
+		names[m.Name] = true
+		quants[m.Quantization]++
+	}
+	if moe != 356 || moeActive != 356 {
+		t.Errorf("MoE entries %d (with active_parameters %d), want 356", moe, moeActive)
+	}
+	if arch != 1597 {
+		t.Errorf("entries with layers/kv_heads/head_dim: %d, want 1,597", arch)
+	}
+	if vram != 1852 {
+		t.Errorf("entries with min_vram_gb: %d, want all", vram)
+	}
+	// shared/data/README.md: Q4_K_M 1,683, AWQ-4bit 111, GPTQ-Int4 42, AWQ-8bit 7, AutoRound-4bit 5, GPTQ-Int8 4.
+	want := map[string]int{"Q4_K_M": 1683, "AWQ-4bit": 111, "GPTQ-Int4": 42, "AWQ-8bit": 7, "AutoRound-4bit": 5, "GPTQ-Int8": 4}
+	for q, n := range want {
+		if quants[q] != n {
+			t.Errorf("quantization %s: %d entries, want %d", q, quants[q], n)
+		}
+	}
+	if len(quants) != len(want) {
+		t.Errorf("quantizations %v, want exactly %v", quants, want)
+	}
+}
+
+// srcEntry is the JSON source read independently of the generator.
+type srcEntry struct {
+	Name             string   `json:"name"`
+	Provider         string   `json:"provider"`
+	ParameterCount   string   `json:"parameter_count"`
+	ParametersRaw    *int64   `json:"parameters_raw"`
+	MinRAMGB         *float64 `json:"min_ram_gb"`
+	MinVRAMGB        *float64 `json:"min_vram_gb"`
+	Quantization     string   `json:"quantization"`
+	ContextLength    *int     `json:"context_length"`
+	Layers           *int     `json:"num_hidden_layers"`
+	KVHeads          *int     `json:"num_key_value_heads"`
+	HeadDim          *int     `json:"head_dim"`
+	HiddenSize       *int     `json:"hidden_size"`
+	IsMoE            *bool    `json:"is_moe"`
+	ActiveParameters *int64   `json:"active_parameters"`
+	UseCase          string   `json:"use_case"`
+	Capabilities     []string `json:"capabilities"`
+	Downloads        *int64   `json:"hf_downloads"`
+}
+
+func readSource(t *testing.T) []srcEntry {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sharedData, sourceJSON))
+	if err != nil {
+		t.Fatalf("shared data: %v", err)
+	}
+	var out []srcEntry
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func deref[T any](p *T) T {
+	var z T
+	if p == nil {
+		return z
+	}
+	return *p
+}
+
+// TestEveryFieldMatchesSource compares every entry, field by field, with the JSON source, in
+// order; a few well-known entries are also checked against literal values.
+func TestEveryFieldMatchesSource(t *testing.T) {
+	src := readSource(t)
+	ms := Models()
+	if len(src) != len(ms) {
+		t.Fatalf("source has %d entries, catalog %d", len(src), len(ms))
+	}
+	for i, e := range src {
+		m := ms[i]
+		caps := e.Capabilities
+		if len(caps) == 0 {
+			caps = nil
+		}
+		want := Model{
+			Name: e.Name, Provider: e.Provider, ParameterCount: e.ParameterCount, ParametersRaw: deref(e.ParametersRaw),
+			MinRAMGB: deref(e.MinRAMGB), MinVRAMGB: deref(e.MinVRAMGB), HasMinVRAM: e.MinVRAMGB != nil,
+			Quantization: e.Quantization, ContextLength: deref(e.ContextLength), Layers: deref(e.Layers),
+			KVHeads: deref(e.KVHeads), HeadDim: deref(e.HeadDim), HiddenSize: deref(e.HiddenSize), MoE: deref(e.IsMoE),
+			ActiveParameters: deref(e.ActiveParameters), UseCase: e.UseCase, Capabilities: caps, Downloads: deref(e.Downloads),
+		}
+		if !equalModel(m, want) {
+			t.Errorf("entry %d differs from the source:\n got %+v\nwant %+v", i, m, want)
+		}
+	}
+
+	// Literal values, read from the JSON by hand.
+	lit := []Model{
+		{Name: "meta-llama/Llama-3.1-8B-Instruct", Provider: "Meta", ParameterCount: "8.0B", ParametersRaw: 8030261248,
+			MinRAMGB: 4.5, MinVRAMGB: 4.1, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
+			UseCase: "Instruction following, chat", Capabilities: []string{"tool_use"}, Downloads: 9393633},
+		{Name: "Qwen/Qwen3-30B-A3B-Instruct-2507", ParametersRaw: 30531911680, MinRAMGB: 17.1, MinVRAMGB: 15.6, HasMinVRAM: true,
+			Quantization: "Q4_K_M", ContextLength: 262144, Layers: 48, KVHeads: 4, HeadDim: 128, MoE: true, ActiveParameters: 3339427840},
+		{Name: "microsoft/phi-3-mini-4k-instruct", Provider: "Microsoft", ParameterCount: "3.8B", ParametersRaw: 3821079552,
+			MinRAMGB: 2.1, MinVRAMGB: 2.0, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
+			Layers: 32, KVHeads: 32, HeadDim: 96, HiddenSize: 3072, UseCase: "Instruction following, chat", Downloads: 750792},
+		{Name: "Intel/DeepSeek-V4-Flash-W4A16-AutoRound", ParametersRaw: 39916293330, MinRAMGB: 22.3, MinVRAMGB: 20.4,
+			HasMinVRAM: true, Quantization: "AutoRound-4bit", MoE: true, ActiveParameters: 2884575880},
+		{Name: "Qwen/Qwen2.5-0.5B-Instruct", ParameterCount: "494M", ParametersRaw: 494032768, MinRAMGB: 1.0, MinVRAMGB: 0.5,
+			HasMinVRAM: true, Quantization: "Q4_K_M"},
+	}
+	for _, w := range lit {
+		m, err := Lookup(w.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(field string, got, want any) {
+			if want != reflectZero(want) && got != want {
+				t.Errorf("%s.%s = %v, want %v", w.Name, field, got, want)
+			}
+		}
+		check("Name", m.Name, w.Name)
+		check("Provider", m.Provider, w.Provider)
+		check("ParameterCount", m.ParameterCount, w.ParameterCount)
+		check("ParametersRaw", m.ParametersRaw, w.ParametersRaw)
+		check("MinRAMGB", m.MinRAMGB, w.MinRAMGB)
+		check("MinVRAMGB", m.MinVRAMGB, w.MinVRAMGB)
+		check("HasMinVRAM", m.HasMinVRAM, w.HasMinVRAM)
+		check("Quantization", m.Quantization, w.Quantization)
+		check("ContextLength", m.ContextLength, w.ContextLength)
+		check("Layers", m.Layers, w.Layers)
+		check("KVHeads", m.KVHeads, w.KVHeads)
+		check("HeadDim", m.HeadDim, w.HeadDim)
+		check("HiddenSize", m.HiddenSize, w.HiddenSize)
+		check("MoE", m.MoE, w.MoE)
+		check("ActiveParameters", m.ActiveParameters, w.ActiveParameters)
+		check("UseCase", m.UseCase, w.UseCase)
+		check("Downloads", m.Downloads, w.Downloads)
+		if w.Capabilities != nil && strings.Join(m.Capabilities, ",") != strings.Join(w.Capabilities, ",") {
+			t.Errorf("%s.Capabilities = %v, want %v", w.Name, m.Capabilities, w.Capabilities)
+		}
+	}
+	// Llama 3.1 8B has no architecture fields in llmfit's catalog: the KV fallback applies to it.
+	if m, _ := Lookup("meta-llama/Llama-3.1-8B-Instruct"); m.HasArchitecture() {
+		t.Error("meta-llama/Llama-3.1-8B-Instruct unexpectedly has architecture fields")
+	}
+}
+
+func reflectZero(v any) any {
+	switch v.(type) {
+	case string:
+		return ""
+	case int:
+		return 0
+	case int64:
+		return int64(0)
+	case float64:
+		return 0.0
+	case bool:
+		return false
+	}
+	return nil
+}
+
+func equalModel(a, b Model) bool {
+	if strings.Join(a.Capabilities, "\x00") != strings.Join(b.Capabilities, "\x00") || len(a.Capabilities) != len(b.Capabilities) {
+		return false
+	}
+	a.Capabilities, b.Capabilities = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+func TestAcceleratorsMatchCSV(t *testing.T) {
+	f, err := os.Open(filepath.Join(sharedData, "accelerators.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs := Accelerators()
+	if len(recs)-1 != len(accs) {
+		t.Fatalf("CSV has %d rows, catalog %d", len(recs)-1, len(accs))
+	}
+	for i, r := range recs[1:] {
+		a := accs[i]
+		mib, _ := strconv.ParseInt(r[6], 10, 64)
+		bw, _ := strconv.ParseFloat(r[8], 64)
+		want := Accelerator{ID: r[0], Vendor: r[1], Kind: r[2], Name: r[3], Driver: r[4], ProductName: r[5],
+			MemoryMiB: mib, MemoryExact: r[7] == "yes", BandwidthGBs: bw, Notes: r[9]}
+		if a != want {
+			t.Errorf("accelerator %d:\n got %+v\nwant %+v", i, a, want)
+		}
+		if a.MemoryMiB <= 0 || a.BandwidthGBs <= 0 {
+			t.Errorf("%s: memory %d MiB, bandwidth %v", a.ID, a.MemoryMiB, a.BandwidthGBs)
+		}
+	}
+	// The H100 SXM reading REFERENCE §4 quotes: 81,559 MiB, less than 80 GiB.
+	var h100 *Accelerator
+	for i := range accs {
+		if accs[i].ID == "nvidia-h100-sxm" {
+			h100 = &accs[i]
+		}
+	}
+	if h100 == nil || h100.MemoryMiB != 81559 || !h100.MemoryExact || h100.ProductName != "NVIDIA H100 80GB HBM3" ||
+		h100.BandwidthGBs != 3350 || h100.Driver != "gpu.nvidia.com" {
+		t.Fatalf("H100 SXM = %+v", h100)
+	}
+	if got := h100.MemoryBytes(); got != 81559*1024*1024 || got >= 80<<30 {
+		t.Errorf("H100 MemoryBytes = %d", got)
+	}
+}
+
+// TestCompressedSize bounds what the embedded catalog adds to a wasm build: brotli must stay
+// under 120 KB; gzip -9 compresses worse than brotli, so it is an upper bound.
+func TestCompressedSize(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write([]byte(modelsTSV))
+	zw.Write([]byte(acceleratorsTSV))
+	zw.Write([]byte(dateTxt))
+	zw.Close()
+	t.Logf("embedded catalog: %d bytes raw, %d bytes gzip -9", len(modelsTSV)+len(acceleratorsTSV)+len(dateTxt), buf.Len())
+	if buf.Len() >= 120_000 {
+		t.Errorf("embedded catalog is %d bytes gzip -9, budget 120 KB", buf.Len())
+	}
+}
+
+func TestLookupExact(t *testing.T) {
+	for _, name := range []string{
+		"NousResearch/Llama-2-7b-chat-hf",
+		"Qwen/Qwen3-30B-A3B-Instruct-2507",
+		"microsoft/phi-3-mini-4k-instruct",
+		"microsoft/Phi-3-mini-4k-instruct",
+	} {
+		m, err := Lookup(name)
+		if err != nil {
+			t.Errorf("Lookup(%q): %v", name, err)
+			continue
+		}
+		if m.Name != name {
+			t.Errorf("Lookup(%q) = %q: the exact spelling must win", name, m.Name)
+		}
+	}
+	// Every catalog name resolves to itself.
+	for _, m := range Models() {
+		got, err := Lookup(m.Name)
+		if err != nil || got.Name != m.Name {
+			t.Fatalf("Lookup(%q) = %v, %v", m.Name, got, err)
+		}
+	}
+	// Surrounding spaces are ignored.
+	if m, err := Lookup("  NousResearch/Llama-2-7b-chat-hf \t"); err != nil || m.Name != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("Lookup with spaces = %v, %v", m, err)
+	}
+}
+
+func TestLookupCaseInsensitive(t *testing.T) {
+	m, err := Lookup("NOUSRESEARCH/LLAMA-2-7B-CHAT-HF")
+	if err != nil || m.Name != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("case-insensitive lookup = %v, %v", m, err)
+	}
+	// The two names that differ only in case: a third spelling matches both, ambiguously.
+	_, err = Lookup("MICROSOFT/PHI-3-MINI-4K-INSTRUCT")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) {
+		t.Fatalf("Lookup of a third spelling of the phi-3 names: %v, want *AmbiguousError", err)
+	}
+	if amb.Total != 2 || len(amb.Matches) != 2 || amb.Matches[0] != "microsoft/phi-3-mini-4k-instruct" || amb.Matches[1] != "microsoft/Phi-3-mini-4k-instruct" {
+		t.Errorf("ambiguity = %+v", amb)
+	}
+	want := `"MICROSOFT/PHI-3-MINI-4K-INSTRUCT" matches 2 models: microsoft/phi-3-mini-4k-instruct, microsoft/Phi-3-mini-4k-instruct; give the full name`
+	if err.Error() != want {
+		t.Errorf("error = %q\nwant    %q", err, want)
+	}
+}
+
+func TestLookupUniqueSubstring(t *testing.T) {
+	m, err := Lookup("llama-2-7b-chat-hf")
+	if err != nil || m.Name != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("unique substring = %v, %v", m, err)
+	}
+	m, err = Lookup("deepseek-v4-flash-w4a16")
+	if err != nil || m.Name != "Intel/DeepSeek-V4-Flash-W4A16-AutoRound" {
+		t.Errorf("unique substring = %v, %v", m, err)
+	}
+}
+
+func TestLookupAmbiguous(t *testing.T) {
+	// Three names contain "llama-2-7b-chat" (NousResearch, TheBloke's GPTQ, unsloth's bnb-4bit).
+	_, err := Lookup("llama-2-7b-chat")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) {
+		t.Fatalf("err = %v, want *AmbiguousError", err)
+	}
+	if amb.Total != 3 || strings.Join(amb.Matches, "|") != "NousResearch/Llama-2-7b-chat-hf|TheBloke/Llama-2-7B-Chat-GPTQ|unsloth/llama-2-7b-chat-bnb-4bit" {
+		t.Errorf("ambiguity = %+v", amb)
+	}
+	if !strings.Contains(err.Error(), "matches 3 models: NousResearch/Llama-2-7b-chat-hf, TheBloke/Llama-2-7B-Chat-GPTQ, unsloth/llama-2-7b-chat-bnb-4bit") {
+		t.Errorf("error = %q", err)
+	}
+	if strings.Contains(err.Error(), "…") {
+		t.Errorf("three matches are all listed, no ellipsis: %q", err)
+	}
+
+	// Many matches: at most 8 listed, the total counted, an ellipsis.
+	_, err = Lookup("qwen")
+	if !errors.As(err, &amb) {
+		t.Fatalf("err = %v", err)
+	}
+	total := 0
+	for _, m := range Models() {
+		if strings.Contains(strings.ToLower(m.Name), "qwen") {
+			total++
+		}
+	}
+	if amb.Total != total || len(amb.Matches) != 8 || !strings.Contains(err.Error(), "matches "+strconv.Itoa(total)+" models: ") ||
+		!strings.HasSuffix(err.Error(), ", …; give the full name") {
+		t.Errorf("qwen: total %d (want %d), %d listed: %q", amb.Total, total, len(amb.Matches), err)
+	}
+}
+
+func TestLookupNotFound(t *testing.T) {
+	_, err := Lookup("NousResearch/Lama-2-7b-chat-hf") // one letter missing
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v, want *NotFoundError", err)
+	}
+	if len(nf.Suggestions) == 0 || nf.Suggestions[0] != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("suggestions = %v, want NousResearch/Llama-2-7b-chat-hf first", nf.Suggestions)
+	}
+	if len(nf.Suggestions) > 3 {
+		t.Errorf("%d suggestions, want at most 3", len(nf.Suggestions))
+	}
+	if !strings.HasPrefix(err.Error(), `no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`) {
+		t.Errorf("error = %q", err)
+	}
+	// The part after the provider's slash is compared too.
+	_, err = Lookup("lama-2-7b-chat-hff")
+	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0] != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("lama-2-7b-chat-hff: %v", err)
+	}
+	// Nothing close: no suggestions, and the message says so plainly.
+	_, err = Lookup("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz")
+	if !errors.As(err, &nf) || len(nf.Suggestions) != 0 || err.Error() != `no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"` {
+		t.Errorf("far query: %v", err)
+	}
+	// Empty and blank queries.
+	for _, q := range []string{"", "   "} {
+		if _, err := Lookup(q); !errors.As(err, &nf) {
+			t.Errorf("Lookup(%q) = %v, want *NotFoundError", q, err)
+		}
+	}
+}
+
+func names(ms []Model) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Name
+	}
+	return out
+}
+
+func TestSearchRanking(t *testing.T) {
+	// Exact name first, even when more downloaded models also contain the query.
+	got := names(Search("NousResearch/Llama-2-7b-chat-hf", 5))
+	if len(got) == 0 || got[0] != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("exact: %v", got)
+	}
+	// The part after the slash counts as the exact name.
+	got = names(Search("llama-2-7b-chat-hf", 5))
+	if len(got) != 1 || got[0] != "NousResearch/Llama-2-7b-chat-hf" {
+		t.Errorf("short exact: %v", got)
+	}
+	// Prefix matches (of the short name) come before a mid-word substring.
+	got = names(Search("llama-2-7b-chat", 10))
+	if len(got) != 3 || got[0] != "NousResearch/Llama-2-7b-chat-hf" || got[2] != "TheBloke/Llama-2-7B-Chat-GPTQ" && got[1] != "TheBloke/Llama-2-7B-Chat-GPTQ" {
+		t.Errorf("prefix: %v", got)
+	}
+	// Every result of a one-word query contains it, and ranks never go backwards.
+	res := Search("instruct", 100)
+	if len(res) != 100 {
+		t.Errorf("instruct: %d results, want 100", len(res))
+	}
+	last := 0
+	for _, m := range res {
+		r := rank(strings.ToLower(m.Name), "instruct", []string{"instruct"})
+		if r < 0 {
+			t.Errorf("%s does not match", m.Name)
+		}
+		if r < last {
+			t.Errorf("%s (rank %d) after rank %d", m.Name, r, last)
+		}
+		last = r
+	}
+	// Within a rank, more downloaded first.
+	res = Search("qwen3", 50)
+	for i := 1; i < len(res); i++ {
+		ra := rank(strings.ToLower(res[i-1].Name), "qwen3", []string{"qwen3"})
+		rb := rank(strings.ToLower(res[i].Name), "qwen3", []string{"qwen3"})
+		if ra == rb && res[i-1].Downloads < res[i].Downloads {
+			t.Errorf("%s (%d downloads) before %s (%d)", res[i-1].Name, res[i-1].Downloads, res[i].Name, res[i].Downloads)
+		}
+	}
+	// Several words, in any order: every word must appear.
+	res = Search("instruct qwen3 30b", 20)
+	if len(res) == 0 {
+		t.Fatal("multi-word: no results")
+	}
+	for _, m := range res {
+		n := strings.ToLower(m.Name)
+		if !strings.Contains(n, "instruct") || !strings.Contains(n, "qwen3") || !strings.Contains(n, "30b") {
+			t.Errorf("multi-word: %s", m.Name)
+		}
+	}
+	// Case does not matter.
+	if a, b := names(Search("QWEN3-30B", 10)), names(Search("qwen3-30b", 10)); strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Errorf("case: %v vs %v", a, b)
+	}
+	if got := Search("no-such-model-anywhere", 10); len(got) != 0 {
+		t.Errorf("no match: %v", names(got))
+	}
+}
+
+func TestSearchPrefixBeforeSubstring(t *testing.T) {
+	// "phi-3" starts the short name of microsoft/Phi-3-…, and sits mid-name in others.
+	res := Search("phi-3", 100)
+	seenMid := false
+	for _, m := range res {
+		n := strings.ToLower(m.Name)
+		short := n[strings.LastIndexByte(n, '/')+1:]
+		prefix := strings.HasPrefix(short, "phi-3") || strings.HasPrefix(n, "phi-3")
+		if !prefix {
+			seenMid = true
+		} else if seenMid {
+			t.Errorf("prefix match %s after a non-prefix match", m.Name)
+		}
+	}
+}
+
+func TestSearchLimit(t *testing.T) {
+	cases := []struct{ limit, want int }{{-5, 1}, {0, 1}, {1, 1}, {7, 7}, {100, 100}, {101, 100}, {100000, 100}}
+	for _, c := range cases {
+		if got := len(Search("", c.limit)); got != c.want {
+			t.Errorf("Search(\"\", %d) gave %d, want %d", c.limit, got, c.want)
+		}
+	}
+}
+
+func TestSearchEmptyIsMostDownloaded(t *testing.T) {
+	res := Search("  ", 10)
+	if len(res) != 10 {
+		t.Fatalf("%d results", len(res))
+	}
+	if res[0].Name != "Qwen/Qwen3-VL-2B-Instruct" {
+		t.Errorf("most downloaded = %s, want Qwen/Qwen3-VL-2B-Instruct", res[0].Name)
+	}
+	var max int64
+	for _, m := range Models() {
+		max = maxInt(max, m.Downloads)
+	}
+	if res[0].Downloads != max {
+		t.Errorf("first has %d downloads, max is %d", res[0].Downloads, max)
+	}
+	for i := 1; i < len(res); i++ {
+		if res[i].Downloads > res[i-1].Downloads {
+			t.Errorf("not sorted by downloads at %d", i)
+		}
+	}
+}
+
+func maxInt(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func TestLevenshtein(t *testing.T) {
+	cases := []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"same", "same", 0}}
+	for _, c := range cases {
+		if got := levenshtein(c.a, c.b); got != c.d {
+			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	Models()
+	b.ReportAllocs()
+	for b.Loop() {
+		Search("qwen3 30b", 20)
+	}
+}
+
+func BenchmarkSearchEmpty(b *testing.B) {
+	Models()
+	b.ReportAllocs()
+	for b.Loop() {
+		Search("", 20)
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	Models()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Lookup("llama-2-7b-chat-hf"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLookupExact(b *testing.B) {
+	Models()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Lookup("NousResearch/Llama-2-7b-chat-hf"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLookupNotFound(b *testing.B) {
+	Models()
+	b.ReportAllocs()
+	for b.Loop() {
+		Lookup("NousResearch/Lama-2-7b-chat-hf")
+	}
+}

@@ -42,7 +42,7 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		return ResultView(r), nil
+		return ResultView(t, r), nil
 	}))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)

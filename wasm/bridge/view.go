@@ -106,8 +106,9 @@ func TargetView(t fit.Target) map[string]any {
 	return out
 }
 
-// ResultView is a render result as the page consumes it (docs/CONTRACT.md).
-func ResultView(r claim.Result) map[string]any {
+// ResultView is a render result as the page consumes it (docs/CONTRACT.md). The permalink spells
+// the target as asked, not as resolved, so a link keeps "the model's own quantization".
+func ResultView(asked fit.Target, r claim.Result) map[string]any {
 	b := &r.Bounds
 	t := &b.Target
 	warnings := make([]any, len(r.Warnings))
@@ -128,7 +129,7 @@ func ResultView(r claim.Result) map[string]any {
 			"estTps": round(m.EstTps, 1), "headroomPct": round(m.HeadroomPct, 0), "devicesNeeded": m.DevicesNeeded, "verdict": m.Verdict,
 		}
 	}
-	permalink := claim.Permalink(*t)
+	permalink := claim.Permalink(asked)
 	return map[string]any{
 		"yaml": r.YAML, "json": r.JSON, "warnings": warnings, "matches": matches,
 		"permalink": permalink, "apiQuery": permalink,

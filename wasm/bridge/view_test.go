@@ -1,0 +1,88 @@
+package bridge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+func TestTargetFromObjectTypes(t *testing.T) {
+	got, err := TargetFromObject(map[string]Value{
+		"model":         {Type: "string", Str: "NousResearch/Llama-2-7b-chat-hf"},
+		"minTps":        {Type: "number", Num: 30},
+		"efficiencyPct": {Type: "string", Str: "60"}, // as typed into a form
+		"template":      {Type: "boolean", Bool: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Model != "NousResearch/Llama-2-7b-chat-hf" || got.MinTps != 30 || got.EfficiencyPct != 60 || !got.Template {
+		t.Fatalf("target = %+v", got)
+	}
+	if claim.Permalink(got) != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&tpl=1" {
+		t.Fatalf("permalink = %s", claim.Permalink(got))
+	}
+}
+
+func TestTargetFromObjectErrors(t *testing.T) {
+	cases := []struct {
+		obj  map[string]Value
+		want string
+	}{
+		{map[string]Value{"minTps": {Type: "boolean", Bool: true}}, "minTps (tps): must be a number (got a boolean)"},
+		{map[string]Value{"model": {Type: "number", Num: 3}}, "model (m): must be a string (got a number)"},
+		{map[string]Value{"template": {Type: "string", Str: "maybe"}}, "template (tpl): must be 1 or 0"},
+		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "efficiencyPct (eff): must be a whole number"},
+		{map[string]Value{"minTps": {Type: "string", Str: "fast"}}, "minTps (tps): must be a finite decimal number"},
+		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"`},
+		{map[string]Value{"paramsB": {Type: "object"}}, "paramsB (p): must be a number (got a object)"},
+	}
+	for _, c := range cases {
+		_, err := TargetFromObject(c.obj)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.obj, err, c.want)
+		}
+	}
+}
+
+func TestResultViewMatchesEngine(t *testing.T) {
+	target := fit.DefaultTarget()
+	target.Model = "meta-llama/Llama-3.1-8B-Instruct"
+	r, err := claim.Render(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := ResultView(target, r)
+	if v["yaml"] != r.YAML || v["json"] != r.JSON {
+		t.Fatal("view must carry the engine's exact texts")
+	}
+	b := v["bounds"].(map[string]any)
+	if b["memoryGi"] != r.Bounds.MemoryGi || b["minBandwidthGBs"] != r.Bounds.MinBandwidthGBs || b["claimName"] != "meta-llama-llama-3-1-8b-instruct-fit" {
+		t.Fatalf("bounds = %v", b)
+	}
+	if n := len(v["matches"].([]any)); n != 36 {
+		t.Fatalf("%d matches, want every accelerator (36)", n)
+	}
+}
+
+func TestTargetViewOnlyNonDefaults(t *testing.T) {
+	target := fit.DefaultTarget()
+	target.Model, target.MinTps = "x", 30
+	v := TargetView(target)
+	if len(v) != 2 || v["model"] != "x" || v["minTps"] != 30.0 {
+		t.Fatalf("view = %v", v)
+	}
+}
+
+func TestModelsView(t *testing.T) {
+	v := ModelsView("Llama-2-7b-chat-hf", 5)
+	if len(v) == 0 || v[0].(map[string]any)["name"] == "" {
+		t.Fatalf("models = %v", v)
+	}
+	info := Info()
+	if info["catalog"].(map[string]any)["models"] != 1852 {
+		t.Fatalf("info = %v", info)
+	}
+}

@@ -472,37 +472,56 @@
     box.hidden = true;
     box.textContent = "";
     if (!frag) { fillForm({}); return; }
+    const dropped = []; // {pair, error}
     const whole = safeParse(frag);
-    if (!whole.error) { fillForm(whole.target); return; }
-
-    const pairs = frag.split("&").filter((p) => p !== "");
-    let kept = [];
-    let pending = pairs.slice();
-    let progress = true;
-    while (progress && pending.length) {
-      progress = false;
-      const still = [];
-      for (const p of pending) {
-        if (!safeParse(kept.concat([p]).join("&")).error) { kept.push(p); progress = true; } else still.push(p);
+    if (!whole.error) {
+      fillForm(whole.target);
+    } else {
+      const pairs = frag.split("&").filter((p) => p !== "");
+      let kept = [];
+      let pending = pairs.slice();
+      let progress = true;
+      while (progress && pending.length) {
+        progress = false;
+        const still = [];
+        for (const p of pending) {
+          if (!safeParse(kept.concat([p]).join("&")).error) { kept.push(p); progress = true; } else still.push(p);
+        }
+        pending = still;
       }
-      pending = still;
+      // Order kept pairs as in the link, for a stable result.
+      kept = pairs.filter((p) => kept.includes(p));
+      const keptParse = safeParse(kept.join("&"));
+      fillForm(keptParse.error ? {} : keptParse.target);
+      for (const p of pending) dropped.push({ pair: p, error: safeParse(kept.concat([p]).join("&")).error || whole.error });
+      if (!pending.length) dropped.push({ pair: "", error: whole.error });
     }
-    // Order kept pairs as in the link, for a stable result.
-    kept = pairs.filter((p) => kept.includes(p));
-    const keptParse = safeParse(kept.join("&"));
-    fillForm(keptParse.error ? {} : keptParse.target);
 
-    const lines = ["This link has " + (pending.length === 1 ? "a part" : pending.length + " parts") +
-      " that could not be used; the rest of it was kept."];
-    const fieldsHit = new Set();
-    for (const p of pending) {
-      const e = safeParse(kept.concat([p]).join("&")).error || whole.error;
-      const msg = errMessage(e);
-      lines.push("• “" + describePair(p) + "”: " + msg);
-      const key = fieldOf(e) || (BY_PK.get(p.split("=")[0]) || {}).key;
-      if (key && !fieldsHit.has(key)) { fieldsHit.add(key); showLinkFieldError(key, msg); }
+    // A pair can be well-formed and still out of range (eff=500): the engine says which
+    // field; leave that one out too, so the rest of the link still gives a claim.
+    for (let i = 0; i < FIELDS.length; i++) {
+      const { target, problems } = readTarget();
+      if (problems.length || (!("model" in target) && !("paramsB" in target))) break;
+      let err = null;
+      try { window.fitclaim.render(target); } catch (e) { err = e; }
+      if (!err) break;
+      const key = fieldOf(err);
+      if (!key || !(key in target) || key === "model" || key === "paramsB") break;
+      const f = BY_KEY.get(key);
+      const pair = frag.split("&").find((p) => p.split("=")[0] === f.pk) || (f.pk + "=" + String(target[key]));
+      dropped.push({ pair, error: err });
+      input(key).value = "";
     }
-    if (!pending.length) lines.push("• " + errMessage(whole.error));
+
+    if (!dropped.length) return;
+    const lines = ["This link has " + (dropped.length === 1 ? "a part" : dropped.length + " parts") +
+      " that could not be used; the rest of it was kept."];
+    for (const d of dropped) {
+      const msg = errMessage(d.error);
+      lines.push("• " + (d.pair ? "“" + describePair(d.pair) + "”: " : "") + msg);
+      const key = fieldOf(d.error) || (BY_PK.get(d.pair.split("=")[0]) || {}).key;
+      if (key && !linkFieldErrors.has(key)) showLinkFieldError(key, msg);
+    }
     box.textContent = lines.join("\n");
     box.hidden = false;
   }

@@ -1,0 +1,718 @@
+// Package e2e drives the built site (dist/) in headless Chromium, served with
+// the same headers as production (netlify.toml through the devserve handler),
+// and checks the page against the Go engine it was compiled from.
+//
+// The site comes from $FITCLAIM_DIST (./build.sh test sets it), else ../../dist.
+// Without a built site the tests skip, unless $CI is set: then it is a failure.
+// Screenshots go to $FITCLAIM_ARTIFACTS, else ../../artifacts.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/tools/internal/netlify"
+)
+
+// ---------------------------------------------------------------------------
+// fixtures
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	if r := os.Getenv("FITCLAIM_ROOT"); r != "" {
+		return r
+	}
+	r, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func distDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("FITCLAIM_DIST")
+	if d == "" {
+		d = filepath.Join(repoRoot(t), "dist")
+	}
+	if _, err := os.Stat(filepath.Join(d, "index.html")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no built site at %s (%v): run ./build.sh first", d, err)
+		}
+		t.Skipf("no built site at %s (%v): run ./build.sh first (under CI this fails)", d, err)
+	}
+	return d
+}
+
+func artifactsDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("FITCLAIM_ARTIFACTS")
+	if d == "" {
+		d = filepath.Join(repoRoot(t), "artifacts")
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// site is dist/ served on a free loopback port with netlify.toml's headers.
+type site struct {
+	URL string
+	srv *http.Server
+}
+
+func serve(t *testing.T) *site {
+	t.Helper()
+	dir := distDir(t)
+	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &site{URL: "http://" + ln.Addr().String(), srv: &http.Server{Handler: netlify.NewServer(dir, cfg, nil), ReadHeaderTimeout: 5 * time.Second}}
+	go s.srv.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}
+
+// stop takes the site off the network: nothing answers on its port any more.
+func (s *site) stop() { s.srv.Close() }
+
+func chromiumPath() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return "" // let chromedp look for Chrome
+}
+
+// problems collects what a clean page never produces: uncaught exceptions,
+// console.error, and browser log entries at error level (CSP violations,
+// failed loads).
+type problems struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (p *problems) add(s string) {
+	p.mu.Lock()
+	p.list = append(p.list, s)
+	p.mu.Unlock()
+}
+
+func (p *problems) get() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.list...)
+}
+
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+	errs *problems
+}
+
+// newPage starts a fresh headless Chromium (its own profile) with one tab.
+func newPage(t *testing.T, base string, width, height int64) *page {
+	t.Helper()
+	// Not t.TempDir: Chromium may still be writing its profile when the test
+	// ends, and a failed RemoveAll would fail the test.
+	profile, err := os.MkdirTemp("", "fitclaim-e2e-profile-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
+	opts = append(opts,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(int(width), int(height)),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+	)
+	if p := chromiumPath(); p != "" {
+		opts = append(opts, chromedp.ExecPath(p))
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelT()
+		cancelC()
+		cancelA()
+		for i := 0; i < 20; i++ {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+
+	p := &page{t: t, ctx: ctx, base: base, errs: &problems{}}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			p.errs.add("exception: " + e.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeAssert {
+				var parts []string
+				for _, a := range e.Args {
+					if a.Value != nil {
+						parts = append(parts, string(a.Value))
+					} else {
+						parts = append(parts, a.Description)
+					}
+				}
+				p.errs.add("console." + string(e.Type) + ": " + strings.Join(parts, " "))
+			}
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.LevelError {
+				p.errs.add("log (" + string(e.Entry.Source) + "): " + e.Entry.Text + " " + e.Entry.URL)
+			}
+		}
+	})
+	p.run(cdplog.Enable(), runtime.Enable(),
+		chromedp.EmulateViewport(width, height))
+	return p
+}
+
+func (p *page) run(actions ...chromedp.Action) {
+	p.t.Helper()
+	if err := chromedp.Run(p.ctx, actions...); err != nil {
+		p.t.Fatalf("chromedp: %v", err)
+	}
+}
+
+// open navigates to the site with a fragment and waits for the engine.
+func (p *page) open(fragment string) {
+	p.t.Helper()
+	u := p.base + "/"
+	if fragment != "" {
+		u += "#" + fragment
+	}
+	p.run(chromedp.Navigate(u))
+	p.waitReady()
+}
+
+func (p *page) waitReady() {
+	p.t.Helper()
+	var state string
+	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(30*time.Second)))
+	if state != "ready" {
+		p.t.Fatalf("page did not start: state %q, boot message %q", state, p.text("boot"))
+	}
+}
+
+func (p *page) eval(js string, out any) {
+	p.t.Helper()
+	p.run(chromedp.Evaluate(js, out))
+}
+
+// text is an element's textContent ("" when absent).
+func (p *page) text(id string) string {
+	p.t.Helper()
+	var s string
+	p.eval(fmt.Sprintf(`(document.getElementById(%q) || {}).textContent || ""`, id), &s)
+	return s
+}
+
+func (p *page) visible(id string) bool {
+	p.t.Helper()
+	var v bool
+	p.eval(fmt.Sprintf(`(() => { const e = document.getElementById(%q); if (!e) return false;
+		for (let n = e; n; n = n.parentElement) if (n.hidden) return false;
+		return e.getClientRects().length > 0; })()`, id), &v)
+	return v
+}
+
+// waitText polls until an element's textContent satisfies ok, and returns it.
+func (p *page) waitText(id string, ok func(string) bool, what string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var s string
+	for time.Now().Before(deadline) {
+		s = p.text(id)
+		if ok(s) {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.t.Fatalf("timed out waiting for #%s: %s; it has %q", id, what, s)
+	return ""
+}
+
+func (p *page) fragment() string {
+	p.t.Helper()
+	var h string
+	p.eval(`location.hash`, &h)
+	return strings.TrimPrefix(h, "#")
+}
+
+func (p *page) noProblems() {
+	p.t.Helper()
+	for _, e := range p.errs.get() {
+		p.t.Errorf("browser reported: %s", e)
+	}
+}
+
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	var buf []byte
+	p.run(chromedp.FullScreenshot(&buf, 100))
+	path := filepath.Join(artifactsDir(p.t), name)
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("screenshot: %s", path)
+}
+
+// render is what the Go engine gives for a target.
+func render(t *testing.T, tg fit.Target) claim.Result {
+	t.Helper()
+	r, err := claim.Render(tg)
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	return r
+}
+
+func target(mod func(*fit.Target)) fit.Target {
+	t := fit.DefaultTarget()
+	mod(&t)
+	return t
+}
+
+// A small catalog model that every driver can serve, and the issue's example.
+const exampleModel = "NousResearch/Llama-2-7b-chat-hf"
+
+func nonEmpty(s string) bool { return s != "" }
+
+func diff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("first difference at line %d:\n want %q\n  got %q", i+1, w, g)
+		}
+	}
+	return "(no line differs)"
+}
+
+func sameText(t *testing.T, what, want, got string) {
+	t.Helper()
+	if want != got {
+		t.Errorf("%s differs from the engine's: %s", what, diff(want, got))
+	}
+}
+
+// ---------------------------------------------------------------------------
+// tests
+
+// Typing into the model combobox offers catalog models; picking one with the
+// keyboard renders that model's claim, exactly as the engine renders it.
+func TestTypeModelSeeClaim(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	p.open("")
+
+	p.run(chromedp.Click("#model", chromedp.ByQuery), chromedp.SendKeys("#model", "llama-2-7b-chat", chromedp.ByQuery))
+	var expanded string
+	p.eval(`document.getElementById("model").getAttribute("aria-expanded")`, &expanded)
+	if expanded != "true" {
+		t.Fatalf("combobox aria-expanded = %q after typing, want true", expanded)
+	}
+	var options []string
+	p.eval(`Array.from(document.querySelectorAll('#model-list [role=option] .opt-name')).map(e => e.textContent)`, &options)
+	if len(options) == 0 {
+		t.Fatal("no options offered for 'llama-2-7b-chat'")
+	}
+	for _, o := range options {
+		if !strings.Contains(strings.ToLower(o), "llama-2-7b") {
+			t.Logf("option %q does not contain the query (ranking may be fuzzy)", o)
+		}
+	}
+	p.run(chromedp.KeyEvent(kb.ArrowDown))
+	var active string
+	p.eval(`document.getElementById("model").getAttribute("aria-activedescendant") || ""`, &active)
+	if active != "model-opt-0" {
+		t.Errorf("after ArrowDown aria-activedescendant = %q, want model-opt-0", active)
+	}
+	p.run(chromedp.KeyEvent(kb.Enter))
+	var picked string
+	p.eval(`document.getElementById("model").value`, &picked)
+	if picked != options[0] {
+		t.Fatalf("Enter picked %q, want the first option %q", picked, options[0])
+	}
+	p.eval(`document.getElementById("model").getAttribute("aria-expanded")`, &expanded)
+	if expanded != "false" {
+		t.Errorf("listbox still expanded after picking")
+	}
+
+	want := render(t, target(func(x *fit.Target) { x.Model = picked }))
+	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for "+picked)
+	sameText(t, "YAML", want.YAML, got)
+	if !strings.Contains(p.text("summary"), want.Name) {
+		t.Errorf("summary %q does not name the claim %q", p.text("summary"), want.Name)
+	}
+	if fr := p.fragment(); fr != claim.Permalink(want.Bounds.Target) && fr != claim.Permalink(target(func(x *fit.Target) { x.Model = picked })) {
+		t.Errorf("address bar fragment %q, want the permalink of %q", fr, picked)
+	}
+	p.noProblems()
+}
+
+// A permalink (issue 4's kind: kv sizing, a context, the NVIDIA driver) renders
+// exactly the YAML and JSON the engine renders for its target, and the page's
+// API link and kubectl line carry the same keys.
+func TestPermalinkRendersEngineBytes(t *testing.T) {
+	s := serve(t)
+	cases := []fit.Target{
+		target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }),
+		target(func(x *fit.Target) {
+			x.Model = exampleModel
+			x.Sizing = fit.SizingKV
+			x.Context = 4096
+			x.Sequences = 4
+			x.Driver = "nvidia"
+		}),
+		target(func(x *fit.Target) { x.ParamsB = 13; x.Quant = "Q8_0"; x.Template = true; x.Name = "my-claim" }),
+	}
+	p := newPage(t, s.URL, 1280, 1000)
+	for i, tg := range cases {
+		want := render(t, tg)
+		frag := claim.Permalink(tg)
+		t.Run(frag, func(t *testing.T) {
+			p.t = t
+			if i == 0 {
+				p.open(frag)
+			} else {
+				// A new link in the address bar of the open page (hashchange).
+				p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+frag), nil))
+			}
+			got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for #"+frag)
+			sameText(t, "YAML", want.YAML, got)
+			sameText(t, "JSON", want.JSON, p.text("json"))
+			api := s.URL + "/api/v1/claim.yaml?" + frag
+			if got := p.text("api-link"); got != api {
+				t.Errorf("API link %q, want %q", got, api)
+			}
+			if got, want := p.text("apply"), "kubectl apply -f '"+api+"'"; got != want {
+				t.Errorf("kubectl line %q, want %q", got, want)
+			}
+			heredoc := p.text("heredoc")
+			if !strings.HasPrefix(heredoc, "kubectl apply -f - <<'EOF'\n") || !strings.HasSuffix(heredoc, "\nEOF\n") ||
+				!strings.Contains(heredoc, want.YAML) {
+				t.Errorf("heredoc block is not kubectl apply -f - <<'EOF' + the YAML + EOF: %q", heredoc)
+			}
+			var rows int
+			p.eval(`document.querySelectorAll("#matches tr").length`, &rows)
+			if rows != len(want.Matches) {
+				t.Errorf("matches table has %d rows, the engine %d matches", rows, len(want.Matches))
+			}
+			var firstVerdict string
+			p.eval(`(document.querySelector("#matches tr .verdict") || {}).textContent || ""`, &firstVerdict)
+			if len(want.Matches) > 0 && firstVerdict != want.Matches[0].Verdict {
+				t.Errorf("first verdict %q, engine says %q", firstVerdict, want.Matches[0].Verdict)
+			}
+		})
+	}
+	p.t = t
+	p.noProblems()
+}
+
+// Editing the form rewrites the address bar (replaceState), and the new link is
+// the engine's permalink of what the page now shows.
+func TestAddressBarFollowsForm(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	start := target(func(x *fit.Target) { x.Model = exampleModel })
+	p.open(claim.Permalink(start))
+	p.waitText("yaml", nonEmpty, "a claim")
+	var histLen int
+	p.eval(`history.length`, &histLen)
+
+	p.run(chromedp.SetValue("#minTps", "", chromedp.ByQuery), chromedp.SendKeys("#minTps", "42", chromedp.ByQuery))
+	want := target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 42 })
+	if got := p.fragment(); got != claim.Permalink(want) {
+		t.Errorf("after typing 42 tok/s the fragment is %q, want %q", got, claim.Permalink(want))
+	}
+	wantRes := render(t, want)
+	p.waitText("yaml", func(s string) bool { return s == wantRes.YAML }, "the YAML for 42 tok/s")
+
+	// A select: switch to KV sizing.
+	p.eval(`(() => { const s = document.getElementById("sizing"); s.value = "kv"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
+	frag := p.fragment()
+	tg, err := claim.ParsePermalink(frag)
+	if err != nil {
+		t.Fatalf("the page wrote a fragment the engine cannot read: %q: %v", frag, err)
+	}
+	if tg.Sizing != fit.SizingKV || tg.MinTps != 42 || tg.Model != exampleModel {
+		t.Errorf("fragment %q does not hold the form (kv, 42 tok/s, %s)", frag, exampleModel)
+	}
+	kv := render(t, tg)
+	got := p.waitText("yaml", func(s string) bool { return s == kv.YAML }, "the kv-sized YAML")
+	sameText(t, "YAML after switching to kv", kv.YAML, got)
+
+	var histAfter int
+	p.eval(`history.length`, &histAfter)
+	if histAfter != histLen {
+		t.Errorf("editing added history entries (%d -> %d): want replaceState", histLen, histAfter)
+	}
+	// A bad value: the message sits by the field, the last claim stays, marked stale.
+	p.run(chromedp.SetValue("#efficiencyPct", "", chromedp.ByQuery), chromedp.SendKeys("#efficiencyPct", "500", chromedp.ByQuery))
+	if !p.visible("efficiencyPct-err") || !strings.Contains(p.text("efficiencyPct-err"), "efficiencyPct") {
+		t.Errorf("no message by the efficiency field: %q", p.text("efficiencyPct-err"))
+	}
+	var invalid string
+	p.eval(`document.getElementById("efficiencyPct").getAttribute("aria-invalid") || ""`, &invalid)
+	if invalid != "true" {
+		t.Errorf("efficiency field not aria-invalid")
+	}
+	// Typed one key at a time: 5 and 50 are valid, so the last good claim is eff=50's.
+	last := render(t, func() fit.Target { x := tg; x.EfficiencyPct = 50; return x }())
+	if !p.visible("stale") {
+		t.Errorf("the last good claim is not marked stale")
+	}
+	sameText(t, "stale YAML", last.YAML, p.text("yaml"))
+	if !strings.Contains(p.text("result-error"), "efficiencyPct") {
+		t.Errorf("result area error %q does not name the field", p.text("result-error"))
+	}
+	p.noProblems()
+}
+
+// A link with a bad part says which, keeps the rest, and never throws.
+func TestBrokenLinkMessage(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	good := target(func(x *fit.Target) { x.Model = exampleModel; x.EfficiencyPct = 60 })
+	frag := claim.Permalink(good) + "&tps=fast"
+	p.open(frag)
+
+	msg := p.waitText("link-error", nonEmpty, "a message about the broken link")
+	if !p.visible("link-error") {
+		t.Errorf("link message is not visible")
+	}
+	if !strings.Contains(msg, "minTps") || !strings.Contains(msg, "tps=fast") {
+		t.Errorf("link message %q does not name the field and the bad part", msg)
+	}
+	if !p.visible("minTps-err") {
+		t.Errorf("no message next to the target speed field")
+	}
+	want := render(t, good)
+	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim from the valid parts")
+	sameText(t, "YAML from the valid parts", want.YAML, got)
+	p.screenshot("e2e-broken-link-desktop.png")
+
+	// Out of range and unknown keys, too.
+	p.run(chromedp.Evaluate(`location.hash = "#m=`+url.QueryEscape(exampleModel)+`&eff=500&zz=1"`, nil))
+	msg = p.waitText("link-error", func(s string) bool { return strings.Contains(s, "eff=500") }, "a message about eff=500")
+	if !strings.Contains(msg, "efficiencyPct") || !strings.Contains(msg, "zz") {
+		t.Errorf("link message %q does not name efficiencyPct and the unknown key", msg)
+	}
+	want = render(t, target(func(x *fit.Target) { x.Model = exampleModel }))
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim without the bad parts")
+
+	// Garbage that is no link at all.
+	p.run(chromedp.Evaluate(`location.hash = "#%zz&<img src=x onerror=alert(1)>"`, nil))
+	p.waitText("link-error", func(s string) bool { return strings.Contains(s, "could not be used") && strings.Contains(s, "<img") }, "a message about the garbage")
+	var imgs int
+	p.eval(`document.querySelectorAll("main img").length`, &imgs)
+	if imgs != 0 {
+		t.Errorf("link text was interpreted as HTML: %d <img> in main", imgs)
+	}
+	p.noProblems()
+}
+
+// Copy and download controls exist and work; download saves <claimName>.yaml.
+func TestCopyAndDownload(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := target(func(x *fit.Target) { x.Model = exampleModel })
+	want := render(t, tg)
+	p.open(claim.Permalink(tg))
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+
+	for _, id := range []string{"copy-yaml", "copy-json", "copy-heredoc", "copy-apply", "copy-api", "download-yaml"} {
+		var ok bool
+		p.eval(fmt.Sprintf(`(() => { const b = document.getElementById(%q); return !!b && b.tagName === "BUTTON" && !b.disabled; })()`, id), &ok)
+		if !ok {
+			t.Errorf("control #%s missing or disabled", id)
+		}
+	}
+	if got, want := p.text("download-name"), want.Name+".yaml"; got != want {
+		t.Errorf("download button names %q, want %q", got, want)
+	}
+
+	dl, err := os.MkdirTemp("", "fitclaim-e2e-download-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dl)
+	p.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dl).WithEventsEnabled(true))
+	p.run(chromedp.Click("#download-yaml", chromedp.ByQuery))
+	file := filepath.Join(dl, want.Name+".yaml")
+	var data []byte
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+			data = b
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if data == nil {
+		entries, _ := os.ReadDir(dl)
+		t.Errorf("download did not produce %s (have %v)", file, entries)
+	} else {
+		sameText(t, "downloaded file", want.YAML, string(data))
+	}
+
+	// Copy: with clipboard permission the text lands on the clipboard.
+	p.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(s.URL))
+	p.run(chromedp.Click("#copy-yaml", chromedp.ByQuery))
+	p.waitText("copied", nonEmpty, "a copy confirmation")
+	var clip string
+	err = chromedp.Run(p.ctx, chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, func(ep *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return ep.WithAwaitPromise(true).WithUserGesture(true)
+	}))
+	if err != nil {
+		t.Logf("clipboard not readable here (%v); the confirmation was %q", err, p.text("copied"))
+	} else if clip != want.YAML {
+		t.Errorf("clipboard after Copy YAML: %s", diff(want.YAML, clip))
+	}
+	p.noProblems()
+}
+
+// Tabs: ARIA tabs that follow the arrow keys.
+func TestTabsKeyboard(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	p.open(claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel })))
+	p.waitText("yaml", nonEmpty, "a claim")
+	p.run(chromedp.Focus("#tab-yaml", chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight))
+	var sel string
+	p.eval(`document.getElementById("tab-json").getAttribute("aria-selected") + " " + document.activeElement.id`, &sel)
+	if sel != "true tab-json" {
+		t.Errorf("ArrowRight on the YAML tab: %q, want the JSON tab selected and focused", sel)
+	}
+	if !p.visible("json") || p.visible("yaml") {
+		t.Errorf("JSON panel not shown (or YAML panel not hidden) after switching tabs")
+	}
+	p.noProblems()
+}
+
+// After one visit the service worker serves everything: with the network off
+// (and the server gone) a reload still starts the engine and renders, and a new
+// link still renders.
+func TestOffline(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	a := target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 25 })
+	p.open(claim.Permalink(a))
+	want := render(t, a)
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim online")
+
+	var controlled bool
+	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &controlled,
+		chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
+	if !controlled {
+		t.Fatal("the service worker never took control of the page")
+	}
+	var caches []string
+	p.run(chromedp.Evaluate(`caches.keys()`, &caches, func(ep *runtime.EvaluateParams) *runtime.EvaluateParams { return ep.WithAwaitPromise(true) }))
+	if len(caches) != 1 || !strings.HasPrefix(caches[0], "fitclaim-") {
+		t.Errorf("caches %q, want one versioned fitclaim cache", caches)
+	}
+
+	s.stop()
+	p.run(network.Enable(), network.EmulateNetworkConditions(true, 0, 0, 0))
+	p.run(chromedp.Reload())
+	p.waitReady()
+	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim offline after a reload")
+	sameText(t, "offline YAML", want.YAML, got)
+
+	b := target(func(x *fit.Target) { x.Model = exampleModel; x.Quant = "Q8_0"; x.Template = true })
+	wantB := render(t, b)
+	p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+claim.Permalink(b)), nil))
+	p.waitText("yaml", func(s string) bool { return s == wantB.YAML }, "a new link's claim offline")
+
+	// The only failures allowed offline are the page's own probes of the dead network.
+	for _, e := range p.errs.get() {
+		t.Errorf("browser reported: %s", e)
+	}
+}
+
+// Screenshots at desktop and phone widths, light and dark, for people to look at.
+func TestScreenshots(t *testing.T) {
+	s := serve(t)
+	frag := claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel; x.Sizing = fit.SizingKV; x.Driver = "nvidia" }))
+	for _, c := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+		dark          bool
+	}{
+		{"e2e-desktop.png", 1280, 900, false, false},
+		{"e2e-desktop-dark.png", 1280, 900, false, true},
+		{"e2e-phone.png", 390, 844, true, false},
+		{"e2e-phone-dark.png", 390, 844, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, s.URL, c.width, c.height)
+			if c.mobile {
+				p.run(chromedp.EmulateViewport(c.width, c.height, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+			}
+			if c.dark {
+				p.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+			}
+			p.open(frag)
+			p.waitText("yaml", nonEmpty, "a claim")
+			var overflow bool
+			p.eval(`document.documentElement.scrollWidth > document.documentElement.clientWidth + 1`, &overflow)
+			if overflow {
+				t.Errorf("the page scrolls sideways at %d px", c.width)
+			}
+			p.screenshot(c.name)
+			p.noProblems()
+		})
+	}
+}
+

@@ -2,7 +2,6 @@ package claim
 
 import (
 	"math"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -139,7 +138,7 @@ func boolean(name string, p func(*fit.Target) *bool) Field {
 
 // ParseQuery reads a target from query-string or permalink pairs; absent keys keep llmfit's
 // defaults. It stops at the first error; ParseQueryPartial collects them all.
-func ParseQuery(v url.Values) (fit.Target, error) {
+func ParseQuery(v Values) (fit.Target, error) {
 	t, errs := ParseQueryPartial(v)
 	if len(errs) > 0 {
 		return t, errs[0]
@@ -149,7 +148,7 @@ func ParseQuery(v url.Values) (fit.Target, error) {
 
 // ParseQueryPartial reads every valid pair and returns the errors of the others, so a broken
 // link still fills what it can.
-func ParseQueryPartial(v url.Values) (fit.Target, []error) {
+func ParseQueryPartial(v Values) (fit.Target, []error) {
 	t := fit.DefaultTarget()
 	var errs []error
 	if vals, ok := v[formatKey]; ok {
@@ -207,12 +206,12 @@ func knownKeys() string {
 }
 
 // Query spells a target as pairs, leaving out every value that equals the default.
-func Query(t fit.Target) url.Values {
-	v := url.Values{}
+func Query(t fit.Target) Values {
+	v := Values{}
 	def := fit.DefaultTarget()
 	for _, f := range Fields {
 		if s := f.get(&t); s != f.get(&def) {
-			v.Set(f.Key, s)
+			v[f.Key] = []string{s}
 		}
 	}
 	return v
@@ -225,7 +224,7 @@ func Permalink(t fit.Target) string {
 	var parts []string
 	for _, f := range Fields {
 		if s := f.get(&t); s != f.get(&def) {
-			parts = append(parts, f.Key+"="+url.QueryEscape(s))
+			parts = append(parts, f.Key+"="+queryEscape(s))
 		}
 	}
 	return strings.Join(parts, "&")
@@ -248,15 +247,15 @@ func ParsePermalink(fragment string) (fit.Target, error) {
 // error for each pair it could not read.
 func ParsePermalinkPartial(fragment string) (fit.Target, []error) {
 	fragment = strings.TrimPrefix(fragment, "#")
-	v := url.Values{}
+	v := Values{}
 	var errs []error
 	for _, pair := range strings.Split(fragment, "&") {
 		if pair == "" {
 			continue
 		}
 		k, val, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		value, err2 := url.QueryUnescape(val)
+		key, err1 := queryUnescape(k)
+		value, err2 := queryUnescape(val)
 		if err1 != nil || err2 != nil {
 			errs = append(errs, &fit.FieldError{Field: "query", Msg: "invalid percent-encoding in " + quoteShort(pair)})
 			continue

@@ -4,7 +4,6 @@ package bridge
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"syscall/js"
 
@@ -82,7 +81,7 @@ func promised(fn func(args []js.Value) (any, error)) js.Func {
 		promise := js.Global().Get("Promise")
 		defer func() {
 			if p := recover(); p != nil {
-				ret = promise.Call("reject", jsError(fmt.Errorf("internal error in fitclaim: %v", p), nil))
+				ret = promise.Call("reject", jsError(errors.New("internal error in fitclaim: "+panicText(p)), nil))
 			}
 		}()
 		v, err := fn(args)
@@ -151,4 +150,15 @@ func targetArg(args []js.Value) (fit.Target, error) {
 		}
 	}
 	return TargetFromObject(values)
+}
+
+// panicText describes a recovered panic without fmt, which the browser build leaves out.
+func panicText(p any) string {
+	switch v := p.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return "unexpected panic"
 }

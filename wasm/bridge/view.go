@@ -89,10 +89,11 @@ func TargetView(t fit.Target) map[string]any {
 	out := map[string]any{}
 	q := claim.Query(t)
 	for _, f := range claim.Fields {
-		s := q.Get(f.Key)
-		if s == "" {
+		vals := q[f.Key]
+		if len(vals) == 0 {
 			continue
 		}
+		s := vals[0]
 		switch f.Kind {
 		case claim.KindNumber, claim.KindInteger:
 			x, _ := strconv.ParseFloat(s, 64)

@@ -90,6 +90,7 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 	if t.DeviceClass != "" {
 		b.DeviceClass = t.DeviceClass
 	}
+	b.kvShape(&t) // before b.Target = t: it writes the canonical KV-cache spelling into t
 	b.Target = t
 
 	b.WeightsGB = b.ParamsB * b.BytesPerParam
@@ -97,7 +98,6 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 		return Bounds{}, fieldErr("model", "cannot size model "+strconv.Quote(b.Model.Name)+" (unknown parameter count)")
 	}
 	b.ActiveGB = b.ActiveParamsB * b.BytesPerParam
-	b.kvShape(&t)
 	if t.Sizing == SizingKV {
 		b.sizeKV(t.Count)
 	} else {

@@ -224,14 +224,14 @@ func (b *Bounds) sizeKV(count int) {
 	b.ReadGBPerToken = read / 1e9
 	bw := t.MinTps * (read / 1e9) * 100 / float64(t.EfficiencyPct)
 	b.MemoryGB = mem
-	b.MemoryGi = int64(math.Ceil(mem))
+	b.MemoryGi = ceilFloor(mem)
 	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
 }
 
 // split turns whole-model floors into per-device ones.
 func (b *Bounds) split(mem, bw float64, count int) {
 	b.MemoryGB = mem / float64(count)
-	b.MemoryGi = int64(math.Ceil(b.MemoryGB))
+	b.MemoryGi = ceilFloor(b.MemoryGB)
 	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
 }
 
@@ -239,7 +239,22 @@ func perDeviceBandwidth(bw float64, count int) int64 {
 	if count > 1 {
 		bw /= float64(count) * multiDeviceScale
 	}
-	return int64(math.Ceil(bw))
+	return ceilFloor(bw)
+}
+
+// maxFloor caps every floor (Gi, GB/s, tokens). The largest inputs the limits allow (100 T
+// parameters, 1,000 layers × 1,024 KV heads × 4,096 head dim, 2^24 tokens × 4,096 sequences at
+// 100,000 tok/s and 1 %) ask about 1.2e19 GB/s, past int64, and converting an out-of-range float
+// to int64 is implementation-defined in Go (amd64 gives -2^63, a negative floor). 2^53 is exact in
+// float64 and far above any device, so a capped floor still matches nothing.
+const maxFloor = 1 << 53
+
+// ceilFloor is ceil(x) as an int64, capped at maxFloor.
+func ceilFloor(x float64) int64 {
+	if !(x < maxFloor) {
+		return maxFloor
+	}
+	return int64(math.Ceil(x))
 }
 
 // kvShape fills the KV-cache size for the target's context and sequences.
@@ -277,6 +292,9 @@ func (b *Bounds) kvTokensRoom() int64 {
 	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.ParamsB*1e9*b.BytesPerParam - runtimeOverhead*gib*float64(b.Target.Count)
 	if room <= 0 || perToken <= 0 {
 		return 0
+	}
+	if n := room / perToken; !(n < maxFloor) { // a tiny custom model (paramsB 1e-300) leaves room for ~1e304 tokens
+		return maxFloor
 	}
 	return int64(room / perToken)
 }

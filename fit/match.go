@@ -24,9 +24,11 @@ type Match struct {
 // Fits reports whether the device meets both floors.
 func (m *Match) Fits() bool { return m.FitsMemory && m.FitsBandwidth }
 
-// fitsMemory compares in bytes, exactly as quantity.compareTo does in the scheduler.
+// fitsMemory compares in bytes, exactly as quantity.compareTo does in the scheduler:
+// bytes ≥ memoryGi × 2^30, written as memoryGi ≤ ⌊bytes / 2^30⌋ (the same for whole numbers) so
+// that a huge floor cannot overflow the product and wrap around to "fits".
 func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
-	return a.MemoryBytes() >= memoryGi*gib
+	return memoryGi <= a.MemoryBytes()/gib
 }
 
 // Matches judges every accelerator of the catalog, best first: fitting devices before others,

@@ -1,0 +1,946 @@
+package fit
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// testModel7B is the fixture of llmfit's own unit tests (REFERENCE §1).
+var testModel7B = catalog.Model{
+	Name: "Test Model 7B", ParametersRaw: 7e9, ParameterCount: "7.0B",
+	MinRAMGB: 8.0, MinVRAMGB: 6.0, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
+}
+
+func resolveFixture(t *testing.T, mut func(*Target)) Bounds {
+	t.Helper()
+	tg := DefaultTarget()
+	if mut != nil {
+		mut(&tg)
+	}
+	b, err := ResolveEntry(tg, testModel7B)
+	if err != nil {
+		t.Fatalf("ResolveEntry: %v", err)
+	}
+	return b
+}
+
+func resolve(t *testing.T, mut func(*Target)) Bounds {
+	t.Helper()
+	tg := DefaultTarget()
+	mut(&tg)
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatalf("Resolve(%+v): %v", tg, err)
+	}
+	return b
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+func TestDefaultTarget(t *testing.T) {
+	d := DefaultTarget()
+	want := Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}
+	if d != want {
+		t.Errorf("DefaultTarget() = %+v, want %+v", d, want)
+	}
+}
+
+// REFERENCE §1: llmfit's own unit-test vectors.
+func TestLlmfitVectors(t *testing.T) {
+	// Default: weights 7 × 0.58 = 4.06 GB; quant is the entry's own, so memory is
+	// max(min_vram 6.0, 4.06) = 6.0 → 6 Gi; bandwidth ceil(((20 × 4.06) × 100) / 55) = ceil(147.64) = 148.
+	b := resolveFixture(t, nil)
+	if !near(b.WeightsGB, 4.06) || b.MemoryGi != 6 || b.MinBandwidthGBs != 148 || b.Quant != "Q4_K_M" || b.QuantOverride {
+		t.Errorf("default: weights %v, %d Gi, %d GB/s, quant %s override %v; want 4.06, 6, 148, Q4_K_M, false",
+			b.WeightsGB, b.MemoryGi, b.MinBandwidthGBs, b.Quant, b.QuantOverride)
+	}
+	if b.MemoryGB != 6.0 || b.ParamsB != 7 || b.BytesPerParam != 0.58 || b.DeviceClass != "llmfit.ai" || b.Driver.Name != "llmfit" {
+		t.Errorf("default: %+v", b)
+	}
+	// Q8_0: weights 7 × 1.05 = 7.35; an override, so memory 7.35 × 1.2 = 8.82 → 9 Gi;
+	// bandwidth ceil(20 × 7.35 × 100 / 55) = ceil(267.27) = 268.
+	b = resolveFixture(t, func(t *Target) { t.Quant = "Q8_0" })
+	if !near(b.WeightsGB, 7.35) || b.MemoryGi != 9 || b.MinBandwidthGBs != 268 || !b.QuantOverride || !near(b.MemoryGB, 8.82) {
+		t.Errorf("Q8_0: weights %v, %v GB → %d Gi, %d GB/s, override %v; want 7.35, 8.82 → 9, 268, true",
+			b.WeightsGB, b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs, b.QuantOverride)
+	}
+	// 30 tok/s at 60 %: ceil(30 × 4.06 × 100 / 60) = ceil(203.0000…) — 4.06 is not exact in binary.
+	b = resolveFixture(t, func(t *Target) { t.MinTps, t.EfficiencyPct = 30, 60 })
+	if want := int64(math.Ceil(((30 * b.WeightsGB) * 100) / 60)); b.MinBandwidthGBs != want || b.MemoryGi != 6 {
+		t.Errorf("30 tok/s at 60%%: %d GB/s, want %d", b.MinBandwidthGBs, want)
+	}
+	// The entry's min_ram is the floor when min_vram is absent: max(8.0, 4.06) → 8 Gi.
+	noVRAM := testModel7B
+	noVRAM.MinVRAMGB, noVRAM.HasMinVRAM = 0, false
+	b, err := ResolveEntry(DefaultTarget(), noVRAM)
+	if err != nil || b.MemoryGi != 8 {
+		t.Errorf("no min_vram: %d Gi, %v; want 8", b.MemoryGi, err)
+	}
+	// Weights above the catalog minimum win: F32 own quant, 7 × 4 = 28 GB → 28 Gi.
+	f32 := testModel7B
+	f32.Quantization = "F32"
+	b, err = ResolveEntry(DefaultTarget(), f32)
+	if err != nil || b.MemoryGi != 28 || b.QuantOverride {
+		t.Errorf("F32 own: %d Gi, override %v, %v; want 28", b.MemoryGi, b.QuantOverride, err)
+	}
+}
+
+func TestLlmfitErrorVectors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		mut   func(*Target)
+		field string
+	}{
+		{"minTps 0", func(t *Target) { t.MinTps = 0 }, "minTps"},
+		{"efficiency 0", func(t *Target) { t.EfficiencyPct = 0 }, "efficiencyPct"},
+		{"efficiency 101", func(t *Target) { t.EfficiencyPct = 101 }, "efficiencyPct"},
+	} {
+		tg := DefaultTarget()
+		c.mut(&tg)
+		_, err := ResolveEntry(tg, testModel7B)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%s: %v, want a FieldError on %s", c.name, err, c.field)
+		}
+	}
+	// Zero parameters: "cannot size model … (unknown parameter count)".
+	zero := testModel7B
+	zero.ParametersRaw, zero.ParameterCount = 0, "unknown"
+	_, err := ResolveEntry(DefaultTarget(), zero)
+	if err == nil || err.Error() != `model (m): cannot size model "Test Model 7B" (unknown parameter count)` {
+		t.Errorf("zero params: %v", err)
+	}
+}
+
+// Every error of Target validation, with its field, key and text (ranges included).
+func TestValidationMessages(t *testing.T) {
+	cases := []struct {
+		mut  func(*Target)
+		want string
+	}{
+		{func(t *Target) { t.MinTps = 0 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got 0)"},
+		{func(t *Target) { t.MinTps = -3 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got -3)"},
+		{func(t *Target) { t.MinTps = math.NaN() }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got NaN)"},
+		{func(t *Target) { t.MinTps = math.Inf(1) }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got +Inf)"},
+		{func(t *Target) { t.MinTps = 100000.5 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
+		{func(t *Target) { t.EfficiencyPct = 0 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got 0)"},
+		{func(t *Target) { t.EfficiencyPct = 101 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got 101)"},
+		{func(t *Target) { t.EfficiencyPct = -55 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got -55)"},
+		{func(t *Target) { t.Sizing = "KV" }, `sizing (s): must be llmfit or kv (got "KV")`},
+		{func(t *Target) { t.Sizing = "" }, `sizing (s): must be llmfit or kv (got "")`},
+		{func(t *Target) { t.Context = -1 }, "context (ctx): must be a whole number of tokens from 1 to 16777216 (got -1)"},
+		{func(t *Target) { t.Context = 1<<24 + 1 }, "context (ctx): must be a whole number of tokens from 1 to 16777216 (got 16777217)"},
+		{func(t *Target) { t.Sequences = 0 }, "sequences (seq): must be a whole number from 1 to 4096 (got 0)"},
+		{func(t *Target) { t.Sequences = 4097 }, "sequences (seq): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *Target) { t.KVCache = "fp4" }, `kvCache (kv): must be one of fp16, fp8, q8_0, q4_0 (got "fp4")`},
+		{func(t *Target) { t.KVCache = "" }, `kvCache (kv): must be one of fp16, fp8, q8_0, q4_0 (got "")`},
+		{func(t *Target) { t.Driver = "cuda" }, `driver (drv): must be one of llmfit, nvidia, amd, intel, any (got "cuda")`},
+		{func(t *Target) { t.Count = 0 }, "count (n): must be a whole number of devices from 1 to 8 (got 0)"},
+		{func(t *Target) { t.Count = 9 }, "count (n): must be a whole number of devices from 1 to 8 (got 9)"},
+		{func(t *Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "paramsB (p): give either a catalog model or paramsB for a custom model, not both"},
+		{func(t *Target) { t.Model = strings.Repeat("x", 301) }, "model (m): must be at most 300 characters (got 301)"},
+		{func(t *Target) {}, "model (m): choose a catalog model, or give paramsB (billions of parameters) for a custom one"},
+		{func(t *Target) { t.ParamsB = -7 }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got -7)"},
+		{func(t *Target) { t.ParamsB = math.NaN() }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got NaN)"},
+		{func(t *Target) { t.ParamsB = math.Inf(1) }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got +Inf)"},
+		{func(t *Target) { t.ParamsB = 100001 }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got 100001)"},
+		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 32 }, "layers (L): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.Model, t.HeadDim = "NousResearch/Llama-2-7b-chat-hf", 128 }, "headDim (hd): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "activeParamsB (ap): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "layers (L): must be a whole number from 1 to 1000 (got 1001)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "kvHeads (kvh): must be a whole number from 1 to 1024 (got -8)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "headDim (hd): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads = 7, 32, 8 }, "headDim (hd): layers, kvHeads and headDim go together: give all three or none"},
+		{func(t *Target) { t.ParamsB, t.Layers = 7, 32 }, "kvHeads (kvh): layers, kvHeads and headDim go together: give all three or none"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got 8)"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got -1)"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got NaN)"},
+		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `quant (q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8`},
+		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "deviceClass (dc): cannot be set with driver any, which names one class per alternative"},
+		{func(t *Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
+			`model (m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give paramsB for a model that is not in the catalog`},
+		{func(t *Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
+			`model (m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
+		{func(t *Target) { t.Model = "llama-2-7b-chat" },
+			`model (m): "llama-2-7b-chat" matches 3 models: NousResearch/Llama-2-7b-chat-hf, TheBloke/Llama-2-7B-Chat-GPTQ, unsloth/llama-2-7b-chat-bnb-4bit; give the full name`},
+	}
+	for _, c := range cases {
+		tg := DefaultTarget()
+		c.mut(&tg)
+		_, err := Resolve(tg)
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			t.Errorf("%+v: err %v, want *FieldError %q", tg, err, c.want)
+			continue
+		}
+		if err.Error() != c.want && !(strings.HasPrefix(c.want, "model (m): no model") && strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("error = %q\n want   %q", err, c.want)
+		}
+		if fe.Key != Keys[fe.Field] {
+			t.Errorf("%s: key %q, want %q", fe.Field, fe.Key, Keys[fe.Field])
+		}
+	}
+}
+
+func TestFieldErrorText(t *testing.T) {
+	if got := (&FieldError{Field: "name", Key: "name", Msg: "x"}).Error(); got != "name: x" {
+		t.Errorf("same key: %q", got)
+	}
+	if got := (&FieldError{Field: "query", Msg: "x"}).Error(); got != "query: x" {
+		t.Errorf("no key: %q", got)
+	}
+	if got := NewFieldError("minTps", "m").Error(); got != "minTps (tps): m" {
+		t.Errorf("NewFieldError: %q", got)
+	}
+	// Every field of the key table has a distinct key.
+	seen := map[string]string{}
+	for f, k := range Keys {
+		if other, dup := seen[k]; dup {
+			t.Errorf("key %q used by %s and %s", k, f, other)
+		}
+		seen[k] = f
+	}
+}
+
+func TestValidInputsAtTheLimits(t *testing.T) {
+	for _, mut := range []func(*Target){
+		func(t *Target) { t.MinTps = 100000 },
+		func(t *Target) { t.MinTps = 0.001 },
+		func(t *Target) { t.EfficiencyPct = 1 },
+		func(t *Target) { t.EfficiencyPct = 100 },
+		func(t *Target) { t.Sizing, t.Context = "kv", 1 },
+		func(t *Target) { t.Sizing, t.Context = "kv", 1<<24 },
+		func(t *Target) { t.Sequences = 4096 },
+		func(t *Target) { t.Count = 8 },
+		func(t *Target) { t.KVCache = "FP8" }, // element types ignore case
+	} {
+		tg := DefaultTarget()
+		mut(&tg)
+		if _, err := ResolveEntry(tg, testModel7B); err != nil {
+			t.Errorf("%+v: %v", tg, err)
+		}
+	}
+	b := resolveFixture(t, func(t *Target) { t.KVCache = "Q8_0" })
+	if b.KVCache != "q8_0" || b.Target.KVCache != "q8_0" {
+		t.Errorf("kvCache Q8_0 → %q, want canonical q8_0", b.KVCache)
+	}
+}
+
+func TestQuantTable(t *testing.T) {
+	want := map[string]float64{"F32": 4.0, "F16": 2.0, "BF16": 2.0, "Q8_0": 1.05, "Q6_K": 0.80, "Q5_K_M": 0.68,
+		"Q4_K_M": 0.58, "Q4_0": 0.58, "Q3_K_M": 0.48, "Q2_K": 0.37, "mlx-4bit": 0.55, "mlx-8bit": 1.0,
+		"AWQ-4bit": 0.5, "GPTQ-Int4": 0.5, "AWQ-8bit": 1.0, "GPTQ-Int8": 1.0}
+	if len(Quants()) != len(want) {
+		t.Errorf("Quants() = %v", Quants())
+	}
+	for q, bpp := range want {
+		if got := BytesPerParam(q); got != bpp {
+			t.Errorf("BytesPerParam(%s) = %v, want %v", q, got, bpp)
+		}
+		// An override of the fixture to q: weights 7 × bpp, memory × 1.2.
+		if q == "Q4_K_M" {
+			continue
+		}
+		b := resolveFixture(t, func(t *Target) { t.Quant = q })
+		if b.Quant != q || !b.QuantOverride || !near(b.WeightsGB, 7*bpp) || b.MemoryGi != int64(math.Ceil(7*bpp*1.2)) {
+			t.Errorf("quant %s: %s override %v weights %v, %d Gi", q, b.Quant, b.QuantOverride, b.WeightsGB, b.MemoryGi)
+		}
+	}
+	// llmfit's silent fallback for anything else, kept only as BytesPerParam's answer.
+	for _, q := range []string{"AutoRound-4bit", "IQ4_XS", ""} {
+		if BytesPerParam(q) != 0.58 {
+			t.Errorf("BytesPerParam(%q) = %v, want llmfit's 0.58", q, BytesPerParam(q))
+		}
+	}
+}
+
+func TestQuantCanonicalisation(t *testing.T) {
+	// q4_k_m is the entry's own quant in another case: canonical spelling, not an override, so the
+	// catalog minimum applies (6 Gi), not weights × 1.2 (4.872 → 5 Gi).
+	b := resolveFixture(t, func(t *Target) { t.Quant = "q4_k_m" })
+	if b.Quant != "Q4_K_M" || b.Target.Quant != "Q4_K_M" || b.QuantOverride || b.MemoryGi != 6 || b.MinBandwidthGBs != 148 {
+		t.Errorf("q4_k_m: %s (target %s), override %v, %d Gi, %d GB/s", b.Quant, b.Target.Quant, b.QuantOverride, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	b = resolveFixture(t, func(t *Target) { t.Quant = "q8_0" })
+	if b.Quant != "Q8_0" || !b.QuantOverride || b.MemoryGi != 9 || b.MinBandwidthGBs != 268 {
+		t.Errorf("q8_0: %s, override %v, %d Gi, %d GB/s", b.Quant, b.QuantOverride, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	b = resolveFixture(t, func(t *Target) { t.Quant = "MLX-4BIT" })
+	if b.Quant != "mlx-4bit" {
+		t.Errorf("MLX-4BIT → %q", b.Quant)
+	}
+	// Unknown quant typed by a user: an error listing the known ones.
+	for _, q := range []string{"IQ4_XS", "AutoRound-4bit", "Q4", " Q4_K_M"} {
+		_, err := ResolveEntry(Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1, Quant: q}, testModel7B)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "quant" || !strings.Contains(err.Error(), "known: F32, F16, BF16, Q8_0") ||
+			!strings.Contains(err.Error(), "GPTQ-Int8") {
+			t.Errorf("quant %q: %v", q, err)
+		}
+	}
+}
+
+// The catalog's AutoRound-4bit entries keep llmfit's 0.58 so their numbers match llmfit's.
+func TestAutoRoundKeepsFallback(t *testing.T) {
+	n := 0
+	for _, m := range catalog.Models() {
+		if m.Quantization != "AutoRound-4bit" {
+			continue
+		}
+		n++
+		b := resolve(t, func(t *Target) { t.Model = m.Name })
+		w := float64(m.ParametersRaw) / 1e9 * 0.58
+		if b.Quant != "AutoRound-4bit" || b.QuantOverride || b.BytesPerParam != 0.58 || b.WeightsGB != w ||
+			b.MemoryGi != int64(math.Ceil(math.Max(m.MinVRAMGB, w))) || b.MinBandwidthGBs != int64(math.Ceil(((20*w)*100)/55)) {
+			t.Errorf("%s: %+v", m.Name, b)
+		}
+		// Its own quant in another case is still its own.
+		b = resolve(t, func(t *Target) { t.Model, t.Quant = m.Name, "autoround-4BIT" })
+		if b.Quant != "AutoRound-4bit" || b.QuantOverride {
+			t.Errorf("%s autoround-4BIT: %s override %v", m.Name, b.Quant, b.QuantOverride)
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d AutoRound-4bit entries, want 5", n)
+	}
+	// By hand: Intel/DeepSeek-V4-Flash-W4A16-AutoRound, 39,916,293,330 parameters × 0.58 = 23.1514501314 GB;
+	// memory max(20.4, 23.15) → 24 Gi; bandwidth ceil(20 × 23.1514501314 × 100 / 55) = ceil(841.87) = 842.
+	b := resolve(t, func(t *Target) { t.Model = "Intel/DeepSeek-V4-Flash-W4A16-AutoRound" })
+	if b.MemoryGi != 24 || b.MinBandwidthGBs != 842 {
+		t.Errorf("DeepSeek-V4-Flash AutoRound: %d Gi, %d GB/s; want 24, 842", b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// Another entry's quant is not this one's: AutoRound-4bit on a Q4_K_M entry is unknown.
+	_, err := Resolve(Target{Model: "NousResearch/Llama-2-7b-chat-hf", Quant: "AutoRound-4bit", MinTps: 20, EfficiencyPct: 55,
+		Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	if err == nil || !strings.Contains(err.Error(), `unknown quantization "AutoRound-4bit"`) {
+		t.Errorf("AutoRound-4bit on a Q4_K_M entry: %v", err)
+	}
+}
+
+func TestParameterCountFallback(t *testing.T) {
+	cases := []struct {
+		count string
+		want  float64
+	}{{"7.0B", 7}, {"494M", 0.494}, {"2K", 2e-6}, {"1.5T", 1500}, {" 8b ", 8}, {"7.0", 0}, {"B", 0}, {"-3B", 0}, {"abcB", 0}, {"", 0}}
+	for _, c := range cases {
+		m := catalog.Model{ParameterCount: c.count}
+		if got := paramsB(&m); !near(got, c.want) {
+			t.Errorf("paramsB(%q) = %v, want %v", c.count, got, c.want)
+		}
+	}
+	// parameters_raw wins over the display form.
+	m := catalog.Model{ParametersRaw: 494032768, ParameterCount: "494M"}
+	if got := paramsB(&m); got != 0.494032768 {
+		t.Errorf("raw: %v", got)
+	}
+	// An entry with only parameter_count is sized from it.
+	e := testModel7B
+	e.ParametersRaw = 0
+	b, err := ResolveEntry(DefaultTarget(), e)
+	if err != nil || b.MinBandwidthGBs != 148 {
+		t.Errorf("from parameter_count: %d GB/s, %v", b.MinBandwidthGBs, err)
+	}
+}
+
+// llmfitBandwidth is llmfit's operation order, ((minTps × weights) × 100) / efficiencyPct.
+func llmfitBandwidth(minTps, weights float64, eff int) int64 {
+	return int64(math.Ceil(((minTps * weights) * 100) / float64(eff)))
+}
+
+// The cases where the order of the operations changes the bandwidth ceiling. The nine entries of
+// the issue are the mlx-4bit overrides at llmfit's default speed (20 tok/s at 55 %): their exact
+// value is a whole number that llmfit's order hits and another order misses by one float step.
+// At the defaults with the entries' own quantizations no entry is order-sensitive. The rest are
+// from the conformance grid (30 tok/s at 60 % with Q8_0, F16 overrides) and two more quants.
+var orderSensitive = []struct {
+	model      string
+	quant      string
+	minTps     float64
+	eff        int
+	want       int64 // llmfit's order
+	altA, altB int64 // minTps × (weights × 100 / eff); (minTps × 100 / eff) × weights
+}{
+	{"shoumenchougou/RWKV7-G1f-1.5B-GGUF", "mlx-4bit", 20, 55, 30, 30, 31},
+	{"shoumenchougou/RWKV7-G1f-2.9B-GGUF", "mlx-4bit", 20, 55, 58, 58, 59},
+	{"google/gemma-3n-E2B-it", "mlx-4bit", 20, 55, 80, 81, 81},
+	{"shoumenchougou/RWKV7-G1f-7.2B-GGUF", "mlx-4bit", 20, 55, 144, 145, 145},
+	{"google/gemma-3n-E4B-it", "mlx-4bit", 20, 55, 160, 161, 161},
+	{"google/gemma-3-12b-it", "mlx-4bit", 20, 55, 240, 240, 241},
+	{"mistralai/Mistral-Small-24B-Instruct-2501", "mlx-4bit", 20, 55, 480, 480, 481},
+	{"CohereForAI/c4ai-command-r-v01", "mlx-4bit", 20, 55, 700, 700, 701},
+	{"tiiuae/falcon-40b-instruct", "mlx-4bit", 20, 55, 800, 800, 801},
+	{"microsoft/phi-4", "Q8_0", 30, 60, 736, 735, 735},
+	{"microsoft/Phi-3-medium-14b-instruct", "Q8_0", 30, 60, 736, 735, 735},
+	{"microsoft/Phi-4-reasoning", "Q8_0", 30, 60, 736, 735, 735},
+	{"openchat/openchat-3.5-0106", "Q6_K", 30, 60, 281, 280, 280},
+	{"XiaomiMiMo/MiMo-7B-RL", "Q6_K", 30, 60, 281, 280, 280},
+	{"shoumenchougou/RWKV7-G1f-7.2B-GGUF", "Q6_K", 30, 60, 288, 289, 289},
+	{"shoumenchougou/RWKV7-G1f-13.3B-GGUF", "Q6_K", 30, 60, 533, 532, 532},
+	{"microsoft/phi-4", "Q6_K", 30, 60, 561, 560, 560},
+	{"google/gemma-3n-E2B-it", "Q5_K_M", 30, 60, 137, 136, 136},
+	{"google/gemma-3n-E4B-it", "Q5_K_M", 30, 60, 273, 272, 272},
+	{"tiiuae/falcon-40b-instruct", "F16", 30, 60, 4000, 4001, 4000},
+}
+
+func TestOperationOrder(t *testing.T) {
+	for _, c := range orderSensitive {
+		b := resolve(t, func(t *Target) { t.Model, t.Quant, t.MinTps, t.EfficiencyPct = c.model, c.quant, c.minTps, c.eff })
+		if b.MinBandwidthGBs != c.want {
+			t.Errorf("%s %s %v tok/s %d%%: %d GB/s, want llmfit's %d", c.model, c.quant, c.minTps, c.eff, b.MinBandwidthGBs, c.want)
+		}
+		// The case is really order-sensitive (variables, so the compiler cannot fold constants).
+		tps, w, eff := c.minTps, b.WeightsGB, float64(c.eff)
+		a := int64(math.Ceil(tps * (w * 100 / eff)))
+		bb := int64(math.Ceil((tps * 100 / eff) * w))
+		if a != c.altA || bb != c.altB || (a == c.want && bb == c.want) {
+			t.Errorf("%s %s: other orders give %d and %d, table says %d and %d", c.model, c.quant, a, bb, c.altA, c.altB)
+		}
+	}
+	// Exactly nine entries are order-sensitive for the mlx-4bit override at the defaults, none
+	// with the entries' own quantizations.
+	for _, q := range []string{"", "mlx-4bit"} {
+		n := 0
+		for _, m := range catalog.Models() {
+			b := resolve(t, func(t *Target) { t.Model, t.Quant = m.Name, q })
+			tps, w, eff := b.Target.MinTps, b.WeightsGB, float64(b.Target.EfficiencyPct)
+			if int64(math.Ceil(tps*(w*100/eff))) != b.MinBandwidthGBs || int64(math.Ceil((tps*100/eff)*w)) != b.MinBandwidthGBs {
+				n++
+			}
+		}
+		if want := map[string]int{"": 0, "mlx-4bit": 9}[q]; n != want {
+			t.Errorf("quant %q: %d order-sensitive entries, want %d", q, n, want)
+		}
+	}
+}
+
+// Every catalog entry resolves at llmfit's defaults, with llmfit's arithmetic.
+func TestCatalogSweepDefaults(t *testing.T) {
+	for _, m := range catalog.Models() {
+		b, err := Resolve(Target{Model: m.Name, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+		if err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+			continue
+		}
+		if b.Model.Name != m.Name || b.Quant != m.Quantization || b.QuantOverride {
+			t.Errorf("%s resolved to %s / %s", m.Name, b.Model.Name, b.Quant)
+		}
+		w := float64(m.ParametersRaw) / 1e9 * BytesPerParam(m.Quantization)
+		if b.WeightsGB != w {
+			t.Errorf("%s: weights %v, want %v", m.Name, b.WeightsGB, w)
+		}
+		if want := int64(math.Ceil(math.Max(m.MinVRAMGB, w))); b.MemoryGi != want || b.MemoryGi < 1 {
+			t.Errorf("%s: %d Gi, want %d", m.Name, b.MemoryGi, want)
+		}
+		if want := llmfitBandwidth(20, w, 55); b.MinBandwidthGBs != want || b.MinBandwidthGBs < 1 {
+			t.Errorf("%s: %d GB/s, want %d", m.Name, b.MinBandwidthGBs, want)
+		}
+		// Four MoE entries list active_parameters equal to the total (allenai/Flex-reddit-2x7B-1T, …).
+		if m.MoE && (b.ActiveParamsB != float64(m.ActiveParameters)/1e9 || b.ActiveParamsB > b.ParamsB) {
+			t.Errorf("%s: MoE with active %v of %v", m.Name, b.ActiveParamsB, b.ParamsB)
+		}
+		if !m.MoE && b.ActiveParamsB != b.ParamsB {
+			t.Errorf("%s: dense with active %v of %v", m.Name, b.ActiveParamsB, b.ParamsB)
+		}
+	}
+}
+
+// Every catalog entry also resolves in kv mode and for each driver but nvidia (which may find
+// no product for the biggest models, an error that names candidates).
+func TestCatalogSweepModes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sweeps the catalog")
+	}
+	nvidiaErrs := 0
+	for _, m := range catalog.Models() {
+		for _, mut := range []func(*Target){
+			func(t *Target) { t.Sizing = "kv" },
+			func(t *Target) { t.Sizing, t.KVCache, t.Sequences = "kv", "q4_0", 4 },
+			func(t *Target) { t.Driver = "amd" },
+			func(t *Target) { t.Driver, t.Count = "intel", 2 },
+			func(t *Target) { t.Quant, t.MinTps, t.EfficiencyPct = "F16", 30, 60 },
+		} {
+			tg := DefaultTarget()
+			tg.Model = m.Name
+			mut(&tg)
+			b, err := Resolve(tg)
+			if err != nil {
+				t.Errorf("%s %+v: %v", m.Name, tg, err)
+				continue
+			}
+			if b.MemoryGi < 1 || b.MinBandwidthGBs < 1 {
+				t.Errorf("%s %+v: %d Gi %d GB/s", m.Name, tg, b.MemoryGi, b.MinBandwidthGBs)
+			}
+		}
+		tg := DefaultTarget()
+		tg.Model, tg.Driver = m.Name, "nvidia"
+		b, err := Resolve(tg)
+		var fe *FieldError
+		switch {
+		case err == nil && len(b.Products) == 0:
+			t.Errorf("%s nvidia: no products and no error", m.Name)
+		case err != nil && (!errors.As(err, &fe) || fe.Field != "driver" || !strings.Contains(err.Error(), "best candidates: NVIDIA B200")):
+			t.Errorf("%s nvidia: %v", m.Name, err)
+		case err != nil:
+			nvidiaErrs++
+		}
+	}
+	t.Logf("%d entries have no single NVIDIA product at the defaults", nvidiaErrs)
+}
+
+// KV mode, hand-computed. GiB = 2^30 bytes; GB = 10^9 bytes.
+func TestKVDense(t *testing.T) {
+	// Qwen/Qwen2.5-7B-Instruct: 7,615,616,512 params, Q4_K_M 0.58, context 32,768 capped to 8,192,
+	// 28 layers × 4 KV heads × 128 head dim.
+	// weights = 7,615,616,512 × 0.58 = 4,417,057,576.96 B = 4.1137 GiB
+	// kv = 2 × 28 × 4 × 128 × 8,192 × 1 × 2 B = 469,762,048 B = 0.4375 GiB
+	// memory = 4.1137 + 0.4375 + 0.5 = 5.0512 → 6 Gi
+	// read/token = 4,417,057,576.96 + 469,762,048 = 4,886,819,624.96 B = 4.8868 GB
+	// bandwidth = 20 × 4.8868 × 100 / 55 = 177.70 → 178 GB/s
+	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
+	if b.ContextTokens != 8192 || b.KVBytes != 469762048 || b.KVEstimated || b.MemoryGi != 6 || b.MinBandwidthGBs != 178 ||
+		!near(b.MemoryGB, 5.051205434799194) || b.OverheadGiB != 0.5 || !near(b.ReadGBPerToken, 4.88681962496) {
+		t.Errorf("Qwen2.5-7B kv: ctx %d, kv %v B, est %v, %v GB → %d Gi, %d GB/s", b.ContextTokens, b.KVBytes, b.KVEstimated, b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// fp8: kv = 234,881,024 B = 0.21875 GiB; memory 4.8325 → 5 Gi; read 4.6519 GB → 169.16 → 170 GB/s.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "fp8" })
+	if b.KVBytes != 234881024 || b.MemoryGi != 5 || b.MinBandwidthGBs != 170 || b.KVCache != "fp8" {
+		t.Errorf("fp8: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// q8_0 is one byte too.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "q8_0" })
+	if b.KVBytes != 234881024 || b.MemoryGi != 5 || b.MinBandwidthGBs != 170 {
+		t.Errorf("q8_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// q4_0: half a byte, kv = 117,440,512 B = 0.109375 GiB; memory 4.7231 → 5 Gi; read 4.5345 GB → 164.89 → 165 GB/s.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "q4_0" })
+	if b.KVBytes != 117440512 || b.MemoryGi != 5 || b.MinBandwidthGBs != 165 {
+		t.Errorf("q4_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// 4 sequences of 32,768 tokens: kv = 57,344 B/token × 32,768 × 4 = 7,516,192,768 B = 7 GiB;
+	// memory 4.1137 + 7 + 0.5 = 11.6137 → 12 Gi; read 11.9333 GB → 20 × 11.9333 × 100 / 55 = 433.94 → 434 GB/s.
+	b = resolve(t, func(t *Target) {
+		t.Model, t.Sizing, t.Context, t.Sequences = "Qwen/Qwen2.5-7B-Instruct", "kv", 32768, 4
+	})
+	if b.ContextTokens != 32768 || b.KVBytes != 7516192768 || b.MemoryGi != 12 || b.MinBandwidthGBs != 434 || b.Target.Sequences != 4 {
+		t.Errorf("4 × 32k: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// An explicit context longer than the model's is taken as asked (the render warns).
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Context = "Qwen/Qwen2.5-7B-Instruct", "kv", 65536 })
+	if b.ContextTokens != 65536 || b.KVBytes != 57344*65536 {
+		t.Errorf("ctx 65536: %d tokens, %v B", b.ContextTokens, b.KVBytes)
+	}
+	// The context default is the entry's own when under the cap: the phi-3 mini has 4,096.
+	// kv = 2 × 32 × 32 × 96 × 4,096 × 2 = 1,610,612,736 B = 1.5 GiB.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "microsoft/Phi-3-mini-4k-instruct", "kv" })
+	if b.ContextTokens != 4096 || b.KVBytes != 1610612736 {
+		t.Errorf("phi-3 mini: ctx %d, kv %v", b.ContextTokens, b.KVBytes)
+	}
+}
+
+func TestKVMixtureOfExperts(t *testing.T) {
+	// Qwen/Qwen3-30B-A3B-Instruct-2507: 30,531,911,680 params, 3,339,427,840 active, Q4_K_M,
+	// 48 layers × 4 KV heads × 128, context 262,144 capped to 8,192.
+	// weights = 30,531,911,680 × 0.58 = 17,708,508,774.4 B = 16.4923 GiB
+	// kv = 2 × 48 × 4 × 128 × 8,192 × 2 = 805,306,368 B = 0.75 GiB
+	// memory = 16.4923 + 0.75 + 0.5 = 17.7423 → 18 Gi
+	// read/token = active 3,339,427,840 × 0.58 = 1,936,868,147.2 B + kv 805,306,368 B = 2.7422 GB
+	// bandwidth = 20 × 2.7422 × 100 / 55 = 99.72 → 100 GB/s (llmfit mode asks 644 GB/s)
+	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
+	if b.ActiveParamsB != 3.33942784 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 18 ||
+		b.MinBandwidthGBs != 100 || !near(b.ActiveGB, 1.9368681472) || !near(b.ReadGBPerToken, 2.7421745152) {
+		t.Errorf("Qwen3-30B-A3B kv: active %v, kv %v, %d Gi, %d GB/s, read %v", b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs, b.ReadGBPerToken)
+	}
+	// llmfit mode sizes on all parameters: ceil(20 × 17.7085 × 100 / 55) = ceil(643.95) = 644;
+	// memory max(15.6, 17.7085) → 18 Gi.
+	b = resolve(t, func(t *Target) { t.Model = "Qwen/Qwen3-30B-A3B-Instruct-2507" })
+	if b.MinBandwidthGBs != 644 || b.MemoryGi != 18 {
+		t.Errorf("Qwen3-30B-A3B llmfit: %d Gi, %d GB/s; want 18, 644", b.MemoryGi, b.MinBandwidthGBs)
+	}
+}
+
+func TestKVFallbackEstimate(t *testing.T) {
+	// meta-llama/Llama-3.1-8B-Instruct has no layers/kv_heads/head_dim in the catalog.
+	// 8,030,261,248 params, context 4,096 (under the cap).
+	// kv = 0.000008 GB × 8.030261248 × 4,096 = 0.2631356 GB = 263,135,600.57 B (fp16)
+	// weights = 8,030,261,248 × 0.58 = 4,657,551,523.84 B = 4.3377 GiB
+	// memory = 4.3377 + 0.2451 + 0.5 = 5.0827 → 6 Gi
+	// read = 4.6576 + 0.2631 = 4.9207 GB → 20 × 4.9207 × 100 / 55 = 178.93 → 179 GB/s
+	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "meta-llama/Llama-3.1-8B-Instruct", "kv" })
+	if !b.KVEstimated || b.ContextTokens != 4096 || !near(b.KVBytes, 263135600.574464) || b.MemoryGi != 6 || b.MinBandwidthGBs != 179 {
+		t.Errorf("Llama-3.1-8B kv: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// fp8 halves the estimate: 131,567,800.29 B; memory 4.9602 → 5 Gi; read 4.7891 GB → 174.15 → 175.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "meta-llama/Llama-3.1-8B-Instruct", "kv", "fp8" })
+	if !near(b.KVBytes, 131567800.287232) || b.MemoryGi != 5 || b.MinBandwidthGBs != 175 {
+		t.Errorf("Llama-3.1-8B kv fp8: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// In llmfit mode KVEstimated is reported too (it describes the entry) but sizing ignores it.
+	b = resolve(t, func(t *Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
+	if b.MemoryGi != 5 || b.MinBandwidthGBs != 170 || b.OverheadGiB != 0 {
+		// max(4.1, 4.6576) → 5 Gi; ceil(20 × 4.6576 × 100 / 55) = ceil(169.37) = 170.
+		t.Errorf("Llama-3.1-8B llmfit: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
+	}
+}
+
+func TestKVTokensRoom(t *testing.T) {
+	// Fixture in llmfit mode: 6 Gi floor; weights 4.06e9 B; overhead 0.5 GiB; no architecture, so the
+	// fp16 estimate 0.000008 × 7 GB = 56,000 B per token.
+	// room = 6 × 2^30 − 4.06e9 − 2^29 = 6,442,450,944 − 4,060,000,000 − 536,870,912 = 1,845,580,032 B
+	// → 1,845,580,032 / 56,000 = 32,956 tokens.
+	b := resolveFixture(t, nil)
+	if b.KVTokensRoom != 32956 {
+		t.Errorf("KVTokensRoom = %d, want 32956", b.KVTokensRoom)
+	}
+	// Qwen2.5-7B in llmfit mode: floor max(3.9, 4.417) → 5 Gi; room = 5 × 2^30 − 4,417,057,576.96 − 2^29
+	// = 5,368,709,120 − 4,417,057,576.96 − 536,870,912 = 414,780,631.04 B; 57,344 B per token → 7,233 tokens.
+	b = resolve(t, func(t *Target) { t.Model = "Qwen/Qwen2.5-7B-Instruct" })
+	if b.MemoryGi != 5 || b.KVTokensRoom != 7233 {
+		t.Errorf("Qwen2.5-7B: %d Gi, room %d tokens; want 5, 7233", b.MemoryGi, b.KVTokensRoom)
+	}
+}
+
+func TestCountSplit(t *testing.T) {
+	// llmfit mode, fixture on 2 devices: memory 6 / 2 = 3 → 3 Gi; bandwidth 147.636 / (2 × 0.9) = 82.02 → 83.
+	b := resolveFixture(t, func(t *Target) { t.Count = 2 })
+	if b.MemoryGi != 3 || b.MinBandwidthGBs != 83 || b.OverheadGiB != 0 {
+		t.Errorf("llmfit ×2: %d Gi, %d GB/s; want 3, 83", b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// kv mode, Qwen2.5-7B on 2 devices: (4,417,057,576.96 + 469,762,048) / 2 / 2^30 + 0.5 = 2.7756 → 3 Gi
+	// per device (0.5 GiB overhead on each); bandwidth 177.70 / (2 × 0.9) = 98.72 → 99 GB/s.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Count = "Qwen/Qwen2.5-7B-Instruct", "kv", 2 })
+	if b.MemoryGi != 3 || b.MinBandwidthGBs != 99 || !near(b.MemoryGB, 2.775602717399597) {
+		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 2.7756 → 3, 99", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// Custom 405B Q4_K_M (an override: × 1.2): weights 234.9 GB, memory 281.88 GB.
+	// ×1: 282 Gi, ceil(8541.82) = 8542; ×3: 93.96 → 94 Gi, 8541.82 / 2.7 = 3163.64 → 3164;
+	// ×4: 70.47 → 71 Gi, 8541.82 / 3.6 = 2372.73 → 2373.
+	for _, c := range []struct {
+		n       int
+		mem, bw int64
+	}{{1, 282, 8542}, {3, 94, 3164}, {4, 71, 2373}, {8, 36, 1187}} {
+		b := resolve(t, func(t *Target) { t.ParamsB, t.Count = 405, c.n })
+		if b.MemoryGi != c.mem || b.MinBandwidthGBs != c.bw {
+			t.Errorf("405B ×%d: %d Gi, %d GB/s; want %d, %d", c.n, b.MemoryGi, b.MinBandwidthGBs, c.mem, c.bw)
+		}
+	}
+}
+
+func TestCustomModel(t *testing.T) {
+	// 70B, default quant Q4_K_M (always an override for a custom model): weights 40.6 GB,
+	// memory 48.72 → 49 Gi; bandwidth ceil(20 × 40.6 × 100 / 55) = ceil(1476.36) = 1477.
+	b := resolve(t, func(t *Target) { t.ParamsB = 70 })
+	if !b.Custom || b.Model.Name != "custom 70B" || b.Quant != "Q4_K_M" || !b.QuantOverride || b.MemoryGi != 49 || b.MinBandwidthGBs != 1477 {
+		t.Errorf("custom 70B: %+v", b)
+	}
+	// kv with layers 80 × kvHeads 8 × headDim 128 at 8,192 tokens: kv = 2 × 80 × 8 × 128 × 8,192 × 2
+	// = 2,684,354,560 B = 2.5 GiB; memory 40.6e9 / 2^30 + 2.5 + 0.5 = 40.8117 → 41 Gi;
+	// read 43.2844 GB → 1573.98 → 1574 GB/s.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 70, "kv", 80, 8, 128 })
+	if b.KVEstimated || b.ContextTokens != 8192 || b.KVBytes != 2684354560 || b.MemoryGi != 41 || b.MinBandwidthGBs != 1574 {
+		t.Errorf("custom 70B arch: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// Without architecture: the estimate 0.000008 × 70 × 8,192 = 4.58752 GB = 4.2725 GiB;
+	// memory 37.8117 + 4.2725 + 0.5 = 42.58 → 43 Gi; read 45.18752 GB → 1643.18 → 1644 GB/s.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing = 70, "kv" })
+	if !b.KVEstimated || b.KVBytes != 4587520000 || b.MemoryGi != 43 || b.MinBandwidthGBs != 1644 {
+		t.Errorf("custom 70B estimated: est %v kv %v, %d Gi, %d GB/s", b.KVEstimated, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// A mixture of experts: 100B total, 10B active, 48 × 8 × 128: kv = 1,610,612,736 B = 1.5 GiB;
+	// memory 58e9 / 2^30 + 1.5 + 0.5 = 56.0167 → 57 Gi; read 5.8 GB + 1.6106 GB = 7.4106 GB
+	// → 20 × 7.4106 × 100 / 55 = 269.48 → 270 GB/s.
+	b = resolve(t, func(t *Target) {
+		t.ParamsB, t.ActiveParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 100, 10, "kv", 48, 8, 128
+	})
+	if !b.Model.MoE || b.ActiveParamsB != 10 || b.KVBytes != 1610612736 || b.MemoryGi != 57 || b.MinBandwidthGBs != 270 {
+		t.Errorf("custom MoE arch: moe %v active %v kv %v, %d Gi, %d GB/s", b.Model.MoE, b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 54.0167 + 6.1035 + 0.5
+	// = 60.62 → 61 Gi; read 5.8 + 6.5536 = 12.3536 GB → 449.22 → 450 GB/s.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
+	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 61 || b.MinBandwidthGBs != 450 {
+		t.Errorf("custom MoE estimated: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	// activeParamsB equal to paramsB is not a mixture of experts.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 7 })
+	if b.Model.MoE || b.ActiveParamsB != 7 {
+		t.Errorf("active = total: moe %v", b.Model.MoE)
+	}
+	// A quant override of a custom model.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.Quant = 7, "f16" })
+	if b.Quant != "F16" || b.WeightsGB != 14 || b.MemoryGi != 17 { // 14 × 1.2 = 16.8 → 17
+		t.Errorf("custom F16: %s %v %d", b.Quant, b.WeightsGB, b.MemoryGi)
+	}
+}
+
+func findMatch(t *testing.T, ms []Match, id string) Match {
+	t.Helper()
+	for _, m := range ms {
+		if m.Accelerator.ID == id {
+			return m
+		}
+	}
+	t.Fatalf("no accelerator %s", id)
+	return Match{}
+}
+
+func TestMatchesMemoryAsReported(t *testing.T) {
+	// Custom 114B Q4_K_M: 114 × 0.58 × 1.2 = 79.344 → 80 Gi; ceil(20 × 66.12 × 100 / 55) = 2405 GB/s.
+	// An "80 GB" H100 reports 81,559 MiB < 81,920 MiB = 80 Gi: it must not fit.
+	b := resolve(t, func(t *Target) { t.ParamsB = 114 })
+	if b.MemoryGi != 80 || b.MinBandwidthGBs != 2405 {
+		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
+	}
+	ms := Matches(b)
+	if len(ms) != 36 {
+		t.Fatalf("%d matches", len(ms))
+	}
+	h100 := findMatch(t, ms, "nvidia-h100-sxm")
+	if h100.FitsMemory || !h100.FitsBandwidth || h100.Fits() || h100.Selected || h100.DevicesNeeded != 2 || h100.Verdict != "needs 2 devices" {
+		t.Errorf("H100 SXM vs 80 Gi: %+v", h100)
+	}
+	// The A100 80GB reports exactly 81,920 MiB: memory fits (≥), bandwidth 2,039 < 2,405 does not.
+	a100 := findMatch(t, ms, "nvidia-a100-sxm-80")
+	if !a100.FitsMemory || a100.FitsBandwidth || a100.DevicesNeeded != 2 || a100.Verdict != "needs 2 devices" {
+		t.Errorf("A100 80GB vs 80 Gi: %+v", a100)
+	}
+	// The H100 NVL (95,830 MiB, 3,900 GB/s) fits: est. 3900 × 0.55 / 66.12 = 32.44 tok/s, headroom 62.2 %.
+	nvl := findMatch(t, ms, "nvidia-h100-nvl")
+	if !nvl.Fits() || !nvl.Selected || nvl.DevicesNeeded != 1 || nvl.Verdict != "fits on one device" ||
+		!near(nvl.EstTps, 3900*0.55/66.12) || !near(nvl.HeadroomPct, (3900*0.55/66.12/20-1)*100) {
+		t.Errorf("H100 NVL: %+v", nvl)
+	}
+	// 79 Gi fits the H100: custom 113B → 113 × 0.696 = 78.648 → 79 Gi = 80,896 MiB ≤ 81,559.
+	b = resolve(t, func(t *Target) { t.ParamsB = 113 })
+	if h := findMatch(t, Matches(b), "nvidia-h100-sxm"); b.MemoryGi != 79 || !h.FitsMemory || !h.Fits() {
+		t.Errorf("113B on H100: %d Gi, %+v", b.MemoryGi, h)
+	}
+	// Order: fitting devices first, then by estimated speed.
+	seenMiss := false
+	for i, m := range ms {
+		if !m.Fits() {
+			seenMiss = true
+		} else if seenMiss {
+			t.Errorf("fitting %s after a miss", m.Accelerator.ID)
+		}
+		if i > 0 && m.Fits() == ms[i-1].Fits() && m.EstTps > ms[i-1].EstTps {
+			t.Errorf("%s faster than %s before it", m.Accelerator.ID, ms[i-1].Accelerator.ID)
+		}
+	}
+	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405.
+	var fits []string
+	for _, m := range ms {
+		if m.Fits() {
+			fits = append(fits, m.Accelerator.ID)
+		}
+	}
+	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550" {
+		t.Errorf("fitting devices, best first: %s", got)
+	}
+}
+
+func TestSelectedPerDriver(t *testing.T) {
+	// Custom 114B: 80 Gi, 2,405 GB/s (see above).
+	sel := func(driver string) string {
+		b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, driver })
+		var ids []string
+		for _, m := range Matches(b) {
+			if m.Selected {
+				ids = append(ids, m.Accelerator.ID)
+			}
+		}
+		return strings.Join(ids, ",")
+	}
+	cases := map[string]string{
+		// Both floors, any vendor.
+		"llmfit": "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
+		"any":    "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
+		// NVIDIA products meeting both floors.
+		"nvidia": "nvidia-b200,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl",
+		// Memory only: the AMD devices with ≥ 80 Gi, fast or not; same for Intel.
+		"amd":   "amd-mi325x,amd-mi300x",
+		"intel": "intel-max-1550",
+	}
+	for d, want := range cases {
+		if got := sel(d); got != want {
+			t.Errorf("driver %s selects %s\n want %s", d, got, want)
+		}
+	}
+	// The NVIDIA allow-list is exactly the selected products, in catalog order.
+	b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, "nvidia" })
+	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL" {
+		t.Errorf("products = %s", got)
+	}
+	if b.DeviceClass != "gpu.nvidia.com" {
+		t.Errorf("nvidia class = %s", b.DeviceClass)
+	}
+	b = resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, "any" })
+	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 5 {
+		t.Errorf("any: class %s, %d products", b.DeviceClass, len(b.Products))
+	}
+	for d, class := range map[string]string{"amd": "gpu.amd.com", "intel": "gpu.intel.com", "llmfit": "llmfit.ai"} {
+		b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, d })
+		if b.DeviceClass != class || len(b.Products) != 0 {
+			t.Errorf("%s: class %s, products %v", d, b.DeviceClass, b.Products)
+		}
+		b = resolve(t, func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 114, d, "my.class" })
+		if b.DeviceClass != "my.class" {
+			t.Errorf("%s with deviceClass: %s", d, b.DeviceClass)
+		}
+	}
+	if d, ok := LookupDriver("nvidia"); !ok || d.Domain != "gpu.nvidia.com" || !d.ProductList || !d.Bandwidth {
+		t.Errorf("LookupDriver(nvidia) = %+v", d)
+	}
+	if _, ok := LookupDriver("NVIDIA"); ok {
+		t.Error("driver names are case-sensitive")
+	}
+	if got := strings.Join(DriverNames(), ","); got != "llmfit,nvidia,amd,intel,any" {
+		t.Errorf("DriverNames = %s", got)
+	}
+	if alt := AnyAlternatives(); len(alt) != 2 || alt[0].Domain != "llmfit.ai" || alt[1].Domain != "gpu.nvidia.com" {
+		t.Errorf("AnyAlternatives = %+v", alt)
+	}
+}
+
+func TestDevicesNeededAndVerdicts(t *testing.T) {
+	// Custom 405B (282 Gi, 8,542 GB/s on one device; see TestCountSplit for the splits).
+	b := resolve(t, func(t *Target) { t.ParamsB = 405 })
+	ms := Matches(b)
+	// H100 SXM: ×3 needs 94 Gi > 79.65 GiB; ×4 needs 71 Gi and 2,373 GB/s ≤ 3,350 → 4.
+	if h := findMatch(t, ms, "nvidia-h100-sxm"); h.DevicesNeeded != 4 || h.Verdict != "needs 4 devices" {
+		t.Errorf("H100 SXM: %d, %q", h.DevicesNeeded, h.Verdict)
+	}
+	// B200 (179.06 GiB, 8,000 GB/s): ×1 282 Gi no; ×2 141 Gi, 8541.82 / 1.8 = 4745.5 → 4746 ≤ 8000 → 2.
+	if m := findMatch(t, ms, "nvidia-b200"); m.DevicesNeeded != 2 || m.Verdict != "needs 2 devices" || m.FitsBandwidth != false {
+		t.Errorf("B200: %+v", m)
+	}
+	// T4 (15 GiB, 320 GB/s): ×8 needs 36 Gi: never → both words.
+	if m := findMatch(t, ms, "nvidia-t4"); m.DevicesNeeded != 0 || m.Verdict != "too little memory and too slow" {
+		t.Errorf("T4: %+v", m)
+	}
+	// No device fits a single 405B: every match is a miss.
+	for _, m := range ms {
+		if m.Fits() {
+			t.Errorf("%s fits 405B alone", m.Accelerator.ID)
+		}
+	}
+	// With count 4 on H100s: each device 71 Gi, 2,373 GB/s: fits; estTps on 4 devices
+	// = 3350 × 4 × 0.9 × 0.55 / 234.9 = 28.22 tok/s.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.Count = 405, 4 })
+	h := findMatch(t, Matches(b), "nvidia-h100-sxm")
+	if !h.Fits() || h.Verdict != "fits on 4 devices" || !near(h.EstTps, 3350*4*0.9*0.55/234.9) || h.DevicesNeeded != 4 {
+		t.Errorf("H100 ×4: %+v", h)
+	}
+	// Too slow only: the fixture at 100,000 tok/s needs ceil(100000 × 4.06 × 100 / 55) = 738,182 GB/s.
+	b = resolveFixture(t, func(t *Target) { t.MinTps = 100000 })
+	for _, m := range Matches(b) {
+		if m.Verdict != "too slow" || m.DevicesNeeded != 0 || !m.FitsMemory {
+			t.Errorf("fixture at 100k tok/s on %s: %+v", m.Accelerator.ID, m)
+		}
+	}
+	// Too little memory only: 1,000B at 0.1 tok/s: 696 Gi, ceil(0.1 × 580 × 100 / 55) = 106 GB/s.
+	b = resolve(t, func(t *Target) { t.ParamsB, t.MinTps = 1000, 0.1 })
+	if m := findMatch(t, Matches(b), "nvidia-t4"); m.Verdict != "too little memory" || !m.FitsBandwidth {
+		t.Errorf("1000B on T4: %+v", m)
+	}
+	// A fitting device with one: the fixture on a T4 (15 GiB ≥ 6, 320 ≥ 148).
+	b = resolveFixture(t, nil)
+	if m := findMatch(t, Matches(b), "nvidia-t4"); !m.Fits() || m.Verdict != "fits on one device" || m.DevicesNeeded != 1 {
+		t.Errorf("fixture on T4: %+v", m)
+	}
+}
+
+func TestNVIDIANoProduct(t *testing.T) {
+	// 405B at the defaults: 282 Gi per device is more than any NVIDIA product holds.
+	// Best by estimated speed: B200 8000 × 0.55 / 234.9 = 18.73 → 19 tok/s, fits as 2;
+	// H200 and H200 NVL 4800 × 0.55 / 234.9 = 11.24 → 11 tok/s, each fits as 3 (×2 needs 141 Gi > 140.4 GiB).
+	_, err := Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1})
+	want := "driver (drv): no NVIDIA accelerator in the catalog meets memory ≥ 282 Gi and bandwidth ≥ 8542 GB/s per device; " +
+		"best candidates: NVIDIA B200 (19 tok/s, fits as 2 devices), NVIDIA H200 SXM (11 tok/s, fits as 3 devices), " +
+		"NVIDIA H200 NVL (11 tok/s, fits as 3 devices); lower minTps, raise count or choose another driver"
+	var fe *FieldError
+	if !errors.As(err, &fe) || err.Error() != want {
+		t.Errorf("error = %v\n want  %s", err, want)
+	}
+	// any needs an NVIDIA alternative too.
+	_, err = Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "any", Count: 1})
+	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200") {
+		t.Errorf("any: %v", err)
+	}
+	// With count 2 the B200 fits, and the allow-list holds it alone.
+	b, err := Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 2})
+	if err != nil || strings.Join(b.Products, ",") != "NVIDIA B200" {
+		t.Errorf("×2: %v, %v", b.Products, err)
+	}
+	// No speed at all: no "fits as".
+	_, err = ResolveEntry(Target{MinTps: 100000, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1}, testModel7B)
+	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200 (1084 tok/s), NVIDIA H200 SXM (650 tok/s)") {
+		t.Errorf("too fast: %v", err)
+	}
+}
+
+// The biggest inputs the limits allow stay inside int64: no wrapped, negative floors.
+func TestExtremeInputsStayPositive(t *testing.T) {
+	cases := []func(*Target){
+		func(t *Target) {
+			t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct = MaxParamsB, "F32", MaxMinTps, 1
+		},
+		func(t *Target) {
+			t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = MaxParamsB, "kv", MaxLayers, MaxKVHeads, MaxHeadDim
+			t.Context, t.Sequences, t.MinTps, t.EfficiencyPct, t.Quant = MaxContext, MaxSequences, MaxMinTps, 1, "F32"
+		},
+		func(t *Target) { t.ParamsB = 1e-300 },
+		func(t *Target) { t.ParamsB, t.Sizing = 1e-300, "kv" },
+	}
+	for _, mut := range cases {
+		tg := DefaultTarget()
+		mut(&tg)
+		b, err := Resolve(tg)
+		if err != nil {
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Errorf("%+v: %v is not a FieldError", tg, err)
+			}
+			continue
+		}
+		if b.MemoryGi < 1 || b.MinBandwidthGBs < 1 || b.KVTokensRoom < 0 {
+			t.Errorf("%+v: %d Gi, %d GB/s, room %d", tg, b.MemoryGi, b.MinBandwidthGBs, b.KVTokensRoom)
+		}
+		for _, m := range Matches(b) {
+			if math.IsNaN(m.EstTps) || m.EstTps < 0 || m.DevicesNeeded < 0 {
+				t.Errorf("%+v on %s: %+v", tg, m.Accelerator.ID, m)
+			}
+			// A floor of thousands of GiB fits no device (no wrap-around of memoryGi × 2^30).
+			if b.MemoryGi > 1<<20 && (m.FitsMemory || m.DevicesNeeded != 0) {
+				t.Errorf("%+v: %s holds %d Gi: %+v", tg, m.Accelerator.ID, b.MemoryGi, m)
+			}
+		}
+	}
+}
+
+func BenchmarkResolve(b *testing.B) {
+	tg := DefaultTarget()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Resolve(tg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMatches(b *testing.B) {
+	tg := DefaultTarget()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	bd, err := Resolve(tg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Matches(bd)
+	}
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the fitclaim edge worker (Go, GOOS=js GOARCH=wasm, syumai/workers) into dist-edge/:
 #   dist-edge/app.wasm      the Go program (wasm/edge, which mounts edge/api)
-#   dist-edge/worker.mjs    syumai/workers' entry module (+ runtime.mjs, wasm_exec.js)
+#   dist-edge/entry.mjs     the worker's entry module (edge/entry.mjs: a URL fix, then worker.mjs)
+#   dist-edge/worker.mjs    syumai/workers' glue (+ runtime.mjs, wasm_exec.js)
 # Needs only Go: the JS glue comes from the syumai/workers module pinned in go.mod.
 # Usage: edge/build.sh            (also: ./build.sh edge)
 set -euo pipefail
@@ -13,6 +14,7 @@ out="$root/dist-edge"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-edge.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/assets"
+cp "$root/edge/entry.mjs" "$stage/assets/entry.mjs"
 GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$stage/assets/app.wasm" ./wasm/edge
 
 rm -rf "$out"

@@ -16,6 +16,7 @@ const config :Workerd.Config = (
 
 const fitclaimWorker :Workerd.Worker = (
   modules = [
+    (name = "entry.mjs", esModule = embed "../dist-edge/entry.mjs"),
     (name = "worker.mjs", esModule = embed "../dist-edge/worker.mjs"),
     (name = "runtime.mjs", esModule = embed "../dist-edge/runtime.mjs"),
     (name = "wasm_exec.js", esModule = embed "../dist-edge/wasm_exec.js"),

@@ -1,0 +1,303 @@
+package api_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// A case is one request and what the answer must be. The same cases run against the handler in
+// net/http (api_test.go) and against the worker in workerd (edge_test.go), whose answers must
+// also equal net/http's byte for byte.
+type tcase struct {
+	name     string
+	method   string
+	target   string // path and raw query, sent as they are
+	header   map[string]string
+	status   int
+	ctype    string
+	body     string // exact body, when set
+	contains string // a substring of the body, when set (error messages)
+	edgeSkip string // why workerd cannot be compared for this case ("" = it can)
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// comparedHeaders are the headers whose values must be equal between net/http and workerd.
+var comparedHeaders = []string{
+	"Content-Type", "Content-Length", "ETag", "Cache-Control", "Allow",
+	"Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "X-Content-Type-Options",
+}
+
+func etagOf(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+func mustRender(t *testing.T, tg fit.Target) claim.Result {
+	t.Helper()
+	res, err := claim.Render(tg)
+	if err != nil {
+		t.Fatalf("claim.Render(%+v): %v", tg, err)
+	}
+	return res
+}
+
+func jsonLine(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// cases builds the table; expected bodies come from the engine itself (claim.Render,
+// claim.SearchModels), so the API is held to the engine's bytes.
+func cases(t *testing.T) []tcase {
+	t.Helper()
+	v := "/api/v1/"
+	var cs []tcase
+
+	// Good claims: targets spelled as permalinks (the API's query is the permalink's format).
+	first := claim.SearchModels("qwen2.5 7b", 1)
+	if len(first) == 0 {
+		t.Fatal("catalog search for qwen2.5 7b found nothing")
+	}
+	model := first[0].Name
+	targets := map[string]fit.Target{}
+	tg := fit.DefaultTarget()
+	tg.Model = model
+	targets["catalog model, defaults"] = tg
+	tg2 := tg
+	tg2.MinTps, tg2.EfficiencyPct, tg2.Driver, tg2.Count, tg2.Template = 45.5, 70, "nvidia", 2, true
+	targets["nvidia, 2 devices, template"] = tg2
+	tg3 := tg
+	tg3.Sizing, tg3.Context, tg3.Sequences, tg3.KVCache, tg3.Name = "kv", 32768, 4, "fp8", "my-claim"
+	targets["kv sizing, named"] = tg3
+	tg4 := fit.DefaultTarget()
+	tg4.ParamsB, tg4.Driver = 70, "any"
+	targets["custom 70B, any driver"] = tg4
+	for name, tg := range targets {
+		res := mustRender(t, tg)
+		q := claim.Permalink(tg)
+		cs = append(cs,
+			tcase{name: "yaml " + name, target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML},
+			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON},
+			tcase{name: "head yaml " + name, method: "HEAD", target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML},
+		)
+	}
+	def := mustRender(t, tg)
+	mq := "m=" + url.QueryEscape(model)
+	cs = append(cs,
+		tcase{name: "explicit format version", target: v + "claim.yaml?v=1&" + mq, status: 200, ctype: api.TypeYAML, body: def.YAML},
+		tcase{name: "plus and %20 are spaces, leading space trimmed by lookup", target: v + "claim.yaml?m=+" + url.PathEscape(model), status: 200, ctype: api.TypeYAML, body: def.YAML},
+		tcase{name: "if-none-match hit", target: v + "claim.yaml?" + mq, header: map[string]string{"If-None-Match": etagOf(def.YAML)}, status: 304},
+		tcase{name: "if-none-match weak and listed", target: v + "claim.yaml?" + mq, header: map[string]string{"If-None-Match": `"x", W/` + etagOf(def.YAML)}, status: 304},
+		tcase{name: "if-none-match star", target: v + "claim.json?" + mq, header: map[string]string{"If-None-Match": "*"}, status: 304},
+		tcase{name: "if-none-match miss", target: v + "claim.yaml?" + mq, header: map[string]string{"If-None-Match": `"0123"`}, status: 200, ctype: api.TypeYAML, body: def.YAML},
+		tcase{name: "head 304", method: "HEAD", target: v + "claim.yaml?" + mq, header: map[string]string{"If-None-Match": etagOf(def.YAML)}, status: 304},
+	)
+
+	// Models and version.
+	for _, m := range []struct {
+		name, query, q string
+		limit          int
+	}{
+		{"default", "", "", api.DefaultModelsLimit},
+		{"llama 3", "q=llama&limit=3", "llama", 3},
+		{"limit 100", "limit=100", "", 100},
+		{"utf-8 query", "q=%E2%9C%93qwen", "✓qwen", api.DefaultModelsLimit},
+		{"no match", "q=zzzzzzzzzz-nothing", "zzzzzzzzzz-nothing", api.DefaultModelsLimit},
+		{"control characters in q", "q=%00%1B%7F", "\x00\x1b\x7f", api.DefaultModelsLimit},
+	} {
+		body := jsonLine(t, claim.SearchModels(m.q, m.limit))
+		cs = append(cs, tcase{name: "models " + m.name, target: v + "models?" + m.query, status: 200, ctype: api.TypeJSON, body: body})
+	}
+	cs = append(cs,
+		tcase{name: "version", target: v + "version", status: 200, ctype: api.TypeJSON, contains: `"version":"` + claim.Version + `"`},
+		tcase{name: "head version", method: "HEAD", target: v + "version", status: 200, ctype: api.TypeJSON},
+	)
+
+	// Bad input: 400 with the field named.
+	long := strings.Repeat("a", 10000)
+	bad := []struct{ name, target, contains string }{
+		{"no model", "claim.yaml", "model (m): choose a catalog model"},
+		{"unknown model", "claim.yaml?m=no-such-model-zzzz", "model (m): no model in the catalog"},
+		{"ambiguous model", "claim.yaml?m=llama", "model (m): \"llama\" matches"},
+		{"bad number", "claim.yaml?" + mq + "&tps=fast", "minTps (tps): must be a finite decimal number"},
+		{"hex number", "claim.yaml?" + mq + "&tps=0x10", "minTps (tps)"},
+		{"NaN", "claim.json?" + mq + "&tps=NaN", "minTps (tps)"},
+		{"negative", "claim.yaml?" + mq + "&tps=-1", "minTps (tps)"},
+		{"efficiency 0", "claim.yaml?" + mq + "&eff=0", "efficiencyPct (eff)"},
+		{"too many devices", "claim.yaml?" + mq + "&n=99", "count (n)"},
+		{"bad driver", "claim.yaml?" + mq + "&drv=cuda", "driver (drv)"},
+		{"bad name", "claim.yaml?" + mq + "&name=Not_A_Name", "name:"},
+		{"control characters in name", "claim.yaml?" + mq + "&name=a%0Ab%00c%1B%7F", "name:"},
+		{"control characters in model", "claim.yaml?m=%00%0D%0A%1B%5B31m", "model (m)"},
+		{"10,000-character model", "claim.yaml?m=" + long, "model (m): must be at most"},
+		{"10,000-character name", "claim.json?" + mq + "&name=" + long, "name: must be at most"},
+		{"10,000-character unknown key", "claim.yaml?" + long + "=1&" + mq, "query: unknown key"},
+		{"repeated key", "claim.yaml?" + mq + "&" + mq, "model (m): given 2 times"},
+		{"repeated number", "claim.yaml?" + mq + "&tps=10&tps=20", "minTps (tps): given 2 times"},
+		{"bad percent-encoding", "claim.yaml?m=%zz", "query: invalid percent-encoding"},
+		{"lone percent", "claim.yaml?" + mq + "&name=%", "query: invalid percent-encoding"},
+		{"bad percent-encoding in key", "claim.yaml?%g1=1&" + mq, "query: invalid percent-encoding"},
+		{"invalid utf-8", "claim.yaml?m=%FF%FE", "model (m)"},
+		{"unknown key", "claim.yaml?" + mq + "&foo=bar", "query: unknown key"},
+		{"newer format", "claim.yaml?v=99&" + mq, "v: this link was made by a newer fitclaim"},
+		{"models: limit 0", "models?limit=0", "limit: must be a whole number from 1 to 100"},
+		{"models: limit 101", "models?limit=101", "limit: must be a whole number from 1 to 100"},
+		{"models: limit word", "models?limit=ten", "limit: must be a whole number"},
+		{"models: repeated q", "models?q=a&q=b", "q: given 2 times"},
+		{"models: unknown key", "models?m=llama", "query: unknown key \"m\""},
+		{"models: 10,000-character q", "models?q=" + long, "q: must be at most 300"},
+		{"models: bad percent-encoding", "models?q=%E2%9", "query: invalid percent-encoding"},
+		{"version: unknown key", "version?x=1", "query: unknown key \"x\""},
+	}
+	for _, b := range bad {
+		cs = append(cs, tcase{name: b.name, target: v + b.target, status: 400, ctype: api.TypeText, contains: b.contains})
+	}
+	cs = append(cs,
+		tcase{name: "head bad input", method: "HEAD", target: v + "claim.yaml?m=%zz", status: 400, ctype: api.TypeText},
+		tcase{name: "query too long", target: v + "claim.yaml?m=" + strings.Repeat("b", api.MaxQuery), status: 414, ctype: api.TypeText, contains: "query: too long"},
+	)
+
+	// Paths and methods.
+	for _, p := range []string{"/", "/api/v1/", "/api/v1/nope", "/api/v1/claim.yaml/", "/api/v1/CLAIM.yaml", "/api/v2/version", "/api/v1/claim.yml"} {
+		cs = append(cs, tcase{name: "404 " + p, target: p, status: 404, ctype: api.TypeText, contains: "not found"})
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "OPTIONS"} {
+		cs = append(cs, tcase{name: "405 " + m, method: m, target: v + "claim.yaml?" + mq, status: 405, ctype: api.TypeText, contains: "not allowed"})
+	}
+	return cs
+}
+
+// get sends one case to base (http://host:port) with client and reads the whole answer.
+func get(t *testing.T, client *http.Client, base string, c tcase) answer {
+	t.Helper()
+	a, err := fetch(client, base, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// fetch is get for any goroutine.
+func fetch(client *http.Client, base string, c tcase) (answer, error) {
+	method := c.method
+	if method == "" {
+		method = "GET"
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return answer{}, err
+	}
+	// Opaque carries the path and query to the request line byte for byte.
+	u.Opaque = c.target
+	var body io.Reader
+	if method == "POST" || method == "PUT" || method == "PATCH" {
+		body = strings.NewReader("m=x")
+	}
+	req, err := http.NewRequest(method, base, body)
+	if err != nil {
+		return answer{}, err
+	}
+	req.URL = u
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
+	var res *http.Response
+	for try := 0; ; try++ {
+		res, err = client.Do(req)
+		if err == nil || try == 2 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		return answer{}, fmt.Errorf("%s %.200s: %v", method, c.target, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return answer{}, fmt.Errorf("%s %.200s: reading body: %v", method, c.target, err)
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: b}, nil
+}
+
+// check holds an answer to the case's expectations and to the API's header rules.
+func check(t *testing.T, c tcase, a answer) {
+	t.Helper()
+	if a.status != c.status {
+		t.Fatalf("status %d, want %d; body %.300q", a.status, c.status, a.body)
+	}
+	h := a.header
+	if got := h.Get("Access-Control-Allow-Origin"); got != "*" {
+		t.Errorf("Access-Control-Allow-Origin %q, want *", got)
+	}
+	if c.ctype != "" && h.Get("Content-Type") != c.ctype {
+		t.Errorf("Content-Type %q, want %q", h.Get("Content-Type"), c.ctype)
+	}
+	head := c.method == "HEAD"
+	switch {
+	case c.status == 200:
+		if h.Get("Cache-Control") != api.CacheControl {
+			t.Errorf("Cache-Control %q", h.Get("Cache-Control"))
+		}
+		if !head && h.Get("ETag") != etagOf(string(a.body)) {
+			t.Errorf("ETag %q is not the hash of the body (%s)", h.Get("ETag"), etagOf(string(a.body)))
+		}
+	case c.status == 304:
+		if h.Get("ETag") == "" || h.Get("Cache-Control") != api.CacheControl {
+			t.Errorf("304 without ETag or Cache-Control: %v", h)
+		}
+		if len(a.body) != 0 {
+			t.Errorf("304 with a body %q", a.body)
+		}
+	default:
+		if h.Get("ETag") != "" || h.Get("Cache-Control") != "no-store" {
+			t.Errorf("error %d with ETag %q, Cache-Control %q", c.status, h.Get("ETag"), h.Get("Cache-Control"))
+		}
+	}
+	if c.status == 405 && h.Get("Allow") != "GET, HEAD" {
+		t.Errorf("405 with Allow %q", h.Get("Allow"))
+	}
+	if head {
+		if len(a.body) != 0 {
+			t.Errorf("HEAD with a body %q", a.body)
+		}
+		if c.status != 304 && h.Get("Content-Length") == "" {
+			t.Errorf("HEAD without Content-Length")
+		}
+		return
+	}
+	if c.body != "" && string(a.body) != c.body {
+		t.Errorf("body differs from the engine's:\n got %.500q\nwant %.500q", a.body, c.body)
+	}
+	if c.contains != "" && !strings.Contains(string(a.body), c.contains) {
+		t.Errorf("body %.300q does not contain %q", a.body, c.contains)
+	}
+}
+
+func newClient() *http.Client {
+	return &http.Client{
+		Timeout:   30 * time.Second,
+		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4},
+	}
+}

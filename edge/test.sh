@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Tests the edge worker in Cloudflare's runtime: builds it, starts workerd on a free loopback
+# port, runs edge/api's tests with FITCLAIM_EDGE_URL set (every route with good and hostile
+# input, bytes and headers compared with the same handler in net/http and with the engine),
+# then stops workerd (also on failure or Ctrl-C).
+# Usage: edge/test.sh [go test flags]      (also: part of ./build.sh test)
+set -euo pipefail
+edge="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$edge/.." && pwd)"
+cd "$root"
+
+"$edge/npm-deps.sh"
+"$edge/build.sh"
+# shellcheck source=edge/worker.sh
+source "$edge/worker.sh"
+edge_start
+
+status=0
+FITCLAIM_EDGE_URL="$EDGE_URL" go test -count=1 "$@" ./edge/... || status=$?
+if ! kill -0 "$EDGE_PID" 2>/dev/null; then
+  echo "edge: workerd died during the tests" >&2
+  status=1
+fi
+if [[ $status != 0 ]]; then
+  echo "edge: workerd log ($EDGE_LOG):" >&2
+  tail -n 50 "$EDGE_LOG" >&2
+fi
+exit "$status"

@@ -83,7 +83,11 @@ func totalBandwidth(b *fit.Bounds) int64 {
 	if b.Target.Count == 1 {
 		return b.MinBandwidthGBs
 	}
-	return int64(math.Ceil(b.Target.MinTps * b.ReadGBPerToken * 100 / float64(b.Target.EfficiencyPct)))
+	bw := math.Ceil(b.Target.MinTps * b.ReadGBPerToken * 100 / float64(b.Target.EfficiencyPct))
+	if !(bw < 1<<53) { // as package fit caps its floors: a float past int64 converts to -2^63 on amd64
+		return 1 << 53
+	}
+	return int64(bw)
 }
 
 func perDevice(n int) string {

@@ -1,6 +1,8 @@
 // fitclaim page: the form, the permalink, the result. All sizing happens in the
 // Go engine behind the global `fitclaim` (wasm); this file only moves values
 // between the form and the engine and writes the answer with textContent.
+// Every bridge function returns a Promise (rejected with an Error whose message,
+// .field and .key name the field); every call here is awaited and caught.
 "use strict";
 
 (() => {
@@ -103,17 +105,13 @@
       }
       if (f.kind === "number" || f.kind === "int") {
         if (node.validity && node.validity.badInput) {
-          problems.push({ key: f.key, msg: f.key + ": must be a number" });
+          problems.push({ key: f.key, msg: f.key + " (" + f.pk + "): must be a number" });
           continue;
         }
+        // The typed text goes to the engine as is: it parses it like a link value,
+        // so the page, links and the API share one set of rules and messages.
         const raw = node.value.trim();
-        if (raw === "") continue;
-        const v = Number(raw);
-        if (!isFinite(v)) {
-          problems.push({ key: f.key, msg: f.key + ": must be a number" });
-          continue;
-        }
-        target[f.key] = v;
+        if (raw !== "") target[f.key] = raw;
         continue;
       }
       const raw = f.kind === "text" ? node.value.trim() : node.value;
@@ -227,59 +225,82 @@
   }
 
   // ---------- rendering ----------
-  function update(fromEdit) {
+  let renderSeq = 0;
+
+  // A bug of this page (not a bad input): say so in the page rather than in the console.
+  function reportBug(e) {
+    const box = $("result-error");
+    box.textContent = "Something went wrong in this page: " + errMessage(e);
+    box.hidden = false;
+  }
+
+  function rerender(fromEdit) {
+    update(fromEdit).catch(reportBug);
+  }
+
+  // Re-render from the form. Calls overlap when the user types fast; only the
+  // newest one writes to the page.
+  async function update(fromEdit) {
     if (!state.ready) return;
-    clearFieldErrors();
+    const seq = ++renderSeq;
     const { target, problems } = readTarget();
     state.lastTarget = target;
 
-    if (fromEdit) updateAddress(target);
+    if (fromEdit) updateAddress(target, seq);
 
     if (problems.length) {
+      clearFieldErrors();
       for (const p of problems) showFieldError(p.key, p.msg);
       showError(problems.map((p) => p.msg).join("; "));
       return;
     }
     if (!("model" in target) && !("paramsB" in target)) {
-      showPrompt();
+      clearFieldErrors();
+      await showPrompt(seq);
       return;
     }
     let res;
     try {
-      res = window.fitclaim.render(target);
+      res = await window.fitclaim.render(target);
     } catch (e) {
+      if (seq !== renderSeq) return;
+      clearFieldErrors();
       const key = fieldOf(e);
       const msg = errMessage(e);
       if (key) showFieldError(key, msg);
       showError(msg);
       return;
     }
+    if (seq !== renderSeq) return;
+    clearFieldErrors();
     showResult(res, target);
   }
 
-  function updateAddress(target) {
-    let frag = "";
+  async function updateAddress(target, seq) {
+    let frag;
     try {
-      frag = window.fitclaim.permalink(target);
+      frag = await window.fitclaim.permalink(target);
     } catch (_) {
-      return; // the form holds something the link cannot spell yet; keep the last address
+      return; // the form holds something a link cannot spell; keep the last address
     }
+    if (seq !== renderSeq || typeof frag !== "string") return;
     const url = location.pathname + location.search + (frag ? "#" + frag : "");
     try { history.replaceState(null, "", url); } catch (_) { /* sandboxed */ }
     state.currentFragment = frag;
   }
 
-  function showPrompt() {
+  async function showPrompt(seq) {
+    const models = await safeModels("", 4);
+    if (seq !== renderSeq) return;
     const summary = $("summary");
     clear(summary);
     summary.appendChild(el("p", null, "Pick a model from the catalog, or choose “Custom size” and enter a parameter count: the claim appears here as you type."));
-    const models = safeModels("", 4);
     if (models.length) {
       const p = el("p", "examples", "Try: ");
       models.forEach((m, i) => {
         const b = el("button", "btn link", m.name);
         b.type = "button";
-        b.addEventListener("click", () => { $("model").value = m.name; update(true); $("model").focus(); });
+        b.addEventListener("click", () => { $("model").value = m.name; rerender(true); $("model").focus(); });
         p.appendChild(b);
         if (i < models.length - 1) p.appendChild(document.createTextNode(" "));
       });
@@ -325,10 +346,7 @@
     $("json").textContent = json;
     $("download-name").textContent = claimName + ".yaml";
 
-    let frag = typeof res.permalink === "string" ? res.permalink : null;
-    if (frag === null) {
-      try { frag = window.fitclaim.permalink(target); } catch (_) { frag = ""; }
-    }
+    const frag = typeof res.permalink === "string" ? res.permalink : "";
     const api = location.origin + "/api/v1/claim.yaml?" + frag;
     const heredoc = "kubectl apply -f - <<'EOF'\n" + yaml + (yaml.endsWith("\n") ? "" : "\n") + "EOF\n";
     const apply = "kubectl apply -f '" + api.replace(/'/g, "'\\''") + "'";
@@ -343,7 +361,7 @@
     const summary = $("summary");
     clear(summary);
     const p = el("p");
-    const kind = target.template ? "ResourceClaimTemplate" : "ResourceClaim";
+    const kind = (b.template !== undefined ? b.template : target.template) ? "ResourceClaimTemplate" : "ResourceClaim";
     p.appendChild(document.createTextNode(kind + " "));
     p.appendChild(el("strong", null, claimName));
     const countTxt = b.count > 1 ? b.count + " devices, each with " : "a device with ";
@@ -351,9 +369,26 @@
       ": " + countTxt + "≥ " + num(b.memoryGi) + " Gi of memory and ≥ " + num(b.minBandwidthGBs) +
       " GB/s of bandwidth, from device class " + (b.deviceClass || "—") + "."));
     summary.appendChild(p);
-    const fitting = (res.matches || []).filter((m) => m.fits).length;
-    summary.appendChild(el("p", "hint", fitting + " of " + (res.matches || []).length +
-      " catalog accelerators meet both floors" + (b.count > 1 ? " with " + b.count + " devices." : ".")));
+    const matches = res.matches || [];
+    const fitting = matches.filter((m) => m.fits).length;
+    const selected = matches.filter((m) => m.fits && m.selected !== false).length;
+    summary.appendChild(el("p", "hint", fitting + " of " + matches.length +
+      " catalog accelerators meet both floors" + (b.count > 1 ? " with " + b.count + " devices" : "") +
+      (selected !== fitting ? "; " + selected + " of them are ones this claim's driver can select." : ".")));
+    // No device holds it: offer the smallest split the matching found.
+    const splits = matches.filter((m) => m.devicesNeeded > (b.count || 1)).map((m) => m.devicesNeeded);
+    if (fitting === 0 && splits.length) {
+      const n = Math.min(...splits);
+      const best = matches.find((m) => m.devicesNeeded === n);
+      const p2 = el("p", "hint");
+      p2.appendChild(document.createTextNode("No single device meets both floors; " + n + " × " + (best ? best.name : "one product") + " would. "));
+      const btn = el("button", "btn link", "Split over " + n + " devices");
+      btn.type = "button";
+      btn.id = "use-split";
+      btn.addEventListener("click", () => { $("count").value = String(n); rerender(true); $("count").focus(); });
+      p2.appendChild(btn);
+      summary.appendChild(p2);
+    }
 
     renderExplain(b);
     renderWarnings(res.warnings || []);
@@ -365,47 +400,63 @@
     clear(box);
     const kv = b.sizing === "kv";
     const moe = typeof b.activeParamsB === "number" && b.activeParamsB > 0 && b.activeParamsB < b.paramsB;
+    const count = b.count > 1 ? b.count : 1;
+    const eff = num(b.efficiencyPct);
 
     const dl = el("dl");
     const row = (k, v) => { dl.appendChild(el("dt", null, k)); dl.appendChild(el("dd", null, v)); };
-    row("Model", (b.model || "custom model") + ", " + num(b.paramsB, 1) + " B parameters" +
-      (moe ? " (" + num(b.activeParamsB, 1) + " B active per token: mixture-of-experts)" : ""));
-    row("Weights", "≈ " + num(b.weightsGb, 1) + " GB at " + (b.quant || "the model's quantization"));
+    row("Model", (b.model || "custom model") + ": " + num(b.paramsB, 1) + " B parameters" +
+      (moe ? ", of which " + num(b.activeParamsB, 1) + " B are active per token (mixture-of-experts)" : ""));
+    row("Weights", num(b.paramsB, 1) + " B × " + (typeof b.bytesPerParam === "number" ? num(b.bytesPerParam) + " bytes" : "the bytes") +
+      " per parameter at " + (b.quant || "the model's quantization") + " ≈ " + num(b.weightsGb, 1) + " GB" +
+      (b.quantOverride ? " (not the model's own quantization)" : ""));
     if (kv) {
-      row("KV cache", "≈ " + num(b.kvCacheGi, 2) + " Gi for " + num(b.contextTokens) + " tokens × " +
+      row("KV cache", "≈ " + num(b.kvCacheGi, 2) + " GiB for " + num(b.contextTokens) + " tokens × " +
         num(b.sequences) + " " + plural(b.sequences, "sequence", "sequences") + " at " + (b.kvCache || "fp16") +
-        (b.kvEstimated ? " (estimated: the model has no layer/head figures)" : ""));
-      row("Overhead", num(b.overheadGi, 1) + " Gi for the runtime");
+        (b.kvEstimated ? " — estimated: the model's layers and heads are unknown" : ""));
+      row("Memory floor", "≥ " + num(b.memoryGi) + " Gi" + (count > 1 ? " per device" : "") + " = weights" +
+        (count > 1 ? " and KV cache split " + count + " ways" : " + KV cache") + " + " + num(b.overheadGi, 1) +
+        " GiB runtime overhead, rounded up");
+    } else {
+      const how = b.quantOverride
+        ? "the weights × 1.2 headroom (llmfit's rule for a quantization other than the model's own)"
+        : "the larger of the catalog's own memory figure for this model and its weights (llmfit's rule)";
+      row("Memory floor", "≥ " + num(b.memoryGi) + " Gi" + (count > 1 ? " per device (split " + count + " ways)" : "") +
+        ": " + how + ", " + num(b.memoryGb, 2) + " rounded up");
     }
-    row("Memory floor", "≥ " + num(b.memoryGi) + " Gi per device" +
-      (kv ? " (weights + KV cache + overhead, rounded up)" : " (llmfit's rule: the weights with headroom, rounded up)"));
-    row("Bandwidth floor", "≥ " + num(b.minBandwidthGBs) + " GB/s for ≥ " + num(b.minTps) + " tok/s" +
-      (kv ? " per sequence" : "") + " at " + num(b.efficiencyPct) + "% efficiency");
-    row("Device class", (b.deviceClass || "—") + (b.driver ? " (driver: " + b.driver + ")" : "") +
-      (b.count > 1 ? ", " + b.count + " devices" : ""));
+    row("Bandwidth floor", "≥ " + num(b.minBandwidthGBs) + " GB/s" + (count > 1 ? " per device" : "") + " for ≥ " +
+      num(b.minTps) + " tok/s" + (kv ? " per sequence" : "") + " at " + eff + "% efficiency");
+    row("Device class", (b.deviceClass || "—") + (b.driver ? " (driver " + b.driver + ")" : "") +
+      (count > 1 ? ", " + count + " devices" : ""));
+    if (Array.isArray(b.productNames) && b.productNames.length) {
+      row("Allowed products", b.productNames.join(", "));
+    }
     box.appendChild(dl);
 
-    const bytes = kv ? (moe ? "active weights + KV cache" : "weights + KV cache") : "weights";
+    const what = kv ? (moe ? "the active weights and the whole KV cache" : "the weights and the whole KV cache") : "the weights";
     box.appendChild(el("p", null,
-      "Decoding one token reads the " + bytes + " from memory once, so the speed a device reaches is about its bandwidth × efficiency ÷ the bytes read per token:"));
-    const readGB = kv ? "(" + (moe ? "active " : "") + "weights + KV)" : num(b.weightsGb, 1) + " GB";
+      "Decoding a token reads " + what + " from memory once, so a device's speed is about its bandwidth × the efficiency ÷ the bytes read per token" +
+      (count > 1 ? "; " + count + " devices together give " + count + " × 0.9 of one device's bandwidth." : ".")));
+    const read = typeof b.readGbPerToken === "number" ? b.readGbPerToken : b.weightsGb;
+    const readTxt = num(read, read < 10 ? 2 : 1) + " GB";
+    const total = count > 1 ? "(" + count + " × 0.9 × bandwidth)" : "bandwidth";
     box.appendChild(el("p", "formula",
-      "tok/s ≈ bandwidth × " + num(b.efficiencyPct) + "% ÷ " + readGB + "\n" +
-      "⇒ bandwidth ≥ " + num(b.minTps) + " × " + readGB + " ÷ " + num(b.efficiencyPct) + "% = " +
-      num(b.minBandwidthGBs) + " GB/s (rounded up)"));
+      "tok/s ≈ " + total + " × " + eff + "% ÷ " + readTxt + " per token\n" +
+      "⇒ bandwidth ≥ " + num(b.minTps) + " tok/s × " + readTxt + " ÷ " + eff + "%" +
+      (count > 1 ? " ÷ (" + count + " × 0.9)" : "") + " = " + num(b.minBandwidthGBs) + " GB/s (rounded up)"));
 
     if (!kv && typeof b.kvTokensRoom === "number") {
       const p = el("p");
       p.appendChild(document.createTextNode(
-        "In llmfit mode no KV cache is counted: the memory floor leaves room for about " +
-        num(Math.max(0, Math.floor(b.kvTokensRoom))) + " tokens of KV cache beside the weights. "));
+        "llmfit's sizing counts no KV cache: the memory floor leaves room for about " +
+        num(Math.max(0, Math.floor(b.kvTokensRoom))) + " tokens of fp16 KV cache beside the weights. "));
       const btn = el("button", "btn link", "Size with the KV cache instead");
       btn.type = "button";
       btn.id = "switch-kv";
       btn.addEventListener("click", () => {
         $("sizing").value = "kv";
         syncVisibility();
-        update(true);
+        rerender(true);
         $("sizing").focus();
       });
       p.appendChild(btn);
@@ -420,32 +471,57 @@
     $("warnings-box").hidden = list.length === 0;
   }
 
+  const MATCHES_SHOWN = 12;
+  const VENDORS = { nvidia: "NVIDIA", amd: "AMD", intel: "Intel", google: "Google", apple: "Apple", aws: "AWS" };
+
+  function vendorName(v) {
+    if (!v) return "";
+    return VENDORS[String(v).toLowerCase()] || String(v);
+  }
+
   function renderMatches(list, b) {
     const body = $("matches");
     clear(body);
-    for (const m of list) {
+    list.forEach((m, i) => {
       const tr = el("tr", m.fits ? "fits" : "");
-      const name = el("td");
-      name.appendChild(el("span", null, m.name || m.id));
-      name.appendChild(el("span", "vendor", [m.vendor, m.productName && m.productName !== m.name ? m.productName : ""].filter(Boolean).join(" · ")));
+      if (i >= MATCHES_SHOWN && !state.allMatches) tr.hidden = true;
+      const name = el("th");
+      name.scope = "row";
+      name.appendChild(el("span", "acc", m.name || m.id));
+      const sub = [vendorName(m.vendor),
+        m.productName && m.productName !== m.name ? "driver name “" + m.productName + "”" : ""].filter(Boolean).join(" · ");
+      if (sub) name.appendChild(el("span", "vendor", sub));
       tr.appendChild(name);
 
-      const vtd = el("td");
-      const multi = !m.fits && m.devicesNeeded > 1 && m.devicesNeeded <= 8;
+      const vtd = el("td", "vcell");
+      const multi = !m.fits && m.devicesNeeded > 1;
       const cls = m.fits ? "ok" : multi ? "multi" : "no";
       vtd.appendChild(el("span", "verdict " + cls, m.verdict || (m.fits ? "fits" : "does not fit")));
+      if (m.fits && m.selected === false) {
+        vtd.appendChild(el("span", "unselected", "not selected by this claim's driver"));
+      }
       tr.appendChild(vtd);
 
-      tr.appendChild(el("td", "num", num(m.estTps, 1)));
+      const cell = (label, text) => {
+        const td = el("td", "num", text);
+        td.setAttribute("data-label", label); // shown as the cell's caption on narrow screens
+        tr.appendChild(td);
+      };
       const h = m.headroomPct;
-      tr.appendChild(el("td", "num", typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—"));
-      tr.appendChild(el("td", "num", m.devicesNeeded > 0 ? String(m.devicesNeeded) : "more than 8"));
-      tr.appendChild(el("td", "num", num(m.memoryGiB, 1)));
-      tr.appendChild(el("td", "num", num(m.bandwidthGBs)));
+      cell("Est. tok/s", num(m.estTps, 1));
+      cell("Headroom", typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
+      cell("Devices needed", m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
+      cell("Memory, GiB", num(m.memoryGiB, 1));
+      cell("Bandwidth, GB/s", num(m.bandwidthGBs));
       body.appendChild(tr);
-    }
-    $("matches-note").textContent = "Estimated tok/s = bandwidth × " + num(b.efficiencyPct) +
-      "% ÷ bytes read per token; headroom is how far above the bandwidth floor a device is. Best first.";
+    });
+    const more = $("matches-more");
+    more.hidden = list.length <= MATCHES_SHOWN;
+    more.textContent = state.allMatches ? "Show the first " + MATCHES_SHOWN + " only" : "Show all " + list.length + " accelerators";
+    more.setAttribute("aria-expanded", state.allMatches ? "true" : "false");
+    $("matches-note").textContent = "Every accelerator of the catalog, best first. Estimated tok/s = bandwidth × " +
+      num(b.efficiencyPct) + "% ÷ bytes read per token" + (b.count > 1 ? " on " + b.count + " devices" : "") +
+      "; headroom is how far that estimate is above your " + num(b.minTps) + " tok/s; devices needed is the fewest of that product (up to 8) that meet both floors.";
   }
 
   // ---------- permalink on load ----------
@@ -454,8 +530,8 @@
     return h.startsWith("#") ? h.slice(1) : h;
   }
 
-  function safeParse(frag) {
-    try { return { target: window.fitclaim.parsePermalink(frag) }; } catch (e) { return { error: e }; }
+  async function safeParse(frag) {
+    try { return { target: await window.fitclaim.parsePermalink(frag) }; } catch (e) { return { error: e }; }
   }
 
   function describePair(pair) {
@@ -465,18 +541,33 @@
     return shown;
   }
 
-  // Read the link: all of it if it parses; otherwise keep every pair that parses
-  // together with the others and report the rest by name.
-  function applyLink(frag) {
+  // The pair of the link that spells a field (by its short key), for messages.
+  function pairFor(frag, key) {
+    const f = BY_KEY.get(key);
+    if (!f) return "";
+    return frag.split("&").find((p) => p.split("=")[0] === f.pk) || "";
+  }
+
+  // Read the link: all of it if it parses; otherwise keep the pairs that parse
+  // (the engine hands them back on the Error as .target) and say which did not.
+  async function applyLink(frag) {
     const box = $("link-error");
     box.hidden = true;
     box.textContent = "";
     if (!frag) { fillForm({}); return; }
     const dropped = []; // {pair, error}
-    const whole = safeParse(frag);
+    const whole = await safeParse(frag);
     if (!whole.error) {
       fillForm(whole.target);
+    } else if (whole.error && whole.error.target && typeof whole.error.target === "object") {
+      fillForm(whole.error.target);
+      const list = Array.isArray(whole.error.errors) && whole.error.errors.length ? whole.error.errors : [whole.error];
+      for (const e of list) {
+        const key = fieldOf(e);
+        dropped.push({ pair: key ? pairFor(frag, key) : "", error: e });
+      }
     } else {
+      // A bridge without .target: find the good pairs ourselves.
       const pairs = frag.split("&").filter((p) => p !== "");
       let kept = [];
       let pending = pairs.slice();
@@ -485,15 +576,14 @@
         progress = false;
         const still = [];
         for (const p of pending) {
-          if (!safeParse(kept.concat([p]).join("&")).error) { kept.push(p); progress = true; } else still.push(p);
+          if (!(await safeParse(kept.concat([p]).join("&"))).error) { kept.push(p); progress = true; } else still.push(p);
         }
         pending = still;
       }
-      // Order kept pairs as in the link, for a stable result.
       kept = pairs.filter((p) => kept.includes(p));
-      const keptParse = safeParse(kept.join("&"));
+      const keptParse = await safeParse(kept.join("&"));
       fillForm(keptParse.error ? {} : keptParse.target);
-      for (const p of pending) dropped.push({ pair: p, error: safeParse(kept.concat([p]).join("&")).error || whole.error });
+      for (const p of pending) dropped.push({ pair: p, error: (await safeParse(p)).error || whole.error });
       if (!pending.length) dropped.push({ pair: "", error: whole.error });
     }
 
@@ -503,14 +593,14 @@
       const { target, problems } = readTarget();
       if (problems.length || (!("model" in target) && !("paramsB" in target))) break;
       let err = null;
-      try { window.fitclaim.render(target); } catch (e) { err = e; }
+      try { await window.fitclaim.render(target); } catch (e) { err = e; }
       if (!err) break;
       const key = fieldOf(err);
       if (!key || !(key in target) || key === "model" || key === "paramsB") break;
       const f = BY_KEY.get(key);
-      const pair = frag.split("&").find((p) => p.split("=")[0] === f.pk) || (f.pk + "=" + String(target[key]));
-      dropped.push({ pair, error: err });
+      dropped.push({ pair: pairFor(frag, key) || (f.pk + "=" + String(target[key])), error: err });
       input(key).value = "";
+      if (key === "sizing") syncVisibility();
     }
 
     if (!dropped.length) return;
@@ -519,8 +609,8 @@
     for (const d of dropped) {
       const msg = errMessage(d.error);
       lines.push("• " + (d.pair ? "“" + describePair(d.pair) + "”: " : "") + msg);
-      const key = fieldOf(d.error) || (BY_PK.get(d.pair.split("=")[0]) || {}).key;
-      if (key && !linkFieldErrors.has(key)) showLinkFieldError(key, msg);
+      const key = fieldOf(d.error) || (BY_PK.get((d.pair || "").split("=")[0]) || {}).key;
+      if (key && BY_KEY.has(key) && !linkFieldErrors.has(key)) showLinkFieldError(key, msg);
     }
     box.textContent = lines.join("\n");
     box.hidden = false;
@@ -530,9 +620,9 @@
   function showLinkFieldError(key, msg) { linkFieldErrors.set(key, msg); }
 
   // ---------- model combobox ----------
-  function safeModels(q, limit) {
+  async function safeModels(q, limit) {
     try {
-      const r = window.fitclaim.models(q, limit);
+      const r = await window.fitclaim.models(q, limit);
       return Array.isArray(r) ? r : [];
     } catch (_) {
       return [];
@@ -543,6 +633,7 @@
     open: false,
     items: [],
     active: -1,
+    seq: 0,
   };
 
   function describeModel(m) {
@@ -554,10 +645,14 @@
     return parts.join(" · ");
   }
 
-  function comboRender(q) {
+  // Fill the listbox for a query; resolves once it is shown (or superseded).
+  async function comboRender(q) {
+    const seq = ++combo.seq;
+    const items = await safeModels(q, 20);
+    if (seq !== combo.seq) return;
     const list = $("model-list");
     clear(list);
-    combo.items = safeModels(q, 20);
+    combo.items = items;
     combo.active = -1;
     if (!combo.items.length) {
       const li = el("li", "empty", q ? "No catalog model matches “" + q + "”." : "The catalog is empty.");
@@ -607,30 +702,30 @@
     if (!m) return;
     $("model").value = m.name;
     comboShow(false);
-    update(true);
+    rerender(true);
   }
 
   function wireCombo() {
     const inp = $("model");
     inp.addEventListener("input", () => {
       comboRender(inp.value.trim());
-      update(true);
+      rerender(true);
     });
-    inp.addEventListener("keydown", (ev) => {
+    inp.addEventListener("keydown", async (ev) => {
       if (ev.key === "ArrowDown") {
         ev.preventDefault();
-        if (!combo.open) { comboRender(inp.value.trim()); if (!ev.altKey) comboMove(0); return; }
+        if (!combo.open) { await comboRender(inp.value.trim()); if (!ev.altKey) comboMove(0); return; }
         comboMove(combo.active + 1);
       } else if (ev.key === "ArrowUp") {
         ev.preventDefault();
-        if (!combo.open) { comboRender(inp.value.trim()); comboMove(combo.items.length - 1); return; }
+        if (!combo.open) { await comboRender(inp.value.trim()); comboMove(combo.items.length - 1); return; }
         comboMove(combo.active - 1);
       } else if (ev.key === "Enter") {
         if (combo.open && combo.active >= 0) { ev.preventDefault(); comboPick(combo.active); }
         else if (combo.open) { ev.preventDefault(); comboShow(false); }
       } else if (ev.key === "Escape") {
         if (combo.open) { ev.preventDefault(); comboShow(false); }
-        else if (inp.value) { ev.preventDefault(); inp.value = ""; update(true); }
+        else if (inp.value) { ev.preventDefault(); inp.value = ""; rerender(true); }
       } else if (ev.key === "Tab") {
         comboShow(false);
       } else if ((ev.key === "Home" || ev.key === "End") && combo.open && combo.active >= 0) {
@@ -638,7 +733,7 @@
         comboMove(ev.key === "Home" ? 0 : combo.items.length - 1);
       }
     });
-    inp.addEventListener("blur", () => setTimeout(() => comboShow(false), 0));
+    inp.addEventListener("blur", () => setTimeout(() => { combo.seq++; comboShow(false); }, 0));
   }
 
   // ---------- tabs ----------
@@ -698,6 +793,10 @@
         setTimeout(() => { btn.textContent = label; }, 1500);
       });
     }
+    $("matches-more").addEventListener("click", () => {
+      state.allMatches = !state.allMatches;
+      if (state.lastGood) renderMatches(state.lastGood.matches || [], state.lastGood.bounds || {});
+    });
     $("download-yaml").addEventListener("click", () => {
       const blob = new Blob([state.texts.yaml], { type: "application/yaml" });
       const url = URL.createObjectURL(blob);
@@ -721,11 +820,11 @@
       const node = input(f.key);
       node.addEventListener(node.tagName === "SELECT" ? "change" : "input", () => {
         if (f.key === "sizing") syncVisibility();
-        update(true);
+        rerender(true);
       });
     }
     for (const r of document.querySelectorAll('input[name="source"]')) {
-      r.addEventListener("change", () => { syncVisibility(); update(true); });
+      r.addEventListener("change", () => { syncVisibility(); rerender(true); });
     }
     $("reset").addEventListener("click", () => {
       const model = $("model").value;
@@ -734,23 +833,42 @@
       resetFields(false);
       if (custom) { setSource("custom"); $("paramsB").value = params; } else { $("model").value = model; }
       $("link-error").hidden = true;
-      update(true);
+      rerender(true);
     });
     window.addEventListener("hashchange", () => {
       if (fragment() === state.currentFragment) return;
-      loadFromLink();
+      loadFromLink().catch(reportBug);
     });
   }
 
-  function loadFromLink() {
+  async function loadFromLink() {
     linkFieldErrors.clear();
     const frag = fragment();
     state.currentFragment = frag;
-    applyLink(frag);
-    update(false);
-    // Field messages from the link stay visible until the user edits.
+    renderSeq++; // whatever was in flight is about the old form
+    await applyLink(frag);
+    await update(false);
+    // Messages about the link's dropped parts sit by their fields until the next edit.
     for (const [key, msg] of linkFieldErrors) {
       if (input(key).getAttribute("aria-invalid") !== "true") showFieldError(key, msg);
+    }
+  }
+
+  // The engine's own lists of choices: the quantizations, KV cache types and drivers
+  // it knows. The page's labels stay; a choice the page lacks is added.
+  function applyOptions(options) {
+    if (!options || typeof options !== "object") return;
+    const lists = { quant: options.quants, kvCache: options.kvCaches, driver: options.drivers };
+    for (const [key, list] of Object.entries(lists)) {
+      if (!Array.isArray(list)) continue;
+      const node = input(key);
+      const have = new Set(Array.from(node.options).map((o) => o.value));
+      for (const v of list) {
+        const value = String(v);
+        if (value === DEFAULT_SELECT[key] || have.has(value)) continue;
+        node.appendChild(new Option(value, value));
+        have.add(value);
+      }
     }
   }
 
@@ -801,11 +919,12 @@
     }
     state.ready = true;
     const fc = window.fitclaim;
+    applyOptions(fc.options);
     const cat = fc.catalog || {};
     if (typeof cat.models === "number") $("catalog-size").textContent = "the catalog of " + num(cat.models) + " models";
     $("version").textContent = "fitclaim " + (fc.version || "") + (cat.date ? ", catalog of " + cat.date : "");
     $("boot").hidden = true;
-    loadFromLink();
+    await loadFromLink();
     document.documentElement.dataset.state = "ready";
   }
 

@@ -1,0 +1,275 @@
+package claim
+
+import (
+	"errors"
+	"math"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+func def(mut func(*fit.Target)) fit.Target {
+	t := fit.DefaultTarget()
+	if mut != nil {
+		mut(&t)
+	}
+	return t
+}
+
+// roundTripTargets covers every field with non-default values, awkward strings and numbers.
+var roundTripTargets = []fit.Target{
+	def(nil),
+	def(func(t *fit.Target) { t.Model = "NousResearch/Llama-2-7b-chat-hf" }),
+	def(func(t *fit.Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 }),
+	def(func(t *fit.Target) { t.Model = "a b+c&d=e#f%g?h/i'j\"k\\l" }),
+	def(func(t *fit.Target) { t.Model = "模型 ≈ é\u2028\n\x00" }),
+	def(func(t *fit.Target) { t.ParamsB, t.Quant = 7.25, "Q8_0" }),
+	def(func(t *fit.Target) { t.ParamsB = 0.000123 }),
+	def(func(t *fit.Target) { t.ParamsB = 1e-300 }),
+	def(func(t *fit.Target) { t.ParamsB = math.MaxFloat64 }),
+	def(func(t *fit.Target) { t.ParamsB = 5e-324 }),
+	def(func(t *fit.Target) { t.ParamsB = -0.5 }),
+	def(func(t *fit.Target) { t.MinTps = 22.5 }),
+	def(func(t *fit.Target) { t.MinTps = 0.30000000000000004 }),
+	def(func(t *fit.Target) { t.MinTps = 0 }),
+	def(func(t *fit.Target) { t.EfficiencyPct = -3 }),
+	def(func(t *fit.Target) { t.Template = true }),
+	def(func(t *fit.Target) { t.Name, t.DeviceClass = "my-claim.v1", "gpu.example.com" }),
+	def(func(t *fit.Target) { t.Sizing, t.Context, t.Sequences, t.KVCache = "kv", 32768, 4, "q4_0" }),
+	def(func(t *fit.Target) { t.Driver, t.Count = "nvidia", 8 }),
+	def(func(t *fit.Target) { t.Driver = "any" }),
+	def(func(t *fit.Target) {
+		t.ParamsB, t.Layers, t.KVHeads, t.HeadDim, t.ActiveParamsB = 100, 48, 8, 128, 10
+	}),
+	def(func(t *fit.Target) { t.Sizing, t.KVCache, t.Driver = "", "", "" }), // empties differ from the defaults
+	def(func(t *fit.Target) { t.Sequences, t.Count, t.Context = 0, -1, math.MaxInt32 }),
+}
+
+func TestPermalinkRoundTrip(t *testing.T) {
+	for _, tg := range roundTripTargets {
+		link := Permalink(tg)
+		back, err := ParsePermalink(link)
+		if err != nil {
+			t.Errorf("%+v → %q: %v", tg, link, err)
+			continue
+		}
+		if !reflect.DeepEqual(back, tg) {
+			t.Errorf("round trip of %q:\n got %+v\nwant %+v", link, back, tg)
+		}
+		// With the '#', and via the raw-query and url.Values spellings.
+		if b2, err := ParsePermalink("#" + link); err != nil || !reflect.DeepEqual(b2, tg) {
+			t.Errorf("#%s: %+v, %v", link, b2, err)
+		}
+		if b3, err := ParseRawQuery(link); err != nil || !reflect.DeepEqual(b3, tg) {
+			t.Errorf("raw %s: %+v, %v", link, b3, err)
+		}
+		if b4, err := ParseQuery(Query(tg)); err != nil || !reflect.DeepEqual(b4, tg) {
+			t.Errorf("Query(%+v) = %v: %+v, %v", tg, Query(tg), b4, err)
+		}
+		// Query and Permalink agree, and url.ParseQuery reads a permalink as the same pairs.
+		q, err := url.ParseQuery(link)
+		if err != nil || !reflect.DeepEqual(map[string][]string(q), Query(tg)) && !(len(q) == 0 && len(Query(tg)) == 0) {
+			t.Errorf("url.ParseQuery(%q) = %v, Query = %v (%v)", link, q, Query(tg), err)
+		}
+		// Equal targets, equal links.
+		if Permalink(back) != link {
+			t.Errorf("Permalink not stable: %q vs %q", Permalink(back), link)
+		}
+	}
+}
+
+func TestPermalinkOnlyNonDefault(t *testing.T) {
+	if got := Permalink(fit.DefaultTarget()); got != "" {
+		t.Errorf("default permalink = %q", got)
+	}
+	if got := Query(fit.DefaultTarget()); len(got) != 0 {
+		t.Errorf("default query = %v", got)
+	}
+	// The issue's example.
+	tg := def(func(t *fit.Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 })
+	if got := Permalink(tg); got != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60" {
+		t.Errorf("permalink = %q", got)
+	}
+	back, err := ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
+	if err != nil || back != tg {
+		t.Errorf("parse = %+v, %v", back, err)
+	}
+	// Unescaped slash, any order, '#', '+' as space, v=1: the same target.
+	for _, s := range []string{"#eff=60&m=NousResearch/Llama-2-7b-chat-hf&tps=30", "v=1&tps=30.0&eff=060&m=NousResearch%2fLlama-2-7b-chat-hf&&", "tps=+30&eff=60&m=NousResearch/Llama-2-7b-chat-hf"} {
+		if b, err := ParsePermalink(s); err != nil || b != tg {
+			t.Errorf("%q: %+v, %v", s, b, err)
+		}
+	}
+	// Every key, in the order of Fields.
+	all := def(func(t *fit.Target) {
+		t.Model, t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct, t.Template, t.Name, t.DeviceClass = "m x", 1.5, "F16", 21, 54, true, "n", "d.c"
+		t.Sizing, t.Context, t.Sequences, t.KVCache, t.Driver, t.Count = "kv", 100, 2, "fp8", "amd", 3
+		t.Layers, t.KVHeads, t.HeadDim, t.ActiveParamsB = 4, 5, 6, 0.5
+	})
+	want := "m=m+x&p=1.5&q=F16&tps=21&eff=54&tpl=1&name=n&dc=d.c&s=kv&ctx=100&seq=2&kv=fp8&drv=amd&n=3&L=4&kvh=5&hd=6&ap=0.5"
+	if got := Permalink(all); got != want {
+		t.Errorf("all keys:\n got %s\nwant %s", got, want)
+	}
+	// Spaces in a model are '+', '+' itself %2B.
+	if got := Permalink(def(func(t *fit.Target) { t.Model = "a+b c" })); got != "m=a%2Bb+c" {
+		t.Errorf("a+b c → %q", got)
+	}
+}
+
+func TestFieldsCoverTarget(t *testing.T) {
+	n := reflect.TypeOf(fit.Target{}).NumField()
+	if len(Fields) != n || len(fit.Keys) != n {
+		t.Errorf("%d Fields, %d keys, Target has %d fields", len(Fields), len(fit.Keys), n)
+	}
+	for _, f := range Fields {
+		if fit.Keys[f.Name] != f.Key || f.Key == "" {
+			t.Errorf("field %s key %q, fit.Keys says %q", f.Name, f.Key, fit.Keys[f.Name])
+		}
+		g, ok := FieldByName(f.Name)
+		if !ok || g.Key != f.Key {
+			t.Errorf("FieldByName(%s)", f.Name)
+		}
+		if _, ok := reflect.TypeOf(fit.Target{}).FieldByName(strings.ToUpper(f.Name[:1]) + f.Name[1:]); !ok &&
+			f.Name != "minTps" && f.Name != "efficiencyPct" && f.Name != "kvCache" && f.Name != "kvHeads" && f.Name != "paramsB" && f.Name != "activeParamsB" {
+			t.Errorf("field %s is not a Target field", f.Name)
+		}
+	}
+	if _, ok := FieldByName("nope"); ok {
+		t.Error("FieldByName(nope)")
+	}
+	f, _ := FieldByName("minTps")
+	tg := fit.DefaultTarget()
+	if err := f.Set(&tg, "12.5"); err != nil || tg.MinTps != 12.5 || f.Kind != KindNumber {
+		t.Errorf("Set: %v %v", err, tg.MinTps)
+	}
+	kinds := map[string]Kind{"model": KindString, "paramsB": KindNumber, "efficiencyPct": KindInteger, "template": KindBool, "count": KindInteger, "activeParamsB": KindNumber}
+	for name, k := range kinds {
+		if f, _ := FieldByName(name); f.Kind != k {
+			t.Errorf("%s kind %v, want %v", name, f.Kind, k)
+		}
+	}
+}
+
+func TestParsePermalinkErrors(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	cases := []struct{ in, want string }{
+		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`},
+		{"M=x", `query: unknown key "M"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`},
+		{"tps=1&tps=2", "minTps (tps): given 2 times; give it once"},
+		{"m=a&m=a&m=a", "model (m): given 3 times; give it once"},
+		{"m=%zz", `query: invalid percent-encoding in "m=%zz"`},
+		{"m=abc%", `query: invalid percent-encoding in "m=abc%"`},
+		{"%g1=2", `query: invalid percent-encoding in "%g1=2"`},
+		{"m=" + long, "model (m): must be at most 512 characters (got 10000)"},
+		{"name=" + long, "name: must be at most 512 characters (got 10000)"},
+		{"v=2", "v: this link was made by a newer fitclaim (format 2); this one reads formats up to 1"},
+		{"v=0", `v: the link format version must be a whole number from 1 (got "0")`},
+		{"v=x", `v: the link format version must be a whole number from 1 (got "x")`},
+		{"v=1&v=1", "v: given 2 times; give it once"},
+		{"tps=abc", `minTps (tps): must be a finite decimal number (got "abc")`},
+		{"tps=NaN", `minTps (tps): must be a finite decimal number (got "NaN")`},
+		{"tps=Inf", `minTps (tps): must be a finite decimal number (got "Inf")`},
+		{"tps=1e999", `minTps (tps): must be a finite decimal number (got "1e999")`},
+		{"tps=0x14", `minTps (tps): must be a finite decimal number (got "0x14")`},
+		{"tps=2_0", `minTps (tps): must be a finite decimal number (got "2_0")`},
+		{"tps=", `minTps (tps): must be a finite decimal number (got "")`},
+		{"eff=55.5", `efficiencyPct (eff): must be a whole number (got "55.5")`},
+		{"eff=99999999999", `efficiencyPct (eff): must be a whole number (got "99999999999")`},
+		{"n=two", `count (n): must be a whole number (got "two")`},
+		{"tpl=maybe", `template (tpl): must be 1 or 0 (got "maybe")`},
+	}
+	for _, c := range cases {
+		_, err := ParsePermalink(c.in)
+		var fe *fit.FieldError
+		if !errors.As(err, &fe) {
+			t.Errorf("%.40q: %v, want *fit.FieldError", c.in, err)
+			continue
+		}
+		if err.Error() != c.want {
+			t.Errorf("%.40q:\n got %s\nwant %s", c.in, err, c.want)
+		}
+	}
+	// A long bad value is quoted short in the message.
+	_, err := ParsePermalink("tps=" + strings.Repeat("9", 100) + "x")
+	if err == nil || !strings.HasSuffix(err.Error(), `(got "`+strings.Repeat("9", 60)+`"…)`) {
+		t.Errorf("long bad number: %v", err)
+	}
+	// Accepted spellings of booleans.
+	for s, want := range map[string]bool{"1": true, "true": true, "YES": true, "on": true, "0": false, "false": false, "no": false, "off": false, "": false} {
+		tg, err := ParsePermalink("tpl=" + s)
+		if err != nil || tg.Template != want {
+			t.Errorf("tpl=%s: %v %v", s, tg.Template, err)
+		}
+	}
+}
+
+func TestParsePermalinkPartial(t *testing.T) {
+	tg, errs := ParsePermalinkPartial("#m=NousResearch%2FLlama-2-7b-chat-hf&tps=abc&eff=60&zz=1&q=%zz&kv=fp8&n=2&n=3")
+	want := def(func(t *fit.Target) {
+		t.Model, t.EfficiencyPct, t.KVCache = "NousResearch/Llama-2-7b-chat-hf", 60, "fp8"
+	})
+	if tg != want {
+		t.Errorf("partial target:\n got %+v\nwant %+v", tg, want)
+	}
+	var msgs []string
+	for _, e := range errs {
+		var fe *fit.FieldError
+		if !errors.As(e, &fe) {
+			t.Errorf("%v is not a FieldError", e)
+		}
+		msgs = append(msgs, e.Error())
+	}
+	wantMsgs := []string{
+		`query: invalid percent-encoding in "q=%zz"`,
+		`minTps (tps): must be a finite decimal number (got "abc")`,
+		"count (n): given 2 times; give it once",
+		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`,
+	}
+	if !reflect.DeepEqual(msgs, wantMsgs) {
+		t.Errorf("errors:\n got %q\nwant %q", msgs, wantMsgs)
+	}
+	// ParsePermalink reports the first of them and the same partial target.
+	tg2, err := ParsePermalink("#m=NousResearch%2FLlama-2-7b-chat-hf&tps=abc&eff=60&zz=1&q=%zz&kv=fp8&n=2&n=3")
+	if err == nil || err.Error() != wantMsgs[0] || tg2 != want {
+		t.Errorf("ParsePermalink: %+v, %v", tg2, err)
+	}
+	// Empty fragments.
+	for _, s := range []string{"", "#", "&&&", "#&"} {
+		tg, errs := ParsePermalinkPartial(s)
+		if len(errs) != 0 || tg != fit.DefaultTarget() {
+			t.Errorf("%q: %+v %v", s, tg, errs)
+		}
+	}
+}
+
+// A parsed link renders, or fails with a FieldError: never anything else.
+func TestParsedLinksRender(t *testing.T) {
+	for _, s := range []string{
+		"m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=32768&drv=nvidia",
+		"p=405&drv=nvidia",
+		"p=405&drv=nvidia&n=2&tpl=1",
+		"p=100&ap=10&L=48&kvh=8&hd=128&s=kv&seq=8&kv=q4_0&drv=any&n=4",
+		"m=llama-2-7b-chat",
+		"p=7&name=Bad_Name",
+		"p=7&dc=UPPER",
+		"p=7&s=kv&ctx=0",
+	} {
+		tg, err := ParsePermalink(s)
+		if err != nil {
+			t.Errorf("%s: %v", s, err)
+			continue
+		}
+		r, err := Render(tg)
+		var fe *fit.FieldError
+		if err != nil && !errors.As(err, &fe) {
+			t.Errorf("%s: %v is not a FieldError", s, err)
+		}
+		if err == nil {
+			parseYAML(t, r.YAML)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,7 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 	w.line(0, "apiVersion: resource.k8s.io/v1")
 	w.line(0, "kind: "+kind)
 	w.line(0, "metadata:")
-	w.line(2, "name: "+name)
+	w.line(2, "name: "+yamlString(name))
 	w.line(0, "spec:")
 	in := 2
 	if b.Target.Template {
@@ -67,7 +68,7 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 // writeExact writes the fields of an ExactDeviceRequest (or a sub-request, which has the same
 // ones after its name) at the given indentation.
 func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds) {
-	w.line(in, "deviceClassName: "+class)
+	w.line(in, "deviceClassName: "+yamlString(class))
 	if b.Target.Count > 1 {
 		w.line(in, "allocationMode: ExactCount")
 		w.line(in, "count: "+strconv.Itoa(b.Target.Count))
@@ -97,4 +98,50 @@ func constraintRequest(b *fit.Bounds) string {
 		return requestName + "/" + fit.DriverNVIDIA
 	}
 	return ""
+}
+
+// yamlString writes a checked DNS-1123 subdomain (a claim name, a DeviceClass name) as a YAML
+// scalar that reads back as a string: plain, as llmfit writes it, unless a YAML parser would take
+// it for something else — a number ("123", "1.5", "1e3", "0x1f", "0o17", "08"), a YAML 1.1
+// boolean ("true", "yes", "on", "y"), null, or a date ("2001-12-14") — in which case it is
+// single-quoted. Unquoted, `name: 123` decodes as an integer and the API server rejects the
+// object. Subdomain characters never need escaping inside single quotes.
+func yamlString(s string) string {
+	if yamlNonString(s) {
+		return "'" + s + "'"
+	}
+	return s
+}
+
+func yamlNonString(s string) bool {
+	switch strings.ToLower(s) {
+	case "", "~", "null", "y", "n", "yes", "no", "true", "false", "on", "off":
+		return true
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	if _, err := strconv.ParseInt(s, 0, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	return isDate(s)
+}
+
+// isDate reports whether s has the shape of a YAML 1.1 date, YYYY-M(M)-D(D).
+func isDate(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) != 3 || len(parts[0]) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 4 {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+		}
+	}
+	return len(parts[1]) <= 2 && len(parts[2]) <= 2
 }

@@ -155,7 +155,6 @@ func hasPrefix(list []string, p string) bool {
 	return false
 }
 
-
 func renderFixture(t *testing.T, mut func(*fit.Target)) (Result, error) {
 	t.Helper()
 	tg := fit.DefaultTarget()
@@ -168,6 +167,9 @@ func renderFixture(t *testing.T, mut func(*fit.Target)) (Result, error) {
 func TestNameOverride(t *testing.T) {
 	for _, ok := range []string{
 		"a", "my-claim", "my-claim.v1", "llmfit.ai", "0", "a.b.c.d", "x1-2-3",
+		// Valid names that YAML would read as numbers, booleans, null or dates unless quoted.
+		"123", "1.5", "1e3", "1e999", "0x1f", "0o17", "0b101", "017", "08", "true", "yes", "no", "on", "off", "y", "n", "null",
+		"2001-12-14", "2001-1-2", "nan", "inf", "infinity", "0x1p-2", "99999999999999999999",
 		strings.Repeat("a", 63), strings.Repeat("a", 63) + "." + strings.Repeat("b", 63),
 		strings.Repeat(strings.Repeat("a", 62)+".", 4) + "a", // 253 characters
 	} {
@@ -176,8 +178,8 @@ func TestNameOverride(t *testing.T) {
 			t.Errorf("name %q: %v", ok, err)
 			continue
 		}
-		if r.Name != ok || !strings.Contains(r.YAML, "\n  name: "+ok+"\n") || !strings.Contains(r.JSON, `"claimName": "`+ok+`"`) {
-			t.Errorf("name %q not used: %s", ok, r.YAML)
+		if got := path(t, parseYAML(t, r.YAML).doc, "metadata", "name"); r.Name != ok || got != ok || !strings.Contains(r.JSON, `"claimName": "`+ok+`"`) {
+			t.Errorf("name %q not used (reads back as %#v): %s", ok, got, r.YAML)
 		}
 		if !validSubdomain(ok) {
 			t.Errorf("test bug: %q is not a subdomain", ok)
@@ -209,6 +211,28 @@ func TestNameOverride(t *testing.T) {
 		if err.Error() != "name: "+c.msg {
 			t.Errorf("name %q: %q\n want %q", c.in, err.Error(), "name: "+c.msg)
 		}
+	}
+}
+
+// Names and classes keep llmfit's plain spelling when YAML reads them as text, and are quoted
+// only when it would not.
+func TestYAMLStringQuoting(t *testing.T) {
+	for s, want := range map[string]string{
+		"test-model-7b-fit": "test-model-7b-fit", "llmfit.ai": "llmfit.ai", "gpu.nvidia.com": "gpu.nvidia.com",
+		"a1": "a1", "1a": "1a", "1-2": "1-2", "1.2.3": "1.2.3", "e1": "e1", "0x": "0x", "yes-fit": "yes-fit", "2001-12-145": "2001-12-145",
+		"123": "'123'", "1.5": "'1.5'", "1e3": "'1e3'", "0x1f": "'0x1f'", "true": "'true'", "off": "'off'", "null": "'null'", "2001-12-14": "'2001-12-14'",
+	} {
+		if got := yamlString(s); got != want {
+			t.Errorf("yamlString(%q) = %s, want %s", s, got, want)
+		}
+	}
+	r, err := renderFixture(t, func(t *fit.Target) { t.Name, t.DeviceClass = "2001-12-14", "true" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parseYAML(t, r.YAML)
+	if path(t, p.doc, "metadata", "name") != "2001-12-14" || path(t, p.request, "exactly", "deviceClassName") != "true" {
+		t.Errorf("quoted values read back wrong:\n%s", r.YAML)
 	}
 }
 

@@ -318,10 +318,10 @@
     const summary = $("summary");
     clear(summary);
     if (state.lastGood) {
-      summary.appendChild(el("p", null, "Not updated: " + msg));
+      summary.appendChild(el("p", null, "Not updated: the form has an error (below, and by its field). The claim shown is the last valid one."));
       markStale(true);
     } else {
-      summary.appendChild(el("p", null, "No claim yet: " + msg));
+      summary.appendChild(el("p", null, "No claim yet: the form has an error (below, and by its field)."));
       $("output").hidden = true;
     }
   }

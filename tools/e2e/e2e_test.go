@@ -716,3 +716,72 @@ func TestScreenshots(t *testing.T) {
 	}
 }
 
+
+// When the engine cannot load, the page says so in words, and throws nothing.
+func TestEngineFailureIsShown(t *testing.T) {
+	dir := distDir(t)
+	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := netlify.NewServer(dir, cfg, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			http.Error(w, "gone", http.StatusNotFound)
+			return
+		}
+		site.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
+	p.run(chromedp.Navigate(p.base + "/#m=" + url.QueryEscape(exampleModel)))
+	var state string
+	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(20*time.Second)))
+	if state != "error" {
+		t.Fatalf("state %q, want error", state)
+	}
+	msg := p.text("boot")
+	if !p.visible("boot") || !strings.Contains(msg, "could not start") {
+		t.Errorf("boot message %q (visible %v) does not say the engine failed", msg, p.visible("boot"))
+	}
+	for _, e := range p.errs.get() {
+		// The 404 itself is logged by the browser; anything else is a fault.
+		if strings.Contains(e, "404") || strings.Contains(e, ".wasm") {
+			continue
+		}
+		t.Errorf("browser reported: %s", e)
+	}
+}
+
+// The page's script writes text, never markup, and evaluates no strings.
+func TestScriptWritesNoHTML(t *testing.T) {
+	dir := distDir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "assets", "app.*.js"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("want one hashed app script in %s/assets, got %v (%v)", dir, files, err)
+	}
+	src, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", ".style."} {
+		if strings.Contains(string(src), bad) {
+			t.Errorf("%s uses %s", filepath.Base(files[0]), bad)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{" style=", " onclick=", " onload=", " onerror=", "<script>", "http://", "https://"} {
+		if strings.Contains(string(html), bad) {
+			t.Errorf("index.html contains %q (inline code or an external resource)", bad)
+		}
+	}
+}

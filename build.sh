@@ -1,0 +1,412 @@
+#!/usr/bin/env bash
+# The one entry point for building, serving, testing and benchmarking fitclaim.
+#
+#   ./build.sh [build]    build the static site into dist/
+#   ./build.sh serve      build, then serve dist/ on http://127.0.0.1:$PORT (default 8080)
+#                         with the headers and redirects of netlify.toml (extra args go to devserve,
+#                         e.g. ./build.sh serve -api http://127.0.0.1:8787)
+#   ./build.sh test       every test: vet, unit, wasm-in-Chromium, end-to-end, conformance, fuzzing, edge
+#   ./build.sh bench      benchmark scripts (bench/*.sh), Go benchmarks, asset sizes
+#   ./build.sh sizes      raw, gzip -9 and brotli sizes of each file in dist/
+#   ./build.sh edge       build the edge worker (edge/build.sh)
+#   ./build.sh edge-serve serve the edge worker locally (edge/serve.sh)
+#
+# On a fresh Debian machine with Go installed, `serve` and `test` do all their own set-up
+# (Chromium and brotli from apt, wasmbrowsertest built from the tools module into .cache/bin).
+# Environment: PORT, FUZZTIME (per fuzz target, default 10s), WASM_PKG (default ./wasm/page).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT=$PWD
+
+DIST=$ROOT/dist
+BIN=$ROOT/.cache/bin
+WASM_PKG=${WASM_PKG:-./wasm/page}
+WASM_NAME=fitclaim.wasm
+export FITCLAIM_ROOT=$ROOT FITCLAIM_DIST=$DIST FITCLAIM_ARTIFACTS=$ROOT/artifacts
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------
+# set-up helpers
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root to run: $* (install it yourself or run as root)"
+	fi
+}
+
+APT_UPDATED=
+apt_install() {
+	command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install $* yourself"
+	if [ -z "$APT_UPDATED" ]; then
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+		APT_UPDATED=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
+}
+
+ensure_chromium() {
+	if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
+		return 0
+	fi
+	say "installing chromium (apt)"
+	apt_install chromium
+}
+
+ensure_brotli() {
+	command -v brotli >/dev/null 2>&1 && return 0
+	say "installing brotli (apt)"
+	apt_install brotli
+}
+
+ensure_go() {
+	command -v go >/dev/null 2>&1 || die "Go is not installed (https://go.dev/dl/); everything else is set up by this script"
+}
+
+# Tools from the tools module (its go.mod pins wasmbrowsertest v0.11.0 and chromedp v0.14.2).
+# The binary must be called wasmbrowsertest: it finds the test binary by that -exec name.
+build_wasmbrowsertest() {
+	mkdir -p "$BIN"
+	(cd tools && go build -o "$BIN/wasmbrowsertest" github.com/agnivade/wasmbrowsertest)
+}
+
+build_devserve() {
+	mkdir -p "$BIN"
+	(cd tools && go build -o "$BIN/devserve" ./cmd/devserve)
+}
+
+# ---------------------------------------------------------------------------
+# build
+
+sha10() { sha256sum "$1" | cut -c1-10; }
+
+# hashed_name FILE NAME -> NAME with the first 10 hex of FILE's sha256 before its extension
+hashed_name() {
+	local file=$1 name=$2 h
+	h=$(sha10 "$file")
+	case $name in
+	*.*) printf '%s.%s.%s' "${name%.*}" "$h" "${name##*.}" ;;
+	*) printf '%s.%s' "$name" "$h" ;;
+	esac
+}
+
+# Plain asset names (as written in web/) and their hashed names under assets/.
+declare -a ASSET_PLAIN=() ASSET_HASHED=()
+
+# rewrite_refs FILE: replace every quoted reference to a plain asset name already hashed
+# ("name", 'name', `name`, (name), optionally ./name, followed by a quote, ')', '?' or '#')
+# with assets/<hashed name>.
+rewrite_refs() {
+	local file=$1 i esc q="'" bt='`'
+	local -a args=()
+	for i in "${!ASSET_PLAIN[@]}"; do
+		esc=${ASSET_PLAIN[$i]//./\\.}
+		args+=(-e "s|([\"${q}${bt}(])(\\./)?${esc}([\"${q}${bt})?#])|\\1assets/${ASSET_HASHED[$i]}\\3|g")
+	done
+	[ ${#args[@]} -eq 0 ] || sed -E -i "${args[@]}" "$file"
+}
+
+# add_asset SRC NAME: copy SRC into assets/ under its hashed name and remember the mapping.
+add_asset() {
+	local src=$1 name=$2 hashed
+	hashed=$(hashed_name "$src" "$name")
+	cp "$src" "$OUT/assets/$hashed"
+	ASSET_PLAIN+=("$name")
+	ASSET_HASHED+=("$hashed")
+}
+
+# Files of web/ that keep their name at the site root; every other file is a cacheable asset.
+is_root_file() {
+	case $1 in
+	*.html | sw.js | *.webmanifest | robots.txt | _* | .*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+cmd_build() {
+	ensure_go
+	[ -d web ] || die "web/ is missing: nothing to build"
+	[ -d "$WASM_PKG" ] || die "$WASM_PKG is missing: the page's wasm entry point is built from it"
+	mkdir -p "$ROOT/.cache"
+	OUT=$(mktemp -d "$ROOT/.cache/dist.XXXXXX")
+	trap 'rm -rf "$OUT"' EXIT
+	mkdir -p "$OUT/assets"
+	local tmp=$OUT/.tmp
+	mkdir -p "$tmp"
+
+	say "building $WASM_PKG -> $WASM_NAME"
+	GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$tmp/$WASM_NAME" "$WASM_PKG"
+	local goroot
+	goroot=$(go env GOROOT)
+	cp "$goroot/lib/wasm/wasm_exec.js" "$tmp/wasm_exec.js"
+
+	# 1. Leaves: the wasm, the Go glue and every web/ file that is not CSS or JS.
+	add_asset "$tmp/$WASM_NAME" "$WASM_NAME"
+	add_asset "$tmp/wasm_exec.js" wasm_exec.js
+	local f name
+	for f in web/*; do
+		[ -f "$f" ] || continue
+		name=${f#web/}
+		is_root_file "$name" && continue
+		case $name in *.css | *.js) continue ;; esac
+		add_asset "$f" "$name"
+	done
+	# 2. Stylesheets (may refer to leaves), then 3. scripts (may refer to both),
+	#    each hashed after its references are rewritten.
+	local ext
+	for ext in css js; do
+		for f in web/*."$ext"; do
+			[ -f "$f" ] || continue
+			name=${f#web/}
+			is_root_file "$name" && continue
+			cp "$f" "$tmp/$name"
+			rewrite_refs "$tmp/$name"
+			add_asset "$tmp/$name" "$name"
+		done
+	done
+	# 4. The root files: pages and the manifest get their references rewritten.
+	for f in web/* web/.[!.]*; do
+		[ -f "$f" ] || continue
+		name=${f#web/}
+		is_root_file "$name" || continue
+		cp "$f" "$OUT/$name"
+		case $name in *.html | *.webmanifest) rewrite_refs "$OUT/$name" ;; esac
+	done
+	rm -rf "$tmp"
+
+	# Say so when an asset is referenced nowhere: its plain name is probably misspelt in web/.
+	local i
+	for i in "${!ASSET_HASHED[@]}"; do
+		if ! grep -rqF --exclude=sw.js "assets/${ASSET_HASHED[$i]}" "$OUT"; then
+			say "note: ${ASSET_PLAIN[$i]} is not referenced by any page, manifest, stylesheet or script"
+		fi
+	done
+
+	# 5. The service worker: a cache version that changes with any file, and the precache list.
+	if [ -f "$OUT/sw.js" ]; then
+		local version precache manifest=""
+		version=$(cd "$OUT" && find . -type f ! -name sw.js -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+		[ -f "$OUT/manifest.webmanifest" ] && manifest=', "manifest.webmanifest"'
+		precache="[\"./\", \"index.html\"${manifest}"
+		for f in $(cd "$OUT" && find assets -type f | LC_ALL=C sort); do
+			precache+=", \"$f\""
+		done
+		precache+="]"
+		sed -i -e "s|__CACHE_VERSION__|$version|g" -e "s|__PRECACHE__|$precache|g" "$OUT/sw.js"
+	fi
+
+	rm -rf "$DIST"
+	mv "$OUT" "$DIST"
+	chmod 755 "$DIST"
+	trap - EXIT
+	say "built dist/ ($(find "$DIST" -type f | wc -l) files)"
+}
+
+# ---------------------------------------------------------------------------
+# serve
+
+cmd_serve() {
+	cmd_build
+	build_devserve
+	exec "$BIN/devserve" -dir "$DIST" -config "$ROOT/netlify.toml" "$@"
+}
+
+# ---------------------------------------------------------------------------
+# sizes
+
+human() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%.2f MB", b/1048576; else if (b >= 1024) printf "%.1f KB", b/1024; else printf "%d B", b }'; }
+
+cmd_sizes() {
+	[ -d "$DIST" ] || die "dist/ is missing: run ./build.sh first"
+	command -v brotli >/dev/null 2>&1 || die "brotli is missing (apt-get install brotli)"
+	local f raw gz br traw=0 tgz=0 tbr=0
+	printf '%-48s %12s %12s %12s\n' file raw gzip-9 brotli
+	while IFS= read -r f; do
+		raw=$(wc -c <"$DIST/$f")
+		gz=$(gzip -9 -c "$DIST/$f" | wc -c)
+		br=$(brotli -c -q 11 "$DIST/$f" | wc -c)
+		traw=$((traw + raw)) tgz=$((tgz + gz)) tbr=$((tbr + br))
+		printf '%-48s %12d %12d %12d\n' "$f" "$raw" "$gz" "$br"
+	done < <(cd "$DIST" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+	printf '%-48s %12d %12d %12d\n' total "$traw" "$tgz" "$tbr"
+	printf 'total: %s raw, %s gzip, %s brotli\n' "$(human $traw)" "$(human $tgz)" "$(human $tbr)"
+}
+
+# ---------------------------------------------------------------------------
+# test
+
+declare -a STEP_NAMES=() STEP_RESULTS=()
+FAILED=0 PASSED=0
+
+# step NAME CMD...: run CMD (in a subshell, so a failure does not stop the run), record the result.
+step() {
+	local name=$1 start rc
+	shift
+	printf '\n==> [%s]\n' "$name" >&2
+	start=$SECONDS
+	set +e
+	(
+		set -e
+		"$@"
+	)
+	rc=$?
+	set -e
+	if [ $rc -eq 0 ]; then
+		PASSED=$((PASSED + 1))
+		STEP_RESULTS+=("PASS  $name ($((SECONDS - start))s)")
+	else
+		FAILED=$((FAILED + 1))
+		STEP_RESULTS+=("FAIL  $name ($((SECONDS - start))s, exit $rc)")
+	fi
+	printf '<== [%s] %s\n' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAILED)" >&2
+}
+
+skip() { STEP_RESULTS+=("skip  $1: $2"); printf '\n==> [%s] skipped: %s\n' "$1" "$2" >&2; }
+
+setup() {
+	ensure_go
+	ensure_chromium
+	ensure_brotli
+}
+
+go_vet_test() { go vet ./... && go test ./...; }
+
+wasm_test_pkgs() {
+	[ -d wasm ] || return 0
+	GOOS=js GOARCH=wasm go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./wasm/... 2>/dev/null | sed '/^$/d'
+}
+
+wasm_tests() {
+	GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" "$@"
+}
+
+tools_tests() { cd tools && go vet ./... && go test ./...; }
+
+conformance_tests() { cd conformance && go test ./...; }
+
+# module_dir DIR: the nearest directory at or above DIR with a go.mod
+module_dir() {
+	local d=$1
+	while [ "$d" != . ] && [ ! -f "$d/go.mod" ]; do d=$(dirname "$d"); done
+	printf '%s' "$d"
+}
+
+fuzz_one() {
+	local mod=$1 pkg=$2 name=$3
+	cd "$mod" && go test -run='^$' -fuzz="^${name}\$" -fuzztime="${FUZZTIME:-10s}" "$pkg"
+}
+
+cmd_test() {
+	local started=$SECONDS
+	step "set-up: go, chromium, brotli" setup
+	step "build wasmbrowsertest (tools module)" build_wasmbrowsertest
+	step "go vet + go test (root module)" go_vet_test
+
+	local pkgs
+	pkgs=$(wasm_test_pkgs || true)
+	if [ -n "$pkgs" ]; then
+		# shellcheck disable=SC2086
+		step "wasm tests in headless Chromium: $(echo $pkgs | tr '\n' ' ')" wasm_tests $pkgs
+	else
+		skip "wasm tests in headless Chromium" "no test files under wasm/"
+	fi
+
+	step "build dist/" cmd_build
+	step "go vet + go test (tools module, incl. e2e against dist/)" tools_tests
+
+	if [ -f conformance/go.mod ]; then
+		step "go test (conformance module)" conformance_tests
+	else
+		skip "conformance" "no conformance/go.mod"
+	fi
+
+	local file dir mod rel fn found=0
+	while IFS= read -r file; do
+		dir=$(dirname "$file")
+		mod=$(module_dir "$dir")
+		rel=./${dir#"$mod"}
+		rel=${rel/#.\/\//./}
+		[ "$rel" = "./" ] && rel=.
+		for fn in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$file"); do
+			found=1
+			step "fuzz $fn ($dir, ${FUZZTIME:-10s})" fuzz_one "$mod" "$rel" "$fn"
+		done
+	done < <(grep -rlE '^func Fuzz' --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.cache \
+		--exclude-dir=dist --exclude-dir=dist-edge --exclude-dir=.git . 2>/dev/null | sed 's|^\./||' | LC_ALL=C sort)
+	[ $found = 1 ] || skip "fuzzing" "no fuzz targets"
+
+	if [ -x edge/test.sh ]; then
+		step "edge worker tests (edge/test.sh)" edge/test.sh
+	elif [ -f edge/test.sh ]; then
+		step "edge worker tests (edge/test.sh)" bash edge/test.sh
+	else
+		skip "edge worker tests" "no edge/test.sh"
+	fi
+
+	printf '\n==================== summary (%ss) ====================\n' $((SECONDS - started))
+	printf '%s\n' "${STEP_RESULTS[@]}"
+	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+	[ "$FAILED" -eq 0 ]
+}
+
+# ---------------------------------------------------------------------------
+# bench
+
+cmd_bench() {
+	ensure_go
+	ensure_brotli
+	cmd_build
+	local s ran=0
+	for s in bench/*.sh; do
+		[ -f "$s" ] || continue
+		ran=1
+		say "bench: $s"
+		bash "$s"
+	done
+	local pkgs=() p
+	for p in ./fit/ ./claim/ ./catalog/; do
+		[ -d "$p" ] && grep -qs '^func Benchmark' "$p"*_test.go && pkgs+=("$p")
+	done
+	if [ ${#pkgs[@]} -gt 0 ]; then
+		ran=1
+		say "go benchmarks: ${pkgs[*]}"
+		go test -run='^$' -bench=. -benchmem "${pkgs[@]}"
+	fi
+	[ $ran = 1 ] || say "no bench/*.sh scripts and no Go benchmarks yet"
+	say "first-load sizes of dist/"
+	cmd_sizes
+}
+
+# ---------------------------------------------------------------------------
+# edge worker (edge/ is its own world; these only dispatch)
+
+dispatch_edge() {
+	local script=$1
+	shift
+	[ -f "edge/$script" ] || die "edge/$script does not exist yet: the edge worker has no '$script' step"
+	exec bash "edge/$script" "$@"
+}
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+
+cmd=${1:-build}
+[ $# -gt 0 ] && shift
+case $cmd in
+build) cmd_build "$@" ;;
+serve) cmd_serve "$@" ;;
+test) cmd_test "$@" ;;
+bench) cmd_bench "$@" ;;
+sizes) cmd_sizes "$@" ;;
+edge) dispatch_edge build.sh "$@" ;;
+edge-serve) dispatch_edge serve.sh "$@" ;;
+help | -h | --help) usage ;;
+*)
+	usage >&2
+	exit 2
+	;;
+esac

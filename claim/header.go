@@ -23,9 +23,46 @@ func headerLines(b *fit.Bounds, version string) []string {
 				strconv.FormatInt(totalBandwidth(b), 10)+" GB/s for ≥ "+shortest(t.MinTps)+" tok/s",
 			"memory: ≥ "+strconv.FormatInt(b.MemoryGi*int64(t.Count), 10)+" Gi (weights + KV/runtime headroom)")
 	} else {
-		lines = append(lines, kvHeaderLines(b)...)
+		lines = append(lines, wrapAll(kvHeaderLines(b))...)
 	}
-	return append(lines, deviceLines(b)...)
+	return append(lines, wrapAll(deviceLines(b))...)
+}
+
+// commentWidth is where fitclaim's own header lines wrap (llmfit's lines are kept as they are),
+// so a manifest reads in a terminal and in a code review.
+const commentWidth = 100
+
+// wrapAll wraps each line at spaces; continuation lines are indented under the text that follows
+// the line's label ("kv:     ", "driver: ").
+func wrapAll(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrap(l, commentWidth, "        ")...)
+	}
+	return out
+}
+
+func wrap(line string, width int, indent string) []string {
+	var out []string
+	for utf8.RuneCountInString(line) > width {
+		cut := -1
+		n := 0
+		for i, r := range line {
+			if n > width {
+				break
+			}
+			if r == ' ' && i > len(indent) {
+				cut = i
+			}
+			n++
+		}
+		if cut <= 0 {
+			break // one long word: leave it whole
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = indent + strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
 }
 
 func kvHeaderLines(b *fit.Bounds) []string {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"github.com/fitclaim/fitclaim/catalog"
 )
 
 // SharedDir is ../shared relative to the repository root, as CI sees it.
@@ -69,4 +71,16 @@ func ReadAcceleratorsCSV(path string) ([]Accel, error) {
 		})
 	}
 	return out, nil
+}
+
+// CatalogAccelerators is catalog.Accelerators() as Accels.
+func CatalogAccelerators() []Accel {
+	var out []Accel
+	for _, a := range catalog.Accelerators() {
+		out = append(out, Accel{
+			ID: a.ID, Vendor: a.Vendor, Name: a.Name, Driver: a.Driver, ProductName: a.ProductName,
+			MemoryMiB: a.MemoryMiB, BandwidthGBs: a.BandwidthGBs,
+		})
+	}
+	return out
 }

@@ -16,6 +16,8 @@ const (
 	DriverNVIDIA = "gpu.nvidia.com"
 	DriverAMD    = "gpu.amd.com"
 	DriverIntel  = "gpu.intel.com"
+	// DriverForeign is a driver with no DeviceClass in the test cluster.
+	DriverForeign = "gpu.example.com"
 )
 
 // Variants of a fleet device. VariantComplete is the device as its driver
@@ -27,7 +29,7 @@ const (
 	VariantNoMemory    = "no-memory"    // llmfit.ai: capacity memory missing
 	VariantNoBandwidth = "no-bandwidth" // llmfit.ai: memoryBandwidthGBs missing
 	VariantNoHealthy   = "no-healthy"   // llmfit.ai: healthy missing
-	VariantForeign     = "foreign"      // llmfit.ai attributes published by another driver
+	VariantForeign     = "foreign"      // llmfit.ai attributes published by a driver of no class
 	VariantMIG         = "mig"          // gpu.nvidia.com: a MIG slice (type "mig")
 	VariantNoMemoryAMD = "memory-zero"  // gpu.amd.com: memory 0 = unknown
 	VariantBoundary    = "boundary"     // synthetic, at or one step below a floor
@@ -109,7 +111,7 @@ func LLMfitDevice(a Accel, variant string) FakeDevice {
 	case VariantNoHealthy:
 		d.HasHealthy = false
 	case VariantForeign:
-		d.Driver = DriverNVIDIA
+		d.Driver = DriverForeign
 	}
 	d.Attributes = map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
 	d.Capacity = map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{}
@@ -310,4 +312,43 @@ func BoundaryDevices(memoryGi, minBandwidthGBs int64) Fleet {
 		mk("memory-below", memoryGi*1024-1, minBandwidthGBs),
 		mk("bandwidth-below", memoryGi*1024, minBandwidthGBs-1),
 	}
+}
+
+// RealBoundaryDevices are synthetic devices of the real drivers at the memory
+// floor (exactly memoryGi Gi as the driver reports it) and one step below it
+// (one byte; one Mi for Intel, which reports Mi), for NVIDIA with a listed
+// product (the first of products, if any) and with an unlisted one.
+func RealBoundaryDevices(memoryGi int64, products []string) Fleet {
+	var f Fleet
+	nv := func(name, product string, bytes int64) {
+		d := NVIDIADevice(Accel{ID: "b", Name: product, ProductName: product, MemoryMiB: 0}, VariantComplete, 0)
+		d.Name, d.Accel, d.Variant = "boundary-nvidia-"+name, nil, VariantBoundary
+		d.MemoryBytes = bytes
+		d.Capacity = map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{"memory": {Value: *resource.NewQuantity(bytes, resource.BinarySI)}}
+		f = append(f, d)
+	}
+	if len(products) > 0 {
+		nv("at-floor", products[0], memoryGi*(1<<30))
+		nv("below-floor", products[0], memoryGi*(1<<30)-1)
+	}
+	nv("unlisted", "NVIDIA Unlisted GPU", memoryGi*(1<<30)*2)
+	for _, name := range []string{"at-floor", "below-floor"} {
+		bytes := memoryGi * (1 << 30)
+		if name == "below-floor" {
+			bytes--
+		}
+		a := AMDDevice(Accel{ID: "b", Name: "AMD Boundary"}, VariantComplete)
+		a.Name, a.Accel, a.Variant, a.MemoryBytes = "boundary-amd-"+name, nil, VariantBoundary, bytes
+		a.Capacity["memory"] = resourcev1.DeviceCapacity{Value: *resource.NewQuantity(bytes, resource.BinarySI)}
+		f = append(f, a)
+
+		miB := memoryGi * 1024
+		if name == "below-floor" {
+			miB--
+		}
+		i := IntelDevice(Accel{ID: "b", Name: "Intel Boundary", MemoryMiB: miB}, VariantComplete)
+		i.Name, i.Accel, i.Variant = "boundary-intel-"+name, nil, VariantBoundary
+		f = append(f, i)
+	}
+	return f
 }

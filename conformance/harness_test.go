@@ -321,3 +321,31 @@ func TestAllocatorGolden(t *testing.T) {
 		t.Errorf("1000Gi: allocated %+v, err %v", got, err)
 	}
 }
+
+// The validation cache must not hide an invalid manifest: a bad name or a
+// bad structure around an already validated expression is still caught, and
+// an invalid expression is never cached.
+func TestValidatedExpressionsCache(t *testing.T) {
+	cache := &ValidatedExpressions{}
+	good := string(readGolden(t, "test-model-7b.default.yaml"))
+	if _, err := DecodeAndValidateCached([]byte(good), cache); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeAndValidateCached([]byte(strings.Replace(good, "name: test-model-7b-fit", "name: -fit", 1)), cache); err == nil || !strings.Contains(err.Error(), "metadata.name") {
+		t.Errorf("bad name with a cached expression: err = %v", err)
+	}
+	if _, err := DecodeAndValidateCached([]byte(strings.Replace(good, "deviceClassName: llmfit.ai", "deviceClassName: LLMfit.ai", 1)), cache); err == nil {
+		t.Error("bad class with a cached expression passed")
+	}
+	bad := strings.Replace(good, ".memory.compareTo(quantity('6Gi')) >= 0", ".memory >= quantity('6Gi')", 1)
+	for range 2 {
+		if _, err := DecodeAndValidateCached([]byte(bad), cache); err == nil || !strings.Contains(err.Error(), "compilation failed") {
+			t.Errorf("bad expression: err = %v", err)
+		}
+	}
+	n := 0
+	cache.m.Range(func(k, v any) bool { n++; return true })
+	if n != 1 {
+		t.Errorf("cache holds %d expressions, want 1", n)
+	}
+}

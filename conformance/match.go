@@ -16,8 +16,9 @@ type Matcher struct {
 	Compiler *Compiler
 	Classes  map[string]*DeviceClassSelectors
 
-	mu    sync.Mutex
-	cache map[string][]string // alternative key → matched device names
+	mu         sync.Mutex
+	cache      map[string][]string // alternative key → matched device names
+	classCache map[[2]string]bool  // (class, device name) → class selectors match
 }
 
 // DeviceClassSelectors are a class's CEL selectors.
@@ -25,7 +26,7 @@ type DeviceClassSelectors struct{ Selectors []string }
 
 // NewMatcher uses DeviceClasses and a fresh Compiler.
 func NewMatcher() *Matcher {
-	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, cache: map[string][]string{}}
+	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, cache: map[string][]string{}, classCache: map[[2]string]bool{}}
 	for name, c := range DeviceClasses {
 		cs := &DeviceClassSelectors{}
 		for _, s := range c.Spec.Selectors {
@@ -61,11 +62,13 @@ func (m *Matcher) Match(ctx context.Context, alt Alternative, fleet Fleet) ([]st
 	if !ok {
 		return nil, fmt.Errorf("%s: no DeviceClass %q in the test cluster", altName(alt), alt.DeviceClassName)
 	}
-	exprs := append(append([]string{}, class.Selectors...), alt.Selectors...)
 	var out []string
 	for _, d := range fleet {
-		ok := true
-		for _, e := range exprs {
+		ok, err := m.classMatches(ctx, alt.DeviceClassName, class, d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", altName(alt), err)
+		}
+		for _, e := range alt.Selectors {
 			r, err := m.Compiler.Compile(e)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", altName(alt), err)
@@ -106,4 +109,38 @@ func (m *Matcher) MatchCached(ctx context.Context, alt Alternative, fleet Fleet)
 	m.cache[key] = got
 	m.mu.Unlock()
 	return got, nil
+}
+
+// classMatches evaluates a class's selectors on a device, cached by class and
+// device name for the named devices of the shared fleet (boundary devices are
+// evaluated every time).
+func (m *Matcher) classMatches(ctx context.Context, name string, class *DeviceClassSelectors, d FakeDevice) (bool, error) {
+	key := [2]string{name, d.Name}
+	cacheable := d.Variant != VariantBoundary
+	if cacheable {
+		m.mu.Lock()
+		ok, hit := m.classCache[key]
+		m.mu.Unlock()
+		if hit {
+			return ok, nil
+		}
+	}
+	ok := true
+	for _, e := range class.Selectors {
+		r, err := m.Compiler.Compile(e)
+		if err != nil {
+			return false, fmt.Errorf("DeviceClass %s: %w", name, err)
+		}
+		match, _, err := r.DeviceMatches(ctx, d.CEL())
+		if err != nil {
+			return false, fmt.Errorf("DeviceClass %s: device %s: CEL evaluation error: %w", name, d.Name, err)
+		}
+		ok = ok && match
+	}
+	if cacheable {
+		m.mu.Lock()
+		m.classCache[key] = ok
+		m.mu.Unlock()
+	}
+	return ok, nil
 }

@@ -1,0 +1,39 @@
+package conformance
+
+import (
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// The drivers the suite covers: for each, the request alternatives its claim
+// must have (one for exactly; firstAvailable's in order) with their
+// DeviceClass, sub-request name and the fleet devices each must match.
+// Adding a driver to the suite is adding an entry here.
+
+var (
+	altLLMfit = AltSpec{Class: DriverLLMfit, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
+		return ExpectLLMfit(d, b.MemoryGi, b.MinBandwidthGBs)
+	}}
+	altNVIDIA = AltSpec{Class: DriverNVIDIA, Expect: func(d FakeDevice, b *fit.Bounds, products []string) bool {
+		return ExpectNVIDIA(d, b.MemoryGi, products)
+	}}
+	altAMD = AltSpec{Class: DriverAMD, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
+		return ExpectMemoryOnly(d, DriverAMD, b.MemoryGi)
+	}}
+	altIntel = AltSpec{Class: DriverIntel, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
+		return ExpectMemoryOnly(d, DriverIntel, b.MemoryGi)
+	}}
+)
+
+func llmfitDeviceOf(a Accel) string { return "llmfit-" + a.ID }
+func realDeviceOf(a Accel) string   { return "gpu-" + a.ID }
+
+func subRequest(a AltSpec, name string) AltSpec { a.Sub = name; return a }
+
+var driverSpecs = map[string]DriverSpec{
+	fit.DriverLlmfit: {Alts: []AltSpec{altLLMfit}, SelectedDevice: llmfitDeviceOf},
+	fit.DriverNVIDIA: {Alts: []AltSpec{altNVIDIA}, SelectedDevice: realDeviceOf, Products: true},
+	fit.DriverAMD:    {Alts: []AltSpec{altAMD}, SelectedDevice: realDeviceOf},
+	fit.DriverIntel:  {Alts: []AltSpec{altIntel}, SelectedDevice: realDeviceOf},
+	// any: firstAvailable, llmfit.ai first, then NVIDIA.
+	fit.DriverAny: {Alts: []AltSpec{subRequest(altLLMfit, "llmfit"), subRequest(altNVIDIA, "nvidia")}, SelectedDevice: llmfitDeviceOf, Products: true},
+}

@@ -1,0 +1,53 @@
+package conformance
+
+import "sort"
+
+// Expectations computed from the fleet's published facts and the bounds
+// alone, never through CEL: what a correct selector for each driver (with the
+// driver's DeviceClass) must match. REFERENCE §4 gives the layouts.
+
+const gi = int64(1) << 30
+
+// ExpectLLMfit: an llmfit.ai device meeting both floors and healthy.
+func ExpectLLMfit(d FakeDevice, memoryGi, minBandwidthGBs int64) bool {
+	return d.FitsLLMfit(memoryGi, minBandwidthGBs)
+}
+
+// NVIDIAProducts is the productName allow-list a bandwidth floor becomes for
+// NVIDIA's driver: the products of the NVIDIA accelerators whose reported
+// memory and bandwidth meet the floors, sorted.
+func NVIDIAProducts(accels []Accel, memoryGi, minBandwidthGBs int64) []string {
+	set := map[string]bool{}
+	for _, a := range accels {
+		if a.Driver == DriverNVIDIA && a.ProductName != "" &&
+			a.MemoryMiB<<20 >= memoryGi*gi && a.BandwidthGBs >= float64(minBandwidthGBs) {
+			set[a.ProductName] = true
+		}
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ExpectNVIDIA: a whole NVIDIA GPU (not a MIG slice) whose reported memory
+// meets the floor and whose product is on the allow-list.
+func ExpectNVIDIA(d FakeDevice, memoryGi int64, products []string) bool {
+	if d.Driver != DriverNVIDIA || d.Type != "gpu" || d.MemoryBytes < memoryGi*gi {
+		return false
+	}
+	for _, p := range products {
+		if p == d.ProductName {
+			return true
+		}
+	}
+	return false
+}
+
+// ExpectMemoryOnly: a device of the driver whose reported memory meets the
+// floor (AMD's 0 = unknown never does).
+func ExpectMemoryOnly(d FakeDevice, driver string, memoryGi int64) bool {
+	return d.Driver == driver && d.MemoryBytes >= memoryGi*gi
+}

@@ -1,0 +1,210 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Outcome of checking one target.
+type Outcome int
+
+const (
+	Rendered Outcome = iota // rendered and every check passed
+	Refused                 // fitclaim refused, and the suite agrees it had to
+)
+
+// AltSpec is what one request alternative of a driver's claim must be.
+type AltSpec struct {
+	Class, Sub string
+	// Expect says whether device d must match, from its facts alone.
+	Expect func(d FakeDevice, b *fit.Bounds, products []string) bool
+}
+
+// DriverSpec is what a claim for one driver must be: its alternatives in
+// order, and which fleet device stands for an accelerator in fit's matching
+// table (Match.Selected).
+type DriverSpec struct {
+	Alts           []AltSpec
+	SelectedDevice func(a Accel) string
+	// Products: the claim carries an NVIDIA productName allow-list, and
+	// rendering must refuse when no NVIDIA accelerator meets the floors.
+	Products bool
+}
+
+// Checker renders targets and checks them against Kubernetes' code and the
+// fleet. It is safe for concurrent use.
+type Checker struct {
+	Accels  []Accel
+	Fleet   Fleet
+	Matcher *Matcher
+	Drivers map[string]DriverSpec
+	// Validated caches CEL expressions through the official validator.
+	Validated *ValidatedExpressions
+
+	Renders, Refusals, Evaluations atomic.Int64
+}
+
+// NewChecker builds the fleet from the accelerators.
+func NewChecker(accels []Accel, drivers map[string]DriverSpec) (*Checker, error) {
+	f, err := NewFleet(accels)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{Accels: accels, Fleet: f, Matcher: NewMatcher(), Drivers: drivers, Validated: &ValidatedExpressions{}}, nil
+}
+
+// Check renders t and checks the result: strict decode, defaulting, official
+// validation, the request's shape, CEL compilation under the limits, the
+// matched fleet devices (and boundary devices) against the expectation, and
+// fit's matching table against the same. wantModel, if set, is the catalog
+// entry t must have resolved to.
+func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Outcome, *claim.Result, Manifest, error) {
+	spec, ok := c.Drivers[t.Driver]
+	if !ok {
+		return 0, nil, Manifest{}, fmt.Errorf("no driver spec for %q", t.Driver)
+	}
+	r, err := claim.Render(t)
+	if err != nil {
+		return c.checkRefusal(t, spec, err)
+	}
+	c.Renders.Add(1)
+	b := &r.Bounds
+	if wantModel != "" && b.Model.Name != wantModel {
+		return 0, nil, Manifest{}, fmt.Errorf("rendered model %q, asked for %q", b.Model.Name, wantModel)
+	}
+	m, err := DecodeAndValidateCached([]byte(r.YAML), c.Validated)
+	if err != nil {
+		return 0, nil, m, fmt.Errorf("%w\n%s", err, r.YAML)
+	}
+	if m.Name() != r.Name {
+		return 0, nil, m, fmt.Errorf("metadata.name %q, Result.Name %q", m.Name(), r.Name)
+	}
+	if (m.Template != nil) != t.Template {
+		return 0, nil, m, fmt.Errorf("template %v, asked %v", m.Template != nil, t.Template)
+	}
+	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.MinBandwidthGBs)
+	if spec.Products {
+		got := slices.Sorted(slices.Values(b.Products))
+		if !slices.Equal(got, products) {
+			return 0, nil, m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.MinBandwidthGBs, products)
+		}
+	}
+	reqs, err := Requests(m)
+	if err != nil {
+		return 0, nil, m, err
+	}
+	if len(reqs) != 1 || len(reqs[0].Alternatives) != len(spec.Alts) {
+		return 0, nil, m, fmt.Errorf("want one request with %d alternatives, got %+v", len(spec.Alts), reqs)
+	}
+	boundary := append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs), RealBoundaryDevices(b.MemoryGi, products)...)
+	var firstMatched []string
+	for i, alt := range reqs[0].Alternatives {
+		as := spec.Alts[i]
+		if alt.DeviceClassName != as.Class || alt.SubRequest != as.Sub {
+			return 0, nil, m, fmt.Errorf("alternative %d: class %q sub-request %q, want %q %q", i, alt.DeviceClassName, alt.SubRequest, as.Class, as.Sub)
+		}
+		if alt.AllocationMode != "ExactCount" || alt.Count != int64(t.Count) {
+			return 0, nil, m, fmt.Errorf("%s: allocationMode %s count %d, want ExactCount %d", altName(alt), alt.AllocationMode, alt.Count, t.Count)
+		}
+		if err := c.Matcher.Compile(alt); err != nil {
+			return 0, nil, m, err
+		}
+		for _, fl := range []struct {
+			fleet  Fleet
+			cached bool
+		}{{c.Fleet, true}, {boundary, false}} {
+			var got []string
+			if fl.cached {
+				got, err = c.Matcher.MatchCached(ctx, alt, fl.fleet)
+			} else {
+				got, err = c.Matcher.Match(ctx, alt, fl.fleet)
+				c.Evaluations.Add(int64(len(fl.fleet)))
+			}
+			if err != nil {
+				return 0, nil, m, err
+			}
+			var want []string
+			for _, d := range fl.fleet {
+				if as.Expect(d, b, products) {
+					want = append(want, d.Name)
+				}
+			}
+			if !slices.Equal(got, want) {
+				return 0, nil, m, fmt.Errorf("%s (%d Gi, %d GB/s): matched %q\nwant %q", altName(alt), b.MemoryGi, b.MinBandwidthGBs, got, want)
+			}
+			if !fl.cached && len(want) == 0 {
+				return 0, nil, m, fmt.Errorf("%s: no boundary device expected to match: the boundary check checks nothing", altName(alt))
+			}
+			if i == 0 && fl.cached {
+				firstMatched = got
+			}
+		}
+	}
+	if err := c.checkMatches(r, spec, firstMatched); err != nil {
+		return 0, nil, m, err
+	}
+	return Rendered, &r, m, nil
+}
+
+// checkMatches: fit's matching table agrees with what the selector matched
+// and with the floors, for every accelerator exactly once.
+func (c *Checker) checkMatches(r claim.Result, spec DriverSpec, matched []string) error {
+	b := &r.Bounds
+	if len(r.Matches) != len(c.Accels) {
+		return fmt.Errorf("Result.Matches has %d entries, %d accelerators", len(r.Matches), len(c.Accels))
+	}
+	byID := map[string]Accel{}
+	for _, a := range c.Accels {
+		byID[a.ID] = a
+	}
+	seen := map[string]bool{}
+	for _, mt := range r.Matches {
+		a, ok := byID[mt.Accelerator.ID]
+		if !ok || seen[a.ID] {
+			return fmt.Errorf("Result.Matches: unknown or repeated accelerator %q", mt.Accelerator.ID)
+		}
+		seen[a.ID] = true
+		mem := a.MemoryMiB<<20 >= b.MemoryGi*gi
+		bw := a.BandwidthGBs >= float64(b.MinBandwidthGBs)
+		if mt.FitsMemory != mem || mt.FitsBandwidth != bw {
+			return fmt.Errorf("Result.Matches %s: fitsMemory %v fitsBandwidth %v, want %v %v (%d MiB vs %d Gi, %g vs %d GB/s)",
+				a.ID, mt.FitsMemory, mt.FitsBandwidth, mem, bw, a.MemoryMiB, b.MemoryGi, a.BandwidthGBs, b.MinBandwidthGBs)
+		}
+		sel := slices.Contains(matched, spec.SelectedDevice(a))
+		if mt.Selected != sel {
+			return fmt.Errorf("Result.Matches %s: Selected %v, but the selector matching device %s is %v", a.ID, mt.Selected, spec.SelectedDevice(a), sel)
+		}
+	}
+	return nil
+}
+
+// checkRefusal: a render error is only right for a driver with an NVIDIA
+// allow-list when no NVIDIA accelerator meets the floors (the floors taken
+// from the same target rendered for llmfit.ai), and must name the driver field.
+func (c *Checker) checkRefusal(t fit.Target, spec DriverSpec, renderErr error) (Outcome, *claim.Result, Manifest, error) {
+	if !spec.Products {
+		return 0, nil, Manifest{}, fmt.Errorf("render: %w", renderErr)
+	}
+	lt := t
+	lt.Driver = fit.DriverLlmfit
+	lb, err := fit.Resolve(lt)
+	if err != nil {
+		return 0, nil, Manifest{}, fmt.Errorf("render for %s: %v; and for llmfit: %w", t.Driver, renderErr, err)
+	}
+	if p := NVIDIAProducts(c.Accels, lb.MemoryGi, lb.MinBandwidthGBs); len(p) > 0 {
+		return 0, nil, Manifest{}, fmt.Errorf("render refused (%v) although %q meet %d Gi and %d GB/s", renderErr, p, lb.MemoryGi, lb.MinBandwidthGBs)
+	}
+	var fe *fit.FieldError
+	if !errors.As(renderErr, &fe) || fe.Field != "driver" || !strings.Contains(fe.Error(), "best candidates") {
+		return 0, nil, Manifest{}, fmt.Errorf("refusal is not a driver field error naming candidates: %v", renderErr)
+	}
+	c.Refusals.Add(1)
+	return Refused, nil, Manifest{}, nil
+}

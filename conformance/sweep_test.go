@@ -1,0 +1,131 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// gridTarget is one point of a target grid, applied to a catalog entry.
+type gridTarget struct {
+	name string
+	edit func(*fit.Target)
+}
+
+// llmfitGrid is issue 2's grid: defaults; 30 tok/s at 60 %; Q8_0, F16 and
+// Q2_K overrides; each with template off and on.
+var llmfitGrid = func() []gridTarget {
+	base := []gridTarget{
+		{"defaults", func(*fit.Target) {}},
+		{"30tps-60pct", func(t *fit.Target) { t.MinTps, t.EfficiencyPct = 30, 60 }},
+		{"Q8_0", func(t *fit.Target) { t.Quant = "Q8_0" }},
+		{"F16", func(t *fit.Target) { t.Quant = "F16" }},
+		{"Q2_K", func(t *fit.Target) { t.Quant = "Q2_K" }},
+	}
+	var out []gridTarget
+	for _, g := range base {
+		g := g
+		out = append(out, g, gridTarget{g.name + "+template", func(t *fit.Target) { g.edit(t); t.Template = true }})
+	}
+	return out
+}()
+
+func newChecker(t testing.TB) *Checker {
+	t.Helper()
+	c, err := NewChecker(CatalogAccelerators(), driverSpecs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sweep checks every (entry, grid point) on all cores and reports failures
+// (at most 20 in full) and timings.
+func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget) {
+	t.Helper()
+	ctx := context.Background()
+	type job struct {
+		entry catalog.Model
+		g     gridTarget
+	}
+	jobs := make(chan job)
+	var mu sync.Mutex
+	var failures []string
+	outcomes := map[string][2]int{}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				target := fit.DefaultTarget()
+				target.Model = j.entry.Name
+				j.g.edit(&target)
+				out, _, _, err := c.Check(ctx, target, j.entry.Name)
+				mu.Lock()
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("%s [%s]: %v", j.entry.Name, j.g.name, err))
+				} else {
+					o := outcomes[j.g.name]
+					o[out]++
+					outcomes[j.g.name] = o
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, e := range entries {
+		for _, g := range grid {
+			jobs <- job{e, g}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	elapsed := time.Since(start)
+	sort.Strings(failures)
+	for i, f := range failures {
+		if i == 20 {
+			t.Errorf("… and %d more failures", len(failures)-20)
+			break
+		}
+		t.Error(f)
+	}
+	for _, g := range grid {
+		t.Logf("%-28s rendered %5d, refused %4d", g.name, outcomes[g.name][Rendered], outcomes[g.name][Refused])
+	}
+	t.Logf("%d entries × %d targets = %d checks in %v on %d cores (%d renders, %d refusals, %d distinct selectors compiled, %d boundary evaluations)",
+		len(entries), len(grid), len(entries)*len(grid), elapsed.Round(time.Millisecond), runtime.GOMAXPROCS(0),
+		c.Renders.Load(), c.Refusals.Load(), c.Matcher.Compiler.Compiles.Load(), c.Evaluations.Load())
+}
+
+// TestCatalogSweep is issue 2's proof: every catalog entry × llmfitGrid.
+func TestCatalogSweep(t *testing.T) {
+	models := catalog.Models()
+	if len(models) != 1852 {
+		t.Errorf("catalog has %d models, want 1852", len(models))
+	}
+	if testing.Short() {
+		models = sample(models, 100)
+	}
+	sweep(t, newChecker(t), models, llmfitGrid)
+}
+
+// sample takes n entries spread across sizes: sorted by parameter count, every k-th.
+func sample(models []catalog.Model, n int) []catalog.Model {
+	s := append([]catalog.Model(nil), models...)
+	sort.SliceStable(s, func(i, j int) bool { return fit.ParamsB(&s[i]) < fit.ParamsB(&s[j]) })
+	var out []catalog.Model
+	step := float64(len(s)) / float64(n)
+	for i := range n {
+		out = append(out, s[int(float64(i)*step)])
+	}
+	return out
+}

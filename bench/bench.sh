@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# fitclaim's benchmark script: prints figures, never fails on a slow result (it is not a timed
+# test). `./build.sh bench` builds dist/ and runs it; it can also run alone on a built dist/.
+#
+#   1. first-load bytes of dist/ (raw, gzip -9, brotli -q 11) against the 1.0 MB brotli budget
+#   2. navigation -> first rendered claim in headless Chromium, beside a minimal Go wasm page
+#   3. render latency inside the page (median, p99 over 1,000 renders)
+#   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
+#
+# Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
+# SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), FRAGMENT (permalink opened).
+# Loopback only; every server and browser it starts is stopped on exit (trap).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+DIST=${FITCLAIM_DIST:-$ROOT/dist}
+BIN=$ROOT/.cache/bin
+LOADS=${LOADS:-7}
+RENDERS=${RENDERS:-1000}
+SWEEP_BENCHTIME=${SWEEP_BENCHTIME:-5x}
+SWEEP_COUNT=${SWEEP_COUNT:-3}
+FRAGMENT=${FRAGMENT:-m=NousResearch%2FLlama-2-7b-chat-hf}
+BUDGET=1048576 # 1.0 MB brotli, the whole first load
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'bench.sh: %s\n' "$*" >&2; exit 1; }
+section() { printf '\n=== %s ===\n' "$*"; }
+
+[ -f "$DIST/index.html" ] || die "$DIST/index.html is missing: run ./build.sh first"
+command -v brotli >/dev/null 2>&1 || die "brotli is missing (apt-get install brotli; ./build.sh bench installs it)"
+command -v go >/dev/null 2>&1 || die "Go is missing"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-bench.XXXXXX")
+SUMMARY=$WORK/summary
+: >"$SUMMARY"
+CHILD=
+cleanup() {
+	if [ -n "$CHILD" ] && kill -0 "$CHILD" 2>/dev/null; then
+		kill -TERM "$CHILD" 2>/dev/null || true
+		wait "$CHILD" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# run_child CMD...: run CMD in the background so the trap can stop it, and wait for it.
+run_child() {
+	"$@" &
+	CHILD=$!
+	local rc=0
+	wait "$CHILD" || rc=$?
+	CHILD=
+	return $rc
+}
+
+note() { printf '%s\n' "$*" >>"$SUMMARY"; }
+human() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%.2f MB", b/1048576; else if (b >= 1024) printf "%.1f KB", b/1024; else printf "%d B", b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
+
+# Measure a snapshot: other work may rebuild dist/ (rm + mv) while this runs. A snapshot whose
+# index.html or sw.js names an asset it lacks was taken mid-build: take it again.
+snapshot() {
+	local try f
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		rm -rf "$WORK/dist"
+		if [ -f "$DIST/index.html" ] && cp -a "$DIST" "$WORK/dist" 2>/dev/null && [ -f "$WORK/dist/index.html" ]; then
+			local ok=1
+			for f in $(cat "$WORK/dist/index.html" "$WORK/dist/sw.js" "$WORK"/dist/assets/*.js 2>/dev/null |
+				grep -oE 'assets/[A-Za-z0-9._-]+\.[a-z0-9]+' | sort -u); do
+				[ -f "$WORK/dist/$f" ] || { ok=0; break; }
+			done
+			[ $ok = 1 ] && return 0
+		fi
+		sleep 1
+	done
+	die "could not take a consistent snapshot of $DIST (is something rebuilding it?)"
+}
+snapshot
+DIST=$WORK/dist
+
+section "machine"
+printf 'cpus: %s   load average: %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%s   commit %s%s\n' "$(go version)" "$(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
+	"$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "(the machine is shared: other work running at the same time makes every timing noisier)"
+
+# ---------------------------------------------------------------------------
+# 1. First-load bytes
+
+section "1. first-load bytes (dist/, $(date -r "$DIST/index.html" '+built %H:%M:%S'))"
+# The first load: index.html, everything it references (recursively through stylesheets,
+# scripts and the manifest, so the wasm that app.js fetches is in), and the service worker.
+refs() { grep -oE 'assets/[A-Za-z0-9._-]+|manifest\.webmanifest' "$DIST/$1" 2>/dev/null | sort -u || true; }
+declare -A SEEN=()
+QUEUE=(index.html)
+FIRST=()
+while [ ${#QUEUE[@]} -gt 0 ]; do
+	f=${QUEUE[0]}
+	QUEUE=("${QUEUE[@]:1}")
+	[ -n "${SEEN[$f]:-}" ] && continue
+	SEEN[$f]=1
+	[ -f "$DIST/$f" ] || { say "note: $f is referenced but not in dist/"; continue; }
+	FIRST+=("$f")
+	case $f in
+	*.html | *.css | *.js)
+		# manifest icons are not fetched to render the page: the manifest's refs are not followed
+		while IFS= read -r r; do [ -n "$r" ] && QUEUE+=("$r"); done < <(refs "$f")
+		;;
+	esac
+done
+[ -f "$DIST/sw.js" ] && [ -z "${SEEN[sw.js]:-}" ] && FIRST+=(sw.js) && SEEN[sw.js]=1
+
+sizes() { # FILE -> "raw gz br"
+	printf '%d %d %d\n' "$(wc -c <"$1")" "$(gzip -9 -c "$1" | wc -c)" "$(brotli -c -q 11 "$1" | wc -c)"
+}
+printf '%-40s %11s %11s %11s\n' "asset (first load)" "raw B" "gzip -9 B" "brotli-11 B"
+traw=0 tgz=0 tbr=0
+for f in "${FIRST[@]}"; do
+	read -r raw gz br < <(sizes "$DIST/$f")
+	traw=$((traw + raw)) tgz=$((tgz + gz)) tbr=$((tbr + br))
+	printf '%-40s %11d %11d %11d\n' "$f" "$raw" "$gz" "$br"
+done
+printf '%-40s %11d %11d %11d\n' "TOTAL first load" "$traw" "$tgz" "$tbr"
+printf 'total first load: %s raw, %s gzip, %s brotli (gzip %s%% and brotli %s%% of raw)\n' \
+	"$(human $traw)" "$(human $tgz)" "$(human $tbr)" "$(awk -v a=$tgz -v b=$traw 'BEGIN{printf "%.0f", 100*a/b}')" \
+	"$(awk -v a=$tbr -v b=$traw 'BEGIN{printf "%.0f", 100*a/b}')"
+if [ "$tbr" -le "$BUDGET" ]; then verdict="HOLDS"; else verdict="EXCEEDED"; fi
+printf 'budget: whole first load <= 1.0 MB (1048576 B) brotli: %s (%s used, %s%% of the budget)\n' \
+	"$verdict" "$(human $tbr)" "$(awk -v a=$tbr -v b=$BUDGET 'BEGIN{printf "%.0f", 100*a/b}')"
+note "$(printf '%-44s %s brotli (%s gzip, %s raw); 1.0 MB brotli budget %s' "first-load bytes" "$(human $tbr)" "$(human $tgz)" "$(human $traw)" "$verdict")"
+
+# What the service worker precaches after the first visit on top of that (not needed to render).
+if [ -f "$DIST/sw.js" ]; then
+	extra=() eraw=0 ebr=0
+	while IFS= read -r f; do
+		[ -n "${SEEN[$f]:-}" ] || [ ! -f "$DIST/$f" ] || extra+=("$f")
+	done < <(grep -oE 'assets/[A-Za-z0-9._-]+' "$DIST/sw.js" | sort -u)
+	for f in "${extra[@]}"; do
+		read -r raw gz br < <(sizes "$DIST/$f")
+		eraw=$((eraw + raw)) ebr=$((ebr + br))
+	done
+	[ ${#extra[@]} -eq 0 ] || printf 'also precached by sw.js after the first render (not counted): %s (%s raw, %s brotli)\n' \
+		"${extra[*]}" "$(human $eraw)" "$(human $ebr)"
+fi
+
+# ---------------------------------------------------------------------------
+# 2 + 3. Headless Chromium: first rendered claim (beside a minimal Go wasm) and render latency
+
+section "2-3. headless Chromium: first rendered claim, render latency"
+MIN=$WORK/minimal
+mkdir -p "$MIN"
+say "building the minimal Go wasm (bench/minimalwasm) and pagebench (tools module)"
+GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$MIN/minimal.wasm" ./bench/minimalwasm
+cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$MIN/wasm_exec.js"
+# The baseline page loads the same way app.js does: wasm_exec.js, then fetch + instantiateStreaming,
+# go.run, poll every 5 ms for the global; then it writes one word to the DOM.
+cat >"$MIN/index.html" <<'EOF'
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>minimal Go wasm</title>
+<script src="wasm_exec.js"></script>
+<script src="boot.js" defer></script>
+</head>
+<body><p id="out">loading</p></body>
+</html>
+EOF
+cat >"$MIN/boot.js" <<'EOF'
+(async () => {
+  const go = new Go();
+  const resp = await fetch("minimal.wasm");
+  const inst = await WebAssembly.instantiateStreaming(resp, go.importObject);
+  go.run(inst.instance);
+  while (!(window.minimal && window.minimal.ready)) await new Promise((r) => setTimeout(r, 5));
+  document.getElementById("out").textContent = "ready";
+})();
+EOF
+read -r mraw mgz mbr < <(sizes "$MIN/minimal.wasm")
+printf 'minimal Go wasm (same flags as the page): %s raw, %s gzip, %s brotli\n' "$(human $mraw)" "$(human $mgz)" "$(human $mbr)"
+mkdir -p "$BIN"
+(cd tools && go build -o "$BIN/pagebench" ./cmd/pagebench)
+run_child "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" -config "$ROOT/netlify.toml" \
+	-loads "$LOADS" -renders "$RENDERS" -fragment "$FRAGMENT" -summary "$SUMMARY" ||
+	{ echo "pagebench FAILED (exit $?): no page timings"; note "page timings: FAILED"; }
+
+# ---------------------------------------------------------------------------
+# 4. The whole catalog swept: wasm beside native
+
+section "4. whole catalog swept (claim.Render of every catalog.Models() entry at defaults)"
+# median ns/op of the BenchmarkCatalogSweep lines in a go test output
+med_ns() { awk '/^BenchmarkCatalogSweep/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }' "$1" |
+	sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) exit 1; if (NR % 2) print a[(NR+1)/2]; else printf "%.0f\n", (a[NR/2] + a[NR/2+1]) / 2 }'; }
+ms() { awk -v n="$1" 'BEGIN { printf "%.1f ms", n/1e6 }'; }
+sweep() { # LABEL OUT GO-TEST-ARGS...
+	local label=$1 out=$2
+	shift 2
+	say "sweep: $label"
+	if run_child "$@" -run '^$' -bench '^BenchmarkCatalogSweep$' -benchtime "$SWEEP_BENCHTIME" -count "$SWEEP_COUNT" \
+		-benchmem ./bench/sweep >"$out" 2>&1; then
+		grep -E '^Benchmark' "$out" | sed 's/^/    /'
+	else
+		echo "    $label FAILED:"
+		tail -n 20 "$out" | sed 's/^/    /'
+		return 1
+	fi
+}
+printf 'go test -bench CatalogSweep -benchtime %s -count %s (one op = the whole catalog); median of the counts\n' "$SWEEP_BENCHTIME" "$SWEEP_COUNT"
+echo "  native ($(go env GOOS)/$(go env GOARCH)):"
+native=
+sweep native "$WORK/native.txt" go test && native=$(med_ns "$WORK/native.txt") || true
+if [ ! -x "$BIN/wasmbrowsertest" ]; then
+	say "building wasmbrowsertest (tools module)"
+	(cd tools && go build -o "$BIN/wasmbrowsertest" github.com/agnivade/wasmbrowsertest)
+fi
+echo "  js/wasm in headless Chromium (wasmbrowsertest):"
+chrome=
+sweep chromium "$WORK/chromium.txt" env GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" &&
+	chrome=$(med_ns "$WORK/chromium.txt") || true
+nodev=
+if command -v node >/dev/null 2>&1; then
+	echo "  js/wasm in Node $(node --version) (go_js_wasm_exec):"
+	sweep node "$WORK/node.txt" env GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" &&
+		nodev=$(med_ns "$WORK/node.txt") || true
+fi
+models=$(awk '/^BenchmarkCatalogSweep/ { for (i = 2; i <= NF; i++) if ($i == "models") { print $(i-1); exit } }' "$WORK/native.txt" 2>/dev/null || true)
+echo "  catalog sweep of ${models:-?} models:"
+[ -z "$native" ] || printf '    native             %12s  (%s per model)\n' "$(ms "$native")" "$(awk -v n="$native" -v m="${models:-1}" 'BEGIN { printf "%.1f µs", n/m/1e3 }')"
+[ -z "$chrome" ] || printf '    wasm in Chromium   %12s  ratio wasm/native %sx\n' "$(ms "$chrome")" "$(ratio "$chrome" "${native:-0}")"
+[ -z "$nodev" ] || printf '    wasm in Node       %12s  ratio wasm/native %sx\n' "$(ms "$nodev")" "$(ratio "$nodev" "${native:-0}")"
+if [ -n "$native" ] && [ -n "$chrome" ]; then
+	note "$(printf '%-44s native %s, wasm in Chromium %s: ratio %sx%s' "catalog sweep (${models:-?} models)" "$(ms "$native")" "$(ms "$chrome")" \
+		"$(ratio "$chrome" "$native")" "${nodev:+ (Node $(ms "$nodev"), $(ratio "$nodev" "$native")x)}")"
+else
+	note "catalog sweep: FAILED (see above)"
+fi
+
+section "summary (bench/bench.sh)"
+cat "$SUMMARY"

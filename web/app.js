@@ -896,11 +896,17 @@
     }
     let exited = false;
     go.run(inst.instance).then(() => { exited = true; }, () => { exited = true; });
+    // The global appears as soon as the Go program's main runs; on a slow or busy
+    // machine that can take a while, so wait as long as the program is alive.
     const t0 = Date.now();
+    let told = false;
     while (!(window.fitclaim && typeof window.fitclaim.render === "function")) {
       if (exited) throw new Error("the engine stopped while starting");
-      if (Date.now() - t0 > 15000) throw new Error("the engine did not start within 15 s");
-      await new Promise((r) => setTimeout(r, 5));
+      if (!told && Date.now() - t0 > 8000) {
+        told = true;
+        $("boot").textContent = "Still starting the sizing engine… (this machine seems busy)";
+      }
+      await new Promise((r) => setTimeout(r, 10));
     }
   }
 

@@ -8,6 +8,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -16,8 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,7 +171,7 @@ func newPage(t *testing.T, base string, width, height int64) *page {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
 	t.Cleanup(func() {
 		cancelT()
 		cancelC()
@@ -230,7 +233,7 @@ func (p *page) open(fragment string) {
 func (p *page) waitReady() {
 	p.t.Helper()
 	var state string
-	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(30*time.Second)))
+	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(60*time.Second)))
 	if state != "ready" {
 		p.t.Fatalf("page did not start: state %q, boot message %q", state, p.text("boot"))
 	}
@@ -261,7 +264,7 @@ func (p *page) visible(id string) bool {
 // waitText polls until an element's textContent satisfies ok, and returns it.
 func (p *page) waitText(id string, ok func(string) bool, what string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	var s string
 	for time.Now().Before(deadline) {
 		s = p.text(id)
@@ -784,4 +787,74 @@ func TestScriptWritesNoHTML(t *testing.T) {
 			t.Errorf("index.html contains %q (inline code or an external resource)", bad)
 		}
 	}
+}
+
+// A new deploy (a new cache version in sw.js) takes over, and its activation
+// deletes the old version's cache.
+func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
+	dir := distDir(t)
+	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := netlify.NewServer(dir, cfg, nil)
+	orig, err := os.ReadFile(filepath.Join(dir, "sw.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	versionRE := regexp.MustCompile(`(const CACHE = CACHE_PREFIX \+ ")([^"]+)(")`)
+	m := versionRE.FindSubmatch(orig)
+	if m == nil {
+		t.Fatalf("sw.js has no versioned cache name (const CACHE = CACHE_PREFIX + \"...\")")
+	}
+	oldName, newName := "fitclaim-"+string(m[2]), "fitclaim-"+string(m[2])+"-next"
+	bumped := versionRE.ReplaceAll(orig, []byte("${1}${2}-next${3}"))
+	var bump atomic.Bool
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/sw.js" && bump.Load() {
+			for k, v := range cfg.HeadersFor("/sw.js") {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			http.ServeContent(w, r, "sw.js", time.Now(), bytes.NewReader(bumped))
+			return
+		}
+		site.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
+	p.open(claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel })))
+	var ok bool
+	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &ok,
+		chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
+	awaitOpt := func(ep *runtime.EvaluateParams) *runtime.EvaluateParams { return ep.WithAwaitPromise(true) }
+	var keys []string
+	p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
+	if len(keys) != 1 || keys[0] != oldName {
+		t.Fatalf("caches before the update %q, want [%s]", keys, oldName)
+	}
+
+	bump.Store(true)
+	start := time.Now()
+	p.run(chromedp.Evaluate(`navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => true)`, &ok, awaitOpt))
+	t.Logf("update() resolved after %v", time.Since(start))
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
+		if len(keys) == 1 && keys[0] == newName {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("old cache gone after %v", time.Since(start))
+	if len(keys) != 1 || keys[0] != newName {
+		t.Errorf("caches after the update %q, want only [%s]", keys, newName)
+	}
+	p.noProblems()
 }

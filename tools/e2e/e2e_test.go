@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -663,6 +664,17 @@ func TestOffline(t *testing.T) {
 	p.run(chromedp.Evaluate(`caches.keys()`, &caches, func(ep *runtime.EvaluateParams) *runtime.EvaluateParams { return ep.WithAwaitPromise(true) }))
 	if len(caches) != 1 || !strings.HasPrefix(caches[0], "fitclaim-") {
 		t.Errorf("caches %q, want one versioned fitclaim cache", caches)
+	}
+
+	// Installable: a manifest with icons and a service worker, by Chromium's own check.
+	var installErrs []*cdppage.InstallabilityError
+	p.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		installErrs, err = cdppage.GetInstallabilityErrors().Do(ctx)
+		return err
+	}))
+	for _, e := range installErrs {
+		t.Errorf("not installable: %s %v", e.ErrorID, e.ErrorArguments)
 	}
 
 	s.stop()

@@ -30,6 +30,9 @@ edge_stop() {
     wait "$EDGE_PID" 2>/dev/null || true
   fi
   EDGE_PID=
+  if [[ -n "${EDGE_LOG:-}" && -z "${EDGE_KEEP_LOG:-}" ]]; then
+    rm -f "$EDGE_LOG"
+  fi
 }
 
 # edge_start starts workerd in the background (tries a few ports) and waits up to 60 s for

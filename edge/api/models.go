@@ -42,7 +42,10 @@ func models(raw string) ([]byte, string, error) {
 	return marshal(claim.SearchModels(query, limit))
 }
 
-// version answers /version: fitclaim's version (the catalog date is its build metadata).
+// version answers /version: fitclaim's version (the catalog date is its build metadata), the
+// permalink format it writes and the API's version. It does not touch the catalog's entries,
+// so it stays cheap enough for a health check (the worker parses the catalog afresh for each
+// request that needs it: syumai/workers starts a new Go instance per request).
 func version(raw string) ([]byte, string, error) {
 	if _, err := values(raw); err != nil {
 		return nil, "", err
@@ -51,11 +54,9 @@ func version(raw string) ([]byte, string, error) {
 		Version       string `json:"version"`
 		Release       string `json:"release"`
 		CatalogDate   string `json:"catalogDate"`
-		Models        int    `json:"models"`
-		Accelerators  int    `json:"accelerators"`
 		FormatVersion int    `json:"formatVersion"`
 		API           string `json:"api"`
-	}{claim.Version, claim.Release, catalog.Date, len(catalog.Models()), len(catalog.Accelerators()), claim.FormatVersion, "v1"})
+	}{claim.Version, claim.Release, catalog.Date, claim.FormatVersion, "v1"})
 }
 
 func marshal(v any) ([]byte, string, error) {

@@ -352,3 +352,31 @@ func RealBoundaryDevices(memoryGi int64, products []string) Fleet {
 	}
 	return f
 }
+
+// Replicate returns n copies of every device (names suffixed -0 … -(n-1)),
+// so a claim for n devices of one product can be allocated.
+func (f Fleet) Replicate(n int) Fleet {
+	if n <= 1 {
+		return f
+	}
+	out := make(Fleet, 0, len(f)*n)
+	for _, d := range f {
+		for i := range n {
+			c := d
+			c.Name = fmt.Sprintf("%s-%d", d.Name, i)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Without returns the devices of f for which drop is false.
+func (f Fleet) Without(drop func(FakeDevice) bool) Fleet {
+	var out Fleet
+	for _, d := range f {
+		if !drop(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -349,3 +349,33 @@ func TestValidatedExpressionsCache(t *testing.T) {
 		t.Errorf("cache holds %d expressions, want 1", n)
 	}
 }
+
+// The fleet is built from catalog.Accelerators(); it must be the CSV the
+// suite's expectations were written against, field for field.
+func TestCatalogAcceleratorsAreTheCSV(t *testing.T) {
+	csv, err := ReadAcceleratorsCSV(filepath.Join(SharedDir, "data", "accelerators.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := CatalogAccelerators()
+	if !slices.Equal(cat, csv) {
+		t.Errorf("catalog.Accelerators() differs from accelerators.csv:\n%+v\n%+v", cat, csv)
+	}
+	if len(cat) != 36 {
+		t.Errorf("%d accelerators, want 36", len(cat))
+	}
+	// The NVIDIA allow-list can only be exact if a productName names one accelerator.
+	seen := map[string]string{}
+	for _, a := range cat {
+		if a.Driver != DriverNVIDIA {
+			continue
+		}
+		if a.ProductName == "" {
+			t.Errorf("%s: NVIDIA accelerator without productName", a.ID)
+		}
+		if prev, ok := seen[a.ProductName]; ok {
+			t.Errorf("productName %q names %s and %s", a.ProductName, prev, a.ID)
+		}
+		seen[a.ProductName] = a.ID
+	}
+}

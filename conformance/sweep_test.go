@@ -48,13 +48,17 @@ func newChecker(t testing.TB) *Checker {
 
 // sweep checks every (entry, grid point) on all cores and reports failures
 // (at most 20 in full) and timings.
-func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget) {
+//
+// Every allocEvery-th check (0: none) also runs the allocator.
+func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget, allocEvery int) {
 	t.Helper()
 	ctx := context.Background()
 	type job struct {
 		entry catalog.Model
 		g     gridTarget
+		alloc bool
 	}
+	allocated := map[string]int{}
 	jobs := make(chan job)
 	var mu sync.Mutex
 	var failures []string
@@ -69,8 +73,29 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget)
 				target := fit.DefaultTarget()
 				target.Model = j.entry.Name
 				j.g.edit(&target)
-				out, _, _, err := c.Check(ctx, target, j.entry.Name)
+				out, r, m, err := c.Check(ctx, target, j.entry.Name)
+				got := "-"
+				if err == nil && out == Rendered && j.alloc {
+					got, err = c.CheckAllocation(ctx, r.Bounds.Target, &r.Bounds, m, c.Fleet)
+					if got == "" {
+						got = "refused"
+					}
+					// With several alternatives, also without the first one's
+					// devices: the allocator must fall back to the next.
+					if alts := c.Drivers[target.Driver].Alts; err == nil && len(alts) > 1 {
+						var fb string
+						fb, err = c.CheckAllocation(ctx, r.Bounds.Target, &r.Bounds, m,
+							c.Fleet.Without(func(d FakeDevice) bool { return d.Driver == alts[0].Class }))
+						if fb == "" {
+							fb = "refused"
+						}
+						got += ", without " + alts[0].Class + " → " + fb
+					}
+				}
 				mu.Lock()
+				if got != "-" {
+					allocated[j.g.name+" → "+got]++
+				}
 				if err != nil {
 					failures = append(failures, fmt.Sprintf("%s [%s]: %v", j.entry.Name, j.g.name, err))
 				} else {
@@ -82,9 +107,11 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget)
 			}
 		}()
 	}
+	n := 0
 	for _, e := range entries {
 		for _, g := range grid {
-			jobs <- job{e, g}
+			jobs <- job{e, g, allocEvery > 0 && n%allocEvery == 0}
+			n++
 		}
 	}
 	close(jobs)
@@ -101,6 +128,14 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget)
 	for _, g := range grid {
 		t.Logf("%-28s rendered %5d, refused %4d", g.name, outcomes[g.name][Rendered], outcomes[g.name][Refused])
 	}
+	var keys []string
+	for k := range allocated {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("allocator: %-40s %4d", k, allocated[k])
+	}
 	t.Logf("%d entries × %d targets = %d checks in %v on %d cores (%d renders, %d refusals, %d distinct selectors compiled, %d boundary evaluations)",
 		len(entries), len(grid), len(entries)*len(grid), elapsed.Round(time.Millisecond), runtime.GOMAXPROCS(0),
 		c.Renders.Load(), c.Refusals.Load(), c.Matcher.Compiler.Compiles.Load(), c.Evaluations.Load())
@@ -115,7 +150,7 @@ func TestCatalogSweep(t *testing.T) {
 	if testing.Short() {
 		models = sample(models, 100)
 	}
-	sweep(t, newChecker(t), models, llmfitGrid)
+	sweep(t, newChecker(t), models, llmfitGrid, 97)
 }
 
 // sample takes n entries spread across sizes: sorted by parameter count, every k-th.
@@ -128,4 +163,39 @@ func sample(models []catalog.Model, n int) []catalog.Model {
 		out = append(out, s[int(float64(i)*step)])
 	}
 	return out
+}
+
+// driverGrid is issue 4's: every driver, one and two devices, llmfit and kv
+// sizing, plus a long-context kv point; templates on odd points.
+var driverGrid = func() []gridTarget {
+	var out []gridTarget
+	for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAMD, fit.DriverIntel, fit.DriverAny} {
+		for _, count := range []int{1, 2} {
+			for _, sizing := range []string{fit.SizingLlmfit, fit.SizingKV} {
+				drv, count, sizing, template := drv, count, sizing, len(out)%2 == 1
+				name := fmt.Sprintf("%s n=%d %s", drv, count, sizing)
+				if template {
+					name += " template"
+				}
+				out = append(out, gridTarget{name, func(t *fit.Target) {
+					t.Driver, t.Count, t.Sizing, t.Template = drv, count, sizing, template
+				}})
+			}
+		}
+		drv := drv
+		out = append(out, gridTarget{drv + " n=4 kv ctx=32768 seq=2 q8_0", func(t *fit.Target) {
+			t.Driver, t.Count, t.Sizing, t.Context, t.Sequences, t.KVCache = drv, 4, fit.SizingKV, 32768, 2, "q8_0"
+		}})
+	}
+	return out
+}()
+
+// TestDriverSweep is issue 4's proof: a sample of 240 catalog entries across
+// sizes × every driver, count and sizing; the allocator on every 7th check.
+func TestDriverSweep(t *testing.T) {
+	n := 240
+	if testing.Short() {
+		n = 40
+	}
+	sweep(t, newChecker(t), sample(catalog.Models(), n), driverGrid, 7)
 }

@@ -1,0 +1,124 @@
+package conformance
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+func renderManifest(t *testing.T, target fit.Target) (claim.Result, Manifest) {
+	t.Helper()
+	r, err := claim.Render(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := DecodeAndValidate([]byte(r.YAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, m
+}
+
+// The NVIDIA claim's guards as the scheduler applies them, on small fleets
+// built to need them: matchAttribute on productName for count > 1, whole GPUs
+// only, the allow-list, and firstAvailable's order.
+func TestAllocatorNVIDIAFleets(t *testing.T) {
+	ctx := context.Background()
+	accels := CatalogAccelerators()
+	target := fit.DefaultTarget()
+	target.Model = "Qwen/Qwen2.5-7B-Instruct"
+	target.MinTps = 150 // a floor some NVIDIA products miss
+	target.Driver = fit.DriverNVIDIA
+	target.Count = 2
+	r, m := renderManifest(t, target)
+	b := &r.Bounds
+	products := NVIDIAProducts(accels, b.MemoryGi, b.MinBandwidthGBs)
+	var listed, unlisted []Accel
+	for _, a := range accels {
+		if a.Driver != DriverNVIDIA {
+			continue
+		}
+		if slices.Contains(products, a.ProductName) {
+			listed = append(listed, a)
+		} else if a.MemoryMiB<<20 >= b.MemoryGi*gi {
+			unlisted = append(unlisted, a) // enough memory, too slow
+		}
+	}
+	if len(listed) < 2 || len(unlisted) < 1 {
+		t.Fatalf("%d Gi, %d GB/s: need two listed products and one too slow with enough memory; listed %v", b.MemoryGi, b.MinBandwidthGBs, products)
+	}
+	t.Logf("%s n=2 at 150 tok/s: %d Gi, %d GB/s per device; allow-list %q; too slow: %s", target.Model, b.MemoryGi, b.MinBandwidthGBs, products, unlisted[0].Name)
+	dev := func(a Accel, v string, name string) FakeDevice {
+		d := NVIDIADevice(a, v, 1)
+		d.Name = name
+		return d
+	}
+	for _, tc := range []struct {
+		name  string
+		fleet Fleet
+		want  []string
+	}{
+		{"two of one listed product", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantComplete, "b")}, []string{"a", "b"}},
+		{"two listed products: matchAttribute refuses", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[1], VariantComplete, "b")}, nil},
+		{"one GPU and its MIG slice", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantMIG, "b")}, nil},
+		{"one listed GPU", Fleet{dev(listed[0], VariantComplete, "a")}, nil},
+		{"two too-slow GPUs", Fleet{dev(unlisted[0], VariantComplete, "a"), dev(unlisted[0], VariantComplete, "b")}, nil},
+		{"mixed: picks the matching pair", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[1], VariantComplete, "b"), dev(unlisted[0], VariantComplete, "c"), dev(listed[1], VariantComplete, "d")}, []string{"b", "d"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Allocate(ctx, m, tc.fleet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, a := range got {
+				if a.Request != "model" || a.Driver != DriverNVIDIA {
+					t.Errorf("allocated %+v", a)
+				}
+				names = append(names, a.Device)
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tc.want) {
+				t.Errorf("allocated %v, want %v", names, tc.want)
+			}
+		})
+	}
+
+	// any: llmfit.ai first, NVIDIA next, nothing when neither fits.
+	target.Driver, target.Count = fit.DriverAny, 1
+	r, m = renderManifest(t, target)
+	llm := LLMfitDevice(listed[0], VariantComplete)
+	sick := LLMfitDevice(listed[0], VariantUnhealthy)
+	gpu := dev(listed[0], VariantComplete, "gpu")
+	slow := dev(unlisted[0], VariantComplete, "slow")
+	for _, tc := range []struct {
+		name     string
+		fleet    Fleet
+		request  string
+		device   string
+		refusing bool
+	}{
+		{"both: llmfit.ai first", Fleet{gpu, llm}, "model/llmfit", llm.Name, false},
+		{"llmfit.ai unhealthy: NVIDIA", Fleet{sick, gpu}, "model/nvidia", "gpu", false},
+		{"neither", Fleet{sick, slow}, "", "", true},
+	} {
+		t.Run("any/"+tc.name, func(t *testing.T) {
+			got, err := Allocate(ctx, m, tc.fleet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.refusing {
+				if got != nil {
+					t.Errorf("allocated %+v, want refusal", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Request != tc.request || got[0].Device != tc.device {
+				t.Errorf("allocated %+v, want %s from %s", got, tc.device, tc.request)
+			}
+		})
+	}
+}

@@ -4,6 +4,6 @@ go 1.26
 
 require (
 	github.com/syumai/workers v0.32.0
-	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
+	go.yaml.in/yaml/v2 v2.4.2
+	sigs.k8s.io/yaml v1.6.0
 )

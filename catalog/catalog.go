@@ -57,11 +57,22 @@ var (
 	loadOnce sync.Once
 	models   []Model
 	accels   []Accelerator
+	lowered  []string // models' names in lower case, for lookup and search without re-lowering
 )
 
 func load() {
 	models = parseModels(modelsTSV)
 	accels = parseAccelerators(acceleratorsTSV)
+	lowered = make([]string, len(models))
+	for i := range models {
+		lowered[i] = strings.ToLower(models[i].Name)
+	}
+}
+
+// lowerNames returns the lower-case names, index for index with Models().
+func lowerNames() []string {
+	loadOnce.Do(load)
+	return lowered
 }
 
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.

@@ -594,7 +594,7 @@ func TestLevenshtein(t *testing.T) {
 		d    int
 	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"same", "same", 0}}
 	for _, c := range cases {
-		if got := levenshtein(c.a, c.b); got != c.d {
+		if got := levenshtein(c.a, c.b, new([2][]int)); got != c.d {
 			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}

@@ -53,8 +53,7 @@ func Lookup(name string) (*Model, error) {
 	}
 	lower := strings.ToLower(query)
 	var same, contains []int
-	for i := range all {
-		n := strings.ToLower(all[i].Name)
+	for i, n := range lowerNames() {
 		if n == lower {
 			same = append(same, i)
 		} else if strings.Contains(n, lower) {
@@ -86,26 +85,33 @@ func ambiguous(query string, idx []int) *AmbiguousError {
 
 // closest ranks catalog names by edit distance to the query, comparing against both the full
 // name and the part after the provider's slash, so "lama-2-7b-chat" finds "meta-llama/Llama-2-7b-chat-hf".
+// Names whose length alone puts them too far away are skipped before any distance is computed.
 func closest(lower string, n int) []string {
-	if len(lower) > 200 {
-		lower = lower[:200]
+	if len(lower) > 100 { // no catalog name is longer than 83 characters
+		return nil
 	}
 	type scored struct {
 		name string
 		d    int
 	}
+	all := Models()
+	limit := len(lower)/2 + 2 // farther is not a useful suggestion
+	var rows [2][]int
 	best := make([]scored, 0, n+1)
-	for _, m := range Models() {
-		full := strings.ToLower(m.Name)
-		d := levenshtein(lower, full)
-		if slash := strings.LastIndexByte(full, '/'); slash >= 0 {
-			if d2 := levenshtein(lower, full[slash+1:]); d2 < d {
+	for i, full := range lowerNames() {
+		d := limit + 1
+		if abs(len(full)-len(lower)) <= limit {
+			d = boundedLevenshtein(lower, full, &rows, limit)
+		}
+		if slash := strings.LastIndexByte(full, '/'); slash >= 0 && abs(len(full)-slash-1-len(lower)) <= limit {
+			if d2 := boundedLevenshtein(lower, full[slash+1:], &rows, limit); d2 < d {
 				d = d2
 			}
 		}
-		if d > len(lower)/2+2 { // too far to be a useful suggestion
+		if d > limit {
 			continue
 		}
+		m := &all[i]
 		pos := len(best)
 		for pos > 0 && best[pos-1].d > d {
 			pos--
@@ -127,20 +133,40 @@ func closest(lower string, n int) []string {
 	return out
 }
 
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// levenshtein is the edit distance of a and b; rows are reused buffers. It stops early, with a
+// value above bound, once every entry of a row exceeds bound: the distance can only grow.
+func levenshtein(a, b string, rows *[2][]int) int {
+	return boundedLevenshtein(a, b, rows, len(a)+len(b))
+}
+
+func boundedLevenshtein(a, b string, rows *[2][]int, bound int) int {
+	if cap(rows[0]) < len(b)+1 {
+		rows[0], rows[1] = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > bound {
+			return bound + 1
 		}
 		prev, cur = cur, prev
 	}

@@ -1,7 +1,8 @@
 package catalog
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -24,20 +25,19 @@ func Search(query string, limit int) []Model {
 	}
 	all := Models()
 	hits := make([]hit, 0, 64)
-	for i := range all {
-		if r := rank(strings.ToLower(all[i].Name), q, words); r >= 0 {
+	for i, name := range lowerNames() {
+		if r := rank(name, q, words); r >= 0 {
 			hits = append(hits, hit{i, r})
 		}
 	}
-	sort.SliceStable(hits, func(a, b int) bool {
-		ha, hb := hits[a], hits[b]
+	slices.SortFunc(hits, func(ha, hb hit) int {
 		if ha.rank != hb.rank {
-			return ha.rank < hb.rank
+			return cmp.Compare(ha.rank, hb.rank)
 		}
-		if all[ha.i].Downloads != all[hb.i].Downloads {
-			return all[ha.i].Downloads > all[hb.i].Downloads
+		if d := cmp.Compare(all[hb.i].Downloads, all[ha.i].Downloads); d != 0 {
+			return d
 		}
-		return all[ha.i].Name < all[hb.i].Name
+		return strings.Compare(all[ha.i].Name, all[hb.i].Name)
 	})
 	if len(hits) > limit {
 		hits = hits[:limit]

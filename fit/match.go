@@ -1,7 +1,9 @@
 package fit
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,12 +50,25 @@ func Matches(b Bounds) []Match {
 		m.Verdict = verdict(&m, b.Target.Count)
 		out[i] = m
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Fits() != out[j].Fits() {
-			return out[i].Fits()
+	// Sort positions, not the large structs: moving those (strings and all) cost half a render.
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if fx, fy := out[x].Fits(), out[y].Fits(); fx != fy {
+			if fx {
+				return -1
+			}
+			return 1
 		}
-		return out[i].EstTps > out[j].EstTps
+		return cmp.Compare(out[y].EstTps, out[x].EstTps)
 	})
+	sorted := make([]Match, len(out))
+	for i, k := range order {
+		sorted[i] = out[k]
+	}
+	out = sorted
 	return out
 }
 

@@ -73,8 +73,11 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	}
 	if t.Sizing == fit.SizingLlmfit {
 		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
-			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves room for about "+
-				strconv.FormatInt(b.KVTokensRoom, 10)+" tokens of fp16 KV cache; use sizing kv to size for a context")
+			room := "room for about " + strconv.FormatInt(b.KVTokensRoom, 10) + " tokens of fp16 KV cache"
+			if b.KVTokensRoom == 0 {
+				room = "no room for a KV cache beside the weights and 0.5 GiB of runtime overhead"
+			}
+			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
 		}
 	} else {
 		if m := b.Model.ContextLength; m > 0 && b.ContextTokens > m {

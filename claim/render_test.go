@@ -655,3 +655,17 @@ func TestExtremeRender(t *testing.T) {
 		t.Error("NaN read")
 	}
 }
+
+// Llama-2-7b's llmfit floor (4 Gi) is smaller than its weights (3.63 GiB) plus 0.5 GiB overhead:
+// the warning says there is no room at all rather than "about 0 tokens".
+func TestWarningNoKVRoom(t *testing.T) {
+	tg := fit.DefaultTarget()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bounds.KVTokensRoom != 0 || !contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves no room for a KV cache beside the weights and 0.5 GiB of runtime overhead; use sizing kv to size for a context") {
+		t.Errorf("room %d, warnings %q", r.Bounds.KVTokensRoom, r.Warnings)
+	}
+}

@@ -447,9 +447,11 @@
 
     if (!kv && typeof b.kvTokensRoom === "number") {
       const p = el("p");
+      const room = Math.max(0, Math.floor(b.kvTokensRoom));
       p.appendChild(document.createTextNode(
-        "llmfit's sizing counts no KV cache: the memory floor leaves room for about " +
-        num(Math.max(0, Math.floor(b.kvTokensRoom))) + " tokens of fp16 KV cache beside the weights. "));
+        "llmfit's sizing counts no KV cache: the memory floor leaves " +
+        (room > 0 ? "room for about " + num(room) + " tokens of fp16 KV cache beside the weights. "
+                  : "no room for a KV cache beside the weights and 0.5 GiB of runtime overhead. ")));
       const btn = el("button", "btn link", "Size with the KV cache instead");
       btn.type = "button";
       btn.id = "switch-kv";

@@ -296,9 +296,23 @@ module_dir() {
 	printf '%s' "$d"
 }
 
+# Go 1.26's fuzz coordinator can report a bare "context deadline exceeded" as a failure when
+# -fuzztime runs out mid-exec (golang/go#75804, fixed in Go 1.27). That is not a finding: a
+# real one prints "Failing input written to testdata/fuzz/...". Such a run counts as a pass.
 fuzz_one() {
-	local mod=$1 pkg=$2 name=$3
-	cd "$mod" && go test -run='^$' -fuzz="^${name}\$" -fuzztime="${FUZZTIME:-10s}" "$pkg"
+	local mod=$1 pkg=$2 name=$3 log rc
+	log=$(mktemp)
+	set +e
+	(cd "$mod" && go test -run='^$' -fuzz="^${name}\$" -fuzztime="${FUZZTIME:-10s}" "$pkg") 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" -ne 0 ] && ! grep -q 'Failing input written to' "$log" &&
+		grep -q '^    context deadline exceeded$' "$log" && [ "$(grep -c '^--- FAIL' "$log")" -eq 1 ]; then
+		printf 'build.sh: %s: the Go fuzz coordinator race at the end of -fuzztime (golang/go#75804), no failing input: counted as a pass\n' "$name" >&2
+		rc=0
+	fi
+	rm -f "$log"
+	return "$rc"
 }
 
 cmd_test() {

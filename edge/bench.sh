@@ -10,7 +10,6 @@ root="$(cd "$edge/.." && pwd)"
 cd "$root"
 
 "$edge/npm-deps.sh"
-"$edge/build.sh"
 bin="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-bench.XXXXXX")"
 go build -o "$bin/bench" ./edge/bench
 # shellcheck source=edge/worker.sh

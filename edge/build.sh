@@ -4,11 +4,13 @@
 #   dist-edge/entry.mjs     the worker's entry module (edge/entry.mjs: a URL fix, then worker.mjs)
 #   dist-edge/worker.mjs    syumai/workers' glue (+ runtime.mjs, wasm_exec.js)
 # Needs only Go: the JS glue comes from the syumai/workers module pinned in go.mod.
-# Usage: edge/build.sh            (also: ./build.sh edge)
+# Usage: edge/build.sh [outdir]    (also: ./build.sh edge); outdir defaults to dist-edge/
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-out="$root/dist-edge"
+out="${1:-$root/dist-edge}"
+mkdir -p "$(dirname "$out")"
+out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 
 # workers-assets-gen empties its output directory, so it runs first, into a staging dir.
 stage="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-edge.XXXXXX")"
@@ -17,8 +19,12 @@ go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/asse
 cp "$root/edge/entry.mjs" "$stage/assets/entry.mjs"
 GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$stage/assets/app.wasm" ./wasm/edge
 
+# Builds running at once (several developers' test runs) must not nest one output in another.
+exec 9>"${TMPDIR:-/tmp}/fitclaim-edge-build.lock"
+flock 9
 rm -rf "$out"
-mv "$stage/assets" "$out"
+mv -T "$stage/assets" "$out"
+exec 9>&-
 size=$(wc -c < "$out/app.wasm")
 gz=$(gzip -9 -c "$out/app.wasm" | wc -c)
 echo "edge: built $out (app.wasm $size bytes, $gz gzipped)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests the edge worker in Cloudflare's runtime: builds it, starts workerd on a free loopback
-# port, runs edge/api's tests with FITCLAIM_EDGE_URL set (every route with good and hostile
+# Tests the edge worker in Cloudflare's runtime: builds it (into a private temporary
+# directory), starts workerd on a free loopback port, runs edge/api's tests with FITCLAIM_EDGE_URL set (every route with good and hostile
 # input, bytes and headers compared with the same handler in net/http and with the engine),
 # then stops workerd (also on failure or Ctrl-C).
 # Usage: edge/test.sh [go test flags]      (also: part of ./build.sh test)
@@ -10,7 +10,6 @@ root="$(cd "$edge/.." && pwd)"
 cd "$root"
 
 "$edge/npm-deps.sh"
-"$edge/build.sh"
 # shellcheck source=edge/worker.sh
 source "$edge/worker.sh"
 edge_start

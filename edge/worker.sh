@@ -1,5 +1,7 @@
 # Sourced by edge/test.sh and edge/bench.sh: start the built worker in workerd on a free
 # loopback port, wait until it answers, and stop it when the calling script exits.
+# edge_build builds into a private directory (so runs at the same time do not share
+# dist-edge/) and writes a workerd config for it; edge_start runs that build.
 # After edge_start: EDGE_URL=http://127.0.0.1:PORT, EDGE_PID, EDGE_LOG.
 
 edge_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,7 +21,15 @@ edge_free_port() {
   return 1
 }
 
-edge_stop() {
+edge_build() {
+  trap 'edge_stop' EXIT
+  EDGE_WORK="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-edge-run.XXXXXX")"
+  "$edge_dir/build.sh" "$EDGE_WORK/dist-edge"
+  sed "s|\.\./dist-edge/|dist-edge/|g" "$edge_dir/workerd.capnp" >"$EDGE_WORK/workerd.capnp"
+}
+
+# edge_kill stops workerd; edge_stop also removes the log and the private build.
+edge_kill() {
   if [[ -n "${EDGE_PID:-}" ]] && kill -0 "$EDGE_PID" 2>/dev/null; then
     kill "$EDGE_PID" 2>/dev/null || true
     for _ in $(seq 1 50); do
@@ -30,21 +40,29 @@ edge_stop() {
     wait "$EDGE_PID" 2>/dev/null || true
   fi
   EDGE_PID=
+}
+
+edge_stop() {
+  edge_kill
   if [[ -n "${EDGE_LOG:-}" && -z "${EDGE_KEEP_LOG:-}" ]]; then
     rm -f "$EDGE_LOG"
+  fi
+  if [[ -n "${EDGE_WORK:-}" ]]; then
+    rm -rf "$EDGE_WORK"
   fi
 }
 
 # edge_start starts workerd in the background (tries a few ports) and waits up to 60 s for
 # /api/v1/version to answer.
 edge_start() {
+  [[ -n "${EDGE_WORK:-}" ]] || edge_build
   EDGE_LOG="$(mktemp "${TMPDIR:-/tmp}/fitclaim-workerd.XXXXXX.log")"
   trap 'edge_stop' EXIT
   trap 'edge_stop; exit 130' INT TERM
   local port try
   for try in 1 2 3; do
     port="$(edge_free_port)"
-    "$edge_dir/node_modules/.bin/workerd" serve "$edge_dir/workerd.capnp" \
+    "$edge_dir/node_modules/.bin/workerd" serve "$EDGE_WORK/workerd.capnp" \
       --socket-addr "http=127.0.0.1:$port" >"$EDGE_LOG" 2>&1 &
     EDGE_PID=$!
     EDGE_URL="http://127.0.0.1:$port"
@@ -60,7 +78,7 @@ edge_start() {
     done
     echo "edge: workerd did not start on port $port (try $try):" >&2
     cat "$EDGE_LOG" >&2
-    edge_stop
+    edge_kill
   done
   return 1
 }

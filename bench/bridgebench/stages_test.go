@@ -1,0 +1,52 @@
+// Package bridgebench splits one page render into its stages, so the in-page render latency
+// that bench/bench.sh prints can be explained: claim.Render, then bridge.ResultView (the plain
+// values), then, under js/wasm only, js.ValueOf (copying them into JavaScript objects).
+// bench/bench.sh runs these natively and in headless Chromium; one op is one render.
+package bridgebench
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/wasm/bridge"
+)
+
+// targets cycles through the catalog at defaults.
+func targets() []fit.Target {
+	ms := catalog.Models()
+	out := make([]fit.Target, len(ms))
+	for i, m := range ms {
+		out[i] = fit.DefaultTarget()
+		out[i].Model = m.Name
+	}
+	return out
+}
+
+func BenchmarkStage1Render(b *testing.B) {
+	ts := targets()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := claim.Render(ts[i%len(ts)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkStage2RenderView(b *testing.B) {
+	ts := targets()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t := ts[i%len(ts)]
+		r, err := claim.Render(t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = bridge.ResultView(t, r)
+		i++
+	}
+}

@@ -1,0 +1,27 @@
+//go:build js && wasm
+
+package bridgebench
+
+import (
+	"syscall/js"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/wasm/bridge"
+)
+
+// BenchmarkStage3RenderViewValueOf is what fitclaim.render does before resolving its Promise.
+func BenchmarkStage3RenderViewValueOf(b *testing.B) {
+	ts := targets()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t := ts[i%len(ts)]
+		r, err := claim.Render(t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = js.ValueOf(bridge.ResultView(t, r))
+		i++
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,7 +64,7 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 	var mu sync.Mutex
 	var failures []string
 	outcomes := map[string][2]int{}
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
@@ -116,7 +117,7 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 	}
 	close(jobs)
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	sort.Strings(failures)
 	for i, f := range failures {
 		if i == 20 {
@@ -136,8 +137,8 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 	for _, k := range keys {
 		t.Logf("allocator: %-40s %4d", k, allocated[k])
 	}
-	t.Logf("%d entries × %d targets = %d checks in %v on %d cores (%d renders, %d refusals, %d distinct selectors compiled, %d boundary evaluations)",
-		len(entries), len(grid), len(entries)*len(grid), elapsed.Round(time.Millisecond), runtime.GOMAXPROCS(0),
+	t.Logf("%d entries × %d targets = %d checks in %v wall, %v CPU, on %d cores (%d renders, %d refusals, %d distinct selectors compiled, %d boundary evaluations)",
+		len(entries), len(grid), len(entries)*len(grid), elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), runtime.GOMAXPROCS(0),
 		c.Renders.Load(), c.Refusals.Load(), c.Matcher.Compiler.Compiles.Load(), c.Evaluations.Load())
 }
 
@@ -198,4 +199,14 @@ func TestDriverSweep(t *testing.T) {
 		n = 40
 	}
 	sweep(t, newChecker(t), sample(catalog.Models(), n), driverGrid, 7)
+}
+
+// cpuTime is the process's user and system CPU time: unlike wall time it does
+// not depend on what else the machine is running.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -153,7 +153,7 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 		start := time.Now()
 		res, err := client.Do(req)
 		if err != nil {
-			return 0, err
+			return time.Since(start), err // a timeout counts in the latencies too
 		}
 		b, err := io.ReadAll(res.Body)
 		res.Body.Close()

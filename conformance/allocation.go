@@ -10,8 +10,8 @@ import (
 // CheckAllocation runs the scheduler's allocator for a rendered, defaulted
 // manifest against the fleet (replicated to the claim's count) and checks its
 // decision against the driver spec: the first alternative (in order) for
-// which enough expected devices exist is allocated, with exactly count
-// devices, all expected for that alternative, all of one product when the
+// which enough expected untainted devices exist is allocated, with exactly
+// count devices, all expected for that alternative and none tainted, all of one product when the
 // claim constrains it; no alternative with enough devices means refusal.
 // It returns the sub-request (or request) that got the devices, "" when
 // refused.
@@ -27,7 +27,7 @@ func (c *Checker) CheckAllocation(ctx context.Context, t fit.Target, b *fit.Boun
 	for i, as := range spec.Alts {
 		n := 0
 		for _, d := range fleet {
-			if as.Expect(d, b, products) {
+			if as.Expect(d, b, products) && !d.Tainted {
 				n++
 			}
 		}
@@ -57,7 +57,7 @@ func (c *Checker) CheckAllocation(ctx context.Context, t fit.Target, b *fit.Boun
 	product := ""
 	for i, a := range got {
 		d, ok := byName[a.Device]
-		if !ok || a.Request != request || a.Driver != d.Driver || !as.Expect(d, b, products) {
+		if !ok || a.Request != request || a.Driver != d.Driver || !as.Expect(d, b, products) || d.Tainted {
 			return "", fmt.Errorf("allocator allocated %+v for %s, which is not a fitting device of that request", a, a.Request)
 		}
 		if t.Count > 1 && as.Class == DriverNVIDIA {

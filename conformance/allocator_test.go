@@ -64,6 +64,8 @@ func TestAllocatorNVIDIAFleets(t *testing.T) {
 		{"two of one listed product", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantComplete, "b")}, []string{"a", "b"}},
 		{"two listed products: matchAttribute refuses", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[1], VariantComplete, "b")}, nil},
 		{"one GPU and its MIG slice", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantMIG, "b")}, nil},
+		{"two of one listed product, one tainted", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantComplete, "b").Taint()}, nil},
+		{"three, one tainted", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[0], VariantComplete, "b").Taint(), dev(listed[0], VariantComplete, "c")}, []string{"a", "c"}},
 		{"one listed GPU", Fleet{dev(listed[0], VariantComplete, "a")}, nil},
 		{"two too-slow GPUs", Fleet{dev(unlisted[0], VariantComplete, "a"), dev(unlisted[0], VariantComplete, "b")}, nil},
 		{"mixed: picks the matching pair", Fleet{dev(listed[0], VariantComplete, "a"), dev(listed[1], VariantComplete, "b"), dev(unlisted[0], VariantComplete, "c"), dev(listed[1], VariantComplete, "d")}, []string{"b", "d"}},

@@ -35,7 +35,7 @@ func NVIDIAProducts(accels []Accel, memoryGi, minBandwidthGBs int64) []string {
 // ExpectNVIDIA: a whole NVIDIA GPU (not a MIG slice) whose reported memory
 // meets the floor and whose product is on the allow-list.
 func ExpectNVIDIA(d FakeDevice, memoryGi int64, products []string) bool {
-	if d.Driver != DriverNVIDIA || d.Type != "gpu" || d.MemoryBytes < memoryGi*gi {
+	if d.Driver != DriverNVIDIA || d.Missing != "" || d.Type != "gpu" || d.MemoryBytes < memoryGi*gi {
 		return false
 	}
 	for _, p := range products {
@@ -49,5 +49,5 @@ func ExpectNVIDIA(d FakeDevice, memoryGi int64, products []string) bool {
 // ExpectMemoryOnly: a device of the driver whose reported memory meets the
 // floor (AMD's 0 = unknown never does).
 func ExpectMemoryOnly(d FakeDevice, driver string, memoryGi int64) bool {
-	return d.Driver == driver && d.MemoryBytes >= memoryGi*gi
+	return d.Driver == driver && d.Missing != "memory" && d.MemoryBytes >= memoryGi*gi
 }

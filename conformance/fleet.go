@@ -24,15 +24,18 @@ const (
 // publishes it; the others break one thing on purpose.
 const (
 	VariantComplete    = ""
-	VariantUnqualified = "unqualified"  // llmfit.ai: same facts, names without domain, memory in bytes
-	VariantUnhealthy   = "unhealthy"    // llmfit.ai: healthy=false
-	VariantNoMemory    = "no-memory"    // llmfit.ai: capacity memory missing
-	VariantNoBandwidth = "no-bandwidth" // llmfit.ai: memoryBandwidthGBs missing
-	VariantNoHealthy   = "no-healthy"   // llmfit.ai: healthy missing
-	VariantForeign     = "foreign"      // llmfit.ai attributes published by a driver of no class
-	VariantMIG         = "mig"          // gpu.nvidia.com: a MIG slice (type "mig")
-	VariantNoMemoryAMD = "memory-zero"  // gpu.amd.com: memory 0 = unknown
-	VariantBoundary    = "boundary"     // synthetic, at or one step below a floor
+	VariantUnqualified = "unqualified"    // llmfit.ai: same facts, names without domain, memory in bytes
+	VariantUnhealthy   = "unhealthy"      // llmfit.ai: healthy=false
+	VariantNoMemory    = "no-memory"      // llmfit.ai: capacity memory missing
+	VariantNoBandwidth = "no-bandwidth"   // llmfit.ai: memoryBandwidthGBs missing
+	VariantNoHealthy   = "no-healthy"     // llmfit.ai: healthy missing
+	VariantForeign     = "foreign"        // llmfit.ai attributes published by a driver of no class
+	VariantMIG         = "mig"            // gpu.nvidia.com: a MIG slice (type "mig")
+	VariantNoMemoryAMD = "memory-zero"    // gpu.amd.com: memory 0 = unknown
+	VariantTainted     = "tainted"        // real drivers: unhealthy, as a NoSchedule device taint
+	VariantNoProduct   = "no-productname" // gpu.nvidia.com: productName missing
+	VariantNoCapacity  = "no-capacity"    // real drivers: memory capacity missing
+	VariantBoundary    = "boundary"       // synthetic, at or one step below a floor
 )
 
 // FakeDevice is one device of the fleet, with the facts it publishes kept
@@ -51,7 +54,13 @@ type FakeDevice struct {
 	MemoryMiB, BandwidthGBs             int64
 	Healthy                             bool
 
-	// Facts of a real driver's layout.
+	// Tainted: the device carries a NoSchedule taint (how real drivers say
+	// unhealthy). Selectors do not see taints; the allocator must skip it.
+	Tainted bool
+
+	// Facts of a real driver's layout. Missing names the attribute or
+	// capacity the device lacks ("productName", "memory"), "" for none.
+	Missing     string
 	ProductName string
 	MemoryBytes int64 // as reported; 0 = unknown (AMD)
 	Type        string
@@ -64,7 +73,19 @@ func (d FakeDevice) CEL() dracel.Device {
 
 // SliceDevice is the device as it appears in a ResourceSlice.
 func (d FakeDevice) SliceDevice() resourcev1.Device {
-	return resourcev1.Device{Name: d.Name, Attributes: d.Attributes, Capacity: d.Capacity}
+	dev := resourcev1.Device{Name: d.Name, Attributes: d.Attributes, Capacity: d.Capacity}
+	if d.Tainted {
+		dev.Taints = []resourcev1.DeviceTaint{{Key: d.Driver + "/unhealthy", Value: "true", Effect: resourcev1.DeviceTaintEffectNoSchedule}}
+	}
+	return dev
+}
+
+// Taint returns the device with a NoSchedule taint, as VariantTainted.
+func (d FakeDevice) Taint() FakeDevice {
+	d.Name += "-" + VariantTainted
+	d.Variant = VariantTainted
+	d.Tainted = true
+	return d
 }
 
 // FitsLLMfit says, from the published facts alone, whether the device is an
@@ -249,13 +270,41 @@ func IntelDevice(a Accel, variant string) FakeDevice {
 	return d
 }
 
+// Drop drops one attribute or capacity of a real driver's device, as the
+// variant VariantNoProduct or VariantNoCapacity.
+func (d FakeDevice) Drop(name string) FakeDevice {
+	attrs := map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
+	for k, v := range d.Attributes {
+		if k != resourcev1.QualifiedName(name) {
+			attrs[k] = v
+		}
+	}
+	caps := map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{}
+	for k, v := range d.Capacity {
+		if k != resourcev1.QualifiedName(name) {
+			caps[k] = v
+		}
+	}
+	if len(attrs) == len(d.Attributes) && len(caps) == len(d.Capacity) {
+		panic("Drop: device " + d.Name + " has no " + name)
+	}
+	d.Attributes, d.Capacity, d.Missing = attrs, caps, name
+	d.Variant = VariantNoCapacity
+	if name == "productName" {
+		d.Variant = VariantNoProduct
+	}
+	d.Name += "-" + d.Variant
+	return d
+}
+
 // Fleet is every fake device built from a list of accelerators.
 type Fleet []FakeDevice
 
 // NewFleet builds, for every accelerator, the llmfit.ai device and its
 // variants (LLMfitVariants), and the device of the accelerator's real driver
-// in that driver's layout (plus a MIG slice for NVIDIA and a memory-unknown
-// device for AMD).
+// in that driver's layout (plus a MIG slice for NVIDIA, a memory-unknown
+// device for AMD, a tainted twin for each real driver, and twins lacking the
+// memory capacity and, for NVIDIA, the productName attribute).
 func NewFleet(accels []Accel) (Fleet, error) {
 	var f Fleet
 	seen := map[string]bool{}
@@ -276,11 +325,14 @@ func NewFleet(accels []Accel) (Fleet, error) {
 		var real []FakeDevice
 		switch a.Driver {
 		case DriverNVIDIA:
-			real = []FakeDevice{NVIDIADevice(a, VariantComplete, i), NVIDIADevice(a, VariantMIG, i)}
+			d := NVIDIADevice(a, VariantComplete, i)
+			real = []FakeDevice{d, NVIDIADevice(a, VariantMIG, i), d.Taint(), d.Drop("productName"), d.Drop("memory")}
 		case DriverAMD:
-			real = []FakeDevice{AMDDevice(a, VariantComplete), AMDDevice(a, VariantNoMemoryAMD)}
+			d := AMDDevice(a, VariantComplete)
+			real = []FakeDevice{d, AMDDevice(a, VariantNoMemoryAMD), d.Taint(), d.Drop("memory")}
 		case DriverIntel:
-			real = []FakeDevice{IntelDevice(a, VariantComplete)}
+			d := IntelDevice(a, VariantComplete)
+			real = []FakeDevice{d, d.Taint(), d.Drop("memory")}
 		default:
 			return nil, fmt.Errorf("fleet: accelerator %s: unknown driver %q", a.ID, a.Driver)
 		}

@@ -79,6 +79,8 @@ type Compiler struct {
 	cache map[string]*compiled
 	// Compiles counts real compilations (cache misses).
 	Compiles atomic.Int64
+	// MaxLen and MaxCost are the largest length and estimated cost seen.
+	MaxLen, MaxCost atomic.Uint64
 }
 
 type compiled struct {
@@ -103,6 +105,10 @@ func (c *Compiler) Compile(expr string) (dracel.CompilationResult, error) {
 	e.once.Do(func() {
 		c.Compiles.Add(1)
 		e.result, e.err = CompileSelector(expr)
+		storeMax(&c.MaxLen, uint64(len(expr)))
+		if e.err == nil {
+			storeMax(&c.MaxCost, e.result.MaxCost)
+		}
 	})
 	return e.result, e.err
 }
@@ -121,4 +127,13 @@ func CompileSelector(expr string) (dracel.CompilationResult, error) {
 		return r, fmt.Errorf("CEL selector estimated cost %d exceeds %d", r.MaxCost, resourcev1.CELSelectorExpressionMaxCost)
 	}
 	return r, nil
+}
+
+func storeMax(a *atomic.Uint64, v uint64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }

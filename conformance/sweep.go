@@ -75,46 +75,60 @@ func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Ou
 		return c.checkRefusal(t, spec, err)
 	}
 	c.Renders.Add(1)
-	b := &r.Bounds
-	if wantModel != "" && b.Model.Name != wantModel {
-		return 0, nil, Manifest{}, fmt.Errorf("rendered model %q, asked for %q", b.Model.Name, wantModel)
+	if wantModel != "" && r.Bounds.Model.Name != wantModel {
+		return 0, nil, Manifest{}, fmt.Errorf("rendered model %q, asked for %q", r.Bounds.Model.Name, wantModel)
 	}
+	m, err := c.CheckResult(ctx, t, &r)
+	if err != nil {
+		return 0, nil, m, err
+	}
+	return Rendered, &r, m, nil
+}
+
+// CheckResult checks a rendered result (its YAML against its Bounds and
+// Matches); Check calls it, and tests call it on results altered on purpose.
+func (c *Checker) CheckResult(ctx context.Context, t fit.Target, r *claim.Result) (Manifest, error) {
+	spec, ok := c.Drivers[t.Driver]
+	if !ok {
+		return Manifest{}, fmt.Errorf("no driver spec for %q", t.Driver)
+	}
+	b := &r.Bounds
 	m, err := DecodeAndValidateCached([]byte(r.YAML), c.Validated)
 	if err != nil {
-		return 0, nil, m, fmt.Errorf("%w\n%s", err, r.YAML)
+		return m, fmt.Errorf("%w\n%s", err, r.YAML)
 	}
 	if m.Name() != r.Name {
-		return 0, nil, m, fmt.Errorf("metadata.name %q, Result.Name %q", m.Name(), r.Name)
+		return m, fmt.Errorf("metadata.name %q, Result.Name %q", m.Name(), r.Name)
 	}
 	if (m.Template != nil) != t.Template {
-		return 0, nil, m, fmt.Errorf("template %v, asked %v", m.Template != nil, t.Template)
+		return m, fmt.Errorf("template %v, asked %v", m.Template != nil, t.Template)
 	}
 	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.MinBandwidthGBs)
 	if spec.Products {
 		got := slices.Sorted(slices.Values(b.Products))
 		if !slices.Equal(got, products) {
-			return 0, nil, m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.MinBandwidthGBs, products)
+			return m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.MinBandwidthGBs, products)
 		}
 	}
 	reqs, err := Requests(m)
 	if err != nil {
-		return 0, nil, m, err
+		return m, err
 	}
 	if len(reqs) != 1 || len(reqs[0].Alternatives) != len(spec.Alts) {
-		return 0, nil, m, fmt.Errorf("want one request with %d alternatives, got %+v", len(spec.Alts), reqs)
+		return m, fmt.Errorf("want one request with %d alternatives, got %+v", len(spec.Alts), reqs)
 	}
 	boundary := append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs), RealBoundaryDevices(b.MemoryGi, products)...)
 	var firstMatched []string
 	for i, alt := range reqs[0].Alternatives {
 		as := spec.Alts[i]
 		if alt.DeviceClassName != as.Class || alt.SubRequest != as.Sub {
-			return 0, nil, m, fmt.Errorf("alternative %d: class %q sub-request %q, want %q %q", i, alt.DeviceClassName, alt.SubRequest, as.Class, as.Sub)
+			return m, fmt.Errorf("alternative %d: class %q sub-request %q, want %q %q", i, alt.DeviceClassName, alt.SubRequest, as.Class, as.Sub)
 		}
 		if alt.AllocationMode != "ExactCount" || alt.Count != int64(t.Count) {
-			return 0, nil, m, fmt.Errorf("%s: allocationMode %s count %d, want ExactCount %d", altName(alt), alt.AllocationMode, alt.Count, t.Count)
+			return m, fmt.Errorf("%s: allocationMode %s count %d, want ExactCount %d", altName(alt), alt.AllocationMode, alt.Count, t.Count)
 		}
 		if err := c.Matcher.Compile(alt); err != nil {
-			return 0, nil, m, err
+			return m, err
 		}
 		for _, fl := range []struct {
 			fleet  Fleet
@@ -128,7 +142,7 @@ func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Ou
 				c.Evaluations.Add(int64(len(fl.fleet)))
 			}
 			if err != nil {
-				return 0, nil, m, err
+				return m, err
 			}
 			var want []string
 			for _, d := range fl.fleet {
@@ -137,20 +151,20 @@ func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Ou
 				}
 			}
 			if !slices.Equal(got, want) {
-				return 0, nil, m, fmt.Errorf("%s (%d Gi, %d GB/s): matched %q\nwant %q", altName(alt), b.MemoryGi, b.MinBandwidthGBs, got, want)
+				return m, fmt.Errorf("%s (%d Gi, %d GB/s): matched %q\nwant %q", altName(alt), b.MemoryGi, b.MinBandwidthGBs, got, want)
 			}
 			if !fl.cached && len(want) == 0 {
-				return 0, nil, m, fmt.Errorf("%s: no boundary device expected to match: the boundary check checks nothing", altName(alt))
+				return m, fmt.Errorf("%s: no boundary device expected to match: the boundary check checks nothing", altName(alt))
 			}
 			if i == 0 && fl.cached {
 				firstMatched = got
 			}
 		}
 	}
-	if err := c.checkMatches(r, spec, firstMatched); err != nil {
-		return 0, nil, m, err
+	if err := c.checkMatches(*r, spec, firstMatched); err != nil {
+		return m, err
 	}
-	return Rendered, &r, m, nil
+	return m, nil
 }
 
 // checkMatches: fit's matching table agrees with what the selector matched

@@ -137,9 +137,9 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 	for _, k := range keys {
 		t.Logf("allocator: %-40s %4d", k, allocated[k])
 	}
-	t.Logf("%d entries × %d targets = %d checks in %v wall, %v CPU, on %d cores (%d renders, %d refusals, %d distinct selectors compiled, %d boundary evaluations)",
+	t.Logf("%d entries × %d targets = %d checks in %v wall, %v CPU, on %d cores (%d renders, %d refusals, %d distinct selectors compiled, longest %d bytes, highest estimated cost %d, %d boundary evaluations)",
 		len(entries), len(grid), len(entries)*len(grid), elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), runtime.GOMAXPROCS(0),
-		c.Renders.Load(), c.Refusals.Load(), c.Matcher.Compiler.Compiles.Load(), c.Evaluations.Load())
+		c.Renders.Load(), c.Refusals.Load(), c.Matcher.Compiler.Compiles.Load(), c.Matcher.Compiler.MaxLen.Load(), c.Matcher.Compiler.MaxCost.Load(), c.Evaluations.Load())
 }
 
 // TestCatalogSweep is issue 2's proof: every catalog entry × llmfitGrid.

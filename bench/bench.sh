@@ -38,7 +38,9 @@ SUMMARY=$WORK/summary
 CHILD=
 cleanup() {
 	if [ -n "$CHILD" ] && kill -0 "$CHILD" 2>/dev/null; then
-		kill -TERM "$CHILD" 2>/dev/null || true
+		# the child leads its own process group (setsid): stop it with everything it started
+		# (go test -> wasmbrowsertest -> Chromium; pagebench -> Chromium)
+		kill -TERM -- "-$CHILD" 2>/dev/null || kill -TERM "$CHILD" 2>/dev/null || true
 		wait "$CHILD" 2>/dev/null || true
 	fi
 	rm -rf "$WORK"
@@ -47,9 +49,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# run_child CMD...: run CMD in the background so the trap can stop it, and wait for it.
+# run_child CMD...: run CMD in the background, in its own process group, so the trap can stop
+# it and its children; wait for it.
 run_child() {
-	"$@" &
+	setsid "$@" &
 	CHILD=$!
 	local rc=0
 	wait "$CHILD" || rc=$?
@@ -184,7 +187,8 @@ read -r mraw mgz mbr < <(sizes "$MIN/minimal.wasm")
 printf 'minimal Go wasm (same flags as the page): %s raw, %s gzip, %s brotli\n' "$(human $mraw)" "$(human $mgz)" "$(human $mbr)"
 mkdir -p "$BIN"
 (cd tools && go build -o "$BIN/pagebench" ./cmd/pagebench)
-run_child "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" -config "$ROOT/netlify.toml" \
+mkdir -p "$WORK/tmp" # Chromium profiles: removed by pagebench, and with $WORK by the trap
+run_child env TMPDIR="$WORK/tmp" "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" -config "$ROOT/netlify.toml" \
 	-loads "$LOADS" -renders "$RENDERS" -fragment "$FRAGMENT" -summary "$SUMMARY" ||
 	{ echo "pagebench FAILED (exit $?): no page timings"; note "page timings: FAILED"; }
 

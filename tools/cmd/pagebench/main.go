@@ -59,14 +59,22 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	b := &bench{root: ctx, chromium: *chromium, timeout: *timeout}
-	err := b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
+	tmp, err := os.MkdirTemp("", "pagebench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pagebench:", err)
+		os.Exit(1)
+	}
+	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout}
+	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
 			fmt.Fprint(f, strings.Join(b.summary, ""))
 			f.Close()
 		}
 	}
+	// Every browser has stopped; their helpers may still touch the profiles for a moment.
+	time.Sleep(300 * time.Millisecond)
+	removeProfile(tmp)
 	if err != nil {
 		stop()
 		fmt.Fprintln(os.Stderr, "pagebench:", err)
@@ -76,6 +84,7 @@ func main() {
 
 type bench struct {
 	root     context.Context
+	tmp      string // profiles live here; removed at the end
 	summary  []string
 	chromium string
 	timeout  time.Duration
@@ -184,7 +193,7 @@ func (b *bench) version() string {
 // browser starts a headless Chromium with a fresh profile; the returned function stops it and
 // removes the profile.
 func (b *bench) browser(parent context.Context) (context.Context, func(), error) {
-	profile, err := os.MkdirTemp("", "pagebench-profile-")
+	profile, err := os.MkdirTemp(b.tmp, "profile-")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -206,13 +215,25 @@ func (b *bench) browser(parent context.Context) (context.Context, func(), error)
 	stop := func() {
 		cancelCtx()
 		cancelAlloc()
-		os.RemoveAll(profile)
+		removeProfile(profile)
 	}
 	if err := chromedp.Run(ctx); err != nil { // start the browser
 		stop()
 		return nil, nil, fmt.Errorf("starting Chromium: %w", err)
 	}
 	return ctx, stop, nil
+}
+
+// removeProfile deletes a profile directory; Chromium's helper processes may still write to it
+// for a moment after the browser exits, so it tries again briefly.
+func removeProfile(dir string) {
+	for i := 0; i < 20; i++ {
+		os.RemoveAll(dir)
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // probe is installed before any page script. It records, in performance.now() milliseconds

@@ -379,35 +379,34 @@ cmd_test() {
 # others still run; the exit status is non-zero if any broke.
 cmd_bench() {
 	ensure_go
-	ensure_brotli
 	ensure_chromium
+	ensure_brotli
 	cmd_build
-	local s scripts=0 ran=0
+	build_wasmbrowsertest
+	local s rc=0 failed=()
 	for s in bench/*.sh; do
 		[ -f "$s" ] || continue
-		scripts=1 ran=1
 		say "bench: $s"
-		bash "$s"
+		bash "$s" || { rc=1; failed+=("$s"); }
 	done
 	local pkgs=() p
-	for p in ./fit/ ./claim/ ./catalog/; do
+	for p in ./catalog/ ./fit/ ./claim/; do
 		[ -d "$p" ] && grep -qs '^func Benchmark' "$p"*_test.go && pkgs+=("$p")
 	done
+	printf '\n=== 5. Go benchmarks (%s) ===\n' "${pkgs[*]:-none}"
 	if [ ${#pkgs[@]} -gt 0 ]; then
-		ran=1
-		say "go benchmarks: ${pkgs[*]}"
-		go test -run='^$' -bench=. -benchmem "${pkgs[@]}"
+		go test -run='^$' -bench=. -benchmem "${pkgs[@]}" || { rc=1; failed+=("go benchmarks"); }
+	else
+		echo "no Benchmark functions in catalog/, fit/ or claim/ yet"
 	fi
+	printf '\n=== 6. edge API load run (edge/bench.sh) ===\n'
 	if [ -f edge/bench.sh ]; then
-		ran=1
-		say "bench: edge/bench.sh"
-		bash edge/bench.sh
+		timeout --foreground 15m bash edge/bench.sh || { rc=1; failed+=("edge/bench.sh"); }
+	else
+		echo "edge/bench.sh is not there yet: skipped"
 	fi
-	[ $ran = 1 ] || say "no bench/*.sh scripts, Go benchmarks or edge/bench.sh yet"
-	if [ $scripts = 0 ]; then
-		say "first-load sizes of dist/"
-		cmd_sizes
-	fi
+	[ $rc = 0 ] || say "bench: these steps broke (figures above are incomplete): ${failed[*]}"
+	return $rc
 }
 
 # ---------------------------------------------------------------------------

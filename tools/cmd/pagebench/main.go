@@ -644,7 +644,7 @@ func (b *bench) renderLatency(url string, n int) error {
 		if len(msg) > 140 {
 			msg = msg[:140] + "…"
 		}
-		fmt.Printf("  NOTE: %d of the %d renders were rejected, timed all the same (last: %s)\n", res.Errors, len(xs), msg)
+		fmt.Printf("  NOTE: renders rejected by the engine (an answer too; timed all the same): %d of %d (last: %s)\n", res.Errors, len(xs), msg)
 	}
 	return nil
 }

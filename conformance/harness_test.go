@@ -379,3 +379,20 @@ func TestCatalogAcceleratorsAreTheCSV(t *testing.T) {
 		seen[a.ProductName] = a.ID
 	}
 }
+
+// The heavy Kubernetes modules stay in this module: the root module (and
+// with it the wasm build) must not require any k8s.io module.
+func TestRootModuleHasNoKubernetes(t *testing.T) {
+	b, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		for _, w := range f {
+			if strings.HasPrefix(w, "k8s.io/") {
+				t.Errorf("root go.mod: %q", strings.TrimSpace(line))
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"syscall"
@@ -64,6 +65,9 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 	var mu sync.Mutex
 	var failures []string
 	outcomes := map[string][2]int{}
+	// The sweep allocates briskly and the machine has memory to spare: fewer
+	// collections save about a fifth of the CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	start, cpu0 := time.Now(), cpuTime()
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {

@@ -58,6 +58,12 @@ func TestCheckerCatchesWrongClaims(t *testing.T) {
 			r.Matches = append([]fit.Match(nil), r.Matches...)
 			r.Matches[len(r.Matches)-1].Selected = !r.Matches[len(r.Matches)-1].Selected
 		}, want: "Selected"},
+		{name: "JSON memoryGi differs", target: lt, r: lr, alter: func(r *claim.Result) {
+			r.JSON = strings.Replace(r.JSON, fmt.Sprintf(`"memoryGi": %d,`, gi), fmt.Sprintf(`"memoryGi": %d,`, gi+1), 1)
+		}, want: "JSON memoryGi"},
+		{name: "nvidia: JSON count missing", target: nt, r: nr, alter: func(r *claim.Result) {
+			r.JSON = strings.Replace(r.JSON, `"count": 1,`, ``, 1)
+		}, want: "JSON count"},
 		{name: "nvidia: product dropped from the allow-list", target: nt, r: nr, old: "'NVIDIA H200',", new: "'NVIDIA Other',", want: "matched"},
 		{name: "nvidia: memory floor lower", target: nt, r: nr, old: fmt.Sprintf("quantity('%dGi')", ngi), new: fmt.Sprintf("quantity('%dGi')", ngi-1), want: "boundary-nvidia-below-floor"},
 		{name: "nvidia: productName unguarded", target: nt, r: nr, old: "'productName' in device.attributes['gpu.nvidia.com'] &&", new: "", want: "CEL evaluation error"},

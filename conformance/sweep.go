@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -161,6 +162,9 @@ func (c *Checker) CheckResult(ctx context.Context, t fit.Target, r *claim.Result
 			}
 		}
 	}
+	if err := checkJSON(r, m, t); err != nil {
+		return m, err
+	}
 	if err := c.checkMatches(*r, spec, firstMatched); err != nil {
 		return m, err
 	}
@@ -221,4 +225,48 @@ func (c *Checker) checkRefusal(t fit.Target, spec DriverSpec, renderErr error) (
 	}
 	c.Refusals.Add(1)
 	return Refused, nil, Manifest{}, nil
+}
+
+// checkJSON: the JSON summary a controller reads says what the manifest says.
+func checkJSON(r *claim.Result, m Manifest, t fit.Target) error {
+	var j struct {
+		ClaimName       string   `json:"claimName"`
+		DeviceClass     string   `json:"deviceClass"`
+		MemoryGi        *int64   `json:"memoryGi"`
+		MinBandwidthGBs *int64   `json:"minBandwidthGBs"`
+		Count           *int     `json:"count"`
+		Driver          string   `json:"driver"`
+		ProductNames    []string `json:"productNames"`
+	}
+	dec := json.NewDecoder(strings.NewReader(r.JSON))
+	if err := dec.Decode(&j); err != nil {
+		return fmt.Errorf("JSON: %w", err)
+	}
+	b := &r.Bounds
+	req := m.Spec().Devices.Requests[0]
+	class := ""
+	if req.Exactly != nil {
+		class = req.Exactly.DeviceClassName
+	} else if len(req.FirstAvailable) > 0 {
+		class = req.FirstAvailable[0].DeviceClassName
+	}
+	switch {
+	case j.ClaimName != m.Name():
+		return fmt.Errorf("JSON claimName %q, manifest %q", j.ClaimName, m.Name())
+	case j.DeviceClass != class:
+		return fmt.Errorf("JSON deviceClass %q, manifest's first class %q", j.DeviceClass, class)
+	case j.MemoryGi == nil || *j.MemoryGi != b.MemoryGi || j.MinBandwidthGBs == nil || *j.MinBandwidthGBs != b.MinBandwidthGBs:
+		return fmt.Errorf("JSON memoryGi/minBandwidthGBs %v/%v, bounds %d/%d", j.MemoryGi, j.MinBandwidthGBs, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
+		if j.Count == nil || *j.Count != t.Count || j.Driver != t.Driver {
+			return fmt.Errorf("JSON count/driver %v/%q, target %d/%q", j.Count, j.Driver, t.Count, t.Driver)
+		}
+		if !slices.Equal(j.ProductNames, b.Products) {
+			return fmt.Errorf("JSON productNames %q, bounds %q", j.ProductNames, b.Products)
+		}
+	} else if j.Count != nil || j.Driver != "" || j.ProductNames != nil {
+		return fmt.Errorf("llmfit-mode JSON has count/driver/productNames")
+	}
+	return nil
 }

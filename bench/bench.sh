@@ -5,7 +5,7 @@
 #   1. first-load bytes of dist/ (raw, gzip -9, brotli -q 11) against the 1.0 MB brotli budget
 #   2. navigation -> first rendered claim in headless Chromium, beside a minimal Go wasm page
 #   3. render latency inside the page (median, p99 over 1,000 renders)
-#   3b. one render split into stages (claim.Render, bridge.ResultView, js.ValueOf), native and wasm
+#   3b. one render split into stages (claim.Render, bridge.ResultJSON, JSON.parse), native and wasm
 #   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
@@ -193,7 +193,7 @@ run_child env TMPDIR="$WORK/tmp" "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" 
 	{ echo "pagebench FAILED (exit $?): no page timings"; note "page timings: FAILED"; }
 
 # ---------------------------------------------------------------------------
-# 3b. Where one page render goes: claim.Render, bridge.ResultView, js.ValueOf (bench/bridgebench)
+# 3b. Where one page render goes: claim.Render, bridge.ResultJSON, JSON.parse (bench/bridgebench)
 
 section "3b. one render split into stages (bench/bridgebench; one op = one catalog entry at defaults; best of ${STAGE_COUNT:-3} counts)"
 [ -x "$BIN/wasmbrowsertest" ] || { say "building wasmbrowsertest (tools module)"; (cd tools && go build -o "$BIN/wasmbrowsertest" github.com/agnivade/wasmbrowsertest); }
@@ -205,19 +205,19 @@ STAGE_ARGS=(-run '^$' -bench '^BenchmarkStage' -benchtime "${STAGE_BENCHTIME:-30
 if run_child go test "${STAGE_ARGS[@]}" >"$WORK/stages-native.txt" 2>&1 &&
 	run_child env GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" "${STAGE_ARGS[@]}" >"$WORK/stages-wasm.txt" 2>&1; then
 	printf '  %-52s %12s %14s %8s\n' "stage (cumulative)" native "wasm/Chromium" ratio
-	for st in "Stage1Render:claim.Render" "Stage2RenderView:+ bridge.ResultView (plain Go values)" \
-		"Stage3RenderViewValueOf:+ js.ValueOf (JS objects: what fitclaim.render does)"; do
+	for st in "Stage1Render:claim.Render" "Stage2RenderView:+ bridge.ResultJSON (JSON text)" \
+		"Stage3RenderViewParse:+ JSON.parse (JS objects: what fitclaim.render does)"; do
 		name=Benchmark${st%%:*} label=${st#*:}
 		n=$(stage_ns "$WORK/stages-native.txt" "$name")
 		w=$(stage_ns "$WORK/stages-wasm.txt" "$name")
 		printf '  %-52s %12s %14s %8s\n' "$label" "${n:+$(us "$n")}" "${w:+$(us "$w")}" "$([ -n "$n" ] && [ -n "$w" ] && echo "$(ratio "$w" "$n")x" || echo -)"
 	done
-	w2=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage2RenderView) w3=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage3RenderViewValueOf)
+	w2=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage2RenderView) w3=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage3RenderViewParse)
 	w1=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage1Render)
 	if [ -n "$w1" ] && [ -n "$w2" ] && [ -n "$w3" ]; then
-		printf '  in Chromium: claim.Render %s, ResultView %s, js.ValueOf %s (%s%% of the total)\n' "$(us "$w1")" "$(us $((w2 - w1)))" \
+		printf '  in Chromium: claim.Render %s, ResultJSON %s, JSON.parse %s (%s%% of the total)\n' "$(us "$w1")" "$(us $((w2 - w1)))" \
 			"$(us $((w3 - w2)))" "$(awk -v a=$((w3 - w2)) -v b="$w3" 'BEGIN { printf "%.0f", 100*a/b }')"
-		note "$(printf '%-44s claim.Render %s + ResultView %s + js.ValueOf %s (wasm, Chromium)' "one render's stages" "$(us "$w1")" "$(us $((w2 - w1)))" "$(us $((w3 - w2)))")"
+		note "$(printf '%-44s claim.Render %s + ResultJSON %s + JSON.parse %s (wasm, Chromium)' "one render's stages" "$(us "$w1")" "$(us $((w2 - w1)))" "$(us $((w3 - w2)))")"
 	fi
 else
 	echo "  stage benchmarks FAILED:"

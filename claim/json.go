@@ -4,9 +4,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/internal/jsontext"
 )
 
 // jsonField is one key of the JSON summary; the summary writes them sorted by key, as llmfit
@@ -109,40 +109,5 @@ func jsonFloat(x float64) string {
 	}
 }
 
-// jsonString quotes s as serde_json does: escapes for '"', '\\' and control characters only.
-func jsonString(s string) string {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(`\ufffd`)
-			i++
-			continue
-		}
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			b.WriteString(`\u00` + string(hex[r>>4]) + string(hex[r&0xF]))
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// jsonString quotes s as serde_json does.
+func jsonString(s string) string { return jsontext.Quote(s) }

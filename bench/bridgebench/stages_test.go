@@ -1,6 +1,6 @@
 // Package bridgebench splits one page render into its stages, so the in-page render latency
-// that bench/bench.sh prints can be explained: claim.Render, then bridge.ResultView (the plain
-// values), then, under js/wasm only, js.ValueOf (copying them into JavaScript objects).
+// that bench/bench.sh prints can be explained: claim.Render, then bridge.ResultJSON (the result as
+// JSON text), then, under js/wasm only, JSON.parse (turning it into JavaScript objects).
 // bench/bench.sh runs these natively and in headless Chromium; one op is one render.
 package bridgebench
 
@@ -46,7 +46,7 @@ func BenchmarkStage2RenderView(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = bridge.ResultView(t, r)
+		_ = bridge.ResultJSON(t, r)
 		i++
 	}
 }

@@ -30,7 +30,7 @@ func Register() {
 			}
 			limit = args[1].Int()
 		}
-		return ModelsView(query, limit), nil
+		return parsedJSON(ModelsJSON(query, limit)), nil
 	}))
 	api.Set("render", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
@@ -41,7 +41,7 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		return ResultView(t, r), nil
+		return parsedJSON(ResultJSON(t, r)), nil
 	}))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
@@ -88,7 +88,7 @@ func promised(fn func(args []js.Value) (any, error)) js.Func {
 		if err != nil {
 			return promise.Call("reject", jsError(err, v))
 		}
-		return promise.Call("resolve", js.ValueOf(v))
+		return promise.Call("resolve", v)
 	})
 }
 
@@ -161,4 +161,9 @@ func panicText(p any) string {
 		return v
 	}
 	return "unexpected panic"
+}
+
+// parsedJSON turns JSON text made by the views into JS values with one call.
+func parsedJSON(text string) js.Value {
+	return js.Global().Get("JSON").Call("parse", text)
 }

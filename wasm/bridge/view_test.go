@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -54,12 +55,15 @@ func TestResultViewMatchesEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := ResultView(target, r)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(ResultJSON(target, r)), &v); err != nil {
+		t.Fatal(err)
+	}
 	if v["yaml"] != r.YAML || v["json"] != r.JSON {
 		t.Fatal("view must carry the engine's exact texts")
 	}
 	b := v["bounds"].(map[string]any)
-	if b["memoryGi"] != r.Bounds.MemoryGi || b["minBandwidthGBs"] != r.Bounds.MinBandwidthGBs || b["claimName"] != "meta-llama-llama-3-1-8b-instruct-fit" {
+	if b["memoryGi"] != float64(r.Bounds.MemoryGi) || b["minBandwidthGBs"] != float64(r.Bounds.MinBandwidthGBs) || b["claimName"] != "meta-llama-llama-3-1-8b-instruct-fit" {
 		t.Fatalf("bounds = %v", b)
 	}
 	if n := len(v["matches"].([]any)); n != 36 {
@@ -77,8 +81,11 @@ func TestTargetViewOnlyNonDefaults(t *testing.T) {
 }
 
 func TestModelsView(t *testing.T) {
-	v := ModelsView("Llama-2-7b-chat-hf", 5)
-	if len(v) == 0 || v[0].(map[string]any)["name"] == "" {
+	var v []map[string]any
+	if err := json.Unmarshal([]byte(ModelsJSON("Llama-2-7b-chat-hf", 5)), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v) == 0 || v[0]["name"] == "" || v[0]["paramsB"] == nil {
 		t.Fatalf("models = %v", v)
 	}
 	info := Info()

@@ -1,0 +1,142 @@
+// Package jsontext writes JSON text without encoding/json, whose reflection would add about a
+// tenth to the browser build. claim uses Quote for llmfit's byte-exact JSON; the bridge uses
+// Writer to hand the page one string to JSON.parse, which is several times faster than building
+// the same objects through syscall/js one property at a time.
+package jsontext
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Quote writes s as a JSON string the way serde_json does: escapes for '"', '\\' and control
+// characters only; invalid UTF-8 becomes U+FFFD.
+func Quote(s string) string {
+	return string(AppendQuote(make([]byte, 0, len(s)+2), s))
+}
+
+// AppendQuote appends Quote(s) to b.
+func AppendQuote(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		// Copy a run of bytes that need no escape in one append (the common case).
+		run := i
+		for run < len(s) && s[run] >= 0x20 && s[run] < utf8.RuneSelf && s[run] != '"' && s[run] != '\\' {
+			run++
+		}
+		if run > i {
+			b = append(b, s[i:run]...)
+			i = run
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '"':
+			b = append(b, `\"`...)
+		case r == '\\':
+			b = append(b, `\\`...)
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == '\b':
+			b = append(b, `\b`...)
+		case r == '\f':
+			b = append(b, `\f`...)
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// Writer builds compact JSON. Callers pair Begin/End calls; Key precedes each object member.
+type Writer struct {
+	buf   []byte
+	comma []bool // per open container: whether the next element needs a comma
+	inKey bool   // a key was just written: the value follows without a comma
+}
+
+// Grow makes room for n more bytes, so a large document is built without re-copying.
+func (w *Writer) Grow(n int) {
+	if cap(w.buf)-len(w.buf) < n {
+		nb := make([]byte, len(w.buf), len(w.buf)+n)
+		copy(nb, w.buf)
+		w.buf = nb
+	}
+}
+
+// Bytes returns the text written so far.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// String returns the text written so far.
+func (w *Writer) String() string { return string(w.buf) }
+
+func (w *Writer) element() {
+	if w.inKey {
+		w.inKey = false
+		return
+	}
+	if n := len(w.comma); n > 0 {
+		if w.comma[n-1] {
+			w.buf = append(w.buf, ',')
+		}
+		w.comma[n-1] = true
+	}
+}
+
+// BeginObject opens an object.
+func (w *Writer) BeginObject() { w.element(); w.buf = append(w.buf, '{'); w.comma = append(w.comma, false) }
+
+// EndObject closes it.
+func (w *Writer) EndObject() { w.buf = append(w.buf, '}'); w.comma = w.comma[:len(w.comma)-1] }
+
+// BeginArray opens an array.
+func (w *Writer) BeginArray() { w.element(); w.buf = append(w.buf, '['); w.comma = append(w.comma, false) }
+
+// EndArray closes it.
+func (w *Writer) EndArray() { w.buf = append(w.buf, ']'); w.comma = w.comma[:len(w.comma)-1] }
+
+// Key writes an object member's name.
+func (w *Writer) Key(k string) {
+	w.element()
+	w.buf = append(AppendQuote(w.buf, k), ':')
+	w.inKey = true
+}
+
+// Str writes a string value.
+func (w *Writer) Str(s string) { w.element(); w.buf = AppendQuote(w.buf, s) }
+
+// Num writes a number; NaN and infinities, which JSON cannot hold, become null.
+func (w *Writer) Num(x float64) {
+	w.element()
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		w.buf = append(w.buf, "null"...)
+		return
+	}
+	w.buf = strconv.AppendFloat(w.buf, x, 'g', -1, 64)
+}
+
+// Int writes an integer.
+func (w *Writer) Int(n int64) { w.element(); w.buf = strconv.AppendInt(w.buf, n, 10) }
+
+// Bool writes true or false.
+func (w *Writer) Bool(v bool) { w.element(); w.buf = strconv.AppendBool(w.buf, v) }
+
+// Strs writes an array of strings.
+func (w *Writer) Strs(list []string) {
+	w.BeginArray()
+	for _, s := range list {
+		w.Str(s)
+	}
+	w.EndArray()
+}

@@ -1,0 +1,65 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestWriterProducesValidJSON(t *testing.T) {
+	var w Writer
+	w.BeginObject()
+	w.Key("s")
+	w.Str("a \"quoted\"\n\x01 line \xff")
+	w.Key("n")
+	w.Num(1e21)
+	w.Key("x")
+	w.Num(math.Inf(1))
+	w.Key("i")
+	w.Int(-42)
+	w.Key("b")
+	w.Bool(true)
+	w.Key("list")
+	w.BeginArray()
+	w.BeginObject()
+	w.Key("k")
+	w.Str("v")
+	w.EndObject()
+	w.Strs([]string{"p", "q"})
+	w.Num(0.5)
+	w.EndArray()
+	w.Key("empty")
+	w.BeginObject()
+	w.EndObject()
+	w.EndObject()
+	var got map[string]any
+	if err := json.Unmarshal(w.Bytes(), &got); err != nil {
+		t.Fatalf("%s: %v", w.String(), err)
+	}
+	want := map[string]any{
+		"s": "a \"quoted\"\n\x01 line \ufffd", "n": 1e21, "x": nil, "i": -42.0, "b": true,
+		"list": []any{map[string]any{"k": "v"}, []any{"p", "q"}, 0.5}, "empty": map[string]any{},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %#v\nwant %#v", got, want)
+	}
+}
+
+func FuzzQuoteRoundTrips(f *testing.F) {
+	for _, s := range []string{"", "plain", "\"\\", "\x00\x1f\x7f", "\u2028", "\xff\xfe", "ünï €"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var back string
+		if err := json.Unmarshal([]byte(Quote(s)), &back); err != nil {
+			t.Fatalf("Quote(%q) = %s: %v", s, Quote(s), err)
+		}
+		want, _ := json.Marshal(s) // encoding/json also turns invalid UTF-8 into U+FFFD
+		var wantBack string
+		json.Unmarshal(want, &wantBack)
+		if back != wantBack {
+			t.Fatalf("Quote(%q) reads back %q, want %q", s, back, wantBack)
+		}
+	})
+}

@@ -95,13 +95,21 @@ func (w *Writer) element() {
 }
 
 // BeginObject opens an object.
-func (w *Writer) BeginObject() { w.element(); w.buf = append(w.buf, '{'); w.comma = append(w.comma, false) }
+func (w *Writer) BeginObject() {
+	w.element()
+	w.buf = append(w.buf, '{')
+	w.comma = append(w.comma, false)
+}
 
 // EndObject closes it.
 func (w *Writer) EndObject() { w.buf = append(w.buf, '}'); w.comma = w.comma[:len(w.comma)-1] }
 
 // BeginArray opens an array.
-func (w *Writer) BeginArray() { w.element(); w.buf = append(w.buf, '['); w.comma = append(w.comma, false) }
+func (w *Writer) BeginArray() {
+	w.element()
+	w.buf = append(w.buf, '[')
+	w.comma = append(w.comma, false)
+}
 
 // EndArray closes it.
 func (w *Writer) EndArray() { w.buf = append(w.buf, ']'); w.comma = w.comma[:len(w.comma)-1] }

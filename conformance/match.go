@@ -17,8 +17,8 @@ type Matcher struct {
 	Classes  map[string]*DeviceClassSelectors
 
 	mu         sync.Mutex
-	cache      map[string][]string // alternative key → matched device names
-	classCache map[[2]string]bool  // (class, device name) → class selectors match
+	cache      map[string]*matchEntry // alternative key → matched device names
+	classCache map[[2]string]bool     // (class, device name) → class selectors match
 }
 
 // DeviceClassSelectors are a class's CEL selectors.
@@ -26,7 +26,7 @@ type DeviceClassSelectors struct{ Selectors []string }
 
 // NewMatcher uses DeviceClasses and a fresh Compiler.
 func NewMatcher() *Matcher {
-	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, cache: map[string][]string{}, classCache: map[[2]string]bool{}}
+	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, cache: map[string]*matchEntry{}, classCache: map[[2]string]bool{}}
 	for name, c := range DeviceClasses {
 		cs := &DeviceClassSelectors{}
 		for _, s := range c.Spec.Selectors {
@@ -89,26 +89,28 @@ func (m *Matcher) Match(ctx context.Context, alt Alternative, fleet Fleet) ([]st
 }
 
 // MatchCached is Match cached by class and selectors, for a fleet that does
-// not change between calls (the catalog sweep's shared fleet).
+// not change between calls (the catalog sweep's shared fleet). Concurrent
+// callers of one key wait for one evaluation.
 func (m *Matcher) MatchCached(ctx context.Context, alt Alternative, fleet Fleet) ([]string, error) {
 	key := alt.DeviceClassName + "\x00"
 	for _, s := range alt.Selectors {
 		key += s + "\x00"
 	}
 	m.mu.Lock()
-	got, ok := m.cache[key]
-	m.mu.Unlock()
-	if ok {
-		return got, nil
+	e := m.cache[key]
+	if e == nil {
+		e = &matchEntry{}
+		m.cache[key] = e
 	}
-	got, err := m.Match(ctx, alt, fleet)
-	if err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	m.cache[key] = got
 	m.mu.Unlock()
-	return got, nil
+	e.once.Do(func() { e.names, e.err = m.Match(ctx, alt, fleet) })
+	return e.names, e.err
+}
+
+type matchEntry struct {
+	once  sync.Once
+	names []string
+	err   error
 }
 
 // classMatches evaluates a class's selectors on a device, cached by class and

@@ -113,8 +113,9 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 		}()
 	}
 	n := 0
-	for _, e := range entries {
-		for _, g := range grid {
+	// Grid point by grid point: template twins (same selectors) are far apart.
+	for _, g := range grid {
+		for _, e := range entries {
 			jobs <- job{e, g, allocEvery > 0 && n%allocEvery == 0}
 			n++
 		}

@@ -94,3 +94,14 @@ func Allocate(ctx context.Context, m Manifest, fleet Fleet) ([]Allocated, error)
 	}
 	return out, nil
 }
+
+// AllocatorImplementation names the allocator implementation NewAllocator
+// picks now (its Go type), so tests can show which one they exercised.
+func AllocatorImplementation(ctx context.Context) (string, error) {
+	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, structured.AllocatedState{},
+		classLister(DeviceClasses), nil, dracel.NewCache(1, dracel.Features{}))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%T", alloc), nil
+}

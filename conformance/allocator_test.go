@@ -7,6 +7,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"k8s.io/dynamic-resource-allocation/structured"
 )
 
 func renderManifest(t *testing.T, target fit.Target) (claim.Result, Manifest) {
@@ -24,8 +25,24 @@ func renderManifest(t *testing.T, target fit.Target) (claim.Result, Manifest) {
 
 // The NVIDIA claim's guards as the scheduler applies them, on small fleets
 // built to need them: matchAttribute on productName for count > 1, whole GPUs
-// only, the allow-list, and firstAvailable's order.
+// only, the allow-list, taints, and firstAvailable's order; with each of the
+// allocator's three implementations (which one a scheduler runs depends on
+// its feature gates).
 func TestAllocatorNVIDIAFleets(t *testing.T) {
+	for _, impl := range []string{"stable", "incubating", "experimental"} {
+		t.Run(impl, func(t *testing.T) {
+			structured.EnableAllocators(impl)
+			defer structured.EnableAllocators()
+			got, err := AllocatorImplementation(context.Background())
+			if err != nil || got != "*"+impl+".Allocator" {
+				t.Fatalf("allocator implementation %q (%v), want %s", got, err, impl)
+			}
+			allocatorNVIDIAFleets(t)
+		})
+	}
+}
+
+func allocatorNVIDIAFleets(t *testing.T) {
 	ctx := context.Background()
 	accels := CatalogAccelerators()
 	target := fit.DefaultTarget()

@@ -297,7 +297,7 @@ func check(t *testing.T, c tcase, a answer) {
 
 func newClient() *http.Client {
 	return &http.Client{
-		Timeout:   30 * time.Second,
+		Timeout:   60 * time.Second,
 		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4},
 	}
 }

@@ -24,5 +24,5 @@
 // broken manifests), mutation_test.go (wrong claims are caught),
 // sweep_test.go (the catalog × issue 2's grid; a sample × issue 4's drivers),
 // drivers_test.go (the driver table), allocator_test.go, custom_test.go,
-// names_test.go.
+// names_test.go, fuzz_test.go (whole targets, every check).
 package conformance

@@ -1,0 +1,70 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+var (
+	fuzzOnce    sync.Once
+	fuzzChecker *Checker
+)
+
+// FuzzTargetConforms: any target is either refused with a *fit.FieldError or
+// renders a manifest that passes every check of the sweep (strict decode,
+// official validation, CEL limits, the fleet, fit's table, the JSON) and the
+// allocator's. `go test` runs the seeds; `go test -fuzz FuzzTargetConforms
+// -fuzztime 30s` explores.
+func FuzzTargetConforms(f *testing.F) {
+	f.Add(uint16(0), 20.0, 55, uint8(0), uint8(1), uint8(0), false, uint32(0), uint16(1), false, "")
+	f.Add(uint16(900), 30.0, 60, uint8(3), uint8(2), uint8(1), true, uint32(32768), uint16(4), true, "my-claim")
+	f.Add(uint16(1851), 0.5, 100, uint8(7), uint8(8), uint8(4), true, uint32(1), uint16(4096), false, "a.b")
+	f.Add(uint16(1200), 1e5, 1, uint8(9), uint8(3), uint8(2), false, uint32(0), uint16(1), true, "-fit")
+	f.Add(uint16(42), math.NaN(), 0, uint8(255), uint8(0), uint8(9), true, uint32(1<<30), uint16(0), false, "Name")
+	f.Fuzz(func(t *testing.T, model uint16, minTps float64, eff int, quant, count, driver uint8, kv bool, context_ uint32, seq uint16, template bool, name string) {
+		fuzzOnce.Do(func() { fuzzChecker = newChecker(t) })
+		models := catalog.Models()
+		quants := append([]string{""}, fit.Quants()...)
+		drivers := fit.DriverNames()
+		target := fit.DefaultTarget()
+		target.Model = models[int(model)%len(models)].Name
+		target.MinTps, target.EfficiencyPct = minTps, eff
+		target.Quant = quants[int(quant)%len(quants)]
+		target.Count = int(count)
+		target.Driver = drivers[int(driver)%len(drivers)]
+		if kv {
+			target.Sizing, target.Context, target.Sequences = fit.SizingKV, int(context_), int(seq)
+		}
+		target.Template, target.Name = template, name
+		c := fuzzChecker
+		if _, rerr := claim.Render(target); rerr != nil {
+			var fe *fit.FieldError
+			if !errors.As(rerr, &fe) {
+				t.Fatalf("%+v: refused without a field error: %v", target, rerr)
+			}
+			lt := target
+			lt.Driver = fit.DriverLlmfit
+			if _, lerr := claim.Render(lt); lerr == nil {
+				// Valid input refused: only right when no NVIDIA product fits.
+				if out, _, _, err := c.Check(context.Background(), target, target.Model); err != nil || out != Refused {
+					t.Fatalf("%+v: %v (outcome %v)", target, err, out)
+				}
+			}
+			return
+		}
+		out, r, m, err := c.Check(context.Background(), target, target.Model)
+		if err != nil || out != Rendered {
+			t.Fatalf("%+v: %v", target, err)
+		}
+		if _, err := c.CheckAllocation(context.Background(), r.Bounds.Target, &r.Bounds, m, c.Fleet); err != nil {
+			t.Fatalf("%+v: %v", target, err)
+		}
+	})
+}

@@ -141,3 +141,55 @@ func allocatorNVIDIAFleets(t *testing.T) {
 		})
 	}
 }
+
+// REFERENCE §4's trap, by hand: an "80 GB" H100 reports 81,559 MiB, less than
+// 80 Gi = 81,920 MiB, while the A100 80GB reports exactly 81,920 MiB. A claim
+// for 80 Gi must list the A100 80GB and the H100 NVL (95,830 MiB) but not the
+// H100 SXM or PCIe, and the allocator must agree.
+func TestEightyGiBOnNVIDIA(t *testing.T) {
+	ctx := context.Background()
+	target := fit.DefaultTarget()
+	target.Driver, target.MinTps = fit.DriverNVIDIA, 1 // bandwidth floor far below every product
+	found := false
+	for p := 100.0; p < 200; p += 0.25 {
+		target.ParamsB = p
+		if b, err := fit.Resolve(target); err == nil && b.MemoryGi == 80 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("no custom model size gives an 80 Gi floor")
+	}
+	r, m := renderManifest(t, target)
+	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", target.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
+	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition"} {
+		if !slices.Contains(r.Bounds.Products, p) {
+			t.Errorf("allow-list lacks %q", p)
+		}
+	}
+	for _, p := range []string{"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA L40S", "NVIDIA GeForce RTX 5090"} {
+		if slices.Contains(r.Bounds.Products, p) {
+			t.Errorf("allow-list has %q", p)
+		}
+	}
+	if len(r.Bounds.Products) != 8 {
+		t.Errorf("allow-list has %d products, want the 8 above", len(r.Bounds.Products))
+	}
+	byID := map[string]Accel{}
+	for _, a := range CatalogAccelerators() {
+		byID[a.ID] = a
+	}
+	for _, tc := range []struct {
+		id   string
+		fits bool
+	}{{"nvidia-h100-sxm", false}, {"nvidia-h100-pcie", false}, {"nvidia-a100-sxm-80", true}, {"nvidia-h100-nvl", true}} {
+		got, err := Allocate(ctx, m, Fleet{NVIDIADevice(byID[tc.id], VariantComplete, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (got != nil) != tc.fits {
+			t.Errorf("%s: allocated %+v, want fits=%v", tc.id, got, tc.fits)
+		}
+	}
+}

@@ -42,8 +42,9 @@ func DeriveName(model string) string {
 }
 
 // checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,
-// digits, '-' and '.', each dot-separated label starting and ending with a letter or digit),
-// the rule Kubernetes applies to object names and DeviceClass names.
+// digits, '-' and '.', each dot-separated part starting and ending with a letter or digit),
+// exactly as Kubernetes' IsDNS1123Subdomain applies it to object and DeviceClass names: unlike
+// RFC 1123 it sets no 63-character limit on a part, so neither does fitclaim.
 func checkSubdomain(field, s string) error {
 	if s == "" {
 		return fit.NewFieldError(field, "must not be empty")
@@ -51,8 +52,8 @@ func checkSubdomain(field, s string) error {
 	if len(s) > maxSubdomain {
 		return fit.NewFieldError(field, "must be at most 253 characters (got "+strconv.Itoa(len(s))+")")
 	}
-	for _, label := range strings.Split(s, ".") {
-		if !isLabel(label) {
+	for _, part := range strings.Split(s, ".") {
+		if !isLabelChars(part) {
 			return fit.NewFieldError(field, "must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', "+
 				"starting and ending with a letter or digit, at most 253 characters (got "+quoteShort(s)+")")
 		}
@@ -60,9 +61,13 @@ func checkSubdomain(field, s string) error {
 	return nil
 }
 
-// isLabel reports whether s is a DNS-1123 label.
-func isLabel(s string) bool {
-	if s == "" || len(s) > maxLabel {
+// isLabel reports whether s is a DNS-1123 label (at most 63 characters).
+func isLabel(s string) bool { return len(s) <= maxLabel && isLabelChars(s) }
+
+// isLabelChars reports whether s is made like a DNS-1123 label, whatever its length: letters
+// and digits, with '-' inside.
+func isLabelChars(s string) bool {
+	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

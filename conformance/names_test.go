@@ -8,21 +8,6 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 )
 
-// knownStricter pins where fitclaim refuses a value the official validator
-// accepts: claim's subdomain check limits each dot-separated label to 63
-// characters (RFC 1123), Kubernetes' IsDNS1123Subdomain does not (only 253 in
-// all). Safe (nothing invalid is rendered) but stricter than the API server.
-// The test asserts the divergence is exactly this, so it fails when claim
-// changes; then empty the list.
-func knownStricter(value string) bool {
-	for _, label := range strings.Split(value, ".") {
-		if len(label) > 63 {
-			return true
-		}
-	}
-	return false
-}
-
 // fitclaim's checks of a name override and a device class override against
 // the official validator: whatever fitclaim renders must pass it (never a
 // name pasted unchecked), and what it refuses the validator must refuse too.
@@ -76,10 +61,6 @@ func TestOverridesAgreeWithValidator(t *testing.T) {
 			switch {
 			case renderErr == nil && valErr != nil:
 				t.Errorf("%s %q (%d chars): rendered, but the validator refuses it: %v", field, short, len(n), valErr)
-			case renderErr != nil && valErr == nil && knownStricter(n):
-				t.Logf("known divergence: %s %q (%d chars) refused, the validator accepts it", field, short, len(n))
-			case renderErr == nil && knownStricter(n):
-				t.Errorf("%s %q: now rendered; remove it from knownStricter", field, short)
 			case renderErr != nil && valErr == nil:
 				t.Errorf("%s %q (%d chars): refused (%v), but the validator accepts it", field, short, len(n), renderErr)
 			case renderErr != nil && !strings.HasPrefix(renderErr.Error(), field):

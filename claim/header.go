@@ -44,7 +44,8 @@ func wrapAll(lines []string) []string {
 
 func wrap(line string, width int, indent string) []string {
 	var out []string
-	for utf8.RuneCountInString(line) > width {
+	const shortTail = 12 // a tail this short stays on its line rather than dangle alone ("GB")
+	for utf8.RuneCountInString(line) > width+shortTail || utf8.RuneCountInString(line) > width && !endsShort(line, width, shortTail) {
 		cut := -1
 		n := 0
 		for i, r := range line {
@@ -72,7 +73,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		active = ", " + oneDecimal(b.ActiveParamsB) + "B active"
 	}
 	kvGB := b.KVBytes / 1e9
-	kv := "kv:     " + strconv.Itoa(b.ContextTokens) + " tokens × " + strconv.Itoa(t.Sequences) + " sequence(s), " + b.KVCache
+	kv := "kv:     " + strconv.Itoa(b.ContextTokens) + " tokens × " + plural(t.Sequences, "sequence") + ", " + b.KVCache
 	m := &b.Model
 	if b.KVEstimated {
 		kv += ": estimated " + twoDecimals(kvGB) + " GB (0.000008 GB per billion params per token; the model's layers/heads are unknown)"
@@ -115,6 +116,11 @@ func deviceLines(b *fit.Bounds) []string {
 	return out
 }
 
+// endsShort reports whether what lies past width is a short tail, so the line is kept whole.
+func endsShort(line string, width, tail int) bool {
+	return utf8.RuneCountInString(line)-width <= tail && !strings.Contains(string([]rune(line)[width:]), " ")
+}
+
 // totalBandwidth is the bandwidth the whole model needs, before any split.
 func totalBandwidth(b *fit.Bounds) int64 {
 	if b.Target.Count == 1 {
@@ -125,6 +131,14 @@ func totalBandwidth(b *fit.Bounds) int64 {
 		return 1 << 53
 	}
 	return int64(bw)
+}
+
+// plural writes "1 sequence", "4 sequences".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func perDevice(n int) string {

@@ -3,6 +3,7 @@
 # edge_build builds into a private directory (so runs at the same time do not share
 # dist-edge/) and writes a workerd config for it; edge_start runs that build.
 # After edge_start: EDGE_URL=http://127.0.0.1:PORT, EDGE_PID, EDGE_LOG.
+# Debugging: EDGE_KEEP_LOG=1 keeps workerd's log; EDGE_WORKERD_FLAGS=--verbose adds to it.
 
 edge_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
@@ -62,7 +63,8 @@ edge_start() {
   local port try
   for try in 1 2 3; do
     port="$(edge_free_port)"
-    "$edge_dir/node_modules/.bin/workerd" serve "$EDGE_WORK/workerd.capnp" \
+    # shellcheck disable=SC2086 # EDGE_WORKERD_FLAGS (e.g. --verbose) is a word list
+    "$edge_dir/node_modules/.bin/workerd" serve "$EDGE_WORK/workerd.capnp" ${EDGE_WORKERD_FLAGS:-} \
       --socket-addr "http=127.0.0.1:$port" >"$EDGE_LOG" 2>&1 &
     EDGE_PID=$!
     EDGE_URL="http://127.0.0.1:$port"

@@ -298,6 +298,6 @@ func check(t *testing.T, c tcase, a answer) {
 func newClient() *http.Client {
 	return &http.Client{
 		Timeout:   60 * time.Second,
-		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4},
+		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 16}, // keep connections: see TestEdgeConcurrent
 	}
 }

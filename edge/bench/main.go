@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"sort"
@@ -145,34 +146,57 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 		Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c, DisableCompression: true},
 	}
 	defer client.CloseIdleConnections()
-	one := func(p string) (time.Duration, error) {
-		req, err := http.NewRequestWithContext(ctx, "GET", base+p, nil)
+	one := func(p string) (time.Duration, string, error) {
+		var conn string
+		trace := &httptrace.ClientTrace{
+			GotConn: func(i httptrace.GotConnInfo) {
+				conn = "new connection " + i.Conn.LocalAddr().String()
+				if i.Reused {
+					conn = "reused connection " + i.Conn.LocalAddr().String()
+				}
+			},
+			WroteRequest: func(httptrace.WroteRequestInfo) { conn += ", request written" },
+		}
+		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), "GET", base+p, nil)
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		start := time.Now()
 		res, err := client.Do(req)
 		if err != nil {
-			return time.Since(start), err // a timeout counts in the latencies too
+			// a timeout counts in the latencies too
+			return time.Since(start), conn, fmt.Errorf("%w (%s)", err, conn)
 		}
 		b, err := io.ReadAll(res.Body)
 		res.Body.Close()
 		d := time.Since(start)
 		switch {
 		case err != nil:
-			return d, err
+			return d, conn, err
 		case res.StatusCode != 200:
-			return d, fmt.Errorf("%s: status %d", p, res.StatusCode)
+			return d, conn, fmt.Errorf("%s: status %d", p, res.StatusCode)
 		case string(b) != want[p]:
-			return d, fmt.Errorf("%s: body differs from the native handler's", p)
+			return d, conn, fmt.Errorf("%s: body differs from the native handler's", p)
 		}
-		return d, nil
+		return d, conn, nil
 	}
-	for i := 0; i < warm && ctx.Err() == nil; i++ {
-		one(paths[i%len(paths)])
+	// The warm-up runs at the same concurrency, so the timed run reuses warm connections and
+	// the runtime has compiled its hot code.
+	var wwg sync.WaitGroup
+	var wnext atomic.Int64
+	for w := 0; w < c; w++ {
+		wwg.Add(1)
+		go func() {
+			defer wwg.Done()
+			for i := int(wnext.Add(1)) - 1; i < warm && ctx.Err() == nil; i = int(wnext.Add(1)) - 1 {
+				one(paths[i%len(paths)])
+			}
+		}()
 	}
+	wwg.Wait()
 
 	r := result{name: name, n: n, lat: make([]time.Duration, n)}
+	conns := make([]string, n)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -186,12 +210,16 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				d, err := one(paths[i%len(paths)])
-				r.lat[i] = d
+				d, conn, err := one(paths[i%len(paths)])
+				r.lat[i], conns[i] = d, conn
 				if err != nil {
-					if atomic.AddInt64(&r.errs, 1) == 1 {
+					if k := atomic.AddInt64(&r.errs, 1); k <= 5 {
+						at := time.Since(start) - d
 						mu.Lock()
-						r.firstErr = err.Error()
+						if k == 1 {
+							r.firstErr = err.Error()
+						}
+						fmt.Fprintf(os.Stderr, "bench: %s: request %d (sent %.1fs into the run) failed after %v: %v\n", name, i, at.Seconds(), d.Round(time.Millisecond), err)
 						mu.Unlock()
 					}
 				}
@@ -200,6 +228,13 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
+	slowest := 0
+	for i := range r.lat {
+		if r.lat[i] > r.lat[slowest] {
+			slowest = i
+		}
+	}
+	fmt.Fprintf(os.Stderr, "bench: %s: slowest request %d (%s), %v, %s\n", name, slowest, paths[slowest%len(paths)], r.lat[slowest].Round(time.Millisecond), conns[slowest])
 	sort.Slice(r.lat, func(a, b int) bool { return r.lat[a] < r.lat[b] })
 	return r
 }

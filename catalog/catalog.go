@@ -54,24 +54,28 @@ func (m *Model) HasArchitecture() bool {
 }
 
 var (
-	loadOnce sync.Once
-	models   []Model
-	accels   []Accelerator
-	lowered  []string // models' names in lower case, for lookup and search without re-lowering
+	loadOnce  sync.Once
+	models    []Model
+	accels    []Accelerator
+	lowerOnce sync.Once
+	lowered   []string // models' names in lower case, for lookup and search without re-lowering
 )
 
 func load() {
 	models = parseModels(modelsTSV)
 	accels = parseAccelerators(acceleratorsTSV)
-	lowered = make([]string, len(models))
-	for i := range models {
-		lowered[i] = strings.ToLower(models[i].Name)
-	}
 }
 
-// lowerNames returns the lower-case names, index for index with Models().
+// lowerNames returns the lower-case names, index for index with Models(). They are made on
+// first use: an exact-name lookup (the edge worker's usual request) never needs them.
 func lowerNames() []string {
-	loadOnce.Do(load)
+	lowerOnce.Do(func() {
+		all := Models()
+		lowered = make([]string, len(all))
+		for i := range all {
+			lowered[i] = strings.ToLower(all[i].Name)
+		}
+	})
 	return lowered
 }
 
@@ -81,14 +85,23 @@ func Models() []Model {
 	return models
 }
 
+// parseModels reads models.tsv. It cuts lines and fields by hand into a reused array rather than
+// with strings.Split, which allocated a slice per line: the edge worker parses the catalog on
+// every request, so this start-up cost is paid per request there.
 func parseModels(text string) []Model {
-	out := make([]Model, 0, 2048)
-	for _, line := range strings.Split(text, "\n") {
+	out := make([]Model, 0, strings.Count(text, "\n"))
+	var f [17]string
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		if len(f) != 17 {
+		if !splitFields(line, f[:]) {
 			panic("catalog: models.tsv is malformed; run go generate ./catalog")
 		}
 		m := Model{
@@ -116,6 +129,22 @@ func parseModels(text string) []Model {
 		out = append(out, m)
 	}
 	return out
+}
+
+// splitFields cuts a tab-separated line into exactly len(f) fields.
+func splitFields(line string, f []string) bool {
+	for k := range f {
+		if k == len(f)-1 {
+			f[k] = line
+			return strings.IndexByte(line, '\t') < 0
+		}
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
+			return false
+		}
+		f[k], line = line[:i], line[i+1:]
+	}
+	return true
 }
 
 func atoi64(s string) int64 {

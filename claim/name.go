@@ -3,7 +3,10 @@ package claim
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
 )
 
@@ -20,25 +23,56 @@ const (
 // trimmed again, and "-fit" appended. Where llmfit would produce "-fit" (a name with no letter or
 // digit), fitclaim uses "model-fit", so the result is always a valid DNS-1123 label.
 func DeriveName(model string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(model) {
-		if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash {
-			b.WriteByte('-')
-			dash = true
+	var buf [stemMax]byte
+	return string(deriveStem(model, &buf)) + nameSuffix
+}
+
+// deriveStem writes DeriveName's stem into buf without allocating, so the whole catalog can be
+// compared against one name cheaply (the edge worker starts afresh for every request). Leading
+// dashes are never written and it stops at 48 characters, which gives the same stem as llmfit's
+// trim, cut, trim.
+func deriveStem(model string, buf *[stemMax]byte) []byte {
+	n, dash := 0, false
+	for _, r := range model {
+		r = unicode.ToLower(r) // what strings.ToLower does to each rune
+		alnum := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		if !alnum && (dash || n == 0) {
+			continue
+		}
+		if n == stemMax {
+			break
+		}
+		if alnum {
+			buf[n] = byte(r)
+		} else {
+			buf[n] = '-'
+		}
+		n++
+		dash = !alnum
+	}
+	for n > 0 && buf[n-1] == '-' {
+		n--
+	}
+	if n == 0 {
+		return append(buf[:0], fallbackStem...)
+	}
+	return buf[:n]
+}
+
+// sharedCount is how many catalog entries derive the claim name name.
+func sharedCount(name string) int {
+	stem, ok := strings.CutSuffix(name, nameSuffix)
+	if !ok {
+		return 0
+	}
+	var buf [stemMax]byte
+	count := 0
+	for i := range catalog.Models() {
+		if string(deriveStem(catalog.Models()[i].Name, &buf)) == stem {
+			count++
 		}
 	}
-	stem := strings.Trim(b.String(), "-")
-	if len(stem) > stemMax {
-		stem = strings.Trim(stem[:stemMax], "-")
-	}
-	if stem == "" {
-		stem = fallbackStem
-	}
-	return stem + nameSuffix
+	return count
 }
 
 // checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,

@@ -85,8 +85,8 @@ func TestDeriveNameCatalog(t *testing.T) {
 	if got := count["lmstudio-community-qwen3-coder-30b-a3b-instruct-fit"]; len(got) != 4 {
 		t.Errorf("qwen3 coder names: %v", got)
 	}
-	if sharedNames()["microsoft-phi-3-mini-4k-instruct-fit"] != 2 || sharedNames()["nousresearch-llama-2-7b-chat-hf-fit"] != 1 {
-		t.Error("sharedNames disagrees")
+	if sharedCount("microsoft-phi-3-mini-4k-instruct-fit") != 2 || sharedCount("nousresearch-llama-2-7b-chat-hf-fit") != 1 || sharedCount("no-such-fit") != 0 {
+		t.Error("sharedCount disagrees")
 	}
 }
 
@@ -261,6 +261,52 @@ func TestIsLabelAgainstKubernetesPattern(t *testing.T) {
 	for _, s := range []string{"", "a", "-", "a-", "-a", "a-b", "A", "a.b", strings.Repeat("z", 63), strings.Repeat("z", 64), "9", "a--b", "ä"} {
 		if got, want := isLabel(s), validLabel(s); got != want {
 			t.Errorf("isLabel(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// deriveNameReference is llmfit's rule written the plain way (lower-case the whole name, map,
+// collapse, trim, cut, trim), the oracle for the allocation-free DeriveName.
+func deriveNameReference(model string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(model) {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	stem := strings.Trim(b.String(), "-")
+	if len(stem) > stemMax {
+		stem = strings.Trim(stem[:stemMax], "-")
+	}
+	if stem == "" {
+		stem = fallbackStem
+	}
+	return stem + nameSuffix
+}
+
+func FuzzDeriveNameAgreesWithReference(f *testing.F) {
+	for _, s := range []string{"", "-", "Qwen2.5 32B Instruct", "\u0130stanbul", "\u212a", "--a--", strings.Repeat("ab-", 30), "\xff\xfe", "é-ü"} {
+		f.Add(s)
+	}
+	for _, m := range catalog.Models()[:50] {
+		f.Add(m.Name)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := DeriveName(s), deriveNameReference(s); got != want {
+			t.Fatalf("DeriveName(%q) = %q, reference %q", s, got, want)
+		}
+	})
+}
+
+func TestDeriveNameWholeCatalogAgreesWithReference(t *testing.T) {
+	for _, m := range catalog.Models() {
+		if got, want := DeriveName(m.Name), deriveNameReference(m.Name); got != want {
+			t.Errorf("%q: %q, reference %q", m.Name, got, want)
 		}
 	}
 }

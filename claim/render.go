@@ -2,7 +2,6 @@ package claim
 
 import (
 	"strconv"
-	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
@@ -66,7 +65,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	t := &b.Target
 	var w []string
 	if t.Name == "" && !b.Custom {
-		if n := sharedNames()[name]; n > 1 {
+		if n := sharedCount(name); n > 1 {
 			w = append(w, "the claim name "+name+" is derived from "+strconv.Itoa(n)+
 				" catalog models (llmfit cuts names at 48 characters and ignores case); set name to make it unique")
 		}
@@ -114,22 +113,6 @@ func proposal(matches []fit.Match, count int) string {
 	m := matches[best]
 	return "no accelerator in the catalog meets these floors with " + strconv.Itoa(count) + " device(s); " +
 		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
-}
-
-var (
-	sharedOnce sync.Once
-	shared     map[string]int
-)
-
-// sharedNames counts how many catalog entries derive each claim name.
-func sharedNames() map[string]int {
-	sharedOnce.Do(func() {
-		shared = map[string]int{}
-		for _, m := range catalog.Models() {
-			shared[DeriveName(m.Name)]++
-		}
-	})
-	return shared
 }
 
 // ModelSummary is a catalog entry as a type-ahead picker and the models API show it.

@@ -3,8 +3,8 @@
 #
 #   ./build.sh [build]    build the static site into dist/
 #   ./build.sh serve      build, then serve dist/ on http://127.0.0.1:$PORT (default 8080)
-#                         with the headers and redirects of netlify.toml (extra args go to devserve,
-#                         e.g. ./build.sh serve -api http://127.0.0.1:8787)
+#                         with the headers and redirects of netlify.toml, and /api/* from the edge
+#                         worker in workerd on $API_PORT (default 8787; SERVE_API=0: site only)
 #   ./build.sh test       every test: vet, unit, wasm-in-Chromium, end-to-end, conformance, fuzzing, edge
 #   ./build.sh bench      figures: bytes, page and render times, wasm vs native (bench/bench.sh), Go and edge benchmarks
 #   ./build.sh sizes      raw, gzip -9 and brotli sizes of each file in dist/
@@ -211,10 +211,36 @@ cmd_build() {
 # ---------------------------------------------------------------------------
 # serve
 
+# serve: the site, and behind /api/* the edge worker in workerd (as netlify.toml proxies it in
+# production), so the page's API links and `kubectl apply -f <link>` work locally too. The worker
+# needs npm (edge/npm-deps.sh); without it, or with SERVE_API=0, the site is served alone and
+# /api/* answers 502 saying so.
 cmd_serve() {
 	cmd_build
 	build_devserve
-	exec "$BIN/devserve" -dir "$DIST" -config "$ROOT/netlify.toml" "$@"
+	local api=() api_port=${API_PORT:-8787} worker=
+	if [ "${SERVE_API:-1}" != 0 ] && [ -f edge/serve.sh ]; then
+		say "starting the edge API in workerd on 127.0.0.1:$api_port (SERVE_API=0 to skip)"
+		PORT=$api_port bash edge/serve.sh >"${TMPDIR:-/tmp}/fitclaim-serve-api.log" 2>&1 &
+		worker=$!
+		local i
+		for i in $(seq 1 240); do
+			if (exec 3<>"/dev/tcp/127.0.0.1/$api_port") 2>/dev/null; then # listening (no curl on a bare Debian)
+				api=(-api "http://127.0.0.1:$api_port")
+				break
+			fi
+			kill -0 "$worker" 2>/dev/null || break
+			sleep 0.5
+		done
+		if [ ${#api[@]} -eq 0 ]; then
+			say "the edge API did not start (log: ${TMPDIR:-/tmp}/fitclaim-serve-api.log); serving the site alone"
+			kill "$worker" 2>/dev/null || true
+			worker=
+		else
+			trap 'kill $worker 2>/dev/null || true' EXIT INT TERM
+		fi
+	fi
+	"$BIN/devserve" -dir "$DIST" -config "$ROOT/netlify.toml" "${api[@]}" "$@"
 }
 
 # ---------------------------------------------------------------------------

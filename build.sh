@@ -236,11 +236,14 @@ cmd_serve() {
 			say "the edge API did not start (log: ${TMPDIR:-/tmp}/fitclaim-serve-api.log); serving the site alone"
 			kill "$worker" 2>/dev/null || true
 			worker=
-		else
-			trap 'kill $worker 2>/dev/null || true' EXIT INT TERM
 		fi
 	fi
-	"$BIN/devserve" -dir "$DIST" -config "$ROOT/netlify.toml" "${api[@]}" "$@"
+	# In the background and waited for, so a TERM or INT to this script stops both servers at once.
+	"$BIN/devserve" -dir "$DIST" -config "$ROOT/netlify.toml" "${api[@]}" "$@" &
+	local server=$!
+	trap 'kill $server $worker 2>/dev/null || true' EXIT
+	trap 'exit 130' INT TERM
+	wait "$server"
 }
 
 # ---------------------------------------------------------------------------

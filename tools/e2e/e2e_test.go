@@ -731,7 +731,6 @@ func TestScreenshots(t *testing.T) {
 	}
 }
 
-
 // When the engine cannot load, the page says so in words, and throws nothing.
 func TestEngineFailureIsShown(t *testing.T) {
 	dir := distDir(t)

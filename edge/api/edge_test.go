@@ -18,14 +18,22 @@ import (
 	"github.com/fitclaim/fitclaim/edge/api"
 )
 
-// TestEdge runs every case against the worker in workerd (FITCLAIM_EDGE_URL, set by
-// edge/test.sh) and requires the same status, headers and bytes as the handler in net/http,
-// besides each case's own expectations.
-func TestEdge(t *testing.T) {
+// edgeURL is the worker's base URL in workerd, which edge/test.sh starts and passes in
+// FITCLAIM_EDGE_URL; without it the edge tests skip (the handler's own tests still run).
+func edgeURL(t *testing.T) string {
+	t.Helper()
 	base := os.Getenv("FITCLAIM_EDGE_URL")
 	if base == "" {
 		t.Skip("FITCLAIM_EDGE_URL is not set; edge/test.sh runs this against workerd")
 	}
+	return base
+}
+
+// TestEdge runs every case against the worker in workerd (FITCLAIM_EDGE_URL, set by
+// edge/test.sh) and requires the same status, headers and bytes as the handler in net/http,
+// besides each case's own expectations.
+func TestEdge(t *testing.T) {
+	base := edgeURL(t)
 	native := httptest.NewServer(api.Handler())
 	defer native.Close()
 	client := newClient()
@@ -60,10 +68,7 @@ func TestEdge(t *testing.T) {
 // a connection opened while workerd's one isolate is saturated can wait 5-30 s for its first
 // answer (seen in edge/bench), which is the runtime's scheduling, not the worker's.
 func TestEdgeConcurrent(t *testing.T) {
-	base := os.Getenv("FITCLAIM_EDGE_URL")
-	if base == "" {
-		t.Skip("FITCLAIM_EDGE_URL is not set; edge/test.sh runs this against workerd")
-	}
+	base := edgeURL(t)
 	var c tcase
 	for _, k := range cases(t) {
 		if k.name == "yaml catalog model, defaults" {
@@ -102,10 +107,7 @@ func TestEdgeConcurrent(t *testing.T) {
 // encoded is empty, a 4xx from workerd itself): never a 500. (A control character at the very
 // end is trimmed by the WHATWG URL parser, so the cases put them in the middle.)
 func TestEdgeRawBytes(t *testing.T) {
-	base := os.Getenv("FITCLAIM_EDGE_URL")
-	if base == "" {
-		t.Skip("FITCLAIM_EDGE_URL is not set; edge/test.sh runs this against workerd")
-	}
+	base := edgeURL(t)
 	native := httptest.NewServer(api.Handler())
 	defer native.Close()
 	client := newClient()

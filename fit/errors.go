@@ -28,7 +28,7 @@ var Keys = map[string]string{
 	"count": "n", "layers": "L", "kvHeads": "kvh", "headDim": "hd", "activeParamsB": "ap",
 }
 
-// Errorf builds the FieldError for a field, filling in its short key.
+// fieldErr builds the FieldError for a field, filling in its short key.
 func fieldErr(field, msg string) *FieldError {
 	return &FieldError{Field: field, Key: Keys[field], Msg: msg}
 }

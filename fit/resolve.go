@@ -259,9 +259,8 @@ func ceilFloor(x float64) int64 {
 
 // kvShape fills the KV-cache size for the target's context and sequences.
 func (b *Bounds) kvShape(t *Target) {
-	_, elem, _ := kvElementBytes(t.KVCache)
-	b.KVCache, _, _ = kvElementBytes(t.KVCache)
-	t.KVCache = b.KVCache
+	name, elem, _ := kvElementBytes(t.KVCache)
+	b.KVCache, t.KVCache = name, name
 	ctx := t.Context
 	if ctx == 0 {
 		ctx = b.Model.ContextLength

@@ -4,7 +4,7 @@
 // The model data is derived from llmfit (MIT licence); LICENSE-llmfit.txt travels with it.
 package catalog
 
-//go:generate go run ./gen -data ../../shared/data -out .
+//go:generate go run ./gen -data ../data -out .
 
 import (
 	_ "embed"

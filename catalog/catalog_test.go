@@ -16,8 +16,8 @@ import (
 	"testing"
 )
 
-// sharedData is the repository's shared/ folder; CI lays it out the same way.
-var sharedData = filepath.Join("..", "..", "shared", "data")
+// sourceData is the repository's data/ folder, the catalog's source.
+var sourceData = filepath.Join("..", "data")
 
 const sourceJSON = "llmfit-hf-models-2026-05-12.json"
 
@@ -33,17 +33,17 @@ func goTool(t *testing.T) string {
 	return p
 }
 
-// TestGeneratedFilesAreCurrent runs the committed generator on the shared data and demands that
+// TestGeneratedFilesAreCurrent runs the committed generator on the source data in data/ and demands that
 // its output equals, byte for byte, the files the package embeds.
 func TestGeneratedFilesAreCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go run ./gen")
 	}
-	if _, err := os.Stat(filepath.Join(sharedData, sourceJSON)); err != nil {
-		t.Fatalf("shared data: %v (shared/ must sit beside the repository)", err)
+	if _, err := os.Stat(filepath.Join(sourceData, sourceJSON)); err != nil {
+		t.Fatalf("source data: %v (data/ is the catalog source)", err)
 	}
 	out := t.TempDir()
-	cmd := exec.Command(goTool(t), "run", "./gen", "-data", sharedData, "-out", out)
+	cmd := exec.Command(goTool(t), "run", "./gen", "-data", sourceData, "-out", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go run ./gen: %v\n%s", err, b)
 	}
@@ -124,7 +124,7 @@ func TestCounts(t *testing.T) {
 	if vram != 1852 {
 		t.Errorf("entries with min_vram_gb: %d, want all", vram)
 	}
-	// shared/data/README.md: Q4_K_M 1,683, AWQ-4bit 111, GPTQ-Int4 42, AWQ-8bit 7, AutoRound-4bit 5, GPTQ-Int8 4.
+	// data/README.md: Q4_K_M 1,683, AWQ-4bit 111, GPTQ-Int4 42, AWQ-8bit 7, AutoRound-4bit 5, GPTQ-Int8 4.
 	want := map[string]int{"Q4_K_M": 1683, "AWQ-4bit": 111, "GPTQ-Int4": 42, "AWQ-8bit": 7, "AutoRound-4bit": 5, "GPTQ-Int8": 4}
 	for q, n := range want {
 		if quants[q] != n {
@@ -159,9 +159,9 @@ type srcEntry struct {
 
 func readSource(t *testing.T) []srcEntry {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedData, sourceJSON))
+	b, err := os.ReadFile(filepath.Join(sourceData, sourceJSON))
 	if err != nil {
-		t.Fatalf("shared data: %v", err)
+		t.Fatalf("source data: %v", err)
 	}
 	var out []srcEntry
 	if err := json.Unmarshal(b, &out); err != nil {
@@ -281,7 +281,7 @@ func equalModel(a, b Model) bool {
 }
 
 func TestAcceleratorsMatchCSV(t *testing.T) {
-	f, err := os.Open(filepath.Join(sharedData, "accelerators.csv"))
+	f, err := os.Open(filepath.Join(sourceData, "accelerators.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

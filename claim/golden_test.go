@@ -10,8 +10,8 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 )
 
-// goldenDir holds llmfit's byte-exact outputs; CI lays shared/ beside the repository.
-var goldenDir = filepath.Join("..", "..", "shared", "spec", "golden")
+// goldenDir holds llmfit's byte-exact outputs for its own test fixture (copied from llmfit's claim).
+var goldenDir = filepath.Join("testdata", "golden")
 
 // testModel7B is the fixture of llmfit's own unit tests.
 var testModel7B = catalog.Model{
@@ -23,7 +23,7 @@ func readGolden(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(goldenDir, name))
 	if err != nil {
-		t.Fatalf("golden file: %v (shared/ must sit beside the repository)", err)
+		t.Fatalf("golden file: %v", err)
 	}
 	return string(b)
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/fitclaim/fitclaim/catalog"
 )
 
-// SharedDir is ../shared relative to the repository root, as CI sees it.
-const SharedDir = "../../shared"
+// RepoDir is the repository root, seen from this nested module.
+const RepoDir = ".."
 
 // Accel is the part of an accelerator the fleet needs. It is filled from
 // catalog.Accelerators() or, independently, from accelerators.csv.
@@ -26,7 +26,7 @@ type Accel struct {
 // memoryBandwidthGBs attribute (rounded down: a device never claims more).
 func (a Accel) BandwidthInt() int64 { return int64(math.Floor(a.BandwidthGBs)) }
 
-// ReadAcceleratorsCSV reads shared/data/accelerators.csv.
+// ReadAcceleratorsCSV reads the repository's data/accelerators.csv.
 func ReadAcceleratorsCSV(path string) ([]Accel, error) {
 	f, err := os.Open(path)
 	if err != nil {

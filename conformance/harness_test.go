@@ -14,7 +14,7 @@ import (
 // Tests of the harness itself, on llmfit's golden outputs and on manifests
 // broken on purpose: each check must pass the good and catch the bad.
 
-func goldenPath(name string) string { return filepath.Join(SharedDir, "spec", "golden", name) }
+func goldenPath(name string) string { return filepath.Join(RepoDir, "claim", "testdata", "golden", name) }
 
 func readGolden(t *testing.T, name string) []byte {
 	t.Helper()
@@ -27,7 +27,7 @@ func readGolden(t *testing.T, name string) []byte {
 
 func testFleet(t testing.TB) Fleet {
 	t.Helper()
-	accels, err := ReadAcceleratorsCSV(filepath.Join(SharedDir, "data", "accelerators.csv"))
+	accels, err := ReadAcceleratorsCSV(filepath.Join(RepoDir, "data", "accelerators.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestValidatedExpressionsCache(t *testing.T) {
 // The fleet is built from catalog.Accelerators(); it must be the CSV the
 // suite's expectations were written against, field for field.
 func TestCatalogAcceleratorsAreTheCSV(t *testing.T) {
-	csv, err := ReadAcceleratorsCSV(filepath.Join(SharedDir, "data", "accelerators.csv"))
+	csv, err := ReadAcceleratorsCSV(filepath.Join(RepoDir, "data", "accelerators.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

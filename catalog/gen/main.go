@@ -1,4 +1,4 @@
-// Command gen turns llmfit's model catalog and the accelerator table of ../shared/data into the
+// Command gen turns llmfit's model catalog and the accelerator table of the repository's data/ folder into the
 // compact tab-separated files that package catalog embeds. It is run by `go generate ./catalog`.
 //
 // Why TSV and not a Go literal: a 1,852-element composite literal compiles into a large init
@@ -40,7 +40,7 @@ type entry struct {
 }
 
 func main() {
-	data := flag.String("data", "../../shared/data", "folder with llmfit-hf-models-*.json and accelerators.csv")
+	data := flag.String("data", "../data", "folder with llmfit-hf-models-*.json and accelerators.csv")
 	out := flag.String("out", ".", "folder to write models.tsv, accelerators.tsv and LICENSE-llmfit.txt into")
 	flag.Parse()
 	if err := run(*data, *out); err != nil {

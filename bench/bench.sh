@@ -7,6 +7,7 @@
 #   3. render latency inside the page (median, p99 over 1,000 renders)
 #   3b. one render split into stages (claim.Render, bridge.ResultJSON, JSON.parse), native and wasm
 #   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
+#   4b. the speed estimate against measured runs (bench/speedacc), beside llmfit's formula
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
 # SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3),
@@ -283,6 +284,8 @@ if [ -n "$native" ] && [ -n "$chrome" ]; then
 else
 	note "catalog sweep: FAILED (see above)"
 fi
+
+section "4b. speed estimate: share of measured runs within ±25 % (bench/speedacc)"; go run ./bench/speedacc || note "speed accuracy: FAILED"
 
 section "summary (bench/bench.sh)"
 cat "$SUMMARY"

@@ -1,0 +1,91 @@
+package fit
+
+//go:generate go run ./calibrate -data ../data/truth-train.tsv -out speed_constants.go
+
+import "strings"
+
+// The calibrated decode-speed model. Generating one token reads every weight the token touches
+// and the whole KV cache once, so a token takes
+//
+//	seconds = bytes read / (bandwidth × efficiency[family]) + overhead
+//
+// bytes read = weights read per token (all parameters of a dense model; the active parameters ×
+// moeReadFactor of a mixture-of-experts model; the effective size of a Gemma "E" model) × bytes
+// per parameter, plus the KV cache at the context. The efficiency of each device family and the
+// per-token overhead (kernel launches, sampling, the engine's loop: time that does not scale
+// with bytes) are fitted to measured runs by fit/calibrate (see speed_constants.go); nothing
+// here is tuned by hand.
+
+// Device families: one calibrated efficiency each.
+const (
+	FamilyNVIDIA        = "nvidia"         // NVIDIA Turing and later, discrete
+	FamilyNVIDIAPascal  = "nvidia-pascal"  // NVIDIA Pascal (GTX 10xx, P100, P40)
+	FamilyNVIDIAUnified = "nvidia-unified" // NVIDIA unified memory (GB10 / DGX Spark)
+	FamilyAMD           = "amd"
+	FamilyApple         = "apple"
+	FamilyIntel         = "intel"
+	FamilyOther         = "other"
+)
+
+// Families lists the device families in display order.
+func Families() []string {
+	out := make([]string, len(speedFamilies))
+	for i, f := range speedFamilies {
+		out[i] = f.Family
+	}
+	return out
+}
+
+// FamilySpeed is one family's calibrated efficiency and how many measured runs informed it.
+type FamilySpeed struct {
+	Family     string
+	Efficiency float64 // share of the memory bandwidth decode reaches
+	Runs       int     // in-scope runs of the training data for this family (0: the pooled value)
+}
+
+// LookupFamily returns a family's calibrated speed constants; the name is matched ignoring case.
+func LookupFamily(name string) (FamilySpeed, bool) {
+	for _, f := range speedFamilies {
+		if strings.EqualFold(f.Family, name) {
+			return f, true
+		}
+	}
+	return FamilySpeed{}, false
+}
+
+// DecodeOverheadSeconds is the calibrated per-token time that does not scale with bytes read.
+func DecodeOverheadSeconds() float64 { return decodeOverheadSeconds }
+
+// MoEReadFactor is the calibrated multiple of a mixture-of-experts model's active weights read
+// per token (router, shared layers and uneven expert use make it more than the active count).
+func MoEReadFactor() float64 { return moeReadFactor }
+
+// WeightsReadB is the parameters (billions) one decoded token reads: the effective size of an
+// "E" model when known, the active parameters × the MoE read factor for a mixture of experts
+// (never more than all of them), else all.
+func WeightsReadB(paramsB, activeParamsB, effectiveB float64, moe bool) float64 {
+	return WeightsReadBAt(paramsB, activeParamsB, effectiveB, moe, moeReadFactor)
+}
+
+// WeightsReadBAt is WeightsReadB with a given MoE read factor (the fitter varies it).
+func WeightsReadBAt(paramsB, activeParamsB, effectiveB float64, moe bool, moeFactor float64) float64 {
+	switch {
+	case effectiveB > 0:
+		return effectiveB
+	case moe && activeParamsB > 0:
+		return min(activeParamsB*moeFactor, paramsB)
+	default:
+		return paramsB
+	}
+}
+
+// DecodeSeconds is the time of one decoded token reading readBytes at bandwidthGBs (10^9 B/s)
+// and the given efficiency, plus the overhead.
+func DecodeSeconds(readBytes, bandwidthGBs, efficiency, overheadSeconds float64) float64 {
+	return readBytes/(bandwidthGBs*1e9*efficiency) + overheadSeconds
+}
+
+// DecodeTps is 1 / DecodeSeconds: one sequence's decode tokens per second.
+func DecodeTps(readBytes, bandwidthGBs, efficiency, overheadSeconds float64) float64 {
+	return 1 / DecodeSeconds(readBytes, bandwidthGBs, efficiency, overheadSeconds)
+}

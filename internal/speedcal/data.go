@@ -1,0 +1,115 @@
+// Package speedcal calibrates fit's decode-speed model on measured runs (data/truth-train.tsv)
+// and measures its accuracy. fit/calibrate writes the fitted constants into fit; the test here
+// proves that the committed constants are what the data gives; bench/speedacc prints the table.
+package speedcal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Run is one measured decode run (one row of truth-train.tsv; data/README.md names the columns).
+type Run struct {
+	File, Hardware, Class string
+	Family                string // fit's family name for Class
+	GPUCount              int
+	MemoryGiB             float64
+	Unified               bool
+	BandwidthGBs          float64
+	Provider, Model       string
+	ParamsB, ActiveB      float64
+	MoE                   bool
+	EffectiveB            float64 // Gemma "E" models: the effective size; 0 otherwise
+	Quant                 string  // fitclaim's name of the quantization
+	KVBytesPerToken       float64 // fp16
+	ContextBench          int     // tokens in context during the run
+	ContextDefault        int     // fitclaim's default context for the model
+	MeasuredTps           float64
+	LlmfitTps             float64 // llmfit's claim formula: bandwidth × 0.55 / (all parameters × bpp)
+	OutOfScope            string  // why the run is not scored; "" = in scope
+}
+
+// InScope reports whether the run is fitted and scored.
+func (r *Run) InScope() bool { return r.OutOfScope == "" }
+
+// classFamilies maps the TSV's device classes to fit's families.
+var classFamilies = map[string]string{
+	"nvidia_discrete": fit.FamilyNVIDIA,
+	"nvidia_pascal":   fit.FamilyNVIDIAPascal,
+	"nvidia_unified":  fit.FamilyNVIDIAUnified,
+	"amd_discrete":    fit.FamilyAMD,
+	"apple_unified":   fit.FamilyApple,
+	"integrated":      fit.FamilyIntel, // the only integrated device measured is Intel Arc 130V/140V
+}
+
+// Parse reads the TSV: '#' comment lines, a header, then one run per line.
+func Parse(data []byte) ([]Run, error) {
+	var header []string
+	var runs []Run
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		s := strings.TrimRight(string(line), "\r")
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		cells := strings.Split(s, "\t")
+		if header == nil {
+			header = cells
+			continue
+		}
+		if len(cells) != len(header) {
+			return nil, fmt.Errorf("line %d: %d cells, the header has %d", n+1, len(cells), len(header))
+		}
+		row := make(map[string]string, len(header))
+		for i, h := range header {
+			row[h] = cells[i]
+		}
+		r, err := parseRun(row)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, errors.New("no runs")
+	}
+	return runs, nil
+}
+
+func parseRun(row map[string]string) (Run, error) {
+	var firstErr error
+	num := func(col string) float64 {
+		v := row[col]
+		if v == "" {
+			return 0
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: %w", col, err)
+		}
+		return x
+	}
+	r := Run{
+		File: row["file"], Hardware: row["hardware"], Class: row["class"],
+		GPUCount: int(num("gpu_count")), MemoryGiB: num("vram_gb"), Unified: row["unified"] == "1",
+		BandwidthGBs: num("bandwidth_gbs"), Provider: row["provider"], Model: row["model"],
+		ParamsB: num("params_b"), ActiveB: num("active_params_b"), MoE: row["moe"] == "1",
+		EffectiveB: num("emodel_effective_b"), Quant: row["fitclaim_quant"],
+		KVBytesPerToken: num("kv_bytes_per_token"), ContextBench: int(num("context_bench")),
+		ContextDefault: int(num("context_fitclaim_default")), MeasuredTps: num("measured_tps"),
+		LlmfitTps: num("llmfit_formula_tps"), OutOfScope: row["out_of_scope"],
+	}
+	if firstErr != nil {
+		return Run{}, firstErr
+	}
+	fam, ok := classFamilies[r.Class]
+	if !ok {
+		return Run{}, fmt.Errorf("unknown device class %q", r.Class)
+	}
+	r.Family = fam
+	return r, nil
+}

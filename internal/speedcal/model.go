@@ -1,0 +1,44 @@
+package speedcal
+
+import (
+	"math"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Constants are the fitted parameters of fit's speed model.
+type Constants struct {
+	Efficiency    map[string]float64 // per family
+	PooledLogEff  float64            // μ: the families' common log-efficiency the prior pulls toward
+	OverheadSec   float64            // t0
+	MoEReadFactor float64
+	Runs          map[string]int // in-scope training runs per family
+}
+
+// ReadBytes is what one decoded token of the run reads at the MoE read factor: the weights it
+// touches and the fp16 KV cache at the run's context.
+func ReadBytes(r *Run, moeFactor float64) float64 {
+	w := fit.WeightsReadBAt(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE, moeFactor)
+	return w*1e9*fit.BytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
+}
+
+// Predict is the model's decode tokens/s for the run.
+func (c *Constants) Predict(r *Run) float64 {
+	return fit.DecodeTps(ReadBytes(r, c.MoEReadFactor), r.BandwidthGBs, c.Efficiency[r.Family], c.OverheadSec)
+}
+
+// OldKVTps is the KV-aware mode's estimate before calibration: 55 % of the bandwidth over the
+// active weights plus the KV cache at fitclaim's default context, one efficiency for every device.
+func OldKVTps(r *Run) float64 {
+	p := r.ParamsB
+	if r.MoE && r.ActiveB > 0 {
+		p = r.ActiveB
+	}
+	read := p*1e9*fit.BytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextDefault)
+	return r.BandwidthGBs * 1e9 * 0.55 / read
+}
+
+// Within reports whether an estimate is within ±25 % of the measured speed.
+func Within(estimate, measured float64) bool {
+	return math.Abs(estimate-measured) <= 0.25*measured
+}

@@ -1,0 +1,109 @@
+package fit
+
+// vLLM's KV-cache grouping (vllm/v1/core/kv_cache_utils.py, uniform page size): layers of one
+// kind (full attention, sliding window) are cut into groups of equal size; one block of the
+// pool holds one page for one layer of every group at the same position, so
+//
+//	blocks = available ÷ page ÷ group size
+//	tokens = blocks ÷ groups × block size            (the logged "GPU KV cache size")
+//	concurrency = blocks ÷ blocks one request needs  (the logged "Maximum concurrency")
+//
+// A full-attention layer needs ⌈L/16⌉ pages for a request of L tokens; a sliding-window layer
+// needs ⌈min(window − 1 + max_num_batched_tokens, L)/16⌉ + 1 (SlidingWindowSpec
+// .max_memory_usage_bytes): a prefill chunk is in flight beside the window, and the window need
+// not start at a block boundary.
+
+type vllmGroups struct {
+	page        float64 // bytes of one layer's block (16 tokens) on one device
+	size        int     // layers per group
+	count       int     // groups
+	full, slide int     // groups of each kind
+	fullLayers  int
+	slideLayers int
+	window      int
+	batched     int
+}
+
+func newVLLMGroups(in VLLMInput) vllmGroups {
+	c := in.Cache
+	g := vllmGroups{
+		page:       vllmBlockSize * c.layerTokenBytes(in.TP),
+		fullLayers: max(0, c.FullLayers), slideLayers: max(0, c.SlidingLayers),
+		window: c.Window, batched: in.MaxTokens,
+	}
+	if g.window <= 0 { // no window: every layer caches every token
+		g.fullLayers += g.slideLayers
+		g.slideLayers = 0
+	}
+	switch {
+	case g.fullLayers == 0 && g.slideLayers == 0:
+		return vllmGroups{}
+	case g.slideLayers == 0:
+		g.size = g.fullLayers
+	case g.fullLayers == 0:
+		g.size = g.slideLayers
+	default:
+		lo, hi := min(g.fullLayers, g.slideLayers), max(g.fullLayers, g.slideLayers)
+		g.size = lo
+		if float64(hi) < float64(lo)*vllmWindowGroupSlack {
+			g.size = hi // pad the smaller kind rather than split the larger one
+		}
+	}
+	g.full = ceilDiv(g.fullLayers, g.size)
+	g.slide = ceilDiv(g.slideLayers, g.size)
+	g.count = g.full + g.slide
+	return g
+}
+
+func ceilDiv(a, b int) int {
+	if b <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+// fullPages and slidePages are the pages one layer of each kind needs for a request of n tokens.
+func (g vllmGroups) fullPages(n int) int { return ceilDiv(n, vllmBlockSize) }
+func (g vllmGroups) slidePages(n int) int {
+	return ceilDiv(min(g.window-1+g.batched, n), vllmBlockSize) + 1
+}
+
+// requestBlocks is how many pool blocks one request of n tokens takes (at least 1).
+func (g vllmGroups) requestBlocks(n int) int {
+	b := g.full * g.fullPages(n)
+	if g.slide > 0 {
+		b += g.slide * g.slidePages(n)
+	}
+	return max(1, b)
+}
+
+// needed is vLLM's start-up check: the bytes one request of n tokens needs, summed per layer.
+func (g vllmGroups) needed(n int) float64 {
+	pages := g.fullLayers * g.fullPages(n)
+	if g.slideLayers > 0 {
+		pages += g.slideLayers * g.slidePages(n)
+	}
+	return float64(pages) * g.page
+}
+
+// longest is vLLM's estimate_max_model_len: the largest length up to limit whose request fits
+// in avail bytes (a binary search, as vLLM does; the need grows with the length); 0 if none.
+func (g vllmGroups) longest(avail float64, limit int) int {
+	lo, hi := 0, limit
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if g.needed(mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// poolBytes is the KV memory a pool holding n requests of l tokens each needs: enough blocks for
+// the requests, and at least what the start-up check asks for one.
+func (g vllmGroups) poolBytes(n, l int) float64 {
+	blocks := float64(n) * float64(g.requestBlocks(l))
+	return max(blocks*g.page*float64(g.size), g.needed(l))
+}

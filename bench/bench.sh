@@ -8,6 +8,7 @@
 #   3b. one render split into stages (claim.Render, bridge.ResultJSON, JSON.parse), native and wasm
 #   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
 #   4b. the speed estimate against measured runs (bench/speedacc), beside llmfit's formula
+#   4c. the vLLM engine budget against logged start-ups (bench/vllmacc)
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
 # SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3),
@@ -286,6 +287,8 @@ else
 fi
 
 section "4b. speed estimate: share of measured runs within ±25 % (bench/speedacc)"; go run ./bench/speedacc || note "speed accuracy: FAILED"
+
+section "4c. vLLM engine budget: available KV, tokens, concurrency against logged start-ups (bench/vllmacc)"; go run ./bench/vllmacc || note "vLLM accuracy: FAILED"
 
 section "summary (bench/bench.sh)"
 cat "$SUMMARY"

@@ -1,6 +1,7 @@
 // Command fitclaim is the engine on the command line, for pipelines:
 //
 //	fitclaim claim MODEL [flags] | kubectl apply -f -
+//	fitclaim deploy MODEL [flags] [--engine vllm|llama.cpp] [--image IMAGE] | kubectl apply -f -
 //	fitclaim models [QUERY]
 //
 // Flags are llmfit's (--min-tps, --efficiency, --quant, --template, --name, --device-class,
@@ -35,6 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "claim":
 		return runClaim(args[1:], stdout, stderr)
+	case "deploy":
+		return runDeploy(args[1:], stdout, stderr)
 	case "models":
 		return runModels(args[1:], stdout, stderr)
 	case "version", "--version":
@@ -57,6 +60,8 @@ Usage:
   fitclaim claim MODEL [flags]     write a ResourceClaim (YAML, or --json)
   fitclaim claim --params 7 [flags]  the same for a model that is not in the catalog
   fitclaim claim --permalink '#m=…&tps=30'  the same for a page link or API query
+  fitclaim deploy MODEL [flags] [--engine E] [--image I]   the claim template, a Deployment
+                                   that runs the model on it and a Service (YAML)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 
@@ -76,4 +81,8 @@ Claim flags (defaults are llmfit's):
   --count N            devices to split the model over, 1..8 (1)
   --params B           a custom model's parameters, in billions
   --layers N --kv-heads N --head-dim N --active-params B   a custom model's architecture
+
+Deploy flags:
+  --engine E           vllm (default) or llama.cpp: the server the Deployment runs
+  --image I            the container image, instead of the engine's pinned one
 `

@@ -7,6 +7,7 @@
 //
 //	/api/v1/claim.yaml?<permalink keys>  the ResourceClaim(Template) YAML
 //	/api/v1/claim.json?<permalink keys>  the same fit as JSON
+//	/api/v1/deploy.yaml?<permalink keys>&engine=…&image=…  the claim template, a Deployment and a Service
 //	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
 //	/api/v1/version                      {"version", "catalogDate", …}
 //
@@ -24,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
 )
 
 // Prefix is the path every route lives under.
@@ -51,10 +53,11 @@ const allow = "GET, HEAD"
 type route func(rawQuery string) (body []byte, contentType string, err error)
 
 var routes = map[string]route{
-	Prefix + "claim.yaml": claimYAML,
-	Prefix + "claim.json": claimJSON,
-	Prefix + "models":     models,
-	Prefix + "version":    version,
+	Prefix + "claim.yaml":  claimYAML,
+	Prefix + "claim.json":  claimJSON,
+	Prefix + "deploy.yaml": deployYAML,
+	Prefix + "models":      models,
+	Prefix + "version":     version,
 }
 
 // Handler returns the API's http.Handler. It keeps no state between requests.
@@ -66,7 +69,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	rt, ok := routes[r.URL.Path]
 	if !ok {
-		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"models, "+Prefix+"version)")
+		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"deploy.yaml, "+Prefix+"models, "+Prefix+"version)")
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -155,4 +158,22 @@ func render(raw string) (claim.Result, error) {
 		return claim.Result{}, err
 	}
 	return claim.Render(t)
+}
+
+// deployYAML is the claim template, the Deployment and the Service (package deploy); the
+// options' keys (engine, image) are taken out before the claim's codec reads the rest.
+func deployYAML(raw string) ([]byte, string, error) {
+	rest, o, err := deploy.SplitQuery(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	t, err := claim.ParseRawQuery(rest)
+	if err != nil {
+		return nil, "", err
+	}
+	res, err := deploy.Render(t, o)
+	if err != nil {
+		return nil, "", err
+	}
+	return []byte(res.YAML), TypeYAML, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/edge/api"
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -104,6 +105,15 @@ func cases(t *testing.T) []tcase {
 	}
 	def := mustRender(t, tg)
 	mq := "m=" + url.QueryEscape(model)
+	for _, o := range []deploy.Options{{}, {Engine: "llama.cpp"}, {Engine: "vllm", Image: "reg.example/v:1"}} {
+		tg := targets["kv sizing, named"]
+		res, err := deploy.Render(tg, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := claim.Permalink(tg) + "&engine=" + url.QueryEscape(o.Engine) + "&image=" + url.QueryEscape(o.Image)
+		cs = append(cs, tcase{name: "deploy " + o.Engine + " " + o.Image, target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML})
+	}
 	cs = append(cs,
 		tcase{name: "explicit format version", target: v + "claim.yaml?v=1&" + mq, status: 200, ctype: api.TypeYAML, body: def.YAML},
 		tcase{name: "plus and %20 are spaces, leading space trimmed by lookup", target: v + "claim.yaml?m=+" + url.PathEscape(model), status: 200, ctype: api.TypeYAML, body: def.YAML},
@@ -169,6 +179,11 @@ func cases(t *testing.T) []tcase {
 		{"models: 10,000-character q", "models?q=" + long, "q: must be at most 300"},
 		{"models: bad percent-encoding", "models?q=%E2%9", "query: invalid percent-encoding"},
 		{"version: unknown key", "version?x=1", "query: unknown key \"x\""},
+		{"deploy: bad engine", "deploy.yaml?" + mq + "&engine=tgi", "engine: must be vllm or llama.cpp"},
+		{"deploy: repeated engine", "deploy.yaml?" + mq + "&engine=vllm&engine=vllm", "engine: given more than once"},
+		{"deploy: bad image", "deploy.yaml?" + mq + "&image=a%20b", "image: must be a container image reference"},
+		{"deploy: custom model", "deploy.yaml?p=7", "model (m): a Deployment serves a catalog model"},
+		{"deploy: bad target", "deploy.yaml?" + mq + "&tps=0", "minTps (tps)"},
 	}
 	for _, b := range bad {
 		cs = append(cs, tcase{name: b.name, target: v + b.target, status: 400, ctype: api.TypeText, contains: b.contains})

@@ -1,0 +1,212 @@
+package deploy
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+func mustTarget(t *testing.T, link string) fit.Target {
+	t.Helper()
+	tg, err := claim.ParsePermalink(link)
+	if err != nil {
+		t.Fatalf("%s: %v", link, err)
+	}
+	return tg
+}
+
+func mustRender(t *testing.T, link string, o Options) Result {
+	t.Helper()
+	r, err := Render(mustTarget(t, link), o)
+	if err != nil {
+		t.Fatalf("%s: %v", link, err)
+	}
+	return r
+}
+
+// Hand-written arguments for a few targets; the figures in the comments are worked by hand from
+// the catalog rows (parameters_raw, layers, KV heads, head size).
+func TestArgs(t *testing.T) {
+	cases := []struct {
+		name, link string
+		o          Options
+		image      string
+		args       []string
+		starts     bool
+		summary    string
+	}{{
+		// Qwen2.5-7B-Instruct-AWQ: 5,785,780,224 params × 0.5 B = 2.694 GiB, 1.347 GiB per device.
+		// KV: 2 × 28 layers × 4 KV heads × 128 × 2 B = 57,344 B/token; × 8192 × 4 = 1.75 GiB.
+		// Floor: ceil((2.694 + 1.75) / 2 + 0.5) = ceil(2.722) = 3 Gi per device.
+		// Interim pool: 0.9 × 3 − 1.347 − 0.5 = 0.853 GiB; a request: 57,344 × 8192 / 2 devices =
+		// 0.21875 GiB; 0.853 / 0.21875 = 3.9 → 3 requests. AWQ comes from the checkpoint: no flag.
+		name: "AWQ over 2 devices", link: "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&s=kv&ctx=8192&seq=4&drv=nvidia&n=2",
+		image: "vllm/vllm-openai:v0.20.0",
+		args: []string{"--model", "Qwen/Qwen2.5-7B-Instruct-AWQ", "--tensor-parallel-size", "2", "--max-model-len", "8192",
+			"--max-num-seqs", "4", "--gpu-memory-utilization", "0.90"},
+		starts: true, summary: "vLLM starts: 3 requests of 8192 tokens at once",
+	}, {
+		// Qwen3-8B in BF16: 8,190,735,360 × 2 B = 15.257 GiB. fp8 KV: 2 × 36 × 8 × 128 × 1 B =
+		// 73,728 B/token; × 4096 × 2 = 0.5625 GiB. Floor: ceil(15.257 + 0.5625 + 0.5) = 17 Gi.
+		// Interim pool: 0.9 × 17 − 15.257 − 0.5 = −0.457 GiB: vLLM does not start.
+		name: "BF16 with an fp8 KV cache", link: "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia",
+		image: "vllm/vllm-openai:v0.20.0",
+		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "4096",
+			"--max-num-seqs", "2", "--gpu-memory-utilization", "0.90", "--kv-cache-dtype", "fp8", "--dtype", "bfloat16"},
+		summary: "vLLM does not start on the claimed devices: its KV pool (-0.46 GiB per device) cannot hold one request of 4096 tokens",
+	}, {
+		// Q8_0 on a 16-bit checkpoint: vLLM quantizes to fp8 as it loads. Weights 8,190,735,360 ×
+		// 1.05 B = 8.010 GiB, 2.002 GiB per device; fp16 KV 147,456 B/token × 2048 = 0.28125 GiB,
+		// 0.0703 GiB per device. Floor ceil(2.002 + 0.0703 + 0.5) = 3 Gi; pool 2.7 − 2.002 − 0.5 =
+		// 0.198 GiB; 0.198 / 0.0703 = 2.8 → 2 requests.
+		name: "Q8_0 as fp8", link: "m=Qwen%2FQwen3-8B&q=Q8_0&s=kv&ctx=2048&drv=nvidia&n=4",
+		image: "vllm/vllm-openai:v0.20.0",
+		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "4", "--max-model-len", "2048",
+			"--max-num-seqs", "1", "--gpu-memory-utilization", "0.90", "--quantization", "fp8"},
+		starts: true, summary: "vLLM starts: 2 requests of 2048 tokens at once",
+	}, {
+		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
+		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
+		o:     Options{Engine: "llama.cpp"},
+		image: "ghcr.io/ggml-org/llama.cpp:server-rocm-b9603",
+		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
+			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"},
+		starts: true, summary: "llama.cpp starts: 4 slots of 8192 tokens",
+	}, {
+		// The image override replaces the pinned one and nothing else.
+		name: "image override", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=1024",
+		o:     Options{Engine: "llama.cpp", Image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc"},
+		image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc",
+		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
+			"--host", "0.0.0.0", "--port", "8080"},
+		starts: true, summary: "llama.cpp starts: 1 slot of 1024 tokens",
+	}}
+	for _, c := range cases {
+		r := mustRender(t, c.link, c.o)
+		if !slices.Equal(r.Args, c.args) {
+			t.Errorf("%s: args\n%q\nwant\n%q", c.name, r.Args, c.args)
+		}
+		if r.Image != c.image {
+			t.Errorf("%s: image %q, want %q", c.name, r.Image, c.image)
+		}
+		if r.Starts != c.starts || c.summary != "" && !strings.HasPrefix(r.Summary, c.summary) {
+			t.Errorf("%s: starts %v, summary %q; want %v, %q", c.name, r.Starts, r.Summary, c.starts, c.summary)
+		}
+		if !strings.Contains(r.YAML, "# "+strings.SplitN(r.Summary, " ", 4)[0]) {
+			t.Errorf("%s: the header does not carry the summary", c.name)
+		}
+	}
+}
+
+// A GGUF quantization cannot be served by vLLM from the model's repository: the output says so
+// and proposes the fix.
+func TestVLLMRefusesGGUF(t *testing.T) {
+	r := mustRender(t, "m=Qwen%2FQwen3-8B", Options{})
+	if r.Starts || slices.Contains(r.Args, "--quantization") {
+		t.Fatalf("starts %v, args %q", r.Starts, r.Args)
+	}
+	for _, want := range []string{"Q4_K_M is a llama.cpp (GGUF) format", "set quant BF16", "engine llama.cpp"} {
+		if !strings.Contains(r.Summary, want) {
+			t.Errorf("summary %q lacks %q", r.Summary, want)
+		}
+	}
+	// The override of an AWQ checkpoint to another format is refused the same way.
+	r = mustRender(t, "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&q=BF16", Options{})
+	if r.Starts || !strings.Contains(r.Summary, "set quant AWQ-4bit") {
+		t.Errorf("AWQ checkpoint overridden to BF16: starts %v, %q", r.Starts, r.Summary)
+	}
+}
+
+// The document before the first "---" is exactly what claim renders in template mode.
+func TestClaimBytes(t *testing.T) {
+	for _, link := range []string{"m=Qwen%2FQwen3-8B", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=any&n=2", "m=Qwen%2FQwen3-8B&tpl=1&name=my.claim"} {
+		tg := mustTarget(t, link)
+		tg.Template = true
+		c, err := claim.Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range Engines() {
+			r := mustRender(t, link, Options{Engine: e})
+			if !strings.HasPrefix(r.YAML, c.YAML+"---\n") {
+				t.Errorf("%s %s: the claim document differs from claim's template", link, e)
+			}
+			if strings.Count(r.YAML, "\n---\n") != 2 {
+				t.Errorf("%s %s: want 3 documents", link, e)
+			}
+			if !strings.Contains(r.YAML, "resourceClaimTemplateName: \""+c.Name+"\"\n") {
+				t.Errorf("%s %s: the pod does not reference %s", link, e, c.Name)
+			}
+		}
+	}
+}
+
+func TestWorkloadName(t *testing.T) {
+	cases := map[string]string{
+		"qwen-qwen3-8b-fit": "qwen-qwen3-8b-fit",
+		"my.claim":          "my-claim",
+		"123-fit":           "m-123-fit",
+		// 62 a's, '-', 'b': 64 characters, cut to 63 after the '-' and trimmed.
+		strings.Repeat("a", 62) + ".b": strings.Repeat("a", 62),
+	}
+	for in, want := range cases {
+		if got := workloadName(in); got != want {
+			t.Errorf("workloadName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		link  string
+		o     Options
+		field string
+	}{
+		{"m=Qwen%2FQwen3-8B", Options{Engine: "tgi"}, "engine"},
+		{"m=Qwen%2FQwen3-8B", Options{Image: "bad image"}, "image"},
+		{"m=Qwen%2FQwen3-8B", Options{Image: "-flag"}, "image"},
+		{"m=Qwen%2FQwen3-8B", Options{Image: strings.Repeat("a", 513)}, "image"},
+		{"p=7", Options{}, "model"},
+		{"m=Qwen%2FQwen3-8B&tps=0", Options{}, "minTps"},
+	}
+	for _, c := range cases {
+		_, err := Render(mustTarget(t, c.link), c.o)
+		var fe *fit.FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%s %+v: %v, want a %s error", c.link, c.o, err, c.field)
+		}
+	}
+}
+
+func TestSplitQuery(t *testing.T) {
+	rest, o, err := SplitQuery("m=Qwen%2FQwen3-8B&engine=llama.cpp&tps=30&image=reg.example%2Fx%3Av1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest != "m=Qwen%2FQwen3-8B&tps=30" || o.Engine != "llama.cpp" || o.Image != "reg.example/x:v1" {
+		t.Fatalf("rest %q, options %+v", rest, o)
+	}
+	for _, bad := range []string{"engine=a&engine=b", "image=%zz"} {
+		if _, _, err := SplitQuery(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// quote keeps anything inside one double-quoted scalar.
+func TestQuote(t *testing.T) {
+	cases := map[string]string{
+		`a"b\c`:       `"a\"b\\c"`,
+		"x\ny\u2028z": `"x\u000ay\u2028z"`,
+		"\xff":        "\"\ufffd\"",
+	}
+	for in, want := range cases {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package deploy
+
+import "github.com/fitclaim/fitclaim/fit"
+
+// llamaCppPort is llama.cpp's server's default port.
+const llamaCppPort = 8080
+
+// llamaCppPlan writes llama.cpp server's arguments: the context is one pool shared by the
+// parallel slots (each slot gets ctx-size / parallel tokens), every layer is offloaded to the
+// devices (-ngl 999: more than any model has), and -hf REPO:TYPE downloads the GGUF file of that
+// tensor type. With several devices llama.cpp splits the layers over all it sees.
+func llamaCppPlan(b *fit.Bounds, image string) plan {
+	t := &b.Target
+	ctx := b.ContextTokens * t.Sequences
+	p := plan{container: container{Name: "llama-server", Image: image, Port: llamaCppPort}}
+	p.Args = []string{
+		"-hf", b.Model.Name + ":" + b.Quant,
+		"--ctx-size", itoa(ctx),
+		"--parallel", itoa(t.Sequences),
+		"-ngl", "999",
+		"--host", "0.0.0.0",
+		"--port", itoa(llamaCppPort),
+	}
+	p.Explain = append(p.Explain,
+		"engine: llama.cpp server "+LlamaCppBuild+" on port "+itoa(llamaCppPort)+"; --ctx-size "+itoa(ctx)+" = "+
+			itoa(b.ContextTokens)+" tokens × "+plural(t.Sequences, "sequence")+" (--parallel "+itoa(t.Sequences)+
+			" slots share it), -ngl 999 = every layer on the "+plural(t.Count, "claimed device"))
+	switch b.KVCache {
+	case "q8_0", "q4_0":
+		p.Args = append(p.Args, "--cache-type-k", b.KVCache, "--cache-type-v", b.KVCache)
+		p.Explain = append(p.Explain, "kv:     --cache-type-k/-v "+b.KVCache+", as the claim was sized")
+	case "fp8":
+		p.Problems = append(p.Problems, "llama.cpp has no fp8 KV cache: set kvCache q8_0 (the same 1 byte per element), or engine vllm")
+	}
+	formatOK := ggufType(b.Quant)
+	if !formatOK {
+		p.Problems = append(p.Problems, "llama.cpp reads GGUF files and "+b.Quant+" is not a GGUF type: set quant Q4_K_M (or another GGUF type), or engine vllm")
+	} else {
+		p.Explain = append(p.Explain, "weights: -hf downloads the "+b.Quant+" GGUF file of "+b.Model.Name+
+			"; if that repository holds no GGUF files, point -hf at its GGUF re-upload")
+	}
+	p.Starts = formatOK && b.KVCache != "fp8"
+	if p.Starts {
+		p.Summary = "llama.cpp starts: " + plural(t.Sequences, "slot") + " of " + itoa(b.ContextTokens) + " tokens"
+	} else {
+		p.Summary = "llama.cpp does not start as sized: " + p.Problems[0]
+		p.Problems = p.Problems[1:] // the summary says the first
+	}
+	return p
+}

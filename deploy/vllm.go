@@ -1,0 +1,123 @@
+package deploy
+
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// vllmPort is where vLLM's OpenAI-compatible server listens by default.
+const vllmPort = 8000
+
+// vllmPlan writes vLLM's arguments from the fit. The model is passed with --model: the image's
+// entrypoint is `vllm serve`, and vLLM's Docker guide asks for --model there (a positional
+// model is silently replaced by the image's default).
+func vllmPlan(b *fit.Bounds, image string) plan {
+	t := &b.Target
+	bud := vllmBudget(b)
+	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
+	u := strconv.FormatFloat(bud.Utilization, 'f', -1, 64)
+	if len(u) < 4 {
+		u = twoDecimals(bud.Utilization)
+	}
+	p.Args = []string{
+		"--model", b.Model.Name,
+		"--tensor-parallel-size", itoa(t.Count),
+		"--max-model-len", itoa(bud.MaxModelLen),
+		"--max-num-seqs", itoa(bud.MaxNumSeqs),
+		"--gpu-memory-utilization", u,
+	}
+	p.Explain = append(p.Explain,
+		"engine: vLLM "+VLLMVersion+" serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
+			" = the claimed devices, --max-model-len "+itoa(bud.MaxModelLen)+" = the context, --max-num-seqs "+itoa(bud.MaxNumSeqs)+
+			" = the sequences, --gpu-memory-utilization "+u+" = the share of each device vLLM may use")
+	// blocking reasons come first: the summary names the first of them.
+	var blocking, notes []string
+	switch b.KVCache {
+	case "fp8":
+		p.Args = append(p.Args, "--kv-cache-dtype", "fp8")
+		p.Explain = append(p.Explain, "kv:     --kv-cache-dtype fp8, as the claim was sized (1 byte per element)")
+	case "q8_0", "q4_0":
+		blocking = append(blocking, "vLLM has no "+b.KVCache+" KV cache (it is llama.cpp's): set kvCache fp8, or engine llama.cpp")
+	}
+	if flag, line, problem := vllmWeights(b); problem != "" {
+		blocking = append(blocking, problem)
+	} else {
+		p.Args = append(p.Args, flag...)
+		p.Explain = append(p.Explain, line)
+	}
+	p.Explain = append(p.Explain, bud.Explain...)
+	switch {
+	case !bud.Starts:
+		blocking = append(blocking, "its KV pool ("+twoDecimals(bud.KVPoolGiB)+
+			" GiB per device) cannot hold one request of "+itoa(bud.MaxModelLen)+" tokens; "+vllmFix(b, bud))
+	case bud.Concurrency < t.Sequences:
+		notes = append(notes, "vLLM holds "+itoa(bud.Concurrency)+" requests of "+itoa(bud.MaxModelLen)+
+			" tokens at once, fewer than the "+itoa(t.Sequences)+" sequences asked; the others wait: "+vllmFix(b, bud))
+	}
+	if n := vendorNote(b, "vLLM"); n != "" {
+		notes = append(notes, n)
+	}
+	p.Starts = len(blocking) == 0
+	if p.Starts {
+		p.Summary = "vLLM starts: " + itoa(bud.Concurrency) + " requests of " + itoa(bud.MaxModelLen) + " tokens at once"
+		p.Problems = notes
+	} else {
+		p.Summary = "vLLM does not start on the claimed devices: " + blocking[0]
+		p.Problems = append(blocking[1:], notes...)
+	}
+	return p
+}
+
+// vllmFix proposes what makes vLLM hold the asked sequences at the asked context.
+func vllmFix(b *fit.Bounds, bud budget) string {
+	t := &b.Target
+	fix := "set count to " + itoa(min(t.Count*2, fit.MaxCount)) + " devices"
+	if t.Count == fit.MaxCount {
+		fix = "choose a larger device"
+	}
+	if b.KVCache == "fp16" {
+		fix += ", or set kvCache fp8 (half the KV bytes)"
+	}
+	if bud.LongestLen >= 1 && bud.LongestLen < bud.MaxModelLen {
+		fix += ", or shorten context to " + itoa(bud.LongestLen/t.Sequences) + " tokens"
+	}
+	if t.Sizing == fit.SizingLlmfit {
+		fix += "; sizing kv sizes the claim for the KV cache"
+	}
+	return fix
+}
+
+// vllmWeights says how vLLM loads the weights the claim was sized for: the flags, the header
+// line, or why it cannot. vLLM serves a repository's checkpoint; AWQ, GPTQ and FP8 checkpoints
+// carry a quantization_config that vLLM reads itself (no --quantization); a 16-bit checkpoint
+// can be cast (--dtype) or quantized to fp8 as it loads (--quantization fp8, which needs no
+// calibration and takes 1 byte per parameter, within Q8_0's 1.05); GGUF needs a GGUF file, which
+// the catalog's repositories do not hold.
+func vllmWeights(b *fit.Bounds) (flags []string, line, problem string) {
+	own, q, model := b.Model.Quantization, b.Quant, b.Model.Name
+	if checkpointQuantized(own) {
+		if q == own {
+			return nil, "weights: " + q + ", read from the checkpoint's quantization_config (vLLM needs no --quantization)", ""
+		}
+		return nil, "", "vLLM loads " + model + " as its checkpoint is, " + own + ", and the claim is sized for " + q +
+			": set quant " + own + ", or choose a " + q + " repository"
+	}
+	switch q {
+	case "BF16", "F16", "F32":
+		dtype := map[string]string{"BF16": "bfloat16", "F16": "float16", "F32": "float32"}[q]
+		return []string{"--dtype", dtype}, "weights: " + q + " (--dtype " + dtype + "), as the claim was sized", ""
+	case "Q8_0":
+		return []string{"--quantization", "fp8"}, "weights: --quantization fp8 quantizes the 16-bit checkpoint to 1 byte per parameter " +
+			"as it loads, within the claim's " + q + " (1.05 bytes per parameter)", ""
+	}
+	why := q + " is a llama.cpp (GGUF) format"
+	if !ggufType(q) {
+		why = q + " is an Apple MLX format"
+	}
+	if q == "AWQ-4bit" || q == "AWQ-8bit" || q == "GPTQ-Int4" || q == "GPTQ-Int8" {
+		why = model + " is not a " + q + " checkpoint"
+	}
+	return nil, "", "vLLM would load " + model + "'s 16-bit weights, but the claim is sized for " + q + " and " + why +
+		": set quant BF16 (or Q8_0 for fp8 weights) so the claim holds what vLLM loads, or engine llama.cpp"
+}

@@ -1,0 +1,79 @@
+package deploy
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// lines writes indented YAML lines.
+type lines struct{ b strings.Builder }
+
+func (w *lines) line(indent int, s string) {
+	w.b.WriteString(strings.Repeat(" ", indent))
+	w.b.WriteString(s)
+	w.b.WriteByte('\n')
+}
+
+// quote writes s as a YAML double-quoted scalar, which reads back as that string whatever it
+// holds: '"' and '\' are escaped, and control characters, line and paragraph separators and the
+// byte-order mark become \u escapes (YAML's own), so nothing can end the scalar or the line.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range strings.ToValidUTF8(s, "\ufffd") {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\ufeff':
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// commentSafe keeps text inside its comment line (as claim's header does).
+func commentSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\ufeff' {
+			return '\ufffd'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\ufffd"))
+}
+
+// commentWidth is where the header wraps: 80 columns, as issue 12 asks of the header lines
+// fitclaim adds beyond llmfit's.
+const commentWidth = 80
+
+// wrap breaks a header line at spaces; continuation lines are indented under the text after the
+// label ("engine: ").
+func wrap(line string) []string {
+	const indent = "        "
+	var out []string
+	for utf8.RuneCountInString(line) > commentWidth {
+		cut, n := -1, 0
+		for i, r := range line {
+			if n > commentWidth {
+				break
+			}
+			if r == ' ' && i > len(indent) {
+				cut = i
+			}
+			n++
+		}
+		if cut <= 0 {
+			break
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = indent + strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
+}

@@ -1,0 +1,158 @@
+package fit
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The reverse questions of the vLLM model: how much memory a device needs for vLLM to start
+// and hold n requests of l tokens (the claim's floor), and which vLLM arguments make a claimed
+// device do it (the deploy helper's flags).
+
+// VLLMFloorGiB is the per-device memory (as CUDA counts it) vLLM needs to hold sequences
+// requests of context tokens at once: weights, activation peak, non-torch memory and that KV
+// pool, divided by the utilization (the budget is a share of the device), plus the CUDA-graph
+// capture that v0.11–v0.20 makes outside the budget. With no device given (TotalGiB 0) and no
+// limits, the large-device limits are assumed: they make the larger activation peak.
+func VLLMFloorGiB(in VLLMInput, context, sequences int) float64 {
+	if in.TotalGiB == 0 {
+		in.TotalGiB = vllmLargeDeviceGiB
+	}
+	in.MaxModelLen = context
+	in = in.normalized()
+	g := newVLLMGroups(in)
+	act := VLLMActivationGiB(in.MaxNumSeqs, in.MaxTokens, in.Vocab, in.Hidden)
+	need := in.WeightsGiB + act + VLLMNonTorch(in.TP) + g.poolBytes(sequences, context)/gib
+	return need/in.Utilization + VLLMCUDAGraphGiB
+}
+
+// VLLMPlan is the vLLM arguments for a deployment and what vLLM does with them.
+type VLLMPlan struct {
+	OK          bool    // vLLM starts and holds the requested requests at the requested context
+	Utilization float64 // --gpu-memory-utilization
+	MaxModelLen int     // --max-model-len
+	MaxNumSeqs  int     // --max-num-seqs
+	Result      VLLMResult
+	Requests    int    // requests of MaxModelLen tokens vLLM holds at once (at most MaxNumSeqs)
+	Summary     string // "vLLM starts: N requests of L tokens at once", or why it does not start
+	Fix         string // when !OK: what would make it work
+}
+
+// PlanVLLM picks --gpu-memory-utilization, --max-model-len (= context) and --max-num-seqs
+// (= sequences) for in's device and tensor-parallel size: vLLM's default utilization when it
+// is enough, else the least that is, never above what leaves the CUDA-graph capture room on
+// the device. When no utilization is enough it says so and proposes a fix.
+func PlanVLLM(in VLLMInput, context, sequences int) VLLMPlan {
+	in.MaxModelLen, in.MaxNumSeqs = context, sequences
+	in.Utilization = 0
+	in = in.normalized()
+	if in.MaxTokens < sequences { // vLLM wants max_num_batched_tokens ≥ max_num_seqs
+		in.MaxTokens = sequences
+	}
+	p := VLLMPlan{MaxModelLen: context, MaxNumSeqs: sequences}
+	top := vllmTopUtilization(in.TotalGiB)
+	in.Utilization = VLLMDefaultUtilization
+	if need := vllmNeedShare(in, context, sequences); need > VLLMDefaultUtilization {
+		in.Utilization = min(top, math.Ceil(need*100-1e-9)/100)
+	}
+	in.Utilization = max(0.01, in.Utilization)
+	p.Utilization = in.Utilization
+	p.Result = VLLM(in)
+	if p.Result.Starts {
+		p.Requests = min(sequences, int(math.Floor(p.Result.MaxConcurrency+1e-9)))
+	}
+	p.OK = p.Result.Starts && p.Requests >= sequences
+	p.Summary = vllmSummary(p)
+	if !p.OK {
+		p.Fix = vllmFix(in, context, sequences, top)
+	}
+	return p
+}
+
+// vllmTopUtilization is the highest utilization (in hundredths) that leaves the CUDA-graph
+// headroom outside the budget.
+func vllmTopUtilization(total float64) float64 {
+	if !(total > 0) {
+		return 0
+	}
+	return math.Max(0, math.Floor((total-VLLMCUDAGraphGiB)/total*100)/100)
+}
+
+// vllmNeedShare is the share of the device vLLM's budget must be for the pool.
+func vllmNeedShare(in VLLMInput, context, sequences int) float64 {
+	g := newVLLMGroups(in)
+	act := VLLMActivationGiB(in.MaxNumSeqs, in.MaxTokens, in.Vocab, in.Hidden)
+	return (in.WeightsGiB + act + VLLMNonTorch(in.TP) + g.poolBytes(sequences, context)/gib) / in.TotalGiB
+}
+
+func vllmFits(in VLLMInput, context, sequences int, top float64) bool {
+	return vllmNeedShare(in, context, sequences) <= top
+}
+
+func vllmSummary(p VLLMPlan) string {
+	r := p.Result
+	if !r.Starts {
+		return "vLLM does not start: " + r.Reason
+	}
+	return "vLLM starts: " + plural(p.Requests, "request") + " of " + itoa(p.MaxModelLen) + " tokens at once"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return itoa(n) + " " + what + "s"
+}
+
+// vllmFix proposes what would hold the requests: more devices (tensor parallel, the weights
+// split evenly), an fp8 KV cache, a shorter context, fewer requests at once.
+func vllmFix(in VLLMInput, context, sequences int, top float64) string {
+	var fixes []string
+	for tp := in.TP * 2; tp <= MaxCount; tp *= 2 {
+		more := in
+		more.TP, more.WeightsGiB = tp, in.WeightsGiB*float64(in.TP)/float64(tp)
+		if vllmFits(more, context, sequences, vllmTopUtilization(in.TotalGiB)) {
+			fixes = append(fixes, itoa(tp)+" devices (--tensor-parallel-size "+itoa(tp)+")")
+			break
+		}
+	}
+	if in.Cache.ElemBytes > 1 {
+		fp8 := in
+		fp8.Cache.ElemBytes = 1
+		if vllmFits(fp8, context, sequences, top) {
+			fixes = append(fixes, "an fp8 KV cache (--kv-cache-dtype fp8)")
+		}
+	}
+	if l := vllmLongest(func(l int) bool { return vllmFits(in, l, sequences, top) }, context); l > 0 {
+		fixes = append(fixes, "a context of "+itoa(l)+" tokens (--max-model-len "+itoa(l)+")")
+	}
+	fewer := func(n int) bool {
+		in := in
+		in.MaxNumSeqs = n // fewer sequences also sample fewer logits in the profile run
+		return vllmFits(in, context, n, top)
+	}
+	if n := vllmLongest(fewer, sequences); n > 0 {
+		fixes = append(fixes, plural(n, "request")+" at once (--max-num-seqs "+itoa(n)+")")
+	}
+	head := "vLLM cannot hold " + plural(sequences, "request") + " of " + itoa(context) + " tokens on " +
+		itoa(in.TP) + " × " + strconv.FormatFloat(in.TotalGiB, 'f', 2, 64) + " GiB"
+	if len(fixes) == 0 {
+		return head + ", and neither more devices, an fp8 KV cache, a shorter context nor fewer requests would: use larger devices"
+	}
+	return head + "; it would with " + strings.Join(fixes, ", or ")
+}
+
+// vllmLongest is the largest n in 1..limit-1 with ok(n) (ok grows false with n); 0 if none.
+func vllmLongest(ok func(int) bool, limit int) int {
+	lo, hi := 0, limit-1
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}

@@ -1,0 +1,89 @@
+package fit
+
+import "testing"
+
+var llama8B = VLLMInput{TotalGiB: 79.18, Device: "NVIDIA H100 80GB", WeightsGiB: 14.99, Vocab: 128256, Hidden: 4096,
+	Cache: VLLMCache{FullLayers: 32, KVHeads: 8, HeadDim: 128, ElemBytes: 2}}
+
+// Llama-3.1-8B on an H100, 8 requests of 32,768 tokens: vLLM's default utilization holds them.
+func TestPlanVLLMDefaultIsEnough(t *testing.T) {
+	p := PlanVLLM(llama8B, 32768, 8)
+	// activation with 8 sequences: 9.52 × 8 × 128,256 × 4 / 2^30 + 1.43 × 0.0625 = 0.036388 + 0.089375
+	// available = 71.262 − 14.99 − 0.125763 − 0.112 = 56.034237 GiB = 28,689 blocks of 2 MiB;
+	// a request takes 32,768 / 16 = 2048 blocks: 14.008 at once, capped by --max-num-seqs 8
+	if !p.OK || p.Utilization != 0.9 || p.MaxModelLen != 32768 || p.MaxNumSeqs != 8 || p.Requests != 8 {
+		t.Fatalf("%+v", p)
+	}
+	nearly(t, "available", p.Result.KVCacheGiB, 56.034237, 1e-6)
+	if p.Result.KVBlocks != 28689 {
+		t.Errorf("blocks = %d, want 28689", p.Result.KVBlocks)
+	}
+	if p.Summary != "vLLM starts: 8 requests of 32768 tokens at once" || p.Fix != "" {
+		t.Errorf("summary %q, fix %q", p.Summary, p.Fix)
+	}
+}
+
+// 40 requests need more than 0.9: the plan raises the utilization to the least that holds them.
+func TestPlanVLLMRaisesUtilization(t *testing.T) {
+	p := PlanVLLM(llama8B, 32768, 30)
+	// pool 30 × 4 GiB = 120 GiB: no utilization holds it; 16 requests = 64 GiB:
+	// (14.99 + 9.52 × 16 × 128,256 × 4 / 2^30 + 0.089375 + 0.112 + 64) / 79.18
+	// = (14.99 + 0.072775 + 0.089375 + 0.112 + 64) / 79.18 = 79.264150 / 79.18 > 0.98: not 16;
+	// 15 requests: (14.99 + 0.068227 + 0.089375 + 0.112 + 60) / 79.18 = 75.259602 / 79.18 = 0.9505 → 0.96
+	if p.OK {
+		t.Fatalf("30 requests of 4 GiB fit on one H100: %+v", p)
+	}
+	// at the top utilization 0.98 (budget 77.5964) with 30 sequences the activation is
+	// 9.52 × 30 × 128,256 × 4 / 2^30 + 0.089375 = 0.225829: 77.5964 − 14.99 − 0.225829 − 0.112
+	// = 62.268571 GiB for 30 requests = 1062.7 blocks of 2 MiB each = 16,992 tokens.
+	// 2 devices: 7.495 + 0.2258 + 0.55 + 30 × 2 GiB = 68.27 ≤ 77.6; fp8: 14.99 + 0.2258 + 0.112 + 60 = 75.33.
+	want := "vLLM cannot hold 30 requests of 32768 tokens on 1 × 79.18 GiB; it would with 2 devices (--tensor-parallel-size 2), or an fp8 KV cache (--kv-cache-dtype fp8), or a context of 16992 tokens (--max-model-len 16992), or 15 requests at once (--max-num-seqs 15)"
+	if p.Fix != want {
+		t.Errorf("fix = %q\nwant  %q", p.Fix, want)
+	}
+	p = PlanVLLM(llama8B, 32768, 15)
+	if !p.OK || p.Utilization != 0.96 || p.Requests != 15 {
+		t.Errorf("15 requests: %+v", p)
+	}
+}
+
+// Qwen3-32B (61.03 GiB of weights) cannot start at 131,072 tokens on one H100; the plan says
+// so in vLLM's words and proposes 4 devices or a 16,704-token context.
+func TestPlanVLLMImpossible(t *testing.T) {
+	in := VLLMInput{TotalGiB: 79.18, Device: "NVIDIA H100 80GB", WeightsGiB: 61.03, Vocab: 151936, Hidden: 5120,
+		Cache: VLLMCache{FullLayers: 64, KVHeads: 8, HeadDim: 128, ElemBytes: 2}}
+	p := PlanVLLM(in, 131072, 4)
+	// top utilization: ⌊(79.18 − 1.12) / 79.18 × 100⌋ / 100 = ⌊98.59⌋ / 100 = 0.98
+	// available: 0.98 × 79.18 − 61.03 − (9.52 × 0.002264 + 1.43 × 0.078125) − 0.112 = 16.321128 GiB
+	// one request: 64 layers × 2 × 8 × 128 × 2 B × 131,072 = 32 GiB > 16.32; 16.321128 GiB / 4 MiB
+	// = 4178 blocks = 66,848 tokens at most
+	if p.OK || p.Utilization != 0.98 || p.Result.Starts || p.Result.MaxModelLen != 66848 {
+		t.Fatalf("%+v", p.Result)
+	}
+	nearly(t, "available", p.Result.KVCacheGiB, 16.321128, 1e-6)
+	if p.Summary != "vLLM does not start: "+p.Result.Reason {
+		t.Errorf("summary %q", p.Summary)
+	}
+	// TP 2: 30.515 + 0.133 + 0.55 + 4 × 16 GiB > 77.6; TP 4: 15.2575 + 0.133 + 0.55 + 4 × 8 = 47.94 fits.
+	// context: 4 requests in 16.3211 GiB = 1044 blocks of 4 MiB each = 16,704 tokens
+	want := "vLLM cannot hold 4 requests of 131072 tokens on 1 × 79.18 GiB; it would with 4 devices (--tensor-parallel-size 4), or a context of 16704 tokens (--max-model-len 16704)"
+	if p.Fix != want {
+		t.Errorf("fix = %q\nwant  %q", p.Fix, want)
+	}
+}
+
+// The claim's floor under vLLM: Llama-3.1-8B, 8 × 32,768 tokens, limits of an unknown device
+// (the large ones), utilization 0.9, plus the CUDA-graph headroom.
+func TestVLLMFloor(t *testing.T) {
+	in := llama8B
+	in.TotalGiB, in.Device = 0, ""
+	got := VLLMFloorGiB(in, 32768, 8)
+	// (14.99 + 4.747109 + 0.112 + 8 × 4) / 0.9 + 1.12 = 51.849109 / 0.9 + 1.12 = 58.730121
+	nearly(t, "floor", got, 58.730121, 1e-6)
+	// a device of exactly the floor, at the default utilization, starts and holds the 8 requests
+	r := VLLM(VLLMInput{TotalGiB: got, WeightsGiB: 14.99, Vocab: 128256, Hidden: 4096, MaxNumSeqs: 1024, MaxTokens: 8192,
+		MaxModelLen: 32768, Cache: llama8B.Cache})
+	if !r.Starts || r.MaxConcurrency < 8 {
+		t.Errorf("at its floor: %+v", r)
+	}
+}

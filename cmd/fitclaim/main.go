@@ -2,6 +2,7 @@
 //
 //	fitclaim claim MODEL [flags] | kubectl apply -f -
 //	fitclaim deploy MODEL [flags] [--engine vllm|llama.cpp] [--image IMAGE] | kubectl apply -f -
+//	fitclaim estimate MODEL (--on NAME | --memory GiB --bandwidth GBs --family F) [--json]
 //	fitclaim models [QUERY]
 //
 // Flags are llmfit's (--min-tps, --efficiency, --quant, --template, --name, --device-class,
@@ -38,6 +39,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runClaim(args[1:], stdout, stderr)
 	case "deploy":
 		return runDeploy(args[1:], stdout, stderr)
+	case "estimate":
+		return runEstimate(args[1:], stdout, stderr)
 	case "models":
 		return runModels(args[1:], stdout, stderr)
 	case "version", "--version":
@@ -51,7 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage() string {
-	return strings.Replace(usageText, "QUANTS", strings.Join(fit.Quants(), " "), 1)
+	s := strings.Replace(usageText, "QUANTS", strings.Join(fit.Quants(), " "), 1)
+	return strings.Replace(s, "FAMILIES", "F: "+strings.Join(fit.Families(), ", "), 1)
 }
 
 const usageText = `fitclaim sizes an LLM inference workload and writes the Kubernetes DRA claim for it.
@@ -62,6 +66,10 @@ Usage:
   fitclaim claim --permalink '#m=…&tps=30'  the same for a page link or API query
   fitclaim deploy MODEL [flags] [--engine E] [--image I]   the claim template, a Deployment
                                    that runs the model on it and a Service (YAML)
+  fitclaim estimate MODEL | --params B [--active-params B --layers N --kv-heads N --head-dim N]
+      [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N]
+      (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
+                                   does it fit on this hardware, and how fast (FAMILIES)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 

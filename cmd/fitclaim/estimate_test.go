@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The JSON is exactly the contract's keys: tokensPerSecond only when it fits, reason only when
+// it does not; both verdicts exit 0.
+func TestEstimateJSONContract(t *testing.T) {
+	cases := []struct {
+		args []string
+		fits bool
+		keys []string
+	}{
+		{[]string{"--params", "8", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--memory", "24", "--bandwidth", "1000", "--family", "nvidia"},
+			true, []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "tokensPerSecond", "usableGiB"}},
+		{[]string{"--params", "70", "--memory", "24", "--bandwidth", "1000", "--family", "nvidia"},
+			false, []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "reason", "usableGiB"}},
+		{[]string{"NousResearch/Llama-2-7b-chat-hf", "--on", "nvidia-t4", "--context", "2048"},
+			true, []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "tokensPerSecond", "usableGiB"}},
+	}
+	for _, c := range cases {
+		out, errOut, code := runCLI(append([]string{"estimate", "--json"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", c.args, code, errOut)
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			t.Fatalf("%v: %v in %q", c.args, err, out)
+		}
+		var keys []string
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, c.keys) || obj["fits"] != c.fits {
+			t.Errorf("%v: %s", c.args, out)
+		}
+	}
+}
+
+// The figures of fit's hand-computed case, rounded as the contract prints them:
+// need 5.8213 → 5.82 GiB, 104.32 → 104.3 tok/s, 157,111 tokens, 19 sequences.
+func TestEstimateJSONFigures(t *testing.T) {
+	out, errOut, code := runCLI("estimate", "--params", "8", "--layers", "32", "--kv-heads", "8", "--head-dim", "128",
+		"--memory", "24", "--bandwidth", "1000", "--family", "nvidia", "--json")
+	want := `{"fits":true,"needGiB":5.82,"usableGiB":24,"tokensPerSecond":104.3,"maxContextTokens":157111,"maxSequences":19}` + "\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+}
+
+// Bad input exits non-zero and names the flag and the allowed range.
+func TestEstimateBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "1000", "--family", "tpu"}, exitError, []string{"--family", "nvidia-pascal", "tpu"}},
+		{[]string{"--params", "8", "--memory", "0", "--bandwidth", "1000", "--family", "amd"}, exitError, []string{"--memory", "greater than 0"}},
+		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "-5", "--family", "amd"}, exitError, []string{"--bandwidth", "greater than 0"}},
+		{[]string{"--params", "8", "--active-params", "9", "--on", "nvidia-t4"}, exitError, []string{"--active-params", "at most"}},
+		{[]string{"--params", "8", "--count", "9", "--on", "nvidia-t4"}, exitError, []string{"--count", "1 to 8"}},
+		{[]string{"--params", "8", "--context", "-1", "--on", "nvidia-t4"}, exitError, []string{"--context", "1 to"}},
+		{[]string{"--params", "8"}, exitError, []string{"--on", "memory, bandwidth and family"}},
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"--on", "not both"}},
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--min-tps", "3"}, exitUsage, []string{"unknown flag --min-tps"}},
+		{[]string{"--params", "8", "--on"}, exitUsage, []string{"--on needs a value"}},
+	} {
+		out, errOut, code := runCLI(append([]string{"estimate"}, c.args...)...)
+		if code != c.code || out != "" {
+			t.Errorf("%v: exit %d (want %d), stdout %q", c.args, code, c.code, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v: message %q lacks %q", c.args, errOut, w)
+			}
+		}
+	}
+}
+
+func TestEstimateText(t *testing.T) {
+	out, _, code := runCLI("estimate", "--params", "70", "--memory", "24", "--bandwidth", "1000", "--family", "nvidia")
+	if code != 0 || !strings.Contains(out, "does not fit: needs ") {
+		t.Errorf("exit %d: %s", code, out)
+	}
+	out, _, code = runCLI("estimate", "--params", "8", "--on", "nvidia-rtx-4090", "--unified=false")
+	if code != 0 || !strings.Contains(out, "fits: needs ") || !strings.Contains(out, "tokens/s per sequence") {
+		t.Errorf("exit %d: %s", code, out)
+	}
+}

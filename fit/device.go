@@ -1,0 +1,109 @@
+package fit
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// Device is the hardware of the reverse question ("I have this: what runs?"): an accelerator of
+// the catalog by name (On), or one given by its numbers. Count comes from the Target.
+type Device struct {
+	On           string  // a catalog accelerator's name or id (case-insensitive); "" = by numbers
+	MemoryGiB    float64 // one device's memory as its driver or OS reports it
+	BandwidthGBs float64
+	Family       string // one of Families()
+	Unified      bool   // memory shared with the CPU: only the platform's GPU share is usable
+}
+
+// Limits of a device given by numbers.
+const (
+	MaxDeviceMemoryGiB    = 1 << 20 // 1 PiB
+	MaxDeviceBandwidthGBs = 1e6
+)
+
+// UnifiedGPUShare is the share of unified memory the GPU may use: macOS's default GPU working-set
+// limit (recommendedMaxWorkingSetSize) is about 75 % of RAM, and the same share is assumed for
+// other unified-memory platforms (GB10, integrated GPUs), whose OS also needs its part. It is
+// also the rule the verdicts of data/truth-train.tsv were computed with.
+const UnifiedGPUShare = 0.75
+
+// resolveDevice checks a device and fills it from the catalog when On names one.
+func resolveDevice(d Device) (Device, string, error) {
+	if d.On != "" {
+		if d.MemoryGiB != 0 || d.BandwidthGBs != 0 || d.Family != "" || d.Unified {
+			return Device{}, "", fieldErr("on", "names a catalog device; give either on or memory, bandwidth and family, not both")
+		}
+		a, ok := LookupAccelerator(d.On)
+		if !ok {
+			return Device{}, "", fieldErr("on", "unknown device "+strconv.Quote(d.On)+"; known: "+strings.Join(acceleratorNames(), ", "))
+		}
+		fam, unified := AcceleratorFamily(&a)
+		return Device{On: a.Name, MemoryGiB: float64(a.MemoryMiB) / 1024, BandwidthGBs: a.BandwidthGBs, Family: fam, Unified: unified}, a.Name, nil
+	}
+	if d.MemoryGiB == 0 && d.BandwidthGBs == 0 && d.Family == "" {
+		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give memory, bandwidth and family")
+	}
+	if math.IsNaN(d.MemoryGiB) || d.MemoryGiB <= 0 || d.MemoryGiB > MaxDeviceMemoryGiB {
+		return Device{}, "", fieldErr("memory", "must be one device's memory in GiB, greater than 0 and at most "+itoa(MaxDeviceMemoryGiB)+" (got "+ftoa(d.MemoryGiB)+")")
+	}
+	if math.IsNaN(d.BandwidthGBs) || d.BandwidthGBs <= 0 || d.BandwidthGBs > MaxDeviceBandwidthGBs {
+		return Device{}, "", fieldErr("bandwidth", "must be the memory bandwidth in GB/s, greater than 0 and at most "+ftoa(MaxDeviceBandwidthGBs)+" (got "+ftoa(d.BandwidthGBs)+")")
+	}
+	f, ok := LookupFamily(d.Family)
+	if !ok {
+		return Device{}, "", fieldErr("family", "must be one of "+strings.Join(Families(), ", ")+" (got "+strconv.Quote(d.Family)+")")
+	}
+	d.Family = f.Family
+	name := ftoa(d.MemoryGiB) + " GiB, " + ftoa(d.BandwidthGBs) + " GB/s " + d.Family
+	if d.Unified {
+		name += " (unified memory)"
+	}
+	return d, name, nil
+}
+
+// LookupAccelerator finds a catalog accelerator by id or name, ignoring case.
+func LookupAccelerator(name string) (catalog.Accelerator, bool) {
+	q := strings.TrimSpace(name)
+	for _, a := range catalog.Accelerators() {
+		if strings.EqualFold(a.ID, q) || strings.EqualFold(a.Name, q) {
+			return a, true
+		}
+	}
+	return catalog.Accelerator{}, false
+}
+
+func acceleratorNames() []string {
+	var out []string
+	for _, a := range catalog.Accelerators() {
+		out = append(out, a.ID)
+	}
+	return out
+}
+
+// AcceleratorFamily is the speed family of a catalog accelerator and whether its memory is
+// unified. Until the table carries a family column: by vendor, NVIDIA's Pascal boards by name.
+func AcceleratorFamily(a *catalog.Accelerator) (family string, unified bool) {
+	switch a.Vendor {
+	case "nvidia":
+		n := strings.ToUpper(a.Name)
+		if strings.Contains(n, "GB10") {
+			return FamilyNVIDIAUnified, true
+		}
+		for _, p := range []string{"P100", "P40", "P4 ", "GTX 10", "TITAN X"} {
+			if strings.Contains(n+" ", p) {
+				return FamilyNVIDIAPascal, false
+			}
+		}
+		return FamilyNVIDIA, false
+	case "amd":
+		return FamilyAMD, false
+	case "apple":
+		return FamilyApple, true
+	case "intel":
+		return FamilyIntel, false
+	}
+	return FamilyOther, false
+}

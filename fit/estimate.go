@@ -1,0 +1,170 @@
+package fit
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Estimate is the answer to the reverse question: on this hardware, does the target fit, and
+// how fast does it run? Memory figures are GiB over all Count devices.
+type Estimate struct {
+	Fits             bool
+	NeedGiB          float64 // weights + KV cache at the context and sequences + the runtime reserve
+	UsableGiB        float64 // what the devices give: all of it, or the GPU share of unified memory
+	TokensPerSecond  float64 // one sequence's decode speed; 0 when it does not fit
+	MaxContextTokens int64   // the longest context per sequence that fits (at the given sequences)
+	MaxSequences     int64   // the most concurrent sequences that fit at the given context
+	Reason           string  // why it does not fit; "" when it fits
+
+	Bounds     Bounds // the target as resolved (model, quantization, context, KV cache)
+	Device     Device // as resolved (a catalog device's numbers filled in)
+	DeviceName string
+	Count      int
+
+	WeightsGiB, KVGiB, ReserveGiB float64
+	Efficiency                    float64 // the family's calibrated share of bandwidth
+	OverheadSeconds               float64 // calibrated per-token overhead
+	CommSeconds                   float64 // per-token communication between devices (not calibrated)
+	ReadBytesPerDevice            float64 // bytes one device reads per decoded token
+}
+
+// CommSecondsPerExtraDevice is the per-token communication cost of splitting a model over several
+// devices, per device beyond the first: two all-reduces per layer of a tensor-parallel split,
+// each tens of microseconds over PCIe, about half a millisecond a token for a 30–80-layer model.
+// It is a stated assumption, NOT calibrated: no multi-device run of the training data is in
+// scope (there are six, with too few devices and engines to fit anything).
+const CommSecondsPerExtraDevice = 0.0005
+
+// EstimateOn judges a target on a device (t.Count of them). The target is sized in the KV-aware
+// mode whatever its Sizing says. Errors are *FieldError.
+func EstimateOn(t Target, d Device) (Estimate, error) {
+	t.Sizing = SizingKV
+	dev, name, err := resolveDevice(d)
+	if err != nil {
+		return Estimate{}, err
+	}
+	b, err := Resolve(t)
+	if err != nil {
+		return Estimate{}, err
+	}
+	return estimate(b, dev, name), nil
+}
+
+func estimate(b Bounds, dev Device, name string) Estimate {
+	n := b.Target.Count
+	e := Estimate{Bounds: b, Device: dev, DeviceName: name, Count: n}
+	weights := b.ParamsB * 1e9 * b.BytesPerParam
+	e.WeightsGiB = weights / gib
+	e.KVGiB = b.KVBytes / gib
+	e.ReserveGiB = runtimeOverhead * float64(n)
+	e.NeedGiB = e.WeightsGiB + e.KVGiB + e.ReserveGiB
+	perDevice := dev.MemoryGiB
+	if dev.Unified {
+		perDevice *= UnifiedGPUShare
+	}
+	e.UsableGiB = perDevice * float64(n)
+	e.Fits = e.NeedGiB <= e.UsableGiB
+
+	room := (e.UsableGiB - e.WeightsGiB - e.ReserveGiB) * gib // bytes left for the KV cache
+	seqs, ctx := int64(b.Target.Sequences), int64(b.ContextTokens)
+	e.MaxContextTokens = largestFitting(contextLimit(&b), func(c int64) bool { return b.KVBytesAt(c, seqs) <= room })
+	e.MaxSequences = largestFitting(MaxSequences, func(s int64) bool { return b.KVBytesAt(ctx, s) <= room })
+
+	fam, _ := LookupFamily(dev.Family)
+	e.Efficiency = fam.Efficiency
+	e.OverheadSeconds = decodeOverheadSeconds
+	if n > 1 {
+		e.CommSeconds = CommSecondsPerExtraDevice * float64(n-1)
+	}
+	read := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.Model.MoE && b.ActiveParamsB < b.ParamsB)
+	e.ReadBytesPerDevice = (read*1e9*b.BytesPerParam + b.KVBytes) / float64(n)
+	if e.Fits {
+		e.TokensPerSecond = 1 / (DecodeSeconds(e.ReadBytesPerDevice, dev.BandwidthGBs, e.Efficiency, e.OverheadSeconds) + e.CommSeconds)
+	} else {
+		e.Reason = e.reason()
+	}
+	return e
+}
+
+// KVBytesAt is the KV cache of tokens of context for each of seqs sequences, all devices.
+func (b *Bounds) KVBytesAt(tokens, seqs int64) float64 {
+	_, elem, _ := kvElementBytes(b.KVCache)
+	return b.kvBytesPerToken(elem) * float64(tokens) * float64(seqs)
+}
+
+// contextLimit is the longest context worth offering: the model's own where the catalog knows
+// it, else the input limit.
+func contextLimit(b *Bounds) int64 {
+	if c := b.Model.ContextLength; c > 0 && !b.Custom && c < MaxContext {
+		return int64(c)
+	}
+	return MaxContext
+}
+
+// largestFitting is the largest n in [0, limit] with ok(n), for ok true up to a point and false
+// after it; 0 when even 1 does not fit.
+func largestFitting(limit int64, ok func(int64) bool) int64 {
+	if !ok(1) {
+		return 0
+	}
+	lo, hi := int64(1), limit
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+func gibText(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+func (e *Estimate) reason() string {
+	b := &e.Bounds
+	devices := e.DeviceName
+	if e.Count > 1 {
+		devices = itoa(e.Count) + " × " + devices
+	}
+	s := "needs " + gibText(e.NeedGiB) + " GiB (weights " + gibText(e.WeightsGiB) + " + KV cache " + gibText(e.KVGiB) +
+		" for " + itoa(b.ContextTokens) + " tokens × " + SequencesText(b.Target.Sequences) + " + reserve " + gibText(e.ReserveGiB) +
+		") but " + devices + " gives " + gibText(e.UsableGiB) + " GiB"
+	if e.Device.Unified {
+		s += " (" + strconv.Itoa(int(UnifiedGPUShare*100)) + " % of unified memory, the GPU's share)"
+	}
+	switch {
+	case e.MaxContextTokens > 0:
+		s += "; at most " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens of context fit for " + SequencesText(b.Target.Sequences)
+	case e.WeightsGiB+e.ReserveGiB > e.UsableGiB:
+		s += "; the weights alone do not fit"
+	}
+	return s
+}
+
+// EffectiveParamsB is the effective size of a Gemma "E" model named like gemma-3n-E4B or
+// gemma4:e2b (billions: the parameters a token reads; the per-layer embeddings it skips stay in
+// memory), else 0.
+func EffectiveParamsB(name string) float64 {
+	low := strings.ToLower(name)
+	if !strings.Contains(low, "gemma") {
+		return 0
+	}
+	for _, part := range strings.FieldsFunc(low, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '/' }) {
+		if len(part) >= 3 && part[0] == 'e' && part[len(part)-1] == 'b' {
+			if x, err := strconv.ParseFloat(part[1:len(part)-1], 64); err == nil && x > 0 && !math.IsInf(x, 0) {
+				return x
+			}
+		}
+	}
+	return 0
+}
+
+// SequencesText is "1 sequence", "4 sequences".
+func SequencesText(n int) string {
+	if n == 1 {
+		return "1 sequence"
+	}
+	return itoa(n) + " sequences"
+}

@@ -1,0 +1,165 @@
+package fit
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+func customTarget(paramsB float64, layers, kvHeads, headDim int) Target {
+	t := DefaultTarget()
+	t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = paramsB, layers, kvHeads, headDim
+	return t
+}
+
+// A custom 8 B model (32 layers, 8 KV heads of 128) at Q4_K_M on one 24 GiB, 1,000 GB/s NVIDIA
+// device, at the default 8,192 tokens:
+//
+//	weights = 8e9 × 0.58 = 4.64e9 B = 4.3213 GiB
+//	KV      = 2 × 32 × 8 × 128 × 2 B = 131,072 B/token × 8,192 = 2^30 B = 1 GiB
+//	need    = 4.3213 + 1 + 0.5 = 5.8213 GiB of 24: fits
+//	speed   = 1 / ((4.64e9 + 2^30) / (1,000e9 × 0.7672) + 0.002138)
+//	        = 1 / (5.713741824e9 / 767.2e9 + 0.002138) = 1 / (0.0074475 + 0.002138) = 104.32 tok/s
+//	longest context = (24 − 4.3213 − 0.5) GiB / 131,072 B = 19.17866 × 8,192 = 157,111 tokens
+//	most sequences at 8,192 tokens = ⌊19.17866 GiB / 1 GiB⌋ = 19
+func TestEstimateFitsByHand(t *testing.T) {
+	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Fits || !within(e.NeedGiB, 5.8213, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
+		t.Errorf("fits %v need %.4f usable %v reason %q", e.Fits, e.NeedGiB, e.UsableGiB, e.Reason)
+	}
+	if !within(e.TokensPerSecond, 104.32, 0.01) {
+		t.Errorf("speed %.3f tok/s, want 104.32", e.TokensPerSecond)
+	}
+	if e.MaxContextTokens != 157111 || e.MaxSequences != 19 {
+		t.Errorf("longest context %d, most sequences %d; want 157111, 19", e.MaxContextTokens, e.MaxSequences)
+	}
+}
+
+// The same model at Q8_0 on 16 GiB of unified memory (Apple): the GPU may use 75 %, 12 GiB.
+//
+//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 0.5 = 9.32311 ≤ 12: fits
+//	at 32,768 tokens: KV 4 GiB, need 12.32311 > 12: does not fit, no speed;
+//	longest context = (12 − 7.82311 − 0.5) × 8,192 = 3.67689 × 8,192 = 30,121.09: 30,121 tokens; sequences 0
+//
+// and on a discrete 16 GiB device (all usable) the 32,768-token case fits.
+func TestEstimateUnifiedShareByHand(t *testing.T) {
+	tg := customTarget(8, 32, 8, 128)
+	tg.Quant = "Q8_0"
+	apple := Device{MemoryGiB: 16, BandwidthGBs: 400, Family: "apple", Unified: true}
+	e, err := EstimateOn(tg, apple)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 9.3231, 1e-4) {
+		t.Errorf("8,192 tokens: fits %v need %.4f usable %v", e.Fits, e.NeedGiB, e.UsableGiB)
+	}
+	tg.Context = 32768
+	e, err = EstimateOn(tg, apple)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 12.3231, 1e-4) || e.MaxContextTokens != 30121 || e.MaxSequences != 0 {
+		t.Errorf("32,768 tokens: fits %v tps %v need %.4f longest %d sequences %d", e.Fits, e.TokensPerSecond, e.NeedGiB, e.MaxContextTokens, e.MaxSequences)
+	}
+	if !strings.Contains(e.Reason, "needs 12.32 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 30121 tokens") {
+		t.Errorf("reason %q", e.Reason)
+	}
+	apple.Unified = false
+	if e, err = EstimateOn(tg, apple); err != nil || !e.Fits {
+		t.Errorf("discrete 16 GiB: fits %v, err %v", e.Fits, err)
+	}
+}
+
+// A custom 70 B model (80 layers, 8 KV heads of 128) at Q4_K_M on 2 × 24 GiB, 1,000 GB/s:
+//
+//	weights = 40.6e9 B = 37.8117 GiB; KV = 2 × 80 × 8 × 128 × 2 = 327,680 B × 8,192 = 2.5 GiB
+//	need = 37.8117 + 2.5 + 2 × 0.5 = 41.3117 of 48: fits
+//	per device and token: (40.6e9 + 2.68435456e9) / 2 = 21.64217728e9 B
+//	speed = 1 / (21.64217728e9 / 767.2e9 + 0.002138 + 0.0005 × 1) = 1 / (0.0282093 + 0.002638) = 32.42
+//
+// and the weights alone do not fit on one device.
+func TestEstimateSplitByHand(t *testing.T) {
+	tg := customTarget(70, 80, 8, 128)
+	tg.Count = 2
+	d := Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"}
+	e, err := EstimateOn(tg, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Fits || !within(e.NeedGiB, 41.3117, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 32.42, 0.01) || e.CommSeconds != 0.0005 {
+		t.Errorf("fits %v need %.4f usable %v speed %.3f comm %v", e.Fits, e.NeedGiB, e.UsableGiB, e.TokensPerSecond, e.CommSeconds)
+	}
+	tg.Count = 1
+	if e, err = EstimateOn(tg, d); err != nil || e.Fits || !strings.Contains(e.Reason, "the weights alone do not fit") || e.MaxContextTokens != 0 {
+		t.Errorf("one device: fits %v reason %q longest %d err %v", e.Fits, e.Reason, e.MaxContextTokens, err)
+	}
+}
+
+// A mixture of experts reads its active parameters × the MoE read factor:
+// 30 B with 3 B active at Q4_K_M, no architecture (llmfit's KV estimate: 8e-6 GB per B per token
+// = 30 × 8,000 B/token × 8,192 tokens = 1.96608e9 B) on one 48 GiB, 1,000 GB/s AMD device:
+//
+//	read = 3e9 × 1.442 × 0.58 + 1.96608e9 = 2.509080e9 + 1.96608e9 = 4.47516e9 B
+//	speed = 1 / (4.47516e9 / (1,000e9 × 0.7947) + 0.002138) = 1 / (0.0056313 + 0.002138) = 128.71
+func TestEstimateMoEByHand(t *testing.T) {
+	tg := DefaultTarget()
+	tg.ParamsB, tg.ActiveParamsB = 30, 3
+	e, err := EstimateOn(tg, Device{MemoryGiB: 48, BandwidthGBs: 1000, Family: "amd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Fits || !within(e.TokensPerSecond, 128.71, 0.01) {
+		t.Errorf("fits %v speed %.3f", e.Fits, e.TokensPerSecond)
+	}
+}
+
+func TestEstimateCatalogDevice(t *testing.T) {
+	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{On: "NVIDIA GeForce RTX 4090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 24,564 MiB / 1,024 = 23.98828 GiB
+	if e.Device.Family != FamilyNVIDIA || !within(e.UsableGiB, 23.98828, 1e-5) || e.DeviceName != "NVIDIA GeForce RTX 4090" {
+		t.Errorf("device %+v usable %v", e.Device, e.UsableGiB)
+	}
+}
+
+func TestEstimateBadDevice(t *testing.T) {
+	tg := customTarget(8, 32, 8, 128)
+	for _, c := range []struct {
+		d     Device
+		field string
+	}{
+		{Device{}, "on"},
+		{Device{On: "no such board"}, "on"},
+		{Device{On: "nvidia-t4", MemoryGiB: 16}, "on"},
+		{Device{MemoryGiB: -1, BandwidthGBs: 100, Family: "amd"}, "memory"},
+		{Device{MemoryGiB: math.NaN(), BandwidthGBs: 100, Family: "amd"}, "memory"},
+		{Device{MemoryGiB: 16, BandwidthGBs: 0, Family: "amd"}, "bandwidth"},
+		{Device{MemoryGiB: 16, BandwidthGBs: 2e6, Family: "amd"}, "bandwidth"},
+		{Device{MemoryGiB: 16, BandwidthGBs: 100, Family: "tpu"}, "family"},
+	} {
+		_, err := EstimateOn(tg, c.d)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%+v: error %v, want one naming %s", c.d, err, c.field)
+		}
+	}
+}
+
+func TestEffectiveParamsB(t *testing.T) {
+	for name, want := range map[string]float64{
+		"google/gemma-3n-E4B-it": 4, "gemma4:e2b-mlx": 2, "unsloth/gemma-4-E2B-it": 2,
+		"google/gemma-2-9b-it": 0, "meta-llama/Llama-3.1-8B": 0, "google/gemma-3-1b-it": 0,
+	} {
+		if got := EffectiveParamsB(name); got != want {
+			t.Errorf("EffectiveParamsB(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -41,6 +41,7 @@ type Model struct {
 	KVHeads          int
 	HeadDim          int
 	HiddenSize       int
+	VocabSize        int // the tokenizer's vocabulary (the logits vLLM's sampler sizes)
 	MoE              bool
 	ActiveParameters int64
 	UseCase          string
@@ -90,7 +91,7 @@ func Models() []Model {
 // every request, so this start-up cost is paid per request there.
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
-	var f [17]string
+	var f [18]string
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -121,6 +122,7 @@ func parseModels(text string) []Model {
 			MoE:            f[12] == "1",
 			UseCase:        f[14],
 			Downloads:      atoi64(f[16]),
+			VocabSize:      int(atoi64(f[17])),
 		}
 		m.ActiveParameters = atoi64(f[13])
 		if f[15] != "" {

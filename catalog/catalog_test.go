@@ -150,6 +150,7 @@ type srcEntry struct {
 	KVHeads          *int     `json:"num_key_value_heads"`
 	HeadDim          *int     `json:"head_dim"`
 	HiddenSize       *int     `json:"hidden_size"`
+	VocabSize        *int     `json:"vocab_size"`
 	IsMoE            *bool    `json:"is_moe"`
 	ActiveParameters *int64   `json:"active_parameters"`
 	UseCase          string   `json:"use_case"`
@@ -196,7 +197,7 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 			Name: e.Name, Provider: e.Provider, ParameterCount: e.ParameterCount, ParametersRaw: deref(e.ParametersRaw),
 			MinRAMGB: deref(e.MinRAMGB), MinVRAMGB: deref(e.MinVRAMGB), HasMinVRAM: e.MinVRAMGB != nil,
 			Quantization: e.Quantization, ContextLength: deref(e.ContextLength), Layers: deref(e.Layers),
-			KVHeads: deref(e.KVHeads), HeadDim: deref(e.HeadDim), HiddenSize: deref(e.HiddenSize), MoE: deref(e.IsMoE),
+			KVHeads: deref(e.KVHeads), HeadDim: deref(e.HeadDim), HiddenSize: deref(e.HiddenSize), VocabSize: deref(e.VocabSize), MoE: deref(e.IsMoE),
 			ActiveParameters: deref(e.ActiveParameters), UseCase: e.UseCase, Capabilities: caps, Downloads: deref(e.Downloads),
 		}
 		if !equalModel(m, want) {

@@ -1,6 +1,6 @@
 // Package standalone holds one test: the repository stands alone. A clone must build, serve and
 // pass its tests with nothing beside it, so no tracked file may reach outside the repository
-// for data the way the project once read ../shared.
+// for data, as the project once read its shared data folder.
 package standalone
 
 import (

@@ -73,11 +73,17 @@ type VLLMCache struct {
 	HeadDim       int
 	MLALatent     int     // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
 	ElemBytes     float64 // 2 for an fp16/bf16 cache ("auto"), 1 for fp8
+	// TokenBytes, when the shape is unknown, is all layers' cache per token (llmfit's
+	// per-parameter estimate), split evenly over tensor parallelism; FullLayers is then 1.
+	TokenBytes float64
 }
 
 // layerTokenBytes is one layer's cache for one token on one device: K and V for max(1,
 // kvHeads/tp) heads, or one MLA latent, which every rank keeps whole.
 func (c VLLMCache) layerTokenBytes(tp int) float64 {
+	if c.TokenBytes > 0 {
+		return c.TokenBytes / float64(max(1, tp))
+	}
 	if c.MLALatent > 0 {
 		return float64(c.MLALatent) * c.ElemBytes
 	}

@@ -1,0 +1,86 @@
+package fit
+
+import (
+	"slices"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// A resolved target as a vLLM start-up, and a catalog device's memory as vLLM sees it.
+
+// vllmCUDATotalGiB is the device total vLLM logs (torch.cuda.mem_get_info, CUDA's figure) for
+// the accelerators data/vllm-train.tsv shows it for (its README lists them): the driver's
+// figure less what the driver keeps for itself.
+var vllmCUDATotalGiB = map[string]float64{
+	"nvidia-h100-sxm":     79.18, // llmd-01..10, logged (79.18–79.22)
+	"nvidia-a100-sxm-80":  79.15, // dl-01..05, web-02, a typical value for the board
+	"nvidia-a100-pcie-80": 79.15,
+	"nvidia-a100-sxm-40":  39.38, // gh-08, logged
+	"nvidia-a100-pcie-40": 39.38,
+	"nvidia-l4":           22.16, // uns-09, logged
+	"nvidia-t4":           14.74, // uns-02..06, logged
+	"nvidia-rtx-3090":     23.58, // gh-02, logged
+}
+
+// VLLMDriverShortfallGiB is what CUDA's total falls short of the driver's on a device the table
+// does not list: the median shortfall of the six boards it does list (H100 0.47, A100 80GB 0.85,
+// A100 40GB 0.62, L4 0.33, T4 0.26, RTX 3090 0.42 GiB; TestVLLMShortfallIsTheMedian).
+const VLLMDriverShortfallGiB = 0.44
+
+// VLLMTotalGiB converts a catalog accelerator's driver memory to the total vLLM sees: the logged
+// figure where the training data has one, else the driver's less VLLMDriverShortfallGiB.
+func VLLMTotalGiB(a *catalog.Accelerator) float64 {
+	if t, ok := vllmCUDATotalGiB[a.ID]; ok {
+		return t
+	}
+	return float64(a.MemoryMiB)/1024 - VLLMDriverShortfallGiB
+}
+
+// vllmShortfalls lists the driver-minus-CUDA shortfall of every board the table lists once
+// (the PCIe twins share their SXM board's figures), for the test of the median.
+func vllmShortfalls() []float64 {
+	var out []float64
+	for _, a := range catalog.Accelerators() {
+		if t, ok := vllmCUDATotalGiB[a.ID]; ok && !slices.Contains([]string{"nvidia-a100-pcie-80", "nvidia-a100-pcie-40"}, a.ID) {
+			out = append(out, float64(a.MemoryMiB)/1024-t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// VLLMInputFor is a resolved target's vLLM start-up on a device of totalGiB (as CUDA sees it)
+// named device, one per Count (the tensor-parallel size): weights split evenly, the model's
+// vocabulary and hidden size, its KV shape at the target's KV-cache element size.
+func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
+	m := &b.Model
+	n := max(1, b.Target.Count)
+	_, elem, _ := kvElementBytes(b.KVCache)
+	in := VLLMInput{
+		TotalGiB: totalGiB, Device: device, TP: n,
+		WeightsGiB:  b.ParamsB * 1e9 * b.BytesPerParam / float64(n) / gib,
+		Vocab:       m.VocabSize,
+		Hidden:      m.HiddenSize,
+		MaxModelLen: b.ContextTokens,
+	}
+	if in.Vocab <= 0 {
+		in.Vocab = VLLMFallbackVocab
+	}
+	if in.Hidden <= 0 {
+		in.Hidden = VLLMFallbackHidden
+	}
+	if m.HasArchitecture() {
+		in.Cache = VLLMCache{FullLayers: m.Layers, KVHeads: m.KVHeads, HeadDim: m.HeadDim, ElemBytes: elem}
+	} else {
+		in.Cache = VLLMCache{FullLayers: 1, TokenBytes: b.kvBytesPerToken(elem), ElemBytes: elem}
+	}
+	return in
+}
+
+// When the catalog lacks a model's vocabulary or width, the activation is sized for a large
+// one, so the floor errs high: Qwen2/2.5's 152,064 tokens (the largest common vocabulary among
+// the catalog's families, beside Llama-3's 128,256 and Mistral's 32,768) and a 8,192 width.
+const (
+	VLLMFallbackVocab  = 152064
+	VLLMFallbackHidden = 8192
+)

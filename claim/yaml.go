@@ -60,7 +60,7 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 		w.line(in+2, "constraints:")
 		w.line(in+4, "- requests:")
 		w.line(in+8, "- "+c)
-		w.line(in+6, "matchAttribute: gpu.nvidia.com/productName")
+		w.line(in+6, "matchAttribute: "+matchAttribute)
 	}
 	return w.b.String()
 }
@@ -84,6 +84,9 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 		w.line(in+8, l)
 	}
 }
+
+// matchAttribute is the attribute several NVIDIA devices of one claim must share.
+const matchAttribute = "gpu.nvidia.com/productName"
 
 // constraintRequest names the request that must get devices of one product, when a model is
 // split over several NVIDIA devices (mixed products would run at the slowest one's speed).

@@ -1,0 +1,142 @@
+package cluster
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// DeviceResult is one device judged against the claim.
+type DeviceResult struct {
+	Node    string   `json:"node"`
+	Driver  string   `json:"driver"`
+	Pool    string   `json:"pool"`
+	Device  string   `json:"device"`
+	Matches bool     `json:"matches"`
+	Request string   `json:"request"` // the alternative that takes it: "model" or "model/<sub-request>"; "" if none
+	Reasons []string `json:"reasons"` // why it does not match, in words; empty when it matches
+
+	// Alternatives[i] says whether alternative i could take the device (its class and selector
+	// match, and nothing keeps the scheduler from it); CELError that evaluating a selector on it
+	// fails, which the scheduler reports as an error for the node.
+	Alternatives []bool `json:"-"`
+	CELError     bool   `json:"-"`
+	attributes   map[string]Attribute // for matchAttribute constraints
+}
+
+// Report is the claim checked against a cluster's slices.
+type Report struct {
+	Allocatable bool           `json:"allocatable"`
+	Devices     []DeviceResult `json:"devices"`
+
+	// Placement says where and how the claim is allocated, or why it is not, in words.
+	Placement string `json:"-"`
+	// Notes are assumptions the verdict rests on.
+	Notes []string `json:"-"`
+}
+
+// Check parses the slices and judges them against the bounds' claim.
+func Check(b *fit.Bounds, slicesData []byte) (Report, error) {
+	s, err := Parse(slicesData)
+	if err != nil {
+		return Report{}, err
+	}
+	return Judge(b, s), nil
+}
+
+// Judge judges parsed slices against the bounds' claim.
+func Judge(b *fit.Bounds, slices []Slice) Report {
+	alts := claim.Alternatives(b)
+	pools := poolStates(slices)
+	r := Report{Devices: []DeviceResult{}}
+	for _, s := range slices {
+		ps := pools[poolKey{s.Driver, s.Pool}]
+		for i := range s.Devices {
+			d := &s.Devices[i]
+			r.Devices = append(r.Devices, judgeDevice(b, alts, &s, d, ps.problem(&s, d.Name)))
+		}
+	}
+	r.Allocatable, r.Placement = place(alts, r.Devices)
+	r.Notes = notes(b, alts)
+	return r
+}
+
+// judgeDevice judges one device for every alternative.
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem string) DeviceResult {
+	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{},
+		Alternatives: make([]bool, len(alts))}
+	res.attributes = d.Attributes
+	var blocking []string
+	for _, t := range d.Taints {
+		if t.Blocks() {
+			blocking = append(blocking, "tainted "+t.String())
+		}
+	}
+	if poolProblem != "" {
+		blocking = append(blocking, poolProblem)
+	}
+	var selected []string // why each alternative of the device's driver does not select it
+	var classDrivers []string
+	first := -1
+	for i, alt := range alts {
+		classDrivers = append(classDrivers, alt.Driver.Domain)
+		j := classSelects(alt, s.Driver, d)
+		if j.out == yes {
+			j = requestSelects(alt, b, s.Driver, d)
+		}
+		if j.out == failed {
+			res.CELError = true
+		}
+		if j.out != yes {
+			if s.Driver == alt.Driver.Domain {
+				for _, r := range j.reasons {
+					selected = append(selected, prefix(alts, alt)+r)
+				}
+			}
+			continue
+		}
+		res.Alternatives[i] = len(blocking) == 0
+		if first < 0 {
+			first = i
+		}
+	}
+	switch {
+	case first >= 0 && len(blocking) == 0:
+		res.Matches = true
+		res.Request = alts[first].Request
+	case first >= 0:
+		res.Reasons = blocking
+	case len(selected) > 0:
+		res.Reasons = append(selected, blocking...)
+	default:
+		res.Reasons = append([]string{"driver " + s.Driver + ", the claim asks for " + strings.Join(classDrivers, " or ")}, blocking...)
+	}
+	return res
+}
+
+// prefix names the sub-request a reason is about when the claim has several.
+func prefix(alts []claim.Alternative, alt claim.Alternative) string {
+	if len(alts) < 2 {
+		return ""
+	}
+	return alt.Request + ": "
+}
+
+// notes are the assumptions a verdict rests on, worth saying when they apply.
+func notes(b *fit.Bounds, alts []claim.Alternative) []string {
+	n := []string{"assumes no device is allocated to another claim yet"}
+	for _, a := range alts {
+		if a.DeviceClass != a.Driver.Domain {
+			n = append(n, "assumes DeviceClass "+a.DeviceClass+" selects the devices of driver "+a.Driver.Domain+" as that driver's own class does")
+		}
+	}
+	if !b.Driver.Bandwidth {
+		n = append(n, b.Driver.Domain+" publishes no bandwidth: devices are matched on memory only")
+	}
+	return n
+}
+
+// itoa is strconv.Itoa, short.
+func itoa(n int) string { return strconv.Itoa(n) }

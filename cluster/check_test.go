@@ -1,0 +1,262 @@
+package cluster
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// bounds builds the bounds a claim is judged by, by hand: the floors are inputs here, not
+// physics, so each test states the claim it checks.
+func bounds(t *testing.T, driver string, memoryGi, bandwidth int64, count int, products ...string) *fit.Bounds {
+	t.Helper()
+	d, ok := fit.LookupDriver(driver)
+	if !ok {
+		t.Fatalf("no driver %s", driver)
+	}
+	b := &fit.Bounds{MemoryGi: memoryGi, MinBandwidthGBs: bandwidth, Driver: d, DeviceClass: d.Domain, Products: products}
+	if driver == fit.DriverAny {
+		b.DeviceClass = fit.AnyAlternatives()[0].Domain
+	}
+	b.Target = fit.DefaultTarget()
+	b.Target.Driver, b.Target.Count = driver, count
+	return b
+}
+
+func judgeFile(t *testing.T, file string, b *fit.Bounds) Report {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Check(b, data)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return r
+}
+
+// row is one device's verdict, compact: "node/device: request" or "node/device: reason; …".
+func rows(r Report) []string {
+	var out []string
+	for _, d := range r.Devices {
+		v := d.Request
+		if !d.Matches {
+			v = "no: " + strings.Join(d.Reasons, "; ")
+		}
+		out = append(out, d.Node+"/"+d.Device+": "+v)
+	}
+	return out
+}
+
+func TestMixedClusterNVIDIA(t *testing.T) {
+	// A claim for one NVIDIA device of ≥ 40 Gi among A100-SXM4-80GB and H100 80GB HBM3.
+	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 1, "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3")
+	r := judgeFile(t, "mixed.yaml", b)
+	want := []string{
+		"node-a/gpu-0: model",
+		"node-a/gpu-1: model",
+		"node-b/gpu-0: no: memory 22.4 Gi < 40 Gi; productName NVIDIA L4 not in the allow-list", // 23034 Mi / 1024 = 22.49…, cut to 22.4
+		"node-b/gpu-1: no: tainted gpu.nvidia.com/gpu-lost (NoSchedule)",
+		"node-c/gpu-0-mig-3g20gb-9-0: no: type mig: the gpu.nvidia.com class selects whole GPUs (type gpu)",
+		"node-c/gpu-0-mig-3g20gb-9-4: no: type mig: the gpu.nvidia.com class selects whole GPUs (type gpu)",
+		"node-c/gpu-1: model", // its xid taint has effect None
+		"node-d/gpu-1-128: no: driver gpu.amd.com, the claim asks for gpu.nvidia.com",
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !r.Allocatable || r.Placement != "allocatable on node node-a: model gets gpu-0" {
+		t.Errorf("allocatable %v, %q", r.Allocatable, r.Placement)
+	}
+}
+
+func TestEightyGiTrap(t *testing.T) {
+	// 80 Gi floor: an H100 80GB HBM3 reports 81,559 Mi = 79.647… Gi (cut to 79.6), below it; the
+	// A100-SXM4-80GB on node-c reports 85,899,345,920 bytes = 80 × 2^30 exactly.
+	b := bounds(t, fit.DriverNVIDIA, 80, 1500, 1, "NVIDIA A100-SXM4-80GB")
+	r := judgeFile(t, "mixed.yaml", b)
+	got := rows(r)
+	if got[0] != "node-a/gpu-0: no: memory 79.6 Gi < 80 Gi; productName NVIDIA H100 80GB HBM3 not in the allow-list" {
+		t.Errorf("H100: %s", got[0])
+	}
+	if got[6] != "node-c/gpu-1: model" || !r.Allocatable {
+		t.Errorf("A100 on node-c: %s, allocatable %v", got[6], r.Allocatable)
+	}
+}
+
+func TestCountOnOneNodeWithMatchAttribute(t *testing.T) {
+	// Two devices of one product: node-a has two H100s; node-c has one A100-80GB (node-b's is tainted).
+	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 2, "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3")
+	r := judgeFile(t, "mixed.yaml", b)
+	if !r.Allocatable || r.Placement != "allocatable on node node-a: model gets gpu-0, gpu-1" {
+		t.Errorf("%v %q", r.Allocatable, r.Placement)
+	}
+	// Three: no node has three.
+	b.Target.Count = 3
+	r = judgeFile(t, "mixed.yaml", b)
+	want := "not allocatable: the claim needs 3 matching devices (NVIDIA: of one productName) on one node; the most is 2 on node node-a"
+	if r.Allocatable || r.Placement != want {
+		t.Errorf("%v %q, want %q", r.Allocatable, r.Placement, want)
+	}
+}
+
+func TestOneOfTwoDevicesPerNode(t *testing.T) {
+	b := bounds(t, fit.DriverNVIDIA, 40, 800, 2, "NVIDIA L40S")
+	r := judgeFile(t, "two-nodes.yaml", b)
+	want := []string{
+		"node-e/gpu-0: model",
+		"node-f/gpu-0: model",
+		"all nodes/nic-0: no: driver net.example.com, the claim asks for gpu.nvidia.com",
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	if r.Allocatable || !strings.HasSuffix(r.Placement, "the most is 1 on node node-e") {
+		t.Errorf("%v %q", r.Allocatable, r.Placement)
+	}
+	b.Target.Count = 1
+	if r = judgeFile(t, "two-nodes.yaml", b); !r.Allocatable {
+		t.Errorf("one L40S: not allocatable: %s", r.Placement)
+	}
+}
+
+func TestAMDMemoryOnly(t *testing.T) {
+	// 24 Gi on gpu.amd.com: memory only, so a CPX partition of exactly 24 Gi matches too.
+	b := bounds(t, fit.DriverAMD, 24, 900, 2)
+	r := judgeFile(t, "amd.yaml", b)
+	want := []string{
+		"node-x/gpu-1-128: model",
+		"node-x/gpu-2-136: model",
+		"node-y/gpu-1-128: model",
+		"node-y/gpu-2-129: model",
+		"node-y/gpu-3-130: model",
+		"node-y/gpu-9-200: no: memory 0 Gi < 24 Gi",
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	if !r.Allocatable || r.Placement != "allocatable on node node-x: model gets gpu-1-128, gpu-2-136" {
+		t.Errorf("%v %q", r.Allocatable, r.Placement)
+	}
+	if !slicesHas(r.Notes, "gpu.amd.com publishes no bandwidth: devices are matched on memory only") {
+		t.Errorf("notes %q", r.Notes)
+	}
+}
+
+func slicesHas(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLLMfitClassAndIncompletePool(t *testing.T) {
+	b := bounds(t, fit.DriverLlmfit, 24, 1000, 1)
+	r := judgeFile(t, "llmfit.json", b)
+	want := []string{
+		"node-l1/nvidia-h100-sxm-0: model",
+		"node-l1/nvidia-h100-sxm-1: no: unhealthy",
+		"node-l2/nvidia-rtx-4090-0: model", // bare names are the driver's domain; 24,564 Mi ≥ 24 Gi = 24,576 Mi? no:
+		"node-l2/nvidia-rtx-4090-1: no: no memoryBandwidthGBs attribute",
+		`node-l3/amd-mi300x-0: no: pool "node-l3" is incomplete: 1 of its 2 slices`,
+	}
+	// 24,564 Mi < 24 Gi (24,576 Mi): the RTX 4090 as the driver reports it misses a 24 Gi floor.
+	want[2] = "node-l2/nvidia-rtx-4090-0: no: memory 23.9 Gi < 24 Gi"
+	want[3] = "node-l2/nvidia-rtx-4090-1: no: memory 23.9 Gi < 24 Gi; no memoryBandwidthGBs attribute"
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	b.MemoryGi = 23
+	r = judgeFile(t, "llmfit.json", b)
+	if got := rows(r)[2]; got != "node-l2/nvidia-rtx-4090-0: model" {
+		t.Errorf("23 Gi: %s", got)
+	}
+}
+
+func TestAnyFirstAvailable(t *testing.T) {
+	// driver any: llmfit.ai first, then NVIDIA. Across two files' worth of devices the request
+	// each device goes to is named.
+	b := bounds(t, fit.DriverAny, 40, 1500, 1, "NVIDIA H100 80GB HBM3")
+	data, err := os.ReadFile("testdata/mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := os.ReadFile("testdata/two-nodes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Check(b, append(append(data, "\n---\n"...), more...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rows(r)
+	if got[0] != "node-a/gpu-0: model/nvidia" {
+		t.Errorf("%s", got[0])
+	}
+	if got[2] != "node-b/gpu-0: no: model/nvidia: memory 22.4 Gi < 40 Gi; model/nvidia: productName NVIDIA L4 not in the allow-list" {
+		t.Errorf("%s", got[2])
+	}
+	if got[7] != "node-d/gpu-1-128: no: driver gpu.amd.com, the claim asks for llmfit.ai or gpu.nvidia.com" {
+		t.Errorf("%s", got[7])
+	}
+	if !r.Allocatable {
+		t.Errorf("not allocatable: %s", r.Placement)
+	}
+}
+
+func TestV1beta1Basic(t *testing.T) {
+	b := bounds(t, fit.DriverNVIDIA, 70, 1500, 1, "NVIDIA H100 80GB HBM3")
+	r := judgeFile(t, "v1beta1.yaml", b)
+	if got := rows(r); !reflect.DeepEqual(got, []string{"node-g/gpu-0: model"}) || !r.Allocatable {
+		t.Errorf("%q %v", got, r.Allocatable)
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	b := bounds(t, fit.DriverNVIDIA, 40, 800, 2, "NVIDIA L40S")
+	r := judgeFile(t, "two-nodes.yaml", b)
+	want := `{
+  "allocatable": false,
+  "devices": [
+    {
+      "node": "node-e",
+      "driver": "gpu.nvidia.com",
+      "pool": "node-e",
+      "device": "gpu-0",
+      "matches": true,
+      "request": "model",
+      "reasons": []
+    },
+    {
+      "node": "node-f",
+      "driver": "gpu.nvidia.com",
+      "pool": "node-f",
+      "device": "gpu-0",
+      "matches": true,
+      "request": "model",
+      "reasons": []
+    },
+    {
+      "node": "all nodes",
+      "driver": "net.example.com",
+      "pool": "fabric",
+      "device": "nic-0",
+      "matches": false,
+      "request": "",
+      "reasons": [
+        "driver net.example.com, the claim asks for gpu.nvidia.com"
+      ]
+    }
+  ]
+}
+`
+	if got := r.JSON(); got != want {
+		t.Errorf("JSON:\n%s", got)
+	}
+}

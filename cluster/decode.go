@@ -1,0 +1,385 @@
+package cluster
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// versions are the apiVersions read, and whether their devices keep their fields under `basic`.
+var versions = map[string]bool{
+	"resource.k8s.io/v1":      false,
+	"resource.k8s.io/v1beta2": false,
+	"resource.k8s.io/v1beta1": true, // devices[].basic.{attributes,capacity,taints,…}
+}
+
+// object is one ResourceSlice being read, for messages that name it.
+type object struct {
+	name string
+}
+
+func (o *object) err(field, msg string) error {
+	return &Error{Object: o.name, Field: field, Msg: msg}
+}
+
+// slice reads one ResourceSlice.
+func (p *parser) slice(where string, v any) error {
+	o := &object{name: where}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return o.err("", "is a "+typeName(v)+"; want a ResourceSlice")
+	}
+	p.objects++
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		if name, ok := meta["name"].(string); ok && name != "" {
+			o.name = "ResourceSlice " + strconv.Quote(clip(name))
+			if where != "the input" && !strings.HasPrefix(where, "document") {
+				o.name += " (" + where + ")"
+			}
+		}
+	}
+	s := Slice{Name: o.name}
+	kind, _ := m["kind"].(string)
+	if kind != "ResourceSlice" {
+		if kind == "" {
+			return o.err("kind", "missing; want ResourceSlice")
+		}
+		return o.err("kind", strconv.Quote(clip(kind))+"; want ResourceSlice")
+	}
+	s.APIVersion, _ = m["apiVersion"].(string)
+	basic, known := versions[s.APIVersion]
+	if !known {
+		return o.err("apiVersion", strconv.Quote(clip(s.APIVersion))+"; want resource.k8s.io/v1 (or v1beta2, v1beta1)")
+	}
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		s.Name, _ = meta["name"].(string)
+	}
+	if s.Name == "" {
+		return o.err("metadata.name", "missing")
+	}
+	spec, err := mapping(o, "spec", m["spec"])
+	if err != nil {
+		return err
+	}
+	if s.Driver, err = text(o, "spec.driver", spec["driver"]); err != nil {
+		return err
+	}
+	pool, err := mapping(o, "spec.pool", spec["pool"])
+	if err != nil {
+		return err
+	}
+	if s.Pool, err = text(o, "spec.pool.name", pool["name"]); err != nil {
+		return err
+	}
+	if s.Generation, err = integer(o, "spec.pool.generation", pool["generation"], 0); err != nil {
+		return err
+	}
+	if s.SliceCount, err = integer(o, "spec.pool.resourceSliceCount", pool["resourceSliceCount"], 1); err != nil {
+		return err
+	}
+	perDevice := false
+	if s.Node, perDevice, err = placement(o, "spec", spec); err != nil {
+		return err
+	}
+	if s.Node == "" && !perDevice {
+		return o.err("spec", "names no node: one of nodeName, nodeSelector, allNodes or perDeviceNodeSelection is required")
+	}
+	devs, ok := spec["devices"].([]any)
+	if !ok && spec["devices"] != nil {
+		return o.err("spec.devices", "is a "+typeName(spec["devices"])+"; want a list")
+	}
+	for i, dv := range devs {
+		if p.devices++; p.devices > MaxDevices {
+			return o.err("spec.devices", "more than "+strconv.Itoa(MaxDevices)+" devices in the input")
+		}
+		d, err := device(o, "spec.devices["+strconv.Itoa(i)+"]", dv, basic, perDevice)
+		if err != nil {
+			return err
+		}
+		if d.Node == "" {
+			d.Node = s.Node
+		}
+		s.Devices = append(s.Devices, d)
+	}
+	p.slices = append(p.slices, s)
+	return nil
+}
+
+// placement reads where a slice's (or, with perDeviceNodeSelection, a device's) devices are:
+// exactly one of nodeName, nodeSelector, allNodes (and perDeviceNodeSelection for a slice).
+func placement(o *object, path string, m map[string]any) (node string, perDevice bool, err error) {
+	set := 0
+	if v, ok := m["nodeName"]; ok && v != nil {
+		if node, err = text(o, path+".nodeName", v); err != nil {
+			return "", false, err
+		}
+		set++
+	}
+	if v, ok := m["allNodes"]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return "", false, o.err(path+".allNodes", "is a "+typeName(v)+"; want true")
+		}
+		if b {
+			node = AllNodes
+			set++
+		}
+	}
+	if v, ok := m["nodeSelector"]; ok && v != nil {
+		sel, err := mapping(o, path+".nodeSelector", v)
+		if err != nil {
+			return "", false, err
+		}
+		node = nodeSelectorWord + selectorText(sel)
+		set++
+	}
+	if v, ok := m["perDeviceNodeSelection"]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return "", false, o.err(path+".perDeviceNodeSelection", "is a "+typeName(v)+"; want true")
+		}
+		if b {
+			perDevice = true
+			set++
+		}
+	}
+	if set > 1 {
+		return "", false, o.err(path, "sets more than one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection")
+	}
+	return node, perDevice, nil
+}
+
+// selectorText writes a node selector compactly and deterministically, as the name of a group
+// of nodes (its labels are not in the slices, so it cannot be resolved to node names).
+func selectorText(sel map[string]any) string {
+	b, err := json.Marshal(sel) // maps marshal with sorted keys
+	if err != nil {
+		return "a node selector"
+	}
+	return clip(string(b))
+}
+
+// device reads one device: flat (v1, v1beta2) or under `basic` (v1beta1).
+func device(o *object, path string, v any, basic, perDevice bool) (Device, error) {
+	m, err := mapping(o, path, v)
+	if err != nil {
+		return Device{}, err
+	}
+	var d Device
+	if d.Name, err = text(o, path+".name", m["name"]); err != nil {
+		return Device{}, err
+	}
+	path = path + " (" + strconv.Quote(clip(d.Name)) + ")"
+	fields := m
+	fpath := path
+	if basic {
+		if m["basic"] == nil {
+			return Device{}, o.err(path+".basic", "missing (resource.k8s.io/v1beta1 devices keep their fields under basic)")
+		}
+		if fields, err = mapping(o, path+".basic", m["basic"]); err != nil {
+			return Device{}, err
+		}
+		fpath = path + ".basic"
+	}
+	if perDevice {
+		if d.Node, _, err = placement(o, fpath, fields); err != nil {
+			return Device{}, err
+		}
+		if d.Node == "" {
+			return Device{}, o.err(fpath, "names no node: with perDeviceNodeSelection each device sets nodeName, nodeSelector or allNodes")
+		}
+	}
+	if d.Attributes, err = attributes(o, fpath+".attributes", fields["attributes"]); err != nil {
+		return Device{}, err
+	}
+	if d.Capacity, err = capacities(o, fpath+".capacity", fields["capacity"]); err != nil {
+		return Device{}, err
+	}
+	if d.Taints, err = taints(o, fpath+".taints", fields["taints"]); err != nil {
+		return Device{}, err
+	}
+	return d, nil
+}
+
+func attributes(o *object, path string, v any) (map[string]Attribute, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, err := mapping(o, path, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Attribute, len(m))
+	for _, name := range sortedKeys(m) {
+		at := path + "." + name
+		am, err := mapping(o, at, m[name])
+		if err != nil {
+			return nil, err
+		}
+		var a Attribute
+		set := 0
+		for _, k := range sortedKeys(am) {
+			val := am[k]
+			switch k {
+			case KindInt:
+				if a.Int, err = integer(o, at+".int", val, -1<<63); err != nil {
+					return nil, err
+				}
+			case KindBool:
+				b, ok := val.(bool)
+				if !ok {
+					return nil, o.err(at+".bool", "is a "+typeName(val)+"; want true or false")
+				}
+				a.Bool = b
+			case KindString: // may be empty: AMD's partitionProfile is "" on unpartitioned GPUs
+				str, ok := val.(string)
+				if !ok {
+					return nil, o.err(at+".string", "is a "+typeName(val)+"; want a string")
+				}
+				a.Text = str
+			case KindVersion:
+				if a.Text, err = text(o, at+".version", val); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, o.err(at, "unknown value type "+strconv.Quote(clip(k))+"; want one of int, bool, string, version")
+			}
+			a.Kind = k
+			set++
+		}
+		if set != 1 {
+			return nil, o.err(at, "sets "+strconv.Itoa(set)+" of int, bool, string, version; want exactly one")
+		}
+		out[name] = a
+	}
+	return out, nil
+}
+
+func capacities(o *object, path string, v any) (map[string]Quantity, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, err := mapping(o, path, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Quantity, len(m))
+	for _, name := range sortedKeys(m) {
+		at := path + "." + name
+		cm, err := mapping(o, at, m[name])
+		if err != nil {
+			return nil, o.err(at, "is a "+typeName(m[name])+"; want {value: QUANTITY}")
+		}
+		val, ok := cm["value"]
+		if !ok {
+			return nil, o.err(at+".value", "missing")
+		}
+		var s string
+		switch x := val.(type) {
+		case string:
+			s = x
+		case json.Number:
+			s = x.String()
+		default:
+			return nil, o.err(at+".value", "is a "+typeName(val)+"; want a quantity such as 80Gi")
+		}
+		q, ok := ParseQuantity(s)
+		if !ok {
+			return nil, o.err(at+".value", strconv.Quote(clip(s))+" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)")
+		}
+		out[name] = q
+	}
+	return out, nil
+}
+
+func taints(o *object, path string, v any) ([]Taint, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, o.err(path, "is a "+typeName(v)+"; want a list")
+	}
+	var out []Taint
+	for i, tv := range list {
+		at := path + "[" + strconv.Itoa(i) + "]"
+		m, err := mapping(o, at, tv)
+		if err != nil {
+			return nil, err
+		}
+		var t Taint
+		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
+			return nil, err
+		}
+		if m["value"] != nil {
+			if t.Value, err = text(o, at+".value", m["value"]); err != nil {
+				return nil, err
+			}
+		}
+		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
+			return nil, err
+		}
+		switch t.Effect {
+		case "NoSchedule", "NoExecute", "None":
+		default:
+			return nil, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, NoExecute or None")
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// mapping, text and integer read one field, or say what is wrong with it.
+
+func mapping(o *object, path string, v any) (map[string]any, error) {
+	if v == nil {
+		return nil, o.err(path, "missing")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, o.err(path, "is a "+typeName(v)+"; want a mapping")
+	}
+	return m, nil
+}
+
+func text(o *object, path string, v any) (string, error) {
+	if v == nil {
+		return "", o.err(path, "missing")
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", o.err(path, "is a "+typeName(v)+"; want a string")
+	}
+	if s == "" {
+		return "", o.err(path, "empty")
+	}
+	return s, nil
+}
+
+func integer(o *object, path string, v any, min int64) (int64, error) {
+	if v == nil {
+		return 0, o.err(path, "missing")
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, o.err(path, "is a "+typeName(v)+"; want a whole number")
+	}
+	i, err := strconv.ParseInt(n.String(), 10, 64)
+	if err != nil {
+		return 0, o.err(path, strconv.Quote(clip(n.String()))+" is not a whole number in the int64 range")
+	}
+	if i < min {
+		return 0, o.err(path, strconv.FormatInt(i, 10)+"; want at least "+strconv.FormatInt(min, 10))
+	}
+	return i, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,36 @@
+package cluster
+
+import (
+	"os"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
+// the fixtures plus the files in testdata/fuzz/FuzzCheck.
+func FuzzCheck(f *testing.F) {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint8(0))
+	}
+	drivers := fit.DriverNames()
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		d, _ := fit.LookupDriver(drivers[int(pick)%len(drivers)])
+		b := &fit.Bounds{MemoryGi: int64(pick % 100), MinBandwidthGBs: int64(pick) * 10, Driver: d, DeviceClass: d.Domain,
+			Products: []string{"NVIDIA H100 80GB HBM3"}, Target: fit.DefaultTarget()}
+		b.Target.Count = 1 + int(pick%3)
+		r, err := Check(b, data)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error %T %v, want *Error", err, err)
+			}
+			return
+		}
+		_ = r.JSON()
+		_ = r.Table()
+	})
+}

@@ -1,0 +1,208 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+)
+
+// MaxInput is the largest slice list read (5 MiB): `kubectl get resourceslices -o yaml` of a
+// hundred nodes with eight GPUs each is about 1.5 MiB; YAML decoding takes several times the
+// input in memory, which a browser tab and an edge worker both have to hold.
+const MaxInput = 5 << 20
+
+// MaxDevices bounds the devices judged; a slice holds at most 128 (the API's limit).
+const MaxDevices = 20000
+
+// Error is a slice list that cannot be read, naming the object and the field.
+type Error struct {
+	Object string // `ResourceSlice "node-a-gpu"`, or `document 2` / `items[3]` before a name is known
+	Field  string // the field's path in the object, "" for the whole input
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	s := "slices: "
+	if e.Object != "" {
+		s += e.Object + ": "
+	}
+	if e.Field != "" {
+		s += e.Field + ": "
+	}
+	return s + e.Msg
+}
+
+// Parse reads ResourceSlices: a List (kubectl's -o yaml or -o json), a ResourceSliceList, one
+// ResourceSlice, or several YAML documents separated by `---` lines. resource.k8s.io/v1 and
+// v1beta2 (flat devices) and v1beta1 (devices under `basic`) are read.
+func Parse(data []byte) ([]Slice, error) {
+	if len(data) > MaxInput {
+		return nil, &Error{Msg: "the input is " + strconv.Itoa(len(data)) + " bytes; at most " + strconv.Itoa(MaxInput) + " (5 MiB) are read"}
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, &Error{Msg: "empty: paste the output of kubectl get resourceslices -o yaml"}
+	}
+	var docs [][]byte
+	if trimmed[0] == '{' || trimmed[0] == '[' {
+		docs = [][]byte{trimmed}
+	} else {
+		docs = splitDocuments(data)
+	}
+	p := parser{}
+	for i, doc := range docs {
+		where := "document " + strconv.Itoa(i+1)
+		if len(docs) == 1 {
+			where = ""
+		}
+		v, err := decode(doc)
+		if err != nil {
+			return nil, &Error{Object: where, Msg: err.Error()}
+		}
+		if v == nil {
+			continue // an empty document
+		}
+		if err := p.top(where, v); err != nil {
+			return nil, err
+		}
+	}
+	if p.objects == 0 {
+		return nil, &Error{Msg: "no ResourceSlice in the input: paste the output of kubectl get resourceslices -o yaml"}
+	}
+	return p.slices, nil
+}
+
+// splitDocuments splits a YAML stream at `---` lines, as kubectl does.
+func splitDocuments(data []byte) [][]byte {
+	var docs [][]byte
+	start := 0
+	for i := 0; i <= len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		line := bytes.TrimRight(data[i:end], "\r")
+		if bytes.Equal(line, []byte("---")) || bytes.HasPrefix(line, []byte("--- ")) {
+			docs = append(docs, data[start:i])
+			start = end + 1
+		}
+		i = end + 1
+	}
+	if start < len(data) {
+		docs = append(docs, data[start:])
+	}
+	return docs
+}
+
+// decode reads one document as a generic tree, numbers kept as written.
+func decode(doc []byte) (any, error) {
+	j := bytes.TrimSpace(doc)
+	if len(j) == 0 {
+		return nil, nil
+	}
+	if j[0] != '{' && j[0] != '[' {
+		var err error
+		if j, err = yaml.YAMLToJSON(doc); err != nil {
+			return nil, errorText("not YAML or JSON", err)
+		}
+	}
+	d := json.NewDecoder(bytes.NewReader(j))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, errorText("not YAML or JSON", err)
+	}
+	if d.More() {
+		return nil, errorText("not YAML or JSON", errTrailing)
+	}
+	return v, nil
+}
+
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+const errTrailing = constError("more than one JSON value; give one List")
+
+// errorText shortens a decoder's message (it may quote a long stretch of the input).
+func errorText(what string, err error) error {
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return constError(what + " (" + strings.TrimPrefix(msg, "error converting YAML to JSON: ") + ")")
+}
+
+// parser accumulates the slices of every document.
+type parser struct {
+	slices  []Slice
+	objects int
+	devices int
+}
+
+// top reads a document: a List, a ResourceSliceList or a ResourceSlice.
+func (p *parser) top(where string, v any) error {
+	if where == "" {
+		where = "the input"
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return &Error{Object: where, Msg: "is a " + typeName(v) + "; want a ResourceSlice or a List of them"}
+	}
+	kind, _ := m["kind"].(string)
+	switch kind {
+	case "List", "ResourceSliceList":
+		p.objects++
+		items, ok := m["items"].([]any)
+		if !ok && m["items"] != nil {
+			return &Error{Object: where, Field: "items", Msg: "is a " + typeName(m["items"]) + "; want a list"}
+		}
+		for i, it := range items {
+			if err := p.slice("items["+strconv.Itoa(i)+"]", it); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "ResourceSlice":
+		return p.slice(where, m)
+	case "":
+		return &Error{Object: where, Field: "kind", Msg: "missing; want ResourceSlice or List"}
+	}
+	return &Error{Object: where, Field: "kind", Msg: strconv.Quote(clip(kind)) + "; want ResourceSlice or List (kubectl get resourceslices -o yaml)"}
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "mapping"
+	case []any:
+		return "list"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	}
+	return "value"
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	if len(s) <= 80 {
+		return strings.ToValidUTF8(s, "�")
+	}
+	cut := 80
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], "�") + "…"
+}

@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const goodSlice = `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: s1
+spec:
+  driver: gpu.nvidia.com
+  nodeName: n1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    capacity:
+      memory: {value: MEM}
+`
+
+// TestBadSlicesNameObjectAndField: every bad input is an *Error that names the object and the
+// field, never a panic.
+func TestBadSlicesNameObjectAndField(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"empty", "  \n", "slices: empty: paste the output of kubectl get resourceslices -o yaml"},
+		{"not yaml", "a: [1, 2\n", "slices: not YAML or JSON ("},
+		{"plain text", "lots of GPUs", `slices: the input: is a string; want a ResourceSlice or a List of them`},
+		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", `slices: the input: kind: "Pod"; want ResourceSlice or List`},
+		{"wrong kind in list", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n}\n", `slices: items[0]: kind: "Node"; want ResourceSlice`},
+		{"capacity lots", strings.Replace(goodSlice, "MEM", "lots", 1),
+			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").capacity.memory.value: "lots" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)`},
+		{"capacity not a mapping", strings.Replace(goodSlice, "{value: MEM}", "80Gi", 1),
+			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").capacity.memory: is a string; want {value: QUANTITY}`},
+		{"no driver", strings.Replace(strings.Replace(goodSlice, "MEM", "1Gi", 1), "  driver: gpu.nvidia.com\n", "", 1),
+			`slices: ResourceSlice "s1": spec.driver: missing`},
+		{"no pool", strings.Replace(strings.Replace(goodSlice, "MEM", "1Gi", 1), "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n", "", 1),
+			`slices: ResourceSlice "s1": spec.pool: missing`},
+		{"no node", strings.Replace(strings.Replace(goodSlice, "MEM", "1Gi", 1), "  nodeName: n1\n", "", 1),
+			`slices: ResourceSlice "s1": spec: names no node: one of nodeName, nodeSelector, allNodes or perDeviceNodeSelection is required`},
+		{"old api", strings.Replace(strings.Replace(goodSlice, "MEM", "1Gi", 1), "resource.k8s.io/v1", "resource.k8s.io/v1alpha3", 1),
+			`slices: ResourceSlice "s1": apiVersion: "resource.k8s.io/v1alpha3"; want resource.k8s.io/v1 (or v1beta2, v1beta1)`},
+		{"device without name", strings.Replace(strings.Replace(goodSlice, "MEM", "1Gi", 1), "- name: gpu-0", "- nam: gpu-0", 1),
+			`slices: ResourceSlice "s1": spec.devices[0].name: missing`},
+		{"attribute two values", strings.Replace(goodSlice, "    capacity:\n      memory: {value: MEM}\n", "    attributes:\n      type: {string: gpu, int: 1}\n", 1),
+			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").attributes.type: sets 2 of int, bool, string, version; want exactly one`},
+		{"int not whole", strings.Replace(goodSlice, "    capacity:\n      memory: {value: MEM}\n", "    attributes:\n      count: {int: 1.5}\n", 1),
+			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").attributes.count.int: "1.5" is not a whole number in the int64 range`},
+		{"bad taint", strings.Replace(goodSlice, "    capacity:\n      memory: {value: MEM}\n", "    taints:\n    - {key: k, effect: Sometimes}\n", 1),
+			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").taints[0].effect: "Sometimes"; want NoSchedule, NoExecute or None`},
+		{"json list", `{"kind": "List", "items": [1]}`, "slices: items[0]: is a number; want a ResourceSlice"},
+		{"two json values", `{"kind": "List", "items": []} {}`, "slices: not YAML or JSON (more than one JSON value; give one List)"},
+		{"second document bad", strings.Replace(goodSlice, "MEM", "1Gi", 1) + "---\nkind: ResourceSlice\n",
+			`slices: document 2: apiVersion: ""; want resource.k8s.io/v1 (or v1beta2, v1beta1)`},
+		{"too big", strings.Repeat("x", MaxInput+1), "slices: the input is 5242881 bytes; at most 5242880 (5 MiB) are read"},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.in))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: error %v, want *Error", c.name, err)
+			continue
+		}
+		if got := err.Error(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseQuantity(t *testing.T) {
+	cases := []struct {
+		in    string
+		gi    int64
+		atGi  bool // ≥ gi Gi
+		shown string
+	}{
+		{"81559Mi", 80, false, "79.6 Gi"},       // 81,559 / 1,024 = 79.647…
+		{"80Gi", 80, true, "80 Gi"},             // exactly
+		{"85899345920", 80, true, "80 Gi"},      // 80 × 2^30
+		{"85899345919", 80, false, "79.9 Gi"},   // one byte below, cut not rounded
+		{"85899345919.5", 80, false, "79.9 Gi"}, // a fraction of a byte below
+		{"86G", 80, true, "80.0 Gi"},            // 86e9 / 2^30 = 80.09…
+		{"0.08Ti", 80, true, "81.9 Gi"},         // 0.08 × 1,024 = 81.92
+		{"8e10", 80, false, "74.5 Gi"},          // 8e10 / 2^30 = 74.50…
+		{"0", 1, false, "0 Gi"},
+		{"+1Gi", 1, true, "1 Gi"},
+	}
+	for _, c := range cases {
+		q, ok := ParseQuantity(c.in)
+		if !ok {
+			t.Errorf("%s: not read", c.in)
+			continue
+		}
+		if q.AtLeastGi(c.gi) != c.atGi || q.Gi() != c.shown {
+			t.Errorf("%s: ≥ %d Gi %v, shown %s; want %v, %s", c.in, c.gi, q.AtLeastGi(c.gi), q.Gi(), c.atGi, c.shown)
+		}
+	}
+	for _, bad := range []string{"", "lots", "Gi", "1Gb", "1..2", "1e", "1e+", "--1", "1 Gi", "1e999", "0x10"} {
+		if _, ok := ParseQuantity(bad); ok {
+			t.Errorf("%q read as a quantity", bad)
+		}
+	}
+}

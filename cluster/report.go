@@ -1,0 +1,51 @@
+package cluster
+
+import (
+	"encoding/json"
+	"strings"
+	"text/tabwriter"
+)
+
+// JSON is the report as `fitclaim check --json` and POST /api/v1/check print it:
+// {"allocatable": bool, "devices": [{"node", "driver", "pool", "device", "matches", "request",
+// "reasons"}]}, indented, with a final newline.
+func (r *Report) JSON() string {
+	b, err := json.MarshalIndent(struct {
+		Allocatable bool           `json:"allocatable"`
+		Devices     []DeviceResult `json:"devices"`
+	}{r.Allocatable, r.Devices}, "", "  ")
+	if err != nil { // strings, bools and slices of them always marshal
+		panic("cluster: " + err.Error())
+	}
+	return string(b) + "\n"
+}
+
+// Table is the report for a person: one row per device, then the verdict and the assumptions.
+func (r *Report) Table() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	w.Write([]byte("NODE\tDRIVER\tPOOL\tDEVICE\tMATCH\tREQUEST OR WHY NOT\n"))
+	for _, d := range r.Devices {
+		match, why := "no", strings.Join(d.Reasons, "; ")
+		if d.Matches {
+			match, why = "yes", d.Request
+		}
+		w.Write([]byte(tabSafe(d.Node) + "\t" + tabSafe(d.Driver) + "\t" + tabSafe(d.Pool) + "\t" + tabSafe(d.Device) + "\t" + match + "\t" + tabSafe(why) + "\n"))
+	}
+	w.Flush()
+	b.WriteString("\n" + r.Placement + "\n")
+	for _, n := range r.Notes {
+		b.WriteString("note: " + n + "\n")
+	}
+	return b.String()
+}
+
+// tabSafe keeps a value from a pasted slice on its own cell and line.
+func tabSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' || r < ' ' {
+			return ' '
+		}
+		return r
+	}, s)
+}

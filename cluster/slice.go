@@ -1,0 +1,77 @@
+package cluster
+
+// Slice is one ResourceSlice, reduced to what matching and placement need.
+type Slice struct {
+	Name       string // metadata.name
+	APIVersion string
+	Driver     string
+	Pool       string
+	Generation int64
+	SliceCount int64  // spec.pool.resourceSliceCount
+	Node       string // where its devices are: see Placement
+	Devices    []Device
+}
+
+// Device is one device of a slice. Attributes and capacities are keyed as the slice spells
+// them: qualified ("gpu.nvidia.com/productName") or not ("productName", in the driver's domain).
+type Device struct {
+	Name       string
+	Node       string // the slice's placement, or the device's own with perDeviceNodeSelection
+	Attributes map[string]Attribute
+	Capacity   map[string]Quantity
+	Taints     []Taint
+}
+
+// Attribute kinds, as the API spells the one field a DeviceAttribute sets.
+const (
+	KindInt     = "int"
+	KindBool    = "bool"
+	KindString  = "string"
+	KindVersion = "version"
+)
+
+// Attribute is a device attribute: exactly one of int, bool, string or version.
+type Attribute struct {
+	Kind string
+	Int  int64
+	Bool bool
+	Text string // string and version values
+}
+
+// Taint is a device taint. Effects NoSchedule and NoExecute keep the scheduler from allocating
+// the device to a claim that does not tolerate them (fitclaim's claims tolerate none); None is
+// informational.
+type Taint struct {
+	Key, Value, Effect string
+}
+
+// Blocks reports whether the taint prevents allocation.
+func (t Taint) Blocks() bool { return t.Effect == "NoSchedule" || t.Effect == "NoExecute" }
+
+func (t Taint) String() string {
+	s := t.Key
+	if t.Value != "" {
+		s += "=" + t.Value
+	}
+	return s + " (" + t.Effect + ")"
+}
+
+// Placement words for devices that are not on one named node.
+const (
+	AllNodes         = "all nodes"
+	nodeSelectorWord = "nodes matching "
+)
+
+// lookup finds a device's attribute or capacity in a domain as DRA's CEL environment does:
+// "domain/id", or the bare "id" when the domain is the device's driver.
+func lookup[V any](m map[string]V, driver, domain, id string) (V, bool) {
+	if v, ok := m[domain+"/"+id]; ok {
+		return v, true
+	}
+	if domain == driver {
+		v, ok := m[id]
+		return v, ok
+	}
+	var zero V
+	return zero, false
+}

@@ -21,8 +21,8 @@ type DeviceResult struct {
 	// Alternatives[i] says whether alternative i could take the device (its class and selector
 	// match, and nothing keeps the scheduler from it); CELError that evaluating a selector on it
 	// fails, which the scheduler reports as an error for the node.
-	Alternatives []bool `json:"-"`
-	CELError     bool   `json:"-"`
+	Alternatives []bool               `json:"-"`
+	CELError     bool                 `json:"-"`
 	attributes   map[string]Attribute // for matchAttribute constraints
 }
 

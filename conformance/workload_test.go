@@ -1,0 +1,171 @@
+package conformance
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// deployGrid is a spread of catalog models (every step-th entry, so every size and every
+// quantization of the catalog appears) × both engines × 1, 2, 4 and 8 devices, over the drivers
+// in turn and both sizings.
+func deployGrid(step int) []fit.Target {
+	drivers := fit.DriverNames()
+	var out []fit.Target
+	models := catalog.Models()
+	for i := 0; i < len(models); i += step {
+		for j, n := range []int{1, 2, 4, 8} {
+			t := fit.DefaultTarget()
+			t.Model, t.Count = models[i].Name, n
+			t.Driver = drivers[(i/step+j)%len(drivers)]
+			if j%2 == 1 {
+				t.Sizing, t.Sequences, t.Context = fit.SizingKV, 1+j, 4096*j
+			}
+			out = append(out, t)
+		}
+	}
+	named := fit.DefaultTarget()
+	named.Model, named.Name, named.Count = "Qwen/Qwen3-8B", "my.claim.v2", 2
+	return append(out, named)
+}
+
+// Every deploy output is three documents that Kubernetes decodes strictly and validates with
+// its own validators; the first is byte for byte claim's template; the pod references it.
+func TestDeployConforms(t *testing.T) {
+	step := 31
+	if testing.Short() {
+		step = 97
+	}
+	checked := 0
+	for _, tg := range deployGrid(step) {
+		for _, engine := range deploy.Engines() {
+			r, err := deploy.Render(tg, deploy.Options{Engine: engine})
+			if err != nil {
+				// A catalog entry the nvidia driver cannot serve is refused as the claim is.
+				if _, cerr := claim.Render(tg); cerr == nil {
+					t.Errorf("%s %s: deploy refused a target claim renders: %v", claim.Permalink(tg), engine, err)
+				}
+				continue
+			}
+			checkWorkload(t, tg, engine, r)
+			checked++
+		}
+	}
+	t.Logf("%d deploy outputs decoded, validated and cross-checked", checked)
+	if checked < 50 {
+		t.Fatalf("only %d outputs checked", checked)
+	}
+}
+
+func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) {
+	t.Helper()
+	where := claim.Permalink(tg) + " engine=" + engine
+	w, err := DecodeWorkload([]byte(r.YAML))
+	if err != nil {
+		t.Errorf("%s: %v", where, err)
+		return
+	}
+	tpl := tg
+	tpl.Template = true
+	c, err := claim.Render(tpl)
+	if err != nil {
+		t.Fatalf("%s: claim: %v", where, err)
+	}
+	if !bytes.Equal(w.TemplateDoc, []byte(c.YAML)) {
+		t.Errorf("%s: the claim document is not claim's template output", where)
+	}
+	d, s := w.Deployment, w.Service
+	pod := &d.Spec.Template.Spec
+	if len(pod.ResourceClaims) != 1 || pod.ResourceClaims[0].ResourceClaimTemplateName == nil ||
+		*pod.ResourceClaims[0].ResourceClaimTemplateName != w.Template.Name() {
+		t.Errorf("%s: pod resourceClaims %+v do not name the template %s", where, pod.ResourceClaims, w.Template.Name())
+		return
+	}
+	if len(pod.Containers) != 1 {
+		t.Fatalf("%s: %d containers", where, len(pod.Containers))
+	}
+	ctr := &pod.Containers[0]
+	if len(ctr.Resources.Claims) != 1 || ctr.Resources.Claims[0].Name != pod.ResourceClaims[0].Name {
+		t.Errorf("%s: container claims %+v, pod claim %s", where, ctr.Resources.Claims, pod.ResourceClaims[0].Name)
+	}
+	sel := labels.SelectorFromSet(d.Spec.Selector.MatchLabels)
+	if !sel.Matches(labels.Set(d.Spec.Template.Labels)) || !labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(d.Spec.Template.Labels)) {
+		t.Errorf("%s: selectors do not match the pod labels", where)
+	}
+	if d.Name != s.Name || d.Name != r.Name {
+		t.Errorf("%s: names %s, %s, want %s", where, d.Name, s.Name, r.Name)
+	}
+	port := map[string]int32{deploy.EngineVLLM: 8000, deploy.EngineLlamaCpp: 8080}[engine]
+	if len(ctr.Ports) != 1 || ctr.Ports[0].ContainerPort != port || len(s.Spec.Ports) != 1 ||
+		s.Spec.Ports[0].Port != port || s.Spec.Ports[0].TargetPort.StrVal != ctr.Ports[0].Name {
+		t.Errorf("%s: ports %+v / %+v, want %d", where, ctr.Ports, s.Spec.Ports, port)
+	}
+	if p := ctr.ReadinessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/health" {
+		t.Errorf("%s: readiness probe %+v", where, p)
+	}
+	if !slices.Equal(ctr.Args, r.Args) {
+		t.Errorf("%s: args decoded %q, rendered %q", where, ctr.Args, r.Args)
+	}
+	count := strconv.Itoa(max(1, tg.Count))
+	shm := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "shm" && v.EmptyDir != nil })
+	switch engine {
+	case deploy.EngineVLLM:
+		if i := slices.Index(ctr.Args, "--tensor-parallel-size"); i < 0 || ctr.Args[i+1] != count {
+			t.Errorf("%s: --tensor-parallel-size is not %s: %q", where, count, ctr.Args)
+		}
+		if shm != (tg.Count > 1) {
+			t.Errorf("%s: shm volume %v with %s devices", where, shm, count)
+		}
+	case deploy.EngineLlamaCpp:
+		if !slices.Contains(ctr.Args, "-ngl") || shm {
+			t.Errorf("%s: llama.cpp args %q, shm %v", where, ctr.Args, shm)
+		}
+	}
+}
+
+// The validators are not vacuous: each mutation of a good output is refused.
+func TestDeployMutationsRefused(t *testing.T) {
+	tg := fit.DefaultTarget()
+	tg.Model, tg.Count, tg.Driver = "Qwen/Qwen3-8B", 2, fit.DriverNVIDIA
+	r, err := deploy.Render(tg, deploy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := r.YAML
+	if _, err := DecodeWorkload([]byte(good)); err != nil {
+		t.Fatalf("the unmutated output fails: %v", err)
+	}
+	name := strconv.Quote(r.Name)
+	mutations := map[string][2]string{
+		"unknown field":            {"  replicas: 1\n", "  replicas: 1\n  replica: 1\n"},
+		"port 0":                   {"containerPort: 8000", "containerPort: 0"},
+		"port too large":           {"port: 8000", "port: 70000"},
+		"selector not matching":    {"    matchLabels:\n      app.kubernetes.io/name: " + name, "    matchLabels:\n      app.kubernetes.io/name: other"},
+		"claim reference unknown":  {"        - name: gpus\n", "        - name: gpus2\n"},
+		"bad template name":        {"resourceClaimTemplateName: ", "resourceClaimTemplateName: Bad_Name\n          x: "},
+		"service name a subdomain": {"kind: Service\nmetadata:\n  name: " + name, "kind: Service\nmetadata:\n  name: a.b"},
+		"probe port invalid":       {"port: http\n            periodSeconds", "port: Bad_Port\n            periodSeconds"},
+		"two documents":            {"---\napiVersion: v1\n", "apiVersion: v1\n"},
+	}
+	for what, m := range mutations {
+		bad := bytes.Replace([]byte(good), []byte(m[0]), []byte(m[1]), 1)
+		if bytes.Equal(bad, []byte(good)) {
+			t.Errorf("%s: the mutation did not apply", what)
+			continue
+		}
+		if _, err := DecodeWorkload(bad); err == nil {
+			t.Errorf("%s: accepted", what)
+		} else {
+			t.Logf("%s: %v", what, err)
+		}
+	}
+}

@@ -163,9 +163,32 @@ func JSON(e fit.Estimate) string {
 	w.Int(e.MaxContextTokens)
 	w.Key("maxSequences")
 	w.Int(e.MaxSequences)
+	reason := ""
 	if !e.Fits {
+		reason = e.Reason
+	}
+	if r := e.VLLM; r != nil {
+		// vLLM's start-up: available KV per device (negative = short by that much), the pool in
+		// tokens and requests as vLLM logs them, whether it starts with --max-model-len = context
+		w.Key("engine")
+		w.Str(e.Engine)
+		w.Key("kvCacheGiB")
+		w.Num(round(r.KVCacheGiB, 2))
+		w.Key("kvCacheTokens")
+		w.Int(r.KVCacheTokens)
+		w.Key("maxConcurrency")
+		w.Num(round(r.MaxConcurrency, 2))
+		w.Key("starts")
+		w.Bool(r.Starts)
+		if !r.Starts {
+			w.Key("maxModelLen")
+			w.Int(int64(r.MaxModelLen))
+			reason = r.Reason // why it does not start comes first: the pod would never serve
+		}
+	}
+	if reason != "" {
 		w.Key("reason")
-		w.Str(e.Reason)
+		w.Str(reason)
 	}
 	w.EndObject()
 	return w.String()
@@ -180,6 +203,9 @@ func Text(e fit.Estimate) string {
 		fit.SequencesText(b.Target.Sequences) + ", " + b.KVCache + " KV cache) on " + devices + "\n")
 	if !e.Fits {
 		s.WriteString("does not fit: " + e.Reason + "\n")
+		if r := e.VLLM; r != nil {
+			s.WriteString(vllmText(e, r))
+		}
 		return s.String()
 	}
 	s.WriteString("fits: needs " + gib(e.NeedGiB) + " GiB (weights " + gib(e.WeightsGiB) + " + KV cache " + gib(e.KVGiB) +
@@ -191,9 +217,25 @@ func Text(e fit.Estimate) string {
 		s.WriteString(", " + strconv.FormatFloat(e.CommSeconds*1e3, 'f', 2, 64) + " ms between devices, not calibrated")
 	}
 	s.WriteString(")\n")
+	if r := e.VLLM; r != nil {
+		s.WriteString(vllmText(e, r))
+	}
 	s.WriteString("longest context: " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens × " + fit.SequencesText(b.Target.Sequences) +
 		"; most sequences at " + strconv.Itoa(b.ContextTokens) + " tokens: " + strconv.FormatInt(e.MaxSequences, 10) + "\n")
 	return s.String()
 }
 
 func gib(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+// vllmText is vLLM's start-up in its own terms.
+func vllmText(e fit.Estimate, r *fit.VLLMResult) string {
+	s := "engine: " + e.Engine + ", --gpu-memory-utilization " + strconv.FormatFloat(r.Utilization, 'f', -1, 64) +
+		", --max-num-seqs " + strconv.Itoa(r.MaxNumSeqs) + ", --max-num-batched-tokens " + strconv.Itoa(r.MaxTokens) + "\n" +
+		"vLLM: budget " + gib(r.BudgetGiB) + " GiB − weights " + gib(r.WeightsGiB) + " − activation " + gib(r.ActivationGiB) +
+		" − non-torch " + gib(r.NonTorchGiB) + " = available KV cache memory " + gib(r.KVCacheGiB) + " GiB per device\n"
+	if !r.Starts {
+		return s + "vLLM does not start: " + r.Reason + "\n"
+	}
+	return s + "vLLM starts: GPU KV cache size " + strconv.FormatInt(r.KVCacheTokens, 10) + " tokens; maximum concurrency for " +
+		strconv.Itoa(e.Bounds.ContextTokens) + " tokens per request: " + strconv.FormatFloat(r.MaxConcurrency, 'f', 2, 64) + "x\n"
+}

@@ -27,6 +27,11 @@ type Estimate struct {
 	OverheadSeconds               float64 // calibrated per-token overhead
 	CommSeconds                   float64 // per-token communication between devices (not calibrated)
 	ReadBytesPerDevice            float64 // bytes one device reads per decoded token
+
+	// Engine names the engine whose budget the verdict uses ("" = the llama.cpp-style reserve);
+	// VLLM is vLLM's start-up on these devices when the engine is vLLM.
+	Engine string
+	VLLM   *VLLMResult
 }
 
 // CommSecondsPerExtraDevice is the per-token communication cost of splitting a model over several
@@ -80,11 +85,16 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	read := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.Model.MoE && b.ActiveParamsB < b.ParamsB)
 	e.ReadBytesPerDevice = (read*1e9*b.BytesPerParam + b.KVBytes) / float64(n)
 	if e.Fits {
-		e.TokensPerSecond = 1 / (DecodeSeconds(e.ReadBytesPerDevice, dev.BandwidthGBs, e.Efficiency, e.OverheadSeconds) + e.CommSeconds)
+		e.TokensPerSecond = e.decodeSpeed()
 	} else {
 		e.Reason = e.reason()
 	}
 	return e
+}
+
+// decodeSpeed is one sequence's calibrated decode speed on the estimate's devices.
+func (e *Estimate) decodeSpeed() float64 {
+	return 1 / (DecodeSeconds(e.ReadBytesPerDevice, e.Device.BandwidthGBs, e.Efficiency, e.OverheadSeconds) + e.CommSeconds)
 }
 
 // KVBytesAt is the KV cache of tokens of context for each of seqs sequences, all devices.

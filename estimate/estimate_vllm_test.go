@@ -1,0 +1,30 @@
+package estimate
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// The contract's vLLM fields: Qwen2-7B-Instruct BF16 at 32,768 tokens on a device CUDA counts as
+// 18 GiB. Available KV 0.9 × 18 − 14.185191 (weights) − 1.400137 (activation) − 0.112
+// (non-torch) = 0.502672 GiB = 588 blocks of 917,504 B = 9408 tokens; a request of 32,768 tokens
+// takes 2048 blocks: 588 / 2048 = 0.287×; it needs 1.75 GiB, so vLLM does not start, and 9408
+// tokens is the longest that would. The floor (15.697328 + 1.75) / 0.9 + 1.12 = 20.51 GiB;
+// with the weights, activation and non-torch over 0.9 (17.44 GiB) plus 1.12 above 18, no context fits.
+func TestJSONVLLM(t *testing.T) {
+	tg := fit.DefaultTarget()
+	tg.Model, tg.Quant, tg.Context = "Qwen/Qwen2-7B-Instruct", "BF16", 32768
+	e, err := fit.EstimateVLLM(tg, fit.Device{MemoryGiB: 18, BandwidthGBs: 300, Family: fit.FamilyNVIDIA}, fit.VLLMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"fits":false,"needGiB":20.51,"usableGiB":18,"maxContextTokens":0,"maxSequences":0,` +
+		`"engine":"vLLM V1 engine v0.11–v0.20","kvCacheGiB":0.5,"kvCacheTokens":9408,"maxConcurrency":0.29,"starts":false,` +
+		`"maxModelLen":9408,"reason":"To serve at least one request with the model's max seq len (32768), (1.75 GiB KV cache is needed, ` +
+		`which is larger than the available KV cache memory (0.50 GiB). Based on the available memory, the estimated maximum model length ` +
+		"is 9408. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\"}"
+	if got := JSON(e); got != want {
+		t.Errorf("JSON:\n got %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,106 @@
+package fit
+
+import (
+	"math"
+	"strconv"
+)
+
+// The reverse question under vLLM: the verdict uses vLLM's own budget (utilization, activation
+// peak, non-torch memory, CUDA-graph headroom) instead of the llama.cpp-style reserve, and
+// says whether vLLM starts, with how much KV cache and how many requests at once.
+
+// Engines an estimate can size for.
+const (
+	EngineLlamaCpp = "llama.cpp"
+	EngineVLLM     = "vllm"
+)
+
+// Engines lists the accepted engine names.
+func Engines() []string { return []string{EngineLlamaCpp, EngineVLLM} }
+
+// VLLMOptions are the vLLM arguments an estimate takes; zero = vLLM's default.
+type VLLMOptions struct {
+	Utilization float64 // --gpu-memory-utilization
+	MaxNumSeqs  int     // --max-num-seqs
+	MaxTokens   int     // --max-num-batched-tokens
+}
+
+// Limits of vLLM's arguments (vLLM itself takes utilization in (0, 1]).
+const (
+	MaxVLLMNumSeqs   = 1 << 16
+	MaxVLLMBatchSize = MaxContext
+)
+
+func (o VLLMOptions) validate() error {
+	if u := o.Utilization; u != 0 && (math.IsNaN(u) || u <= 0 || u > 1) {
+		return fieldErr("gpuMemoryUtilization", "must be a share of the device greater than 0 and at most 1 (got "+ftoa(u)+")")
+	}
+	if o.MaxNumSeqs < 0 || o.MaxNumSeqs > MaxVLLMNumSeqs {
+		return fieldErr("maxNumSeqs", "must be a whole number of sequences from 1 to "+itoa(MaxVLLMNumSeqs)+" (got "+itoa(o.MaxNumSeqs)+")")
+	}
+	if o.MaxTokens < 0 || o.MaxTokens > MaxVLLMBatchSize {
+		return fieldErr("maxNumBatchedTokens", "must be a whole number of tokens from 1 to "+itoa(MaxVLLMBatchSize)+" (got "+itoa(o.MaxTokens)+")")
+	}
+	return nil
+}
+
+// EstimateVLLM judges a target on t.Count devices (the tensor-parallel size) running vLLM.
+// A device given by numbers has MemoryGiB = the total as CUDA reports it (what vLLM logs; an
+// H100 80GB shows 79.18 GiB); a catalog device (On) is converted from its driver figure by
+// VLLMTotalGiB. Fits compares the memory floor (VLLMFloorGiB) with the device; the VLLM result
+// says whether vLLM starts with --max-model-len = the context. Errors are *FieldError.
+func EstimateVLLM(t Target, d Device, o VLLMOptions) (Estimate, error) {
+	if err := o.validate(); err != nil {
+		return Estimate{}, err
+	}
+	t.Sizing = SizingKV
+	dev, name, err := resolveDevice(d)
+	if err != nil {
+		return Estimate{}, err
+	}
+	b, err := Resolve(t)
+	if err != nil {
+		return Estimate{}, err
+	}
+	e := estimate(b, dev, name)
+	total := dev.MemoryGiB
+	if dev.On != "" {
+		a, _ := LookupAccelerator(dev.On)
+		total = VLLMTotalGiB(&a)
+	}
+	in := VLLMInputFor(&b, total, name)
+	in.Utilization, in.MaxNumSeqs, in.MaxTokens = o.Utilization, o.MaxNumSeqs, o.MaxTokens
+	r := VLLM(in)
+	e.Engine, e.VLLM = VLLMEngine, &r
+
+	n := float64(e.Count)
+	seqs, ctx := b.Target.Sequences, b.ContextTokens
+	floor := VLLMFloorGiB(in, ctx, seqs)
+	e.NeedGiB, e.UsableGiB = floor*n, total*n
+	e.ReserveGiB = e.NeedGiB - e.WeightsGiB - e.KVGiB // activation, non-torch, the utilization's margin, CUDA graphs
+	e.Fits = e.NeedGiB <= e.UsableGiB
+	fitsAt := func(c, s int64) bool { return VLLMFloorGiB(in, int(c), int(s)) <= total }
+	e.MaxContextTokens = largestFitting(contextLimit(&b), func(c int64) bool { return fitsAt(c, int64(seqs)) })
+	e.MaxSequences = largestFitting(MaxSequences, func(s int64) bool { return fitsAt(int64(ctx), s) })
+	e.TokensPerSecond, e.Reason = 0, ""
+	if e.Fits {
+		e.TokensPerSecond = e.decodeSpeed()
+	} else {
+		e.Reason = e.vllmReason(floor, total)
+	}
+	return e, nil
+}
+
+func (e *Estimate) vllmReason(floor, total float64) string {
+	b := &e.Bounds
+	r := e.VLLM
+	s := "vLLM needs " + gibText(floor) + " GiB per device (weights " + gibText(r.WeightsGiB) + " + activation " +
+		gibText(r.ActivationGiB) + " + non-torch " + gibText(r.NonTorchGiB) + " + KV cache for " + itoa(b.ContextTokens) +
+		" tokens × " + SequencesText(b.Target.Sequences) + ", over --gpu-memory-utilization " +
+		strconv.FormatFloat(r.Utilization, 'f', -1, 64) + ", + " + gibText(VLLMCUDAGraphGiB) +
+		" GiB of CUDA graphs) but " + e.DeviceName + " gives " + gibText(total) + " GiB as CUDA counts it"
+	if e.MaxContextTokens > 0 {
+		s += "; at most " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens of context fit for " + SequencesText(b.Target.Sequences)
+	}
+	return s
+}

@@ -156,3 +156,19 @@ func vllmLongest(ok func(int) bool, limit int) int {
 	}
 	return lo
 }
+
+// VLLMClaimFloorGi is the claim's per-device memory floor under vLLM, in whole Gi of the
+// driver's figure (what a DRA claim selects on): VLLMFloorGiB for the target's context and
+// sequences on Count devices, with the large-device limits (no device is known yet, and they
+// make the larger activation peak), plus the driver's shortfall, rounded up.
+func VLLMClaimFloorGi(b *Bounds) int64 {
+	in := VLLMInputFor(b, 0, "")
+	return ceilFloor(VLLMFloorGiB(in, b.ContextTokens, b.Target.Sequences) + VLLMDriverShortfallGiB)
+}
+
+// PlanVLLMForClaim plans vLLM on the smallest device a claim with floor memoryGi admits: a
+// driver figure of memoryGi Gi, which CUDA counts VLLMDriverShortfallGiB lower.
+func PlanVLLMForClaim(b *Bounds, memoryGi int64) VLLMPlan {
+	in := VLLMInputFor(b, float64(memoryGi)-VLLMDriverShortfallGiB, "")
+	return PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
+}

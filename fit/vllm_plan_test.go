@@ -87,3 +87,26 @@ func TestVLLMFloor(t *testing.T) {
 		t.Errorf("at its floor: %+v", r)
 	}
 }
+
+// The claim under vLLM, then the plan on the smallest device it admits: Qwen2-7B-Instruct BF16,
+// 4 sequences of 16,384 tokens on one device.
+func TestVLLMClaimFloorAndPlan(t *testing.T) {
+	tg := DefaultTarget()
+	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", SizingKV, 16384, 4
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// large limits: activation 9.52 × 1024 × 152,064 × 4 / 2^30 + 1.43 × 8192 × 3584 × 2 / 2^30
+	// = 9.52 × 0.580078 + 1.43 × 0.054688 = 5.522344 + 0.078203 = 5.600547;
+	// (14.185191 + 5.600547 + 0.112 + 4 × 0.875) / 0.9 + 1.12 = 23.397738 / 0.9 + 1.12 = 27.117487;
+	// + 0.44 = 27.557487 → 28 Gi
+	if got := VLLMClaimFloorGi(&b); got != 28 {
+		t.Errorf("floor = %d Gi, want 28", got)
+	}
+	// on a 28 Gi device (27.56 GiB to CUDA, small limits): the default 0.9 holds the 4 requests
+	p := PlanVLLMForClaim(&b, 28)
+	if !p.OK || p.Utilization != 0.9 || p.Requests != 4 || p.Summary != "vLLM starts: 4 requests of 16384 tokens at once" {
+		t.Errorf("%+v", p)
+	}
+}

@@ -23,4 +23,9 @@ func main() {
 		fit.VLLMActLogitFactor, c.LogitFactor, fit.VLLMActHiddenFactor, c.HiddenFactor, c.ActRows)
 	fmt.Printf("  non-torch %.3g / %.4g GiB on one device, %.3g / %.4g GiB tensor parallel (rows %v); CUDA-graph headroom %.3g / %.4g GiB (rows %v)\n",
 		fit.VLLMNonTorchGiB, c.NonTorch, fit.VLLMNonTorchTPGiB, c.NonTorchTP, c.NonTorchRows, fit.VLLMCUDAGraphGiB, c.CUDAGraph, c.GraphRows)
+	fmt.Print("activation peak, each calibration row left out of the fit (logged → predicted GiB):")
+	for _, h := range vllmtrain.LeaveOneOut(rows) {
+		fmt.Printf(" %s %.2f → %.2f;", h.ID, h.Logged, h.Predicted)
+	}
+	fmt.Println()
 }

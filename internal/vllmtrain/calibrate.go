@@ -77,3 +77,32 @@ func mean(xs []float64) float64 {
 	}
 	return s / float64(len(xs))
 }
+
+// HeldOut is one calibration row's activation peak predicted by the fit of the other rows.
+type HeldOut struct {
+	ID                string
+	Logged, Predicted float64
+}
+
+// LeaveOneOut refits the activation multiples without each calibration row in turn and
+// predicts that row's activation peak: how the fit does on a start-up it has not seen.
+func LeaveOneOut(rows []Row) []HeldOut {
+	all := Calibrate(rows)
+	var out []HeldOut
+	for _, id := range all.ActRows {
+		var rest []Row
+		var left *Row
+		for i := range rows {
+			if rows[i].ID == id {
+				left = &rows[i]
+				continue
+			}
+			rest = append(rest, rows[i])
+		}
+		c := Calibrate(rest)
+		seqs, tokens := left.Limits()
+		x, z := fit.VLLMActivationTerms(seqs, tokens, left.Arch.Vocab, left.Arch.Hidden)
+		out = append(out, HeldOut{ID: id, Logged: left.Act, Predicted: c.LogitFactor*x + c.HiddenFactor*z})
+	}
+	return out
+}

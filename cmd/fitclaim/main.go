@@ -39,6 +39,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runClaim(args[1:], stdout, stderr)
 	case "deploy":
 		return runDeploy(args[1:], stdout, stderr)
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
 	case "estimate":
 		return runEstimate(args[1:], stdout, stderr)
 	case "models":
@@ -70,6 +72,8 @@ Usage:
       [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N]
       (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
                                    does it fit on this hardware, and how fast (FAMILIES)
+  fitclaim check --slices FILE|- MODEL [flags] [--json]   will the claim find devices in my
+                                   cluster? (kubectl get resourceslices -o yaml); exit 3 if not
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 

@@ -10,6 +10,7 @@
 //	/api/v1/deploy.yaml?<permalink keys>&engine=…&image=…  the claim template, a Deployment and a Service
 //	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
 //	/api/v1/version                      {"version", "catalogDate", …}
+//	POST /api/v1/check?<permalink keys>   the claim checked against the body's ResourceSlices (check.go)
 //
 // Bad input is 400 with the engine's message (which names the field) as text/plain; an unknown
 // path is 404; another method is 405 with Allow. Successful answers are deterministic for a
@@ -67,9 +68,13 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if r.URL.Path == CheckPath {
+		serveCheck(w, r)
+		return
+	}
 	rt, ok := routes[r.URL.Path]
 	if !ok {
-		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"deploy.yaml, "+Prefix+"models, "+Prefix+"version)")
+		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"deploy.yaml, "+Prefix+"models, "+Prefix+"version, POST "+CheckPath+")")
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -81,16 +81,42 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		kv += ": 2 × " + strconv.Itoa(m.Layers) + " layers × " + strconv.Itoa(m.KVHeads) + " KV heads × " +
 			strconv.Itoa(m.HeadDim) + " head dim × " + elemBytes(b.KVCache) + " B = " + twoDecimals(kvGB) + " GB"
 	}
-	read := oneDecimal(b.ActiveGB) + " GB active weights + " + twoDecimals(kvGB) + " GB KV"
+	weightsRead := b.ReadGBPerToken - kvGB
+	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
+	if b.ActiveParamsB < b.ParamsB {
+		read = twoDecimals(weightsRead) + " GB weights (" + oneDecimal(b.ActiveParamsB) + "B active × " +
+			strconv.FormatFloat(fit.MoEReadFactor(), 'f', -1, 64) + " MoE read factor) + " + twoDecimals(kvGB) + " GB KV"
+	}
+	read = "(" + read + ")"
+	if t.Count > 1 {
+		read += " ÷ " + strconv.Itoa(t.Count) + " devices"
+	}
+	comm := ""
+	if b.CommSeconds > 0 {
+		comm = " + " + strconv.FormatFloat(b.CommSeconds*1e3, 'f', 1, 64) + " ms between devices (stated, not calibrated)"
+	}
 	return []string{
 		"model:  " + commentSafe(m.Name) + " (" + oneDecimal(b.ParamsB) + "B params" + active + ", " + b.Quant + " ≈ " + oneDecimal(b.WeightsGB) + " GB weights)",
 		kv,
-		"fit:    tok/s ≈ bandwidth × " + strconv.Itoa(t.EfficiencyPct) + "% / (" + read + ") read per token  ⇒  bandwidth ≥ " +
-			strconv.FormatInt(totalBandwidth(b), 10) + " GB/s for ≥ " + shortest(t.MinTps) + " tok/s per sequence",
+		"fit:    s/token = " + read + " / (bandwidth × " + speedEfficiency(b) + ") + " +
+			strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead" + comm + "  ⇒  bandwidth ≥ " +
+			strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s" + perDevice(t.Count) + " for ≥ " + shortest(t.MinTps) + " tok/s per sequence",
 		"memory: ≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi" + perDevice(t.Count) + " = ceil(" +
 			twoDecimals(b.WeightsGB*1e9/(1<<30)) + " GiB weights + " + twoDecimals(b.KVBytes/(1<<30)) + " GiB KV cache" +
 			splitWords(t.Count) + " + " + oneDecimal(b.OverheadGiB) + " GiB runtime overhead)",
 	}
+}
+
+// speedEfficiency names the efficiency the KV-aware floor assumes and where it comes from.
+func speedEfficiency(b *fit.Bounds) string {
+	pct := strconv.FormatFloat(b.SpeedEfficiency*100, 'f', -1, 64) + "%"
+	switch {
+	case b.SpeedFamily == "":
+		return pct + ", efficiencyPct"
+	case b.Driver.Vendor == "":
+		return pct + ", calibrated for " + b.SpeedFamily + ", the least efficient family any vendor's device may be"
+	}
+	return pct + ", calibrated for " + b.SpeedFamily
 }
 
 // deviceLines explain the driver and the device count, when they differ from llmfit's.
@@ -98,8 +124,12 @@ func deviceLines(b *fit.Bounds) []string {
 	t := &b.Target
 	var out []string
 	if t.Count > 1 {
+		how := "together " + strconv.Itoa(t.Count) + " × 0.9 of one device's bandwidth"
+		if t.Sizing == fit.SizingKV {
+			how = "each reads 1/" + strconv.Itoa(t.Count) + " of the bytes per token"
+		}
 		out = append(out, "split:  "+strconv.Itoa(t.Count)+" devices, each ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
-			" Gi and ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s (together "+strconv.Itoa(t.Count)+" × 0.9 of one device's bandwidth)")
+			" Gi and ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s ("+how+")")
 	}
 	switch {
 	case b.Driver.ProductList || b.Driver.Name == fit.DriverAny:

@@ -39,6 +39,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			jsonField{"kvCacheGi", jsonFloat(roundHalfAway(b.KVBytes/(1<<30), 3))},
 			jsonField{"kvEstimated", strconv.FormatBool(b.KVEstimated)},
 			jsonField{"sequences", strconv.Itoa(t.Sequences)},
+			jsonField{"speedEfficiency", jsonFloat(roundHalfAway(b.SpeedEfficiency, 4))},
+			jsonField{"speedFamily", jsonString(b.SpeedFamily)},
+			jsonField{"speedOverheadMs", jsonFloat(roundHalfAway(b.SpeedOverheadSeconds*1e3, 3))},
 			jsonField{"sizing", jsonString(t.Sizing)})
 	}
 	if t.Driver != fit.DriverLlmfit || t.Count > 1 {

@@ -82,8 +82,7 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	if n > 1 {
 		e.CommSeconds = CommSecondsPerExtraDevice * float64(n-1)
 	}
-	read := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.Model.MoE && b.ActiveParamsB < b.ParamsB)
-	e.ReadBytesPerDevice = (read*1e9*b.BytesPerParam + b.KVBytes) / float64(n)
+	e.ReadBytesPerDevice = b.readBytesPerToken() / float64(n)
 	if e.Fits {
 		e.TokensPerSecond = e.decodeSpeed()
 	} else {

@@ -44,7 +44,7 @@ func Matches(b Bounds) []Match {
 		m.FitsMemory = fitsMemory(&a, b.MemoryGi)
 		m.FitsBandwidth = a.BandwidthGBs >= float64(b.MinBandwidthGBs)
 		m.Selected = b.selects(&a, m.FitsMemory, m.FitsBandwidth)
-		m.EstTps = b.estTps(a.BandwidthGBs, b.Target.Count)
+		m.EstTps = b.estTps(&a, b.Target.Count)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
 		m.DevicesNeeded = b.devicesNeeded(&a)
 		m.Verdict = verdict(&m, b.Target.Count)
@@ -87,8 +87,13 @@ func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
 	}
 }
 
-// estTps is bandwidth × efficiency / bytes read per token, on n devices of the product.
-func (b *Bounds) estTps(bandwidth float64, n int) float64 {
+// estTps is llmfit's bandwidth × efficiency / bytes read per token (N devices: N × 0.9 of one's
+// bandwidth), or in the KV-aware sizing the calibrated model, on n devices of the product.
+func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
+	if b.Target.Sizing == SizingKV {
+		return b.kvEstTps(a, n)
+	}
+	bandwidth := a.BandwidthGBs
 	if n > 1 {
 		bandwidth *= float64(n) * multiDeviceScale
 	}
@@ -171,7 +176,7 @@ func (b *Bounds) resolveProducts() error {
 	var cands []cand
 	for _, a := range catalog.Accelerators() {
 		if a.Vendor == "nvidia" && a.ProductName != "" {
-			cands = append(cands, cand{a.Name, b.estTps(a.BandwidthGBs, b.Target.Count), b.devicesNeeded(&a)})
+			cands = append(cands, cand{a.Name, b.estTps(&a, b.Target.Count), b.devicesNeeded(&a)})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].tps > cands[j].tps })

@@ -38,9 +38,15 @@ type Bounds struct {
 	KVTokensRoom  int64 // llmfit mode: fp16 KV tokens the memory floor leaves room for
 
 	ReadGBPerToken float64 // bytes read per decoded token, in GB, over all devices
-	Driver         Driver
-	DeviceClass    string   // the class requested (for "any": the first alternative's)
-	Products       []string // NVIDIA productName allow-list (driver nvidia and any)
+
+	// The calibrated speed model behind the KV-aware floor (speedfloor.go).
+	SpeedEfficiency      float64 // the efficiency the floor assumes
+	SpeedFamily          string  // the family it is calibrated for; "" = efficiencyPct overrides
+	SpeedOverheadSeconds float64 // t0
+	CommSeconds          float64 // per token between Count devices (not calibrated)
+	Driver               Driver
+	DeviceClass          string   // the class requested (for "any": the first alternative's)
+	Products             []string // NVIDIA productName allow-list (driver nvidia and any)
 }
 
 const (
@@ -100,6 +106,9 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 	b.ActiveGB = b.ActiveParamsB * b.BytesPerParam
 	if t.Sizing == SizingKV {
 		b.sizeKV(t.Count)
+		if t.MinTps >= MaxReachableTps(t.Count) {
+			return Bounds{}, unreachableErr(&t)
+		}
 	} else {
 		b.sizeLlmfit(t.Count)
 	}
@@ -212,20 +221,25 @@ func (b *Bounds) sizeLlmfit(count int) {
 	b.split(mem, bw, count)
 }
 
-// sizeKV sizes weights plus a real KV cache plus runtime overhead; decode reads the active
-// weights and the whole KV cache once per token.
+// sizeKV sizes weights plus a real KV cache plus runtime overhead; the bandwidth floor is the
+// calibrated speed model inverted (speedfloor.go): decode reads the weights a token touches and
+// the whole KV cache once per token, each device its share.
 func (b *Bounds) sizeKV(count int) {
 	t := &b.Target
 	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
-	activeBytes := b.ActiveParamsB * 1e9 * b.BytesPerParam
 	b.OverheadGiB = runtimeOverhead
 	mem := (weightsBytes+b.KVBytes)/float64(count)/gib + runtimeOverhead
-	read := activeBytes + b.KVBytes
+	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
-	bw := t.MinTps * (read / 1e9) * 100 / float64(t.EfficiencyPct)
+	b.SpeedEfficiency, b.SpeedFamily = b.kvSpeed()
+	b.SpeedOverheadSeconds, b.CommSeconds = decodeOverheadSeconds, commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
-	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
+	bw, ok := kvBandwidthFloor(read/float64(count), b.SpeedEfficiency, b.SpeedOverheadSeconds, b.CommSeconds, t.MinTps)
+	b.MinBandwidthGBs = maxFloor // unreachable: no device meets it (Resolve refuses the target)
+	if ok {
+		b.MinBandwidthGBs = ceilFloor(bw)
+	}
 }
 
 // split turns whole-model floors into per-device ones.

@@ -1,0 +1,103 @@
+package fit
+
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// The KV-aware mode's bandwidth floor is the calibrated speed model inverted: a device of
+// bandwidth B reaches minTps when
+//
+//	bytes per device / (B × e) + t0 + communication ≤ 1 / minTps
+//	⇔  B ≥ bytes per device / (e × (1 / minTps − t0 − communication))
+//
+// and no bandwidth reaches a speed at or beyond 1 / (t0 + communication).
+
+// kvSpeed picks the efficiency of the floor: an explicit efficiencyPct (any value but llmfit's
+// default 55) overrides; else the calibrated efficiency of the family the driver selects, and for
+// a claim any vendor's device may satisfy (llmfit.ai, any) the least efficient family among the
+// catalog's accelerators, so that every device the claim admits is fast enough.
+func (b *Bounds) kvSpeed() (eff float64, family string) {
+	t := &b.Target
+	if t.EfficiencyPct != DefaultEfficiencyPct {
+		return float64(t.EfficiencyPct) / 100, ""
+	}
+	var f FamilySpeed
+	switch t.Driver {
+	case DriverNVIDIA:
+		f, _ = LookupFamily(FamilyNVIDIA)
+	case DriverAMD:
+		f, _ = LookupFamily(FamilyAMD)
+	case DriverIntel:
+		f, _ = LookupFamily(FamilyIntel)
+	default:
+		f = leastEfficientFamily()
+	}
+	return f.Efficiency, f.Family
+}
+
+// leastEfficientFamily is the least efficient family among the catalog's accelerators.
+func leastEfficientFamily() FamilySpeed {
+	var least FamilySpeed
+	for i, a := range catalog.Accelerators() {
+		fam, _ := AcceleratorFamily(&a)
+		f, _ := LookupFamily(fam)
+		if i == 0 || f.Efficiency < least.Efficiency {
+			least = f
+		}
+	}
+	return least
+}
+
+// commSeconds is the stated, uncalibrated communication cost per token of an n-device split.
+func commSeconds(n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	return CommSecondsPerExtraDevice * float64(n-1)
+}
+
+// readBytesPerToken is what one decoded step reads over all devices: the weights a token
+// touches (calibrated MoE read factor, Gemma "E" effective size) and the whole KV cache.
+func (b *Bounds) readBytesPerToken() float64 {
+	w := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.ActiveParamsB < b.ParamsB)
+	return w*1e9*b.BytesPerParam + b.KVBytes
+}
+
+// kvBandwidthFloor is the per-device bandwidth (GB/s) for minTps, and false when no bandwidth
+// reaches it.
+func kvBandwidthFloor(readPerDevice, eff, overhead, comm, minTps float64) (float64, bool) {
+	budget := 1/minTps - overhead - comm
+	if !(budget > 0) {
+		return 0, false
+	}
+	return readPerDevice / (eff * budget) / 1e9, true
+}
+
+// MaxReachableTps is the fastest decode any bandwidth gives on n devices: 1 / (t0 + communication).
+func MaxReachableTps(n int) float64 { return 1 / (decodeOverheadSeconds + commSeconds(n)) }
+
+// unreachableErr refuses a target speed at or beyond what the overhead allows.
+func unreachableErr(t *Target) error {
+	max := MaxReachableTps(t.Count)
+	limit := strconv.FormatFloat(float64(int64(max*10))/10, 'f', 1, 64) // rounded down: it must stay unreachable-free
+	why := strconv.FormatFloat(decodeOverheadSeconds*1e3, 'f', 3, 64) + " ms per-token overhead"
+	if t.Count > 1 {
+		why += " + " + strconv.FormatFloat(commSeconds(t.Count)*1e3, 'f', 1, 64) + " ms between " + itoa(t.Count) + " devices"
+	}
+	return fieldErr("minTps", "must be below "+limit+" tokens/s in the KV-aware sizing: that is the largest reachable speed, 1 / ("+
+		why+"), whatever the bandwidth (got "+ftoa(t.MinTps)+")")
+}
+
+// kvEstTps is the calibrated speed on n devices of an accelerator: its own family's efficiency
+// unless efficiencyPct overrides.
+func (b *Bounds) kvEstTps(a *catalog.Accelerator, n int) float64 {
+	eff := b.SpeedEfficiency
+	if b.SpeedFamily != "" {
+		fam, _ := AcceleratorFamily(a)
+		f, _ := LookupFamily(fam)
+		eff = f.Efficiency
+	}
+	return 1 / (DecodeSeconds(b.ReadGBPerToken*1e9/float64(n), a.BandwidthGBs, eff, decodeOverheadSeconds) + commSeconds(n))
+}

@@ -53,7 +53,7 @@ func Render(t fit.Target, o Options) (Result, error) {
 		if o.Image == "" {
 			o.Image = VLLMImage
 		}
-		p = vllmPlan(b, o.Image)
+		p = vllmPlan(b, c.Matches, o.Image)
 	}
 	r := Result{
 		Claim: c, Name: workloadName(c.Name), Engine: o.Engine, Image: o.Image, Args: p.Args, Port: p.Port,

@@ -39,35 +39,53 @@ func TestArgs(t *testing.T) {
 		starts     bool
 		summary    string
 	}{{
-		// Qwen2.5-7B-Instruct-AWQ: 5,785,780,224 params × 0.5 B = 2.694 GiB, 1.347 GiB per device.
-		// KV: 2 × 28 layers × 4 KV heads × 128 × 2 B = 57,344 B/token; × 8192 × 4 = 1.75 GiB.
-		// Floor: ceil((2.694 + 1.75) / 2 + 0.5) = ceil(2.722) = 3 Gi per device.
-		// Interim pool: 0.9 × 3 − 1.347 − 0.5 = 0.853 GiB; a request: 57,344 × 8192 / 2 devices =
-		// 0.21875 GiB; 0.853 / 0.21875 = 3.9 → 3 requests. AWQ comes from the checkpoint: no flag.
+		// Qwen2.5-7B-Instruct-AWQ on 2 devices, 4 × 8192 tokens. The smallest product the NVIDIA
+		// claim admits is the T4: 14.74 GiB as CUDA sees it. Weights 5,785,780,224 × 0.5 B / 2 =
+		// 1.347 GiB per device; activation (2048 batched tokens on a small device, 4 sampled rows):
+		// 9.52 × 4 × 152,064 × 4 B + 1.43 × 2048 × 3584 × 2 B = 0.0216 + 0.0196 = 0.041 GiB;
+		// non-torch (tensor parallel) 0.55 GiB. KV per token per device: 2 × 28 layers × 4/2 heads
+		// × 128 × 2 B = 28,672 B; 4 × 8192 tokens = 0.875 GiB. Need (1.347 + 0.041 + 0.55 + 0.875)
+		// / 14.74 = 0.19 of the device, under vLLM's default 0.90, which stays. Pool: 0.90 × 14.74
+		// − 1.347 − 0.041 − 0.55 = 11.33 GiB, 51.8 requests of 8192 tokens; --max-num-seqs 4 holds 4.
+		// AWQ comes from the checkpoint: no --quantization.
 		name: "AWQ over 2 devices", link: "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&s=kv&ctx=8192&seq=4&drv=nvidia&n=2",
 		image: "vllm/vllm-openai:v0.20.0",
 		args: []string{"--model", "Qwen/Qwen2.5-7B-Instruct-AWQ", "--tensor-parallel-size", "2", "--max-model-len", "8192",
 			"--max-num-seqs", "4", "--gpu-memory-utilization", "0.90"},
-		starts: true, summary: "vLLM starts: 3 requests of 8192 tokens at once",
+		starts: true, summary: "vLLM starts: 4 requests of 8192 tokens at once",
 	}, {
-		// Qwen3-8B in BF16: 8,190,735,360 × 2 B = 15.257 GiB. fp8 KV: 2 × 36 × 8 × 128 × 1 B =
-		// 73,728 B/token; × 4096 × 2 = 0.5625 GiB. Floor: ceil(15.257 + 0.5625 + 0.5) = 17 Gi.
-		// Interim pool: 0.9 × 17 − 15.257 − 0.5 = −0.457 GiB: vLLM does not start.
+		// Qwen3-8B in BF16 with an fp8 KV cache, 2 × 4096 tokens: the claim's floor (17 Gi) and
+		// bandwidth (623 GB/s) admit the RTX 4090 at the smallest: 24,564 MiB = 23.99 GiB less the
+		// driver's 0.44 = 23.55 GiB. Weights 8,190,735,360 × 2 B = 15.257 GiB; activation 9.52 × 2
+		// × 151,936 × 4 B + 1.43 × 2048 × 4096 × 2 B = 0.011 + 0.022 = 0.033 GiB; non-torch 0.112.
+		// Pool 0.90 × 23.55 − 15.257 − 0.033 − 0.112 = 5.79 GiB; a request: 2 × 36 × 8 × 128 × 1 B
+		// × 4096 = 0.281 GiB → 20.6 at once; 2 held.
 		name: "BF16 with an fp8 KV cache", link: "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia",
 		image: "vllm/vllm-openai:v0.20.0",
 		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "4096",
 			"--max-num-seqs", "2", "--gpu-memory-utilization", "0.90", "--kv-cache-dtype", "fp8", "--dtype", "bfloat16"},
-		summary: "vLLM does not start on the claimed devices: its KV pool (-0.46 GiB per device) cannot hold one request of 4096 tokens",
+		starts: true, summary: "vLLM starts: 2 requests of 4096 tokens at once",
 	}, {
-		// Q8_0 on a 16-bit checkpoint: vLLM quantizes to fp8 as it loads. Weights 8,190,735,360 ×
-		// 1.05 B = 8.010 GiB, 2.002 GiB per device; fp16 KV 147,456 B/token × 2048 = 0.28125 GiB,
-		// 0.0703 GiB per device. Floor ceil(2.002 + 0.0703 + 0.5) = 3 Gi; pool 2.7 − 2.002 − 0.5 =
-		// 0.198 GiB; 0.198 / 0.0703 = 2.8 → 2 requests.
+		// The same model under llmfit's sizing at 32,768 tokens: the floor is the weights × 1.2
+		// (a quant override) = 16.38 GB × 1.2 = 19.66 → 20 Gi, any llmfit.ai device of 20 Gi:
+		// 20 − 0.44 = 19.56 GiB as CUDA sees it. Need (15.257 + 0.028 activation + 0.112 +
+		// 147,456 B × 32,768 = 4.5 GiB) / 19.56 = 1.02 of the device: more than the 0.94 that
+		// leaves the 1.12 GiB of CUDA graphs room (⌊(19.56 − 1.12) / 19.56 × 100⌋ / 100), so 0.94:
+		// pool 0.94 × 19.56 − 15.397 = 2.99 GiB < 4.5 GiB: vLLM does not start.
+		name: "does not start", link: "m=Qwen%2FQwen3-8B&q=BF16&ctx=32768",
+		image: "vllm/vllm-openai:v0.20.0",
+		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "32768",
+			"--max-num-seqs", "1", "--gpu-memory-utilization", "0.94", "--dtype", "bfloat16"},
+		summary: "vLLM does not start on the claimed devices: To serve at least one request with the model's max seq len (32768), (4.50 GiB KV cache is needed, which is larger than the available KV cache memory (2.99 GiB).",
+	}, {
+		// Q8_0 on a 16-bit checkpoint: vLLM quantizes to fp8 as it loads. On 4 T4s (14.74 GiB):
+		// weights 8,190,735,360 × 1.05 B / 4 = 2.002 GiB per device, activation 0.028, non-torch
+		// 0.55: pool 0.90 × 14.74 − 2.58 = 10.69 GiB, far more than one 2048-token request.
 		name: "Q8_0 as fp8", link: "m=Qwen%2FQwen3-8B&q=Q8_0&s=kv&ctx=2048&drv=nvidia&n=4",
 		image: "vllm/vllm-openai:v0.20.0",
 		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "4", "--max-model-len", "2048",
 			"--max-num-seqs", "1", "--gpu-memory-utilization", "0.90", "--quantization", "fp8"},
-		starts: true, summary: "vLLM starts: 2 requests of 2048 tokens at once",
+		starts: true, summary: "vLLM starts: 1 request of 2048 tokens at once",
 	}, {
 		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
 		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
@@ -207,6 +225,17 @@ func TestQuote(t *testing.T) {
 	for in, want := range cases {
 		if got := quote(in); got != want {
 			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// When vLLM cannot start on the claimed devices the output says so and proposes the fix (the
+// case "does not start" of TestArgs: 2 devices halve the weights per device).
+func TestVLLMProposesFix(t *testing.T) {
+	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&ctx=32768", Options{})
+	for _, want := range []string{"it would with 2 devices (--tensor-parallel-size 2)", "an fp8 KV cache"} {
+		if !strings.Contains(r.Summary, want) || !strings.Contains(strings.ReplaceAll(r.YAML, "\n#         ", " "), want) {
+			t.Errorf("summary or header lacks %q:\n%s", want, r.Summary)
 		}
 	}
 }

@@ -1,10 +1,6 @@
 package deploy
 
-import (
-	"strconv"
-
-	"github.com/fitclaim/fitclaim/fit"
-)
+import "github.com/fitclaim/fitclaim/fit"
 
 // vllmPort is where vLLM's OpenAI-compatible server listens by default.
 const vllmPort = 8000
@@ -12,14 +8,11 @@ const vllmPort = 8000
 // vllmPlan writes vLLM's arguments from the fit. The model is passed with --model: the image's
 // entrypoint is `vllm serve`, and vLLM's Docker guide asks for --model there (a positional
 // model is silently replaced by the image's default).
-func vllmPlan(b *fit.Bounds, image string) plan {
+func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
 	t := &b.Target
-	bud := vllmBudget(b)
+	bud, budgetLines := vllmBudget(b, matches)
 	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
-	u := strconv.FormatFloat(bud.Utilization, 'f', -1, 64)
-	if len(u) < 4 {
-		u = twoDecimals(bud.Utilization)
-	}
+	u := twoDecimals(bud.Utilization) // PlanVLLM works in hundredths
 	p.Args = []string{
 		"--model", b.Model.Name,
 		"--tensor-parallel-size", itoa(t.Count),
@@ -46,46 +39,26 @@ func vllmPlan(b *fit.Bounds, image string) plan {
 		p.Args = append(p.Args, flag...)
 		p.Explain = append(p.Explain, line)
 	}
-	p.Explain = append(p.Explain, bud.Explain...)
+	p.Explain = append(p.Explain, budgetLines...)
 	switch {
-	case !bud.Starts:
-		blocking = append(blocking, "its KV pool ("+twoDecimals(bud.KVPoolGiB)+
-			" GiB per device) cannot hold one request of "+itoa(bud.MaxModelLen)+" tokens; "+vllmFix(b, bud))
-	case bud.Concurrency < t.Sequences:
-		notes = append(notes, "vLLM holds "+itoa(bud.Concurrency)+" requests of "+itoa(bud.MaxModelLen)+
-			" tokens at once, fewer than the "+itoa(t.Sequences)+" sequences asked; the others wait: "+vllmFix(b, bud))
+	case !bud.Result.Starts:
+		blocking = append(blocking, bud.Result.Reason+" "+bud.Fix)
+	case !bud.OK:
+		notes = append(notes, "vLLM holds "+plural(bud.Requests, "request")+" of "+itoa(bud.MaxModelLen)+
+			" tokens at once, fewer than the "+itoa(t.Sequences)+" sequences asked; the others wait. "+bud.Fix)
 	}
 	if n := vendorNote(b, "vLLM"); n != "" {
 		notes = append(notes, n)
 	}
 	p.Starts = len(blocking) == 0
 	if p.Starts {
-		p.Summary = "vLLM starts: " + itoa(bud.Concurrency) + " requests of " + itoa(bud.MaxModelLen) + " tokens at once"
+		p.Summary = bud.Summary
 		p.Problems = notes
 	} else {
 		p.Summary = "vLLM does not start on the claimed devices: " + blocking[0]
 		p.Problems = append(blocking[1:], notes...)
 	}
 	return p
-}
-
-// vllmFix proposes what makes vLLM hold the asked sequences at the asked context.
-func vllmFix(b *fit.Bounds, bud budget) string {
-	t := &b.Target
-	fix := "set count to " + itoa(min(t.Count*2, fit.MaxCount)) + " devices"
-	if t.Count == fit.MaxCount {
-		fix = "choose a larger device"
-	}
-	if b.KVCache == "fp16" {
-		fix += ", or set kvCache fp8 (half the KV bytes)"
-	}
-	if bud.LongestLen >= 1 && bud.LongestLen < bud.MaxModelLen {
-		fix += ", or shorten context to " + itoa(bud.LongestLen/t.Sequences) + " tokens"
-	}
-	if t.Sizing == fit.SizingLlmfit {
-		fix += "; sizing kv sizes the claim for the KV cache"
-	}
-	return fix
 }
 
 // vllmWeights says how vLLM loads the weights the claim was sized for: the flags, the header

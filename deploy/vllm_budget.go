@@ -1,0 +1,53 @@
+package deploy
+
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// vllmDevice is the device the vLLM flags are planned for: the smallest the claim admits, where
+// vLLM has the least room (a utilization is a share of the device, so a larger one only gets a
+// larger KV pool, and the CUDA-graph headroom outside the budget weighs most on the smallest).
+// NVIDIA's claim admits only its allow-listed products, so it is the smallest of those; the
+// other drivers admit any device with the floor's memory, so it is a device of exactly the
+// floor, as CUDA sees it (the driver's figure less fit.VLLMDriverShortfallGiB).
+func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, words string) {
+	if b.Driver.Name == fit.DriverNVIDIA {
+		best := -1
+		for i := range matches {
+			m := &matches[i]
+			if m.Selected && (best < 0 || m.Accelerator.MemoryMiB < matches[best].Accelerator.MemoryMiB) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			a := &matches[best].Accelerator
+			t := fit.VLLMTotalGiB(a)
+			return t, a.Name, "the smallest device the claim admits, " + a.Name + " (" + twoDecimals(t) + " GiB as CUDA sees it)"
+		}
+	}
+	t := float64(b.MemoryGi) - fit.VLLMDriverShortfallGiB
+	return t, "", "a device of exactly the claim's " + itoa64(b.MemoryGi) + " Gi (" + twoDecimals(t) + " GiB as CUDA sees it)"
+}
+
+// vllmBudget plans vLLM's flags with fit's model of its engine (fit.PlanVLLM) on that device and
+// explains the plan in vLLM's own terms.
+func vllmBudget(b *fit.Bounds, matches []fit.Match) (fit.VLLMPlan, []string) {
+	total, device, words := vllmDevice(b, matches)
+	in := fit.VLLMInputFor(b, total, device)
+	p := fit.PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
+	r := &p.Result
+	lines := []string{
+		"budget: " + r.Engine + " on " + words + ": --gpu-memory-utilization " + twoDecimals(p.Utilization) + " × " +
+			twoDecimals(total) + " GiB = " + twoDecimals(r.BudgetGiB) + " GiB; − " + twoDecimals(r.WeightsGiB) + " GiB weights − " +
+			twoDecimals(r.ActivationGiB) + " GiB activation peak (" + itoa(r.MaxTokens) + " batched tokens) − " +
+			twoDecimals(r.NonTorchGiB) + " GiB non-torch = " + twoDecimals(r.KVCacheGiB) + " GiB KV cache per device; CUDA graphs (≤ " +
+			twoDecimals(fit.VLLMCUDAGraphGiB) + " GiB) outside the budget",
+	}
+	if r.Starts {
+		lines = append(lines, "kv:     vLLM's pool: "+strconv.FormatInt(r.KVCacheTokens, 10)+" tokens, maximum concurrency "+
+			twoDecimals(r.MaxConcurrency)+"× for "+itoa(p.MaxModelLen)+" tokens per request")
+	}
+	return p, lines
+}

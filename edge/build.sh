@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the fitclaim edge worker (Go, GOOS=js GOARCH=wasm, syumai/workers) into dist-edge/:
 #   dist-edge/app.wasm      the Go program (wasm/edge, which mounts edge/api)
-#   dist-edge/entry.mjs     the worker's entry module (edge/entry.mjs: a URL fix, then worker.mjs)
-#   dist-edge/worker.mjs    syumai/workers' glue (+ runtime.mjs, wasm_exec.js)
-# Needs only Go: the JS glue comes from the syumai/workers module pinned in go.mod.
+#   dist-edge/entry.mjs     the worker's entry module (edge/entry.mjs: one Go instance per
+#                           isolate, every request dispatched into it)
+#   dist-edge/runtime.mjs, wasm_exec.js   syumai/workers' glue that entry.mjs uses
+# Needs only Go: the JS glue comes from the syumai/workers module pinned in go.mod (its
+# worker.mjs, which starts an instance per request, is left out: entry.mjs replaces it).
+# EDGE_BUILD_TAGS=edgetest adds the test-only routes (edge/test.sh sets it; nothing else may).
 # Usage: edge/build.sh [outdir]    (also: ./build.sh edge); outdir defaults to dist-edge/
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,8 +19,9 @@ out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-edge.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/assets"
+rm "$stage/assets/worker.mjs"
 cp "$root/edge/entry.mjs" "$stage/assets/entry.mjs"
-GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$stage/assets/app.wasm" ./wasm/edge
+GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -tags "${EDGE_BUILD_TAGS:-}" -o "$stage/assets/app.wasm" ./wasm/edge
 
 # Builds running at once (several developers' test runs) must not nest one output in another.
 exec 9>"${TMPDIR:-/tmp}/fitclaim-edge-build.lock"
@@ -27,4 +31,4 @@ mv -T "$stage/assets" "$out"
 exec 9>&-
 size=$(wc -c < "$out/app.wasm")
 gz=$(gzip -9 -c "$out/app.wasm" | wc -c)
-echo "edge: built $out (app.wasm $size bytes, $gz gzipped)"
+echo "edge: built $out (app.wasm $size bytes, $gz gzipped${EDGE_BUILD_TAGS:+, tags $EDGE_BUILD_TAGS})"

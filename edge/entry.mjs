@@ -1,11 +1,118 @@
-// Entry module of the fitclaim edge worker. It hands every request to syumai/workers' glue
-// (worker.mjs, which runs the Go program in app.wasm), after one transport fix: syumai/workers
-// reads request.url with Go's url.Parse, which fails -- and the worker would answer 500 -- on
-// a raw control character or a '%' not followed by two hex digits in the path, both of which
-// workerd passes through from the request line. The WHATWG URL parser percent-encodes the
-// former, and a stray '%' in the path becomes "%25"; the Go handler then answers as usual
-// (404 for such a path, 400 with the field named for a bad query). No API logic lives here.
-import worker from "./worker.mjs";
+// Entry module of the fitclaim edge worker: it owns the Go instance's lifecycle. The Go program
+// (app.wasm, wasm/edge) is instantiated once per isolate, on the first request, and every
+// request is then dispatched into that running instance through the handleRequest binding
+// that syumai/workers' Go side registers; its own glue (worker.mjs) would start a new instance
+// for every request. The program registers the handler, calls workers.Ready() and stays
+// alive. If it ends (an unrecovered panic outside a handler, say), the requests it held answer
+// 500 and the next request starts a fresh instance. A panic inside a handler is answered 500
+// by the Go side, and the instance carries on.
+//
+// One transport fix happens first: syumai/workers reads request.url with Go's url.Parse,
+// which fails -- and the worker would answer 500 -- on a raw control character or a '%' not
+// followed by two hex digits in the path, both of which workerd passes through from the
+// request line. The WHATWG URL parser percent-encodes the former, and a stray '%' in the path
+// becomes "%25"; the Go handler then answers as usual (404 for such a path, 400 with the field
+// named for a bad query). No API logic lives here.
+import "./wasm_exec.js"; // syumai/workers' copy of Go's wasm_exec.js: globalThis.Go
+import { createRuntimeContext } from "./runtime.mjs";
+import mod from "./app.wasm"; // the compiled module: workerd compiles it once per isolate
+
+// syumai/workers' Go side calls globalThis.tryCatch (jsutil.TryCatch); its worker.mjs, which
+// this module replaces, defines it.
+globalThis.tryCatch = (fn) => {
+  try {
+    return { result: fn() };
+  } catch (e) {
+    return { error: e };
+  }
+};
+
+// The running instance ({ go, binding, dead, waiters }), or undefined before the first request
+// and after an instance has ended.
+let current;
+
+// start instantiates the Go program, which registers binding.handleRequest and calls
+// workers.Ready() before its main parks; all of that happens inside go.run's first call into
+// the instance, so the instance is ready (or dead) when start returns. The runtime context
+// (env, ctx) is the first request's: syumai/workers reads it once at start-up, and the API uses
+// neither (it has no bindings and does no background work).
+//
+// The end of the program is noticed through go.exit, which wasm_exec.js calls synchronously
+// when it ends, in whichever request's context that happens. It wakes the requests waiting on
+// the instance through resolvers each of them made in its own context: a promise made in the
+// first request's context (go.run's own) cannot wake a later request, as workerd cancels a
+// promise's continuations once the request that made it has finished.
+function start(env, ctx) {
+  const go = new Go();
+  const binding = {};
+  const inst = { go, binding, dead: false, ready: false, waiters: new Set() };
+  go.exit = (code) => {
+    inst.dead = true;
+    if (current === inst) {
+      current = undefined;
+    }
+    console.error(`fitclaim edge: the Go instance ended (exit code ${code}); the next request starts a new one`);
+    for (const wake of inst.waiters) {
+      wake();
+    }
+  };
+  const instance = new WebAssembly.Instance(mod, {
+    ...go.importObject,
+    workers: {
+      ready: () => {
+        inst.ready = true;
+      },
+    },
+  });
+  go.run(instance, createRuntimeContext({ env, ctx, binding }));
+  if (!inst.ready || inst.dead) {
+    throw new Error("the Go program ended before it was ready");
+  }
+  return inst;
+}
+
+// instance returns the running instance, starting one (synchronously) when there is none.
+function instance(env, ctx) {
+  if (current === undefined || current.dead) {
+    current = start(env, ctx);
+  }
+  return current;
+}
+
+// dispatch hands the request to the instance's handleRequest (syumai/workers' binding, which
+// answers with a promise of a Response). If the program ends meanwhile, that promise never
+// settles (or handleRequest throws, or returns nothing): the waiter settles the race then.
+async function dispatch(inst, request) {
+  let wake;
+  const ended = new Promise((resolve) => {
+    wake = resolve;
+  });
+  inst.waiters.add(wake);
+  try {
+    if (inst.dead) {
+      return undefined;
+    }
+    return await Promise.race([inst.binding.handleRequest(request), ended]);
+  } finally {
+    inst.waiters.delete(wake);
+  }
+}
+
+// internalError is the answer when the instance could not answer; the same bytes and headers
+// as edge/api's answer to a panic (api.InternalError).
+function internalError() {
+  const body = "internal error\n";
+  return new Response(body, {
+    status: 500,
+    headers: {
+      "Access-Control-Allow-Origin": "*",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Length": String(body.length),
+      "Cache-Control": "no-store",
+    },
+  });
+}
 
 function goParsable(raw) {
   let url;
@@ -24,6 +131,15 @@ export default {
     if (href !== request.url) {
       request = new Request(href, request);
     }
-    return worker.fetch(request, env, ctx);
+    try {
+      const answer = await dispatch(instance(env, ctx), request);
+      if (answer instanceof Response) {
+        return answer;
+      }
+      console.error(`fitclaim edge: no answer for ${request.method} ${request.url}`);
+    } catch (e) {
+      console.error(`fitclaim edge: ${request.method} ${request.url}: ${e && e.stack ? e.stack : e}`);
+    }
+    return internalError();
   },
 };

@@ -10,12 +10,15 @@ root="$(cd "$edge/.." && pwd)"
 cd "$root"
 
 "$edge/npm-deps.sh"
+# The test build has the test-only routes (wasm/edge/hooks_edgetest.go: a panic, an instance
+# that ends, a body echo); FITCLAIM_EDGE_HOOKS tells the tests they are there.
+export EDGE_BUILD_TAGS=edgetest FITCLAIM_EDGE_HOOKS=1
 # shellcheck source=edge/worker.sh
 source "$edge/worker.sh"
 edge_start
 
 status=0
-FITCLAIM_EDGE_URL="$EDGE_URL" go test -count=1 "$@" ./edge/... || status=$?
+FITCLAIM_EDGE_URL="$EDGE_URL" EDGE_BUILD_TAGS= go test -count=1 "$@" ./edge/... || status=$?
 if ! kill -0 "$EDGE_PID" 2>/dev/null; then
   echo "edge: workerd died during the tests" >&2
   status=1

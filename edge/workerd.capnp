@@ -17,7 +17,6 @@ const config :Workerd.Config = (
 const fitclaimWorker :Workerd.Worker = (
   modules = [
     (name = "entry.mjs", esModule = embed "../dist-edge/entry.mjs"),
-    (name = "worker.mjs", esModule = embed "../dist-edge/worker.mjs"),
     (name = "runtime.mjs", esModule = embed "../dist-edge/runtime.mjs"),
     (name = "wasm_exec.js", esModule = embed "../dist-edge/wasm_exec.js"),
     (name = "app.wasm", wasm = embed "../dist-edge/app.wasm"),

@@ -61,8 +61,9 @@ var routes = map[string]route{
 	Prefix + "version":     version,
 }
 
-// Handler returns the API's http.Handler. It keeps no state between requests.
-func Handler() http.Handler { return http.HandlerFunc(serve) }
+// Handler returns the API's http.Handler. It keeps no state between requests (the catalog it
+// reads is parsed once per process). A panic in a route answers 500 (Recover).
+func Handler() http.Handler { return Recover(http.HandlerFunc(serve)) }
 
 func serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()

@@ -1,0 +1,174 @@
+package api_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/edge/api"
+)
+
+// The tests in this file use the test-only routes of the edge worker (/__edgetest/...,
+// wasm/edge/hooks_edgetest.go), which exist only in the build edge/test.sh makes; it sets
+// FITCLAIM_EDGE_HOOKS=1.
+func edgeHooks(t *testing.T) string {
+	t.Helper()
+	base := edgeURL(t)
+	if os.Getenv("FITCLAIM_EDGE_HOOKS") != "1" {
+		t.Skip("FITCLAIM_EDGE_HOOKS is not set: the worker under test has no test-only routes")
+	}
+	return base
+}
+
+// instanceOf asks the worker which Go instance answers and how many requests it had answered.
+func instanceOf(t *testing.T, client *http.Client, base string) (id string, served int) {
+	t.Helper()
+	a := get(t, client, base, tcase{target: "/__edgetest/instance"})
+	id, n, ok := strings.Cut(strings.TrimSpace(string(a.body)), " ")
+	served, err := strconv.Atoi(n)
+	if a.status != 200 || !ok || err != nil {
+		t.Fatalf("/__edgetest/instance: %d %q", a.status, a.body)
+	}
+	return id, served
+}
+
+// claimCase is the catalog-model claim, the API's usual request.
+func claimCase(t *testing.T) tcase {
+	t.Helper()
+	for _, c := range cases(t) {
+		if c.name == "yaml catalog model, defaults" {
+			return c
+		}
+	}
+	t.Fatal("no case \"yaml catalog model, defaults\"")
+	return tcase{}
+}
+
+// TestEdgeOneInstance: one Go instance answers request after request, also 8 at a time: its
+// id stays and its count grows by every request sent (3 × 16 claims, 8 at a time, + 1).
+func TestEdgeOneInstance(t *testing.T) {
+	base := edgeHooks(t)
+	client := newClient()
+	c := claimCase(t)
+	id, before := instanceOf(t, client, base)
+	var wg sync.WaitGroup
+	errs := make(chan error, 48)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				a, err := fetch(client, base, c)
+				if err == nil && (a.status != 200 || string(a.body) != c.body) {
+					err = fmt.Errorf("status %d, body %.200q", a.status, a.body)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	id2, after := instanceOf(t, client, base)
+	if id2 != id || after != before+49 {
+		t.Errorf("instance %s had answered %d; after 48 claims and this: instance %s, %d (want %s, %d)",
+			id, before, id2, after, id, before+49)
+	}
+}
+
+// internalError is the native handler's answer to a panic, which the edge must equal.
+func internalError(t *testing.T) answer {
+	t.Helper()
+	quietLog(t)
+	rec := httptest.NewRecorder()
+	api.Recover(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("x") })).ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	return answer{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+}
+
+func sameAnswer(t *testing.T, what string, got, want answer) {
+	t.Helper()
+	if got.status != want.status || !bytes.Equal(got.body, want.body) {
+		t.Errorf("%s: %d %q, want %d %q", what, got.status, got.body, want.status, want.body)
+	}
+	for _, h := range comparedHeaders {
+		if g, w := got.header.Get(h), want.header.Get(h); g != w {
+			t.Errorf("%s: header %s %q, want %q", what, h, g, w)
+		}
+	}
+}
+
+// TestEdgePanic: a panic in a handler answers 500 (the bytes and headers net/http's handler
+// gives for a panic), and the same instance answers the next request correctly.
+func TestEdgePanic(t *testing.T) {
+	base := edgeHooks(t)
+	client := newClient()
+	want := internalError(t)
+	id, before := instanceOf(t, client, base)
+	sameAnswer(t, "/__edgetest/panic", get(t, client, base, tcase{target: "/__edgetest/panic"}), want)
+	c := claimCase(t)
+	check(t, c, get(t, client, base, c))
+	if id2, after := instanceOf(t, client, base); id2 != id || after != before+3 {
+		t.Errorf("after a panic: instance %s with %d answered, want %s with %d", id2, after, id, before+3)
+	}
+}
+
+// TestEdgeInstanceEnds: when the Go program ends (a panic on a goroutine of its own, which no
+// recover catches), the request in flight answers 500 and the next request is answered by a
+// fresh instance.
+func TestEdgeInstanceEnds(t *testing.T) {
+	base := edgeHooks(t)
+	client := newClient()
+	want := internalError(t)
+	id, _ := instanceOf(t, client, base)
+	sameAnswer(t, "/__edgetest/exit", get(t, client, base, tcase{target: "/__edgetest/exit"}), want)
+	c := claimCase(t)
+	check(t, c, get(t, client, base, c))
+	if id2, after := instanceOf(t, client, base); id2 == id || after != 1 {
+		t.Errorf("after the instance ended: instance %s with %d answered, want a new one with 1 (the claim)", id2, after)
+	}
+}
+
+// TestEdgeBodies: any method and body reach the Go handler as sent (the dispatch is generic:
+// routes that take a POST body will come).
+func TestEdgeBodies(t *testing.T) {
+	base := edgeHooks(t)
+	client := newClient()
+	big := make([]byte, 300<<10) // 300 KiB, every byte value, more than one stream chunk
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	for _, c := range []struct {
+		method string
+		body   []byte
+	}{{"POST", []byte(`{"m":"Qwen/Qwen2.5-7B-Instruct"}`)}, {"POST", big}, {"PUT", nil}, {"DELETE", []byte("x")}, {"GET", nil}} {
+		req, err := http.NewRequest(c.method, base+"/__edgetest/echo", bytes.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := answer{status: res.StatusCode, body: b}
+		want := c.method + " " + strconv.Itoa(len(c.body)) + "\n" + string(c.body)
+		if a.status != 200 || string(a.body) != want {
+			t.Errorf("%s with %d bytes: %d, %d bytes back (want %d: %.60q)", c.method, len(c.body), a.status, len(a.body), len(want), want)
+		}
+	}
+}

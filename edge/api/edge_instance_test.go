@@ -172,3 +172,49 @@ func TestEdgeBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeCheck: POST /api/v1/check (a route that reads the request body) answers in workerd
+// what it answers in net/http, byte for byte, for a real body, an oversize one, a preflight
+// and a GET.
+func TestEdgeCheck(t *testing.T) {
+	base := edgeURL(t)
+	native := httptest.NewServer(api.Handler())
+	defer native.Close()
+	slices, err := os.ReadFile("../../cluster/testdata/mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := newClient()
+	for _, c := range []struct {
+		method, target string
+		body           []byte
+	}{
+		{"POST", api.CheckPath + "?p=70&drv=nvidia&n=2", slices},
+		{"POST", api.CheckPath + "?p=7", []byte("kind: Pod\n")},
+		{"POST", api.CheckPath + "?p=7", bytes.Repeat([]byte("#"), 5<<20+1)}, // 5 MiB + 1: 413
+		{"OPTIONS", api.CheckPath, nil},
+		{"GET", api.CheckPath + "?p=7", nil},
+	} {
+		send := func(base string) answer {
+			req, err := http.NewRequest(c.method, base+c.target, bytes.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return answer{status: res.StatusCode, header: res.Header, body: b}
+		}
+		want := send(native.URL)
+		if want.status == 0 {
+			t.Fatalf("%s %s: no native answer", c.method, c.target)
+		}
+		sameAnswer(t, c.method+" "+c.target, send(base), want)
+	}
+}

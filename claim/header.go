@@ -76,10 +76,10 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	kv := "kv:     " + strconv.Itoa(b.ContextTokens) + " tokens × " + plural(t.Sequences, "sequence") + ", " + b.KVCache
 	m := &b.Model
 	if b.KVEstimated {
-		kv += ": estimated " + twoDecimals(kvGB) + " GB (0.000008 GB per billion params per token; the model's layers/heads are unknown)"
+		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + shortest(fit.KVFallbackGBPerB) + " GB per billion params per token; the model's layers/heads are unknown)"
 	} else {
 		kv += ": 2 × " + strconv.Itoa(m.Layers) + " layers × " + strconv.Itoa(m.KVHeads) + " KV heads × " +
-			strconv.Itoa(m.HeadDim) + " head dim × " + elemBytes(b.KVCache) + " B = " + twoDecimals(kvGB) + " GB"
+			strconv.Itoa(m.HeadDim) + " head dim × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
 	}
 	weightsRead := b.ReadGBPerToken - kvGB
 	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
@@ -124,7 +124,7 @@ func deviceLines(b *fit.Bounds) []string {
 	t := &b.Target
 	var out []string
 	if t.Count > 1 {
-		how := "together " + strconv.Itoa(t.Count) + " × 0.9 of one device's bandwidth"
+		how := "together " + strconv.Itoa(t.Count) + " × " + shortest(fit.MultiDeviceScale) + " of one device's bandwidth"
 		if t.Sizing == fit.SizingKV {
 			how = "each reads 1/" + strconv.Itoa(t.Count) + " of the bytes per token"
 		}
@@ -183,17 +183,6 @@ func splitWords(n int) string {
 		return ", split " + strconv.Itoa(n) + " ways,"
 	}
 	return ""
-}
-
-func elemBytes(kv string) string {
-	switch kv {
-	case "fp16":
-		return "2"
-	case "q4_0":
-		return "0.5"
-	default:
-		return "1"
-	}
 }
 
 // oneDecimal is Rust's {:.1}; twoDecimals its {:.2}.

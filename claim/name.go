@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 const (
@@ -81,15 +81,15 @@ func sharedCount(name string) int {
 // RFC 1123 it sets no 63-character limit on a part, so neither does fitclaim.
 func checkSubdomain(field, s string) error {
 	if s == "" {
-		return fit.NewFieldError(field, "must not be empty")
+		return target.NewFieldError(field, "must not be empty")
 	}
 	if len(s) > maxSubdomain {
-		return fit.NewFieldError(field, "must be at most 253 characters (got "+strconv.Itoa(len(s))+")")
+		return target.NewFieldError(field, "must be at most 253 characters (got "+strconv.Itoa(len(s))+")")
 	}
 	for _, part := range strings.Split(s, ".") {
 		if !isLabelChars(part) {
-			return fit.NewFieldError(field, "must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', "+
-				"starting and ending with a letter or digit, at most 253 characters (got "+quoteShort(s)+")")
+			return target.NewFieldError(field, "must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', "+
+				"starting and ending with a letter or digit, at most 253 characters (got "+target.QuoteShort(s)+")")
 		}
 	}
 	return nil
@@ -113,18 +113,3 @@ func isLabelChars(s string) bool {
 	}
 	return true
 }
-
-// quoteShort quotes user text for an error message, cut to a readable length.
-func quoteShort(s string) string {
-	const max = 60
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8Start(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
-}
-
-func utf8Start(c byte) bool { return c&0xC0 != 0x80 }

@@ -210,8 +210,8 @@ func TestNameOverride(t *testing.T) {
 			t.Errorf("name %q: %v, want a FieldError on name", c.in, err)
 			continue
 		}
-		if err.Error() != "name: "+c.msg {
-			t.Errorf("name %q: %q\n want %q", c.in, err.Error(), "name: "+c.msg)
+		if err.Error() != "Claim name (name): "+c.msg {
+			t.Errorf("name %q: %q\n want %q", c.in, err.Error(), "Claim name (name): "+c.msg)
 		}
 	}
 }
@@ -251,7 +251,7 @@ func TestDeviceClassValidation(t *testing.T) {
 	for _, bad := range []string{"GPU.nvidia.com", "gpu_nvidia", "gpu..nvidia", "-gpu", strings.Repeat("a", 254), "gpu nvidia", "gpu.nvidia.com\n"} {
 		_, err := renderFixture(t, func(t *fit.Target) { t.DeviceClass = bad })
 		var fe *fit.FieldError
-		if !errors.As(err, &fe) || fe.Field != "deviceClass" || !strings.HasPrefix(err.Error(), "deviceClass (dc): must be") {
+		if !errors.As(err, &fe) || fe.Field != "deviceClass" || !strings.HasPrefix(err.Error(), "Device class (deviceClass, dc): must be") {
 			t.Errorf("deviceClass %q: %v", bad, err)
 		}
 	}

@@ -67,14 +67,14 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	if t.Name == "" && !b.Custom {
 		if n := sharedCount(name); n > 1 {
 			w = append(w, "the claim name "+name+" is derived from "+strconv.Itoa(n)+
-				" catalog models (llmfit cuts names at 48 characters and ignores case); set name to make it unique")
+				" catalog models (llmfit cuts names at "+strconv.Itoa(stemMax)+" characters and ignores case); set name to make it unique")
 		}
 	}
 	if t.Sizing == fit.SizingLlmfit {
 		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
 			room := "room for about " + strconv.FormatInt(b.KVTokensRoom, 10) + " tokens of fp16 KV cache"
 			if b.KVTokensRoom == 0 {
-				room = "no room for a KV cache beside the weights and 0.5 GiB of runtime overhead"
+				room = "no room for a KV cache beside the weights and " + shortest(fit.RuntimeOverheadGiB) + " GiB of runtime overhead"
 			}
 			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
 		}
@@ -83,7 +83,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
 		}
 		if b.KVEstimated {
-			w = append(w, "the KV cache is estimated (0.000008 GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
+			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
 		}
 	}
 	if !b.Driver.Bandwidth {

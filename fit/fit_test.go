@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // testModel7B is the fixture of llmfit's own unit tests (REFERENCE §1).
@@ -111,7 +112,7 @@ func TestLlmfitErrorVectors(t *testing.T) {
 	zero := testModel7B
 	zero.ParametersRaw, zero.ParameterCount = 0, "unknown"
 	_, err := ResolveEntry(DefaultTarget(), zero)
-	if err == nil || err.Error() != `model (m): cannot size model "Test Model 7B" (unknown parameter count)` {
+	if err == nil || err.Error() != `Model (model, m): cannot size model "Test Model 7B" (unknown parameter count)` {
 		t.Errorf("zero params: %v", err)
 	}
 }
@@ -122,51 +123,51 @@ func TestValidationMessages(t *testing.T) {
 		mut  func(*Target)
 		want string
 	}{
-		{func(t *Target) { t.MinTps = 0 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got 0)"},
-		{func(t *Target) { t.MinTps = -3 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got -3)"},
-		{func(t *Target) { t.MinTps = math.NaN() }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got NaN)"},
-		{func(t *Target) { t.MinTps = math.Inf(1) }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got +Inf)"},
-		{func(t *Target) { t.MinTps = 100000.5 }, "minTps (tps): must be a number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
-		{func(t *Target) { t.EfficiencyPct = 0 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got 0)"},
-		{func(t *Target) { t.EfficiencyPct = 101 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got 101)"},
-		{func(t *Target) { t.EfficiencyPct = -55 }, "efficiencyPct (eff): must be a whole number from 1 to 100 (got -55)"},
-		{func(t *Target) { t.Sizing = "KV" }, `sizing (s): must be llmfit or kv (got "KV")`},
-		{func(t *Target) { t.Sizing = "" }, `sizing (s): must be llmfit or kv (got "")`},
-		{func(t *Target) { t.Context = -1 }, "context (ctx): must be a whole number of tokens from 1 to 16777216 (got -1)"},
-		{func(t *Target) { t.Context = 1<<24 + 1 }, "context (ctx): must be a whole number of tokens from 1 to 16777216 (got 16777217)"},
-		{func(t *Target) { t.Sequences = 0 }, "sequences (seq): must be a whole number from 1 to 4096 (got 0)"},
-		{func(t *Target) { t.Sequences = 4097 }, "sequences (seq): must be a whole number from 1 to 4096 (got 4097)"},
-		{func(t *Target) { t.KVCache = "fp4" }, `kvCache (kv): must be one of fp16, fp8, q8_0, q4_0 (got "fp4")`},
-		{func(t *Target) { t.KVCache = "" }, `kvCache (kv): must be one of fp16, fp8, q8_0, q4_0 (got "")`},
-		{func(t *Target) { t.Driver = "cuda" }, `driver (drv): must be one of llmfit, nvidia, amd, intel, any (got "cuda")`},
-		{func(t *Target) { t.Count = 0 }, "count (n): must be a whole number of devices from 1 to 8 (got 0)"},
-		{func(t *Target) { t.Count = 9 }, "count (n): must be a whole number of devices from 1 to 8 (got 9)"},
-		{func(t *Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "paramsB (p): give either a catalog model or paramsB for a custom model, not both"},
-		{func(t *Target) { t.Model = strings.Repeat("x", 301) }, "model (m): must be at most 300 characters (got 301)"},
-		{func(t *Target) {}, "model (m): choose a catalog model, or give paramsB (billions of parameters) for a custom one"},
-		{func(t *Target) { t.ParamsB = -7 }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got -7)"},
-		{func(t *Target) { t.ParamsB = math.NaN() }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got NaN)"},
-		{func(t *Target) { t.ParamsB = math.Inf(1) }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got +Inf)"},
-		{func(t *Target) { t.ParamsB = 100001 }, "paramsB (p): must be a number of billions of parameters greater than 0 and at most 100000 (got 100001)"},
-		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 32 }, "layers (L): describes a custom model (paramsB); a catalog model brings its own"},
-		{func(t *Target) { t.Model, t.HeadDim = "NousResearch/Llama-2-7b-chat-hf", 128 }, "headDim (hd): describes a custom model (paramsB); a catalog model brings its own"},
-		{func(t *Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "activeParamsB (ap): describes a custom model (paramsB); a catalog model brings its own"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "layers (L): must be a whole number from 1 to 1000 (got 1001)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "kvHeads (kvh): must be a whole number from 1 to 1024 (got -8)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "headDim (hd): must be a whole number from 1 to 4096 (got 4097)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads = 7, 32, 8 }, "headDim (hd): layers, kvHeads and headDim go together: give all three or none"},
-		{func(t *Target) { t.ParamsB, t.Layers = 7, 32 }, "kvHeads (kvh): layers, kvHeads and headDim go together: give all three or none"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got 8)"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got -1)"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "activeParamsB (ap): must be greater than 0 and at most paramsB (7) billions (got NaN)"},
-		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `quant (q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8`},
-		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "deviceClass (dc): cannot be set with driver any, which names one class per alternative"},
+		{func(t *Target) { t.MinTps = 0 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 0)"},
+		{func(t *Target) { t.MinTps = -3 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got -3)"},
+		{func(t *Target) { t.MinTps = math.NaN() }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got NaN)"},
+		{func(t *Target) { t.MinTps = math.Inf(1) }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got +Inf)"},
+		{func(t *Target) { t.MinTps = 100000.5 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
+		{func(t *Target) { t.EfficiencyPct = 0 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 0)"},
+		{func(t *Target) { t.EfficiencyPct = 101 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 101)"},
+		{func(t *Target) { t.EfficiencyPct = -55 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -55)"},
+		{func(t *Target) { t.Sizing = "KV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KV")`},
+		{func(t *Target) { t.Sizing = "" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "")`},
+		{func(t *Target) { t.Context = -1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got -1)"},
+		{func(t *Target) { t.Context = 1<<24 + 1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got 16777217)"},
+		{func(t *Target) { t.Sequences = 0 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 0)"},
+		{func(t *Target) { t.Sequences = 4097 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *Target) { t.KVCache = "fp4" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "fp4")`},
+		{func(t *Target) { t.KVCache = "" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "")`},
+		{func(t *Target) { t.Driver = "cuda" }, `DRA driver (driver, drv): must be one of llmfit, nvidia, amd, intel, any (got "cuda")`},
+		{func(t *Target) { t.Count = 0 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 0)"},
+		{func(t *Target) { t.Count = 9 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 9)"},
+		{func(t *Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "Parameters (paramsB, p): give either a catalog model or a custom model's Parameters, not both"},
+		{func(t *Target) { t.Model = strings.Repeat("x", 301) }, "Model (model, m): must be at most 300 characters (got 301)"},
+		{func(t *Target) {}, "Model (model, m): choose a catalog model, or give Parameters (paramsB, billions) for a custom one"},
+		{func(t *Target) { t.ParamsB = -7 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got -7)"},
+		{func(t *Target) { t.ParamsB = math.NaN() }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
+		{func(t *Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
+		{func(t *Target) { t.ParamsB = 100001 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got 100001)"},
+		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 32 }, "Layers (layers, L): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.Model, t.HeadDim = "NousResearch/Llama-2-7b-chat-hf", 128 }, "Head dimension (headDim, hd): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "KV heads (kvHeads, kvh): must be a whole number from 1 to 1024 (got -8)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "Head dimension (headDim, hd): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads = 7, 32, 8 }, "Head dimension (headDim, hd): Layers, KV heads and Head dimension go together: give all three or none"},
+		{func(t *Target) { t.ParamsB, t.Layers = 7, 32 }, "KV heads (kvHeads, kvh): Layers, KV heads and Head dimension go together: give all three or none"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "Active parameters (activeParamsB, ap): must be at most the model's Parameters (7 billion) (got 8)"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got -1)"},
+		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
+		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8`},
+		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
 		{func(t *Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
-			`model (m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give paramsB for a model that is not in the catalog`},
+			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give paramsB for a model that is not in the catalog`},
 		{func(t *Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
-			`model (m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
+			`Model (model, m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
 		{func(t *Target) { t.Model = "llama-2-7b-chat" },
-			`model (m): "llama-2-7b-chat" matches 3 models: NousResearch/Llama-2-7b-chat-hf, TheBloke/Llama-2-7B-Chat-GPTQ, unsloth/llama-2-7b-chat-bnb-4bit; give the full name`},
+			`Model (model, m): "llama-2-7b-chat" matches 3 models: NousResearch/Llama-2-7b-chat-hf, TheBloke/Llama-2-7B-Chat-GPTQ, unsloth/llama-2-7b-chat-bnb-4bit; give the full name`},
 	}
 	for _, c := range cases {
 		tg := DefaultTarget()
@@ -177,32 +178,24 @@ func TestValidationMessages(t *testing.T) {
 			t.Errorf("%+v: err %v, want *FieldError %q", tg, err, c.want)
 			continue
 		}
-		if err.Error() != c.want && !(strings.HasPrefix(c.want, "model (m): no model") && strings.HasPrefix(err.Error(), c.want)) {
+		if err.Error() != c.want && !(strings.HasPrefix(c.want, "Model (model, m): no model") && strings.HasPrefix(err.Error(), c.want)) {
 			t.Errorf("error = %q\n want   %q", err, c.want)
 		}
-		if fe.Key != Keys[fe.Field] {
-			t.Errorf("%s: key %q, want %q", fe.Field, fe.Key, Keys[fe.Field])
+		if f, ok := target.ByName(fe.Field); !ok || fe.Key != f.Key || fe.Label != f.Label {
+			t.Errorf("%s: key %q, label %q; the table says %+v", fe.Field, fe.Key, fe.Label, f)
 		}
 	}
 }
 
 func TestFieldErrorText(t *testing.T) {
-	if got := (&FieldError{Field: "name", Key: "name", Msg: "x"}).Error(); got != "name: x" {
+	if got := (&FieldError{Field: "name", Key: "name", Label: "Claim name", Msg: "x"}).Error(); got != "Claim name (name): x" {
 		t.Errorf("same key: %q", got)
 	}
 	if got := (&FieldError{Field: "query", Msg: "x"}).Error(); got != "query: x" {
 		t.Errorf("no key: %q", got)
 	}
-	if got := NewFieldError("minTps", "m").Error(); got != "minTps (tps): m" {
+	if got := NewFieldError("minTps", "m").Error(); got != "Target decode speed (minTps, tps): m" {
 		t.Errorf("NewFieldError: %q", got)
-	}
-	// Every field of the key table has a distinct key.
-	seen := map[string]string{}
-	for f, k := range Keys {
-		if other, dup := seen[k]; dup {
-			t.Errorf("key %q used by %s and %s", k, f, other)
-		}
-		seen[k] = f
 	}
 }
 
@@ -797,10 +790,10 @@ func TestSelectedPerDriver(t *testing.T) {
 			t.Errorf("%s with deviceClass: %s", d, b.DeviceClass)
 		}
 	}
-	if d, ok := LookupDriver("nvidia"); !ok || d.Domain != "gpu.nvidia.com" || !d.ProductList || !d.Bandwidth {
-		t.Errorf("LookupDriver(nvidia) = %+v", d)
+	if d, ok := driverByName("nvidia"); !ok || d.Domain != "gpu.nvidia.com" || !d.ProductList || !d.Bandwidth {
+		t.Errorf("driverByName(nvidia) = %+v", d)
 	}
-	if _, ok := LookupDriver("NVIDIA"); ok {
+	if _, ok := driverByName("NVIDIA"); ok {
 		t.Error("driver names are case-sensitive")
 	}
 	if got := strings.Join(DriverNames(), ","); got != "llmfit,nvidia,amd,intel,any" {
@@ -864,7 +857,7 @@ func TestNVIDIANoProduct(t *testing.T) {
 	// Best by estimated speed: B200 8000 × 0.55 / 234.9 = 18.73 → 19 tok/s, fits as 2;
 	// H200 and H200 NVL 4800 × 0.55 / 234.9 = 11.24 → 11 tok/s, each fits as 3 (×2 needs 141 Gi > 140.4 GiB).
 	_, err := Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1})
-	want := "driver (drv): no NVIDIA accelerator in the catalog meets memory ≥ 282 Gi and bandwidth ≥ 8542 GB/s per device; " +
+	want := "DRA driver (driver, drv): no NVIDIA accelerator in the catalog meets memory ≥ 282 Gi and bandwidth ≥ 8542 GB/s per device; " +
 		"best candidates: NVIDIA B200 (19 tok/s, fits as 2 devices), NVIDIA H200 SXM (11 tok/s, fits as 3 devices), " +
 		"NVIDIA H200 NVL (11 tok/s, fits as 3 devices); lower minTps, raise count or choose another driver"
 	var fe *FieldError

@@ -59,7 +59,7 @@ const (
 
 // Resolve computes the bounds of a target. Errors are *FieldError.
 func Resolve(t Target) (Bounds, error) {
-	if err := t.validate(); err != nil {
+	if err := t.Validate(); err != nil {
 		return Bounds{}, err
 	}
 	b := Bounds{}
@@ -73,7 +73,7 @@ func Resolve(t Target) (Bounds, error) {
 // t.Model up (llmfit's unit-test fixture is not in the catalog).
 func ResolveEntry(t Target, m catalog.Model) (Bounds, error) {
 	t.Model = m.Name
-	if err := t.validate(); err != nil {
+	if err := t.Validate(); err != nil {
 		return Bounds{}, err
 	}
 	b := Bounds{}

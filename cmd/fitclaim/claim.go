@@ -3,33 +3,28 @@ package main
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
-
-// flagFields maps each flag to the target field it spells. Flags are the fields' names in
-// kebab-case, except llmfit's --efficiency and the shorter --params and --active-params.
-var flagFields = map[string]string{
-	"min-tps": "minTps", "efficiency": "efficiencyPct", "quant": "quant", "template": "template",
-	"name": "name", "device-class": "deviceClass", "sizing": "sizing", "context": "context",
-	"sequences": "sequences", "kv-cache": "kvCache", "driver": "driver", "count": "count",
-	"params": "paramsB", "layers": "layers", "kv-heads": "kvHeads", "head-dim": "headDim",
-	"active-params": "activeParamsB",
-}
 
 // claimArgs is a parsed claim command line.
 type claimArgs struct {
-	values    url.Values // short permalink keys → values
+	values    target.Values // permalink keys → values, from the flags the field table names
 	json      bool
 	permalink string
 	hasLink   bool
 }
 
+// The claim command's own flags, beside the target's (target.Fields).
+const (
+	flagJSON      = "json"
+	flagPermalink = "permalink"
+)
+
 func parseClaimArgs(args []string) (claimArgs, error) {
-	c := claimArgs{values: url.Values{}}
+	c := claimArgs{values: target.Values{}}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -42,21 +37,20 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch name {
-		case "json", "template":
-			if hasValue && value != "true" && value != "false" {
-				return c, fmt.Errorf("--%s takes no value (or =true, =false)", name)
+		field, isField := target.ByFlag(name)
+		if name == flagJSON || isField && field.Kind() == target.KindBool {
+			on, err := switchValue(name, value, hasValue)
+			if err != nil {
+				return c, err
 			}
-			on := !hasValue || value == "true"
-			if name == "json" {
+			if name == flagJSON {
 				c.json = on
-			} else if on {
-				c.values.Set(fit.Keys["template"], "1")
+			} else {
+				c.values[field.Key] = []string{target.SpellBool(on)}
 			}
 			continue
 		}
-		field, known := flagFields[name]
-		if !known && name != "permalink" {
+		if !isField && name != flagPermalink {
 			return c, fmt.Errorf("unknown flag --%s", name)
 		}
 		if !hasValue {
@@ -66,22 +60,31 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 			i++
 			value = args[i]
 		}
-		if name == "permalink" {
+		if name == flagPermalink {
 			c.permalink, c.hasLink = value, true
 			continue
 		}
-		c.values.Add(fit.Keys[field], value)
+		c.values[field.Key] = append(c.values[field.Key], value)
 	}
+	model, _ := target.ByName("model")
 	switch {
 	case len(positional) > 1:
 		return c, fmt.Errorf("one model at a time (got %q)", positional)
 	case len(positional) == 1:
-		c.values.Set(fit.Keys["model"], positional[0])
+		c.values[model.Key] = []string{positional[0]}
 	}
 	if c.hasLink && len(c.values) > 0 {
 		return c, fmt.Errorf("--permalink carries the whole target; give no model or other target flags with it")
 	}
 	return c, nil
+}
+
+// switchValue reads a switch: --json, --json=true, --json=false.
+func switchValue(name, value string, hasValue bool) (bool, error) {
+	if hasValue && value != "true" && value != "false" {
+		return false, fmt.Errorf("--%s takes no value (or =true, =false)", name)
+	}
+	return !hasValue || value == "true", nil
 }
 
 func runClaim(args []string, stdout, stderr io.Writer) int {
@@ -90,15 +93,15 @@ func runClaim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fitclaim claim: %v\n\n%s", err, usage())
 		return exitUsage
 	}
-	var t fit.Target
+	var t target.Target
 	if c.hasLink {
 		link := c.permalink
 		if at := strings.IndexAny(link, "#?"); at >= 0 {
 			link = link[at+1:] // a whole page or API URL works too
 		}
-		t, err = claim.ParsePermalink(link)
+		t, err = target.ParsePermalink(link)
 	} else {
-		t, err = claim.ParseQuery(c.values)
+		t, err = target.ParseQuery(c.values)
 	}
 	if err == nil {
 		var r claim.Result

@@ -9,6 +9,7 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // estimateFlag names the flag of a field for messages: the device fields are their own flags.
@@ -54,7 +55,9 @@ func parseEstimateArgs(args []string) (claim.Values, bool, error) {
 		}
 		key := ""
 		if field, ok := estimate.TargetFlags[name]; ok {
-			key = fit.Keys[field]
+			if f, ok := target.ByName(field); ok {
+				key = f.Key
+			}
 		} else {
 			for _, d := range estimate.DeviceKeys {
 				if d == name {
@@ -78,7 +81,8 @@ func parseEstimateArgs(args []string) (claim.Values, bool, error) {
 		return v, false, fmt.Errorf("one model at a time (got %q)", positional)
 	}
 	if len(positional) == 1 {
-		v[fit.Keys["model"]] = []string{positional[0]}
+		model, _ := target.ByName("model")
+		v[model.Key] = []string{positional[0]}
 	}
 	return v, asJSON, nil
 }

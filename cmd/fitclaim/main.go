@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Exit statuses: 1 for a bad target or model, 2 for a command line that cannot be read.
@@ -56,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage() string {
-	s := strings.Replace(usageText, "QUANTS", strings.Join(fit.Quants(), " "), 1)
+	s := strings.Replace(usageText, "TARGETFLAGS\n", claimFlagsHelp(), 1)
 	return strings.Replace(s, "FAMILIES", "F: "+strings.Join(fit.Families(), ", "), 1)
 }
 
@@ -78,23 +79,38 @@ Usage:
   fitclaim version
 
 Claim flags (defaults are llmfit's):
-  --min-tps N          target decode speed, tokens/s per sequence (20)
-  --efficiency N       share of memory bandwidth reached, 1..100 percent (55)
-  --quant Q            quantization (the model's own): QUANTS
-  --template           write a ResourceClaimTemplate
-  --name N             claim name (derived from the model)
-  --device-class C     DeviceClass name (the driver's)
   --json               write the fit as JSON instead of YAML
-  --sizing S           llmfit (parity) or kv (weights + KV cache + runtime overhead)
-  --context N          kv: context tokens (the model's, at most 8192)
-  --sequences N        kv: concurrent sequences (1)
-  --kv-cache T         kv: fp16, fp8, q8_0 or q4_0 (fp16)
-  --driver D           llmfit, nvidia, amd, intel or any (llmfit)
-  --count N            devices to split the model over, 1..8 (1)
-  --params B           a custom model's parameters, in billions
-  --layers N --kv-heads N --head-dim N --active-params B   a custom model's architecture
+  --permalink LINK     read the whole target from a page link or API query
+TARGETFLAGS
 
 Deploy flags:
   --engine E           vllm (default) or llama.cpp: the server the Deployment runs
   --image I            the container image, instead of the engine's pinned one
 `
+
+// claimFlagsHelp lists the target's flags from the field table: help, allowed values, default.
+func claimFlagsHelp() string {
+	var b strings.Builder
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Flag == "" {
+			continue // the positional MODEL
+		}
+		flag := "--" + f.Flag
+		if f.Arg != "" {
+			flag += " " + f.Arg
+		}
+		line := "  " + flag + strings.Repeat(" ", max(1, 21-len(flag))) + f.Help
+		if f.Kind() != target.KindBool {
+			line += ": " + f.Range()
+		}
+		switch {
+		case f.Default != "":
+			line += " (" + f.Default + ")"
+		case f.Derived != "":
+			line += " (" + f.Derived + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -53,11 +53,11 @@ func TestClaimErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--min-tps", "0"}, exitError, "minTps (tps): must be a number greater than 0"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--efficiency", "101"}, exitError, "efficiencyPct (eff): must be a whole number from 1 to 100"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "Q9"}, exitError, "quant (q): unknown quantization \"Q9\"; known: F32"},
-		{[]string{"claim", "no-such-model-anywhere-xyz"}, exitError, "model (m): no model in the catalog matches"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "name: must be a DNS-1123 subdomain"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--min-tps", "0"}, exitError, "Target decode speed (minTps, tps): must be a decimal number greater than 0"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--efficiency", "101"}, exitError, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "Q9"}, exitError, "Quantization (quant, q): unknown quantization \"Q9\"; known: F32"},
+		{[]string{"claim", "no-such-model-anywhere-xyz"}, exitError, "Model (model, m): no model in the catalog matches"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "Claim name (name): must be a DNS-1123 subdomain"},
 		{[]string{"claim", "--bogus"}, exitUsage, "unknown flag --bogus"},
 		{[]string{"claim", "a", "b"}, exitUsage, "one model at a time"},
 		{[]string{"claim", "x", "--min-tps"}, exitUsage, "--min-tps needs a value"},

@@ -27,6 +27,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Prefix is the path every route lives under.
@@ -155,11 +156,11 @@ func claimJSON(raw string) ([]byte, string, error) {
 	return []byte(res.JSON), TypeJSON, nil
 }
 
-// render reads the query with the permalink codec (claim.ParseRawQuery, which is
-// claim.ParseQuery after its own percent-decoding: r.URL.Query() would silently drop a pair it
-// cannot decode) and renders the claim.
+// render reads the query with the permalink codec (target.ParsePermalink, which does its own
+// percent-decoding: r.URL.Query() would silently drop a pair it cannot decode) and renders the
+// claim.
 func render(raw string) (claim.Result, error) {
-	t, err := claim.ParseRawQuery(raw)
+	t, err := target.ParsePermalink(raw)
 	if err != nil {
 		return claim.Result{}, err
 	}

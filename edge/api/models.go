@@ -10,6 +10,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // ModelsMaxLimit is the most models one /models call returns (catalog.Search's own cap).
@@ -56,7 +57,7 @@ func version(raw string) ([]byte, string, error) {
 		CatalogDate   string `json:"catalogDate"`
 		FormatVersion int    `json:"formatVersion"`
 		API           string `json:"api"`
-	}{claim.Version, claim.Release, catalog.Date, claim.FormatVersion, "v1"})
+	}{claim.Version, claim.Release, catalog.Date, target.FormatVersion, "v1"})
 }
 
 func marshal(v any) ([]byte, string, error) {

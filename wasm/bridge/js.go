@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Register installs the one global, fitclaim. Every function returns a Promise: resolved with
@@ -26,12 +26,14 @@ func Register() {
 		limit := 20
 		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
 			if args[1].Type() != js.TypeNumber {
-				return nil, fit.NewFieldError("limit", "must be a whole number from 1 to 100")
+				return nil, target.NewFieldError("limit", "must be a whole number from 1 to 100")
 			}
 			limit = args[1].Int()
 		}
 		return parsedJSON(ModelsJSON(query, limit)), nil
 	}))
+	fields := FieldsJSON()
+	api.Set("fields", promised(func([]js.Value) (any, error) { return parsedJSON(fields), nil }))
 	api.Set("render", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
 		if err != nil {
@@ -48,14 +50,14 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		return claim.Permalink(t), nil
+		return target.Permalink(t), nil
 	}))
 	api.Set("parsePermalink", promised(func(args []js.Value) (any, error) {
 		fragment, err := stringArg(args, 0, "fragment")
 		if err != nil {
 			return nil, err
 		}
-		t, errs := claim.ParsePermalinkPartial(fragment)
+		t, errs := target.ParsePermalinkPartial(fragment)
 		if len(errs) > 0 {
 			return TargetView(t), &linkError{errs}
 		}
@@ -94,10 +96,11 @@ func promised(fn func(args []js.Value) (any, error)) js.Func {
 
 func jsError(err error, partial any) js.Value {
 	e := js.Global().Get("Error").New(err.Error())
-	var fe *fit.FieldError
+	var fe *target.FieldError
 	if errors.As(err, &fe) {
 		e.Set("field", fe.Field)
 		e.Set("key", fe.Key)
+		e.Set("label", fe.Label)
 	}
 	var le *linkError
 	if errors.As(err, &le) {
@@ -105,7 +108,7 @@ func jsError(err error, partial any) js.Value {
 		for _, x := range le.errs {
 			item := map[string]any{"message": x.Error()}
 			if errors.As(x, &fe) {
-				item["field"], item["key"] = fe.Field, fe.Key
+				item["field"], item["key"], item["label"] = fe.Field, fe.Key, fe.Label
 			}
 			fields = append(fields, item)
 		}
@@ -120,15 +123,15 @@ func stringArg(args []js.Value, i int, name string) (string, error) {
 		return "", nil
 	}
 	if args[i].Type() != js.TypeString {
-		return "", fit.NewFieldError(name, "must be a string (got "+args[i].Type().String()+")")
+		return "", target.NewFieldError(name, "must be a string (got "+args[i].Type().String()+")")
 	}
 	return args[i].String(), nil
 }
 
 // targetArg reads the target object: its own enumerable keys, each typed.
-func targetArg(args []js.Value) (fit.Target, error) {
+func targetArg(args []js.Value) (target.Target, error) {
 	if len(args) == 0 || args[0].Type() != js.TypeObject || args[0].IsNull() {
-		return fit.Target{}, &fit.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
+		return target.Target{}, &target.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
 	}
 	obj := args[0]
 	keys := js.Global().Get("Object").Call("keys", obj)

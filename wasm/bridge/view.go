@@ -13,6 +13,7 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Value is one property of a JavaScript target object, as its type and value.
@@ -33,12 +34,13 @@ func TargetFromObject(obj map[string]Value) (fit.Target, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if _, ok := claim.FieldByName(k); !ok {
-			return fit.Target{}, &fit.FieldError{Field: "target", Msg: "unknown key " + strconv.Quote(k) + "; known keys: " + knownNames()}
+		if _, ok := target.ByName(k); !ok {
+			return fit.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + strconv.Quote(k) + "; known keys: " + knownNames()}
 		}
 	}
-	t := fit.DefaultTarget()
-	for _, f := range claim.Fields {
+	t := target.Default()
+	for i := range target.Fields {
+		f := &target.Fields[i]
 		v, ok := obj[f.Name]
 		if !ok {
 			continue
@@ -55,31 +57,31 @@ func TargetFromObject(obj map[string]Value) (fit.Target, error) {
 }
 
 // spell turns a typed JS value into the field's text form, refusing the wrong type.
-func spell(f claim.Field, v Value) (string, error) {
-	want := map[claim.Kind]string{claim.KindString: "a string", claim.KindNumber: "a number", claim.KindInteger: "a whole number", claim.KindBool: "true or false"}[f.Kind]
+func spell(f *target.Field, v Value) (string, error) {
+	want := map[target.Kind]string{target.KindString: "a string", target.KindNumber: "a number", target.KindInteger: "a whole number", target.KindBool: "true or false"}[f.Kind()]
 	switch {
 	case v.Type == "string" && len(v.Str) > 4096:
-		return "", fit.NewFieldError(f.Name, "must be at most 4096 characters (got "+strconv.Itoa(len(v.Str))+")")
+		return "", f.Err("must be at most 4096 characters (got " + strconv.Itoa(len(v.Str)) + ")")
 	case v.Type == "string":
 		return v.Str, nil // numbers typed into a form arrive as text and parse like link values
-	case v.Type == "number" && f.Kind != claim.KindString && f.Kind != claim.KindBool:
+	case v.Type == "number" && f.Kind() != target.KindString && f.Kind() != target.KindBool:
 		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
-			return "", fit.NewFieldError(f.Name, "must be a finite number (got "+strconv.FormatFloat(v.Num, 'g', -1, 64)+")")
+			return "", f.Err("must be a finite number (got " + strconv.FormatFloat(v.Num, 'g', -1, 64) + ")")
 		}
 		return strconv.FormatFloat(v.Num, 'f', -1, 64), nil
-	case v.Type == "boolean" && f.Kind == claim.KindBool:
+	case v.Type == "boolean" && f.Kind() == target.KindBool:
 		if v.Bool {
 			return "1", nil
 		}
 		return "0", nil
 	}
-	return "", fit.NewFieldError(f.Name, "must be "+want+" (got a "+v.Type+")")
+	return "", f.Err("must be " + want + " (got a " + v.Type + ")")
 }
 
 func knownNames() string {
-	names := make([]string, len(claim.Fields))
-	for i, f := range claim.Fields {
-		names[i] = f.Name
+	names := make([]string, len(target.Fields))
+	for i := range target.Fields {
+		names[i] = target.Fields[i].Name
 	}
 	return strings.Join(names, ", ")
 }
@@ -88,21 +90,11 @@ func knownNames() string {
 // fills exactly what a link set.
 func TargetView(t fit.Target) map[string]any {
 	out := map[string]any{}
-	q := claim.Query(t)
-	for _, f := range claim.Fields {
-		vals := q[f.Key]
-		if len(vals) == 0 {
-			continue
-		}
-		s := vals[0]
-		switch f.Kind {
-		case claim.KindNumber, claim.KindInteger:
-			x, _ := strconv.ParseFloat(s, 64)
-			out[f.Name] = x
-		case claim.KindBool:
-			out[f.Name] = s == "1"
-		default:
-			out[f.Name] = s
+	def := target.Default()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Get(&t) != f.Get(&def) {
+			out[f.Name] = f.Value(&t)
 		}
 	}
 	return out
@@ -117,7 +109,7 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 	t := &b.Target
 	var w jsontext.Writer
 	w.Grow(len(r.YAML) + len(r.JSON) + 512*len(r.Matches) + 4096) // one allocation for the whole text
-	permalink := claim.Permalink(asked)
+	permalink := target.Permalink(asked)
 	w.BeginObject()
 	str(&w, "yaml", r.YAML)
 	str(&w, "json", r.JSON)
@@ -230,4 +222,54 @@ func strs(s []string) []any {
 func round(x float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
 	return math.Round(x*p) / p
+}
+
+// FieldsJSON is the field table as the page's form reads it (fitclaim.fields()): for each
+// field, in the table's order, its names, label, type, default, allowed values and help, so the
+// form's labels, ranges and defaults come from the one table.
+func FieldsJSON() string {
+	kinds := map[target.Kind]string{target.KindString: "string", target.KindNumber: "number", target.KindInteger: "integer", target.KindBool: "boolean"}
+	def := target.Default()
+	var w jsontext.Writer
+	w.BeginArray()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		w.BeginObject()
+		str(&w, "name", f.Name)
+		str(&w, "key", f.Key)
+		str(&w, "flag", f.Flag)
+		str(&w, "label", f.Label)
+		str(&w, "kind", kinds[f.Kind()])
+		str(&w, "unit", f.Unit)
+		w.Key("default")
+		switch v := f.Value(&def).(type) {
+		case string:
+			w.Str(v)
+		case float64:
+			w.Num(v)
+		case int:
+			w.Int(int64(v))
+		case bool:
+			w.Bool(v)
+		}
+		str(&w, "derived", f.Derived)
+		str(&w, "help", f.Help)
+		str(&w, "allowed", f.Allowed())
+		str(&w, "range", f.Range())
+		if k := f.Kind(); k == target.KindNumber || k == target.KindInteger {
+			num(&w, "min", f.Min)
+			num(&w, "max", f.Max)
+			boolean(&w, "zeroMeansDerived", f.ZeroOK)
+		} else if k == target.KindString {
+			integer(&w, "maxLength", int64(f.MaxLen))
+		}
+		if f.Choices != nil {
+			w.Key("choices")
+			w.Strs(f.Choices())
+			boolean(&w, "openChoices", f.Open)
+		}
+		w.EndObject()
+	}
+	w.EndArray()
+	return w.String()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func TestTargetFromObjectTypes(t *testing.T) {
@@ -32,13 +33,13 @@ func TestTargetFromObjectErrors(t *testing.T) {
 		obj  map[string]Value
 		want string
 	}{
-		{map[string]Value{"minTps": {Type: "boolean", Bool: true}}, "minTps (tps): must be a number (got a boolean)"},
-		{map[string]Value{"model": {Type: "number", Num: 3}}, "model (m): must be a string (got a number)"},
-		{map[string]Value{"template": {Type: "string", Str: "maybe"}}, "template (tpl): must be 1 or 0"},
-		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "efficiencyPct (eff): must be a whole number"},
-		{map[string]Value{"minTps": {Type: "string", Str: "fast"}}, "minTps (tps): must be a finite decimal number"},
+		{map[string]Value{"minTps": {Type: "boolean", Bool: true}}, "Target decode speed (minTps, tps): must be a number (got a boolean)"},
+		{map[string]Value{"model": {Type: "number", Num: 3}}, "Model (model, m): must be a string (got a number)"},
+		{map[string]Value{"template": {Type: "string", Str: "maybe"}}, "Template (template, tpl): must be 1 or 0"},
+		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number"},
+		{map[string]Value{"minTps": {Type: "string", Str: "fast"}}, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s"},
 		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"`},
-		{map[string]Value{"paramsB": {Type: "object"}}, "paramsB (p): must be a number (got a object)"},
+		{map[string]Value{"paramsB": {Type: "object"}}, "Parameters (paramsB, p): must be a number (got a object)"},
 	}
 	for _, c := range cases {
 		_, err := TargetFromObject(c.obj)
@@ -91,5 +92,35 @@ func TestModelsView(t *testing.T) {
 	info := Info()
 	if info["catalog"].(map[string]any)["models"] != 1852 {
 		t.Fatalf("info = %v", info)
+	}
+}
+
+// fields() hands the page the table: labels, defaults and ranges as the engine checks them.
+func TestFieldsJSON(t *testing.T) {
+	var fields []struct {
+		Name, Key, Label, Kind string
+		Default                any
+		Min, Max               float64
+		Choices                []string
+	}
+	if err := json.Unmarshal([]byte(FieldsJSON()), &fields); err != nil {
+		t.Fatal(err)
+	}
+	if len(fields) != len(target.Fields) {
+		t.Fatalf("%d fields, the table has %d", len(fields), len(target.Fields))
+	}
+	byName := map[string]int{}
+	for i, f := range fields {
+		byName[f.Name] = i
+	}
+	eff := fields[byName["efficiencyPct"]]
+	if eff.Key != "eff" || eff.Label != "Bandwidth efficiency" || eff.Kind != "integer" || eff.Default != 55.0 || eff.Min != 1 || eff.Max != 100 {
+		t.Errorf("efficiencyPct: %+v", eff)
+	}
+	if d := fields[byName["driver"]]; d.Default != "llmfit" || strings.Join(d.Choices, " ") != "llmfit nvidia amd intel any" {
+		t.Errorf("driver: %+v", d)
+	}
+	if tpl := fields[byName["template"]]; tpl.Kind != "boolean" || tpl.Default != false {
+		t.Errorf("template: %+v", tpl)
 	}
 }

@@ -1,4 +1,4 @@
-package claim
+package target
 
 import (
 	"errors"
@@ -7,12 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/fitclaim/fitclaim/fit"
 )
 
-func def(mut func(*fit.Target)) fit.Target {
-	t := fit.DefaultTarget()
+func def(mut func(*Target)) Target {
+	t := Default()
 	if mut != nil {
 		mut(&t)
 	}
@@ -20,32 +18,32 @@ func def(mut func(*fit.Target)) fit.Target {
 }
 
 // roundTripTargets covers every field with non-default values, awkward strings and numbers.
-var roundTripTargets = []fit.Target{
+var roundTripTargets = []Target{
 	def(nil),
-	def(func(t *fit.Target) { t.Model = "NousResearch/Llama-2-7b-chat-hf" }),
-	def(func(t *fit.Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 }),
-	def(func(t *fit.Target) { t.Model = "a b+c&d=e#f%g?h/i'j\"k\\l" }),
-	def(func(t *fit.Target) { t.Model = "模型 ≈ é\u2028\n\x00" }),
-	def(func(t *fit.Target) { t.ParamsB, t.Quant = 7.25, "Q8_0" }),
-	def(func(t *fit.Target) { t.ParamsB = 0.000123 }),
-	def(func(t *fit.Target) { t.ParamsB = 1e-300 }),
-	def(func(t *fit.Target) { t.ParamsB = math.MaxFloat64 }),
-	def(func(t *fit.Target) { t.ParamsB = 5e-324 }),
-	def(func(t *fit.Target) { t.ParamsB = -0.5 }),
-	def(func(t *fit.Target) { t.MinTps = 22.5 }),
-	def(func(t *fit.Target) { t.MinTps = 0.30000000000000004 }),
-	def(func(t *fit.Target) { t.MinTps = 0 }),
-	def(func(t *fit.Target) { t.EfficiencyPct = -3 }),
-	def(func(t *fit.Target) { t.Template = true }),
-	def(func(t *fit.Target) { t.Name, t.DeviceClass = "my-claim.v1", "gpu.example.com" }),
-	def(func(t *fit.Target) { t.Sizing, t.Context, t.Sequences, t.KVCache = "kv", 32768, 4, "q4_0" }),
-	def(func(t *fit.Target) { t.Driver, t.Count = "nvidia", 8 }),
-	def(func(t *fit.Target) { t.Driver = "any" }),
-	def(func(t *fit.Target) {
+	def(func(t *Target) { t.Model = "NousResearch/Llama-2-7b-chat-hf" }),
+	def(func(t *Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 }),
+	def(func(t *Target) { t.Model = "a b+c&d=e#f%g?h/i'j\"k\\l" }),
+	def(func(t *Target) { t.Model = "模型 ≈ é\u2028\n\x00" }),
+	def(func(t *Target) { t.ParamsB, t.Quant = 7.25, "Q8_0" }),
+	def(func(t *Target) { t.ParamsB = 0.000123 }),
+	def(func(t *Target) { t.ParamsB = 1e-300 }),
+	def(func(t *Target) { t.ParamsB = math.MaxFloat64 }),
+	def(func(t *Target) { t.ParamsB = 5e-324 }),
+	def(func(t *Target) { t.ParamsB = -0.5 }),
+	def(func(t *Target) { t.MinTps = 22.5 }),
+	def(func(t *Target) { t.MinTps = 0.30000000000000004 }),
+	def(func(t *Target) { t.MinTps = 0 }),
+	def(func(t *Target) { t.EfficiencyPct = -3 }),
+	def(func(t *Target) { t.Template = true }),
+	def(func(t *Target) { t.Name, t.DeviceClass = "my-claim.v1", "gpu.example.com" }),
+	def(func(t *Target) { t.Sizing, t.Context, t.Sequences, t.KVCache = "kv", 32768, 4, "q4_0" }),
+	def(func(t *Target) { t.Driver, t.Count = "nvidia", 8 }),
+	def(func(t *Target) { t.Driver = "any" }),
+	def(func(t *Target) {
 		t.ParamsB, t.Layers, t.KVHeads, t.HeadDim, t.ActiveParamsB = 100, 48, 8, 128, 10
 	}),
-	def(func(t *fit.Target) { t.Sizing, t.KVCache, t.Driver = "", "", "" }), // empties differ from the defaults
-	def(func(t *fit.Target) { t.Sequences, t.Count, t.Context = 0, -1, math.MaxInt32 }),
+	def(func(t *Target) { t.Sizing, t.KVCache, t.Driver = "", "", "" }), // empties differ from the defaults
+	def(func(t *Target) { t.Sequences, t.Count, t.Context = 0, -1, math.MaxInt32 }),
 }
 
 func TestPermalinkRoundTrip(t *testing.T) {
@@ -63,7 +61,7 @@ func TestPermalinkRoundTrip(t *testing.T) {
 		if b2, err := ParsePermalink("#" + link); err != nil || !reflect.DeepEqual(b2, tg) {
 			t.Errorf("#%s: %+v, %v", link, b2, err)
 		}
-		if b3, err := ParseRawQuery(link); err != nil || !reflect.DeepEqual(b3, tg) {
+		if b3, err := ParsePermalink(link); err != nil || !reflect.DeepEqual(b3, tg) {
 			t.Errorf("raw %s: %+v, %v", link, b3, err)
 		}
 		if b4, err := ParseQuery(Query(tg)); err != nil || !reflect.DeepEqual(b4, tg) {
@@ -82,14 +80,14 @@ func TestPermalinkRoundTrip(t *testing.T) {
 }
 
 func TestPermalinkOnlyNonDefault(t *testing.T) {
-	if got := Permalink(fit.DefaultTarget()); got != "" {
+	if got := Permalink(Default()); got != "" {
 		t.Errorf("default permalink = %q", got)
 	}
-	if got := Query(fit.DefaultTarget()); len(got) != 0 {
+	if got := Query(Default()); len(got) != 0 {
 		t.Errorf("default query = %v", got)
 	}
 	// The issue's example.
-	tg := def(func(t *fit.Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 })
+	tg := def(func(t *Target) { t.Model, t.MinTps, t.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60 })
 	if got := Permalink(tg); got != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60" {
 		t.Errorf("permalink = %q", got)
 	}
@@ -104,7 +102,7 @@ func TestPermalinkOnlyNonDefault(t *testing.T) {
 		}
 	}
 	// Every key, in the order of Fields.
-	all := def(func(t *fit.Target) {
+	all := def(func(t *Target) {
 		t.Model, t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct, t.Template, t.Name, t.DeviceClass = "m x", 1.5, "F16", 21, 54, true, "n", "d.c"
 		t.Sizing, t.Context, t.Sequences, t.KVCache, t.Driver, t.Count = "kv", 100, 2, "fp8", "amd", 3
 		t.Layers, t.KVHeads, t.HeadDim, t.ActiveParamsB = 4, 5, 6, 0.5
@@ -114,41 +112,50 @@ func TestPermalinkOnlyNonDefault(t *testing.T) {
 		t.Errorf("all keys:\n got %s\nwant %s", got, want)
 	}
 	// Spaces in a model are '+', '+' itself %2B.
-	if got := Permalink(def(func(t *fit.Target) { t.Model = "a+b c" })); got != "m=a%2Bb+c" {
+	if got := Permalink(def(func(t *Target) { t.Model = "a+b c" })); got != "m=a%2Bb+c" {
 		t.Errorf("a+b c → %q", got)
 	}
 }
 
 func TestFieldsCoverTarget(t *testing.T) {
-	n := reflect.TypeOf(fit.Target{}).NumField()
-	if len(Fields) != n || len(fit.Keys) != n {
-		t.Errorf("%d Fields, %d keys, Target has %d fields", len(Fields), len(fit.Keys), n)
+	typ := reflect.TypeOf(Target{})
+	if len(Fields) != typ.NumField() {
+		t.Errorf("%d Fields, Target has %d fields", len(Fields), typ.NumField())
 	}
-	for _, f := range Fields {
-		if fit.Keys[f.Name] != f.Key || f.Key == "" {
-			t.Errorf("field %s key %q, fit.Keys says %q", f.Name, f.Key, fit.Keys[f.Name])
+	seen := map[string]bool{}
+	for i := range Fields {
+		f := &Fields[i]
+		for _, s := range []string{"name " + f.Name, "key " + f.Key, "label " + f.Label, "flag " + f.Flag} {
+			if seen[s] && s != "flag " {
+				t.Errorf("two fields have %s", s)
+			}
+			seen[s] = true
 		}
-		g, ok := FieldByName(f.Name)
-		if !ok || g.Key != f.Key {
-			t.Errorf("FieldByName(%s)", f.Name)
+		if f.Key == "" || f.Label == "" || f.Help == "" {
+			t.Errorf("field %s lacks a key, label or help", f.Name)
 		}
-		if _, ok := reflect.TypeOf(fit.Target{}).FieldByName(strings.ToUpper(f.Name[:1]) + f.Name[1:]); !ok &&
-			f.Name != "minTps" && f.Name != "efficiencyPct" && f.Name != "kvCache" && f.Name != "kvHeads" && f.Name != "paramsB" && f.Name != "activeParamsB" {
+		if g, ok := ByName(f.Name); !ok || g != f {
+			t.Errorf("ByName(%s)", f.Name)
+		}
+		if g, ok := ByKey(f.Key); !ok || g != f {
+			t.Errorf("ByKey(%s)", f.Key)
+		}
+		if _, ok := typ.FieldByNameFunc(func(n string) bool { return strings.EqualFold(n, f.Name) }); !ok {
 			t.Errorf("field %s is not a Target field", f.Name)
 		}
 	}
-	if _, ok := FieldByName("nope"); ok {
-		t.Error("FieldByName(nope)")
+	if _, ok := ByName("nope"); ok {
+		t.Error("ByName(nope)")
 	}
-	f, _ := FieldByName("minTps")
-	tg := fit.DefaultTarget()
-	if err := f.Set(&tg, "12.5"); err != nil || tg.MinTps != 12.5 || f.Kind != KindNumber {
+	f, _ := ByName("minTps")
+	tg := Default()
+	if err := f.Set(&tg, "12.5"); err != nil || tg.MinTps != 12.5 || f.Kind() != KindNumber {
 		t.Errorf("Set: %v %v", err, tg.MinTps)
 	}
 	kinds := map[string]Kind{"model": KindString, "paramsB": KindNumber, "efficiencyPct": KindInteger, "template": KindBool, "count": KindInteger, "activeParamsB": KindNumber}
 	for name, k := range kinds {
-		if f, _ := FieldByName(name); f.Kind != k {
-			t.Errorf("%s kind %v, want %v", name, f.Kind, k)
+		if f, _ := ByName(name); f.Kind() != k {
+			t.Errorf("%s kind %v, want %v", name, f.Kind(), k)
 		}
 	}
 }
@@ -158,34 +165,34 @@ func TestParsePermalinkErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`},
 		{"M=x", `query: unknown key "M"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`},
-		{"tps=1&tps=2", "minTps (tps): given 2 times; give it once"},
-		{"m=a&m=a&m=a", "model (m): given 3 times; give it once"},
+		{"tps=1&tps=2", "Target decode speed (minTps, tps): given 2 times; give it once"},
+		{"m=a&m=a&m=a", "Model (model, m): given 3 times; give it once"},
 		{"m=%zz", `query: invalid percent-encoding in "m=%zz"`},
 		{"m=abc%", `query: invalid percent-encoding in "m=abc%"`},
 		{"%g1=2", `query: invalid percent-encoding in "%g1=2"`},
-		{"m=" + long, "model (m): must be at most 512 characters (got 10000)"},
-		{"name=" + long, "name: must be at most 512 characters (got 10000)"},
+		{"m=" + long, "Model (model, m): must be at most 512 characters (got 10000)"},
+		{"name=" + long, "Claim name (name): must be at most 512 characters (got 10000)"},
 		{"v=2", "v: this link was made by a newer fitclaim (format 2); this one reads formats up to 1"},
 		{"v=0", `v: the link format version must be a whole number from 1 (got "0")`},
 		{"v=x", `v: the link format version must be a whole number from 1 (got "x")`},
 		{"v=1&v=1", "v: given 2 times; give it once"},
-		{"tps=abc", `minTps (tps): must be a finite decimal number (got "abc")`},
-		{"tps=NaN", `minTps (tps): must be a finite decimal number (got "NaN")`},
-		{"tps=Inf", `minTps (tps): must be a finite decimal number (got "Inf")`},
-		{"tps=1e999", `minTps (tps): must be a finite decimal number (got "1e999")`},
-		{"tps=0x14", `minTps (tps): must be a finite decimal number (got "0x14")`},
-		{"tps=2_0", `minTps (tps): must be a finite decimal number (got "2_0")`},
-		{"tps=", `minTps (tps): must be a finite decimal number (got "")`},
-		{"eff=55.5", `efficiencyPct (eff): must be a whole number (got "55.5")`},
-		{"eff=99999999999", `efficiencyPct (eff): must be a whole number (got "99999999999")`},
-		{"n=two", `count (n): must be a whole number (got "two")`},
-		{"tpl=maybe", `template (tpl): must be 1 or 0 (got "maybe")`},
+		{"tps=abc", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "abc")`},
+		{"tps=NaN", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "NaN")`},
+		{"tps=Inf", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "Inf")`},
+		{"tps=1e999", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "1e999")`},
+		{"tps=0x14", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "0x14")`},
+		{"tps=2_0", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "2_0")`},
+		{"tps=", `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "")`},
+		{"eff=55.5", `Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got "55.5")`},
+		{"eff=99999999999", `Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got "99999999999")`},
+		{"n=two", `Devices (count, n): must be a whole number from 1 to 8 devices (got "two")`},
+		{"tpl=maybe", `Template (template, tpl): must be 1 or 0 (got "maybe")`},
 	}
 	for _, c := range cases {
 		_, err := ParsePermalink(c.in)
-		var fe *fit.FieldError
+		var fe *FieldError
 		if !errors.As(err, &fe) {
-			t.Errorf("%.40q: %v, want *fit.FieldError", c.in, err)
+			t.Errorf("%.40q: %v, want *FieldError", c.in, err)
 			continue
 		}
 		if err.Error() != c.want {
@@ -208,7 +215,7 @@ func TestParsePermalinkErrors(t *testing.T) {
 
 func TestParsePermalinkPartial(t *testing.T) {
 	tg, errs := ParsePermalinkPartial("#m=NousResearch%2FLlama-2-7b-chat-hf&tps=abc&eff=60&zz=1&q=%zz&kv=fp8&n=2&n=3")
-	want := def(func(t *fit.Target) {
+	want := def(func(t *Target) {
 		t.Model, t.EfficiencyPct, t.KVCache = "NousResearch/Llama-2-7b-chat-hf", 60, "fp8"
 	})
 	if tg != want {
@@ -216,7 +223,7 @@ func TestParsePermalinkPartial(t *testing.T) {
 	}
 	var msgs []string
 	for _, e := range errs {
-		var fe *fit.FieldError
+		var fe *FieldError
 		if !errors.As(e, &fe) {
 			t.Errorf("%v is not a FieldError", e)
 		}
@@ -224,8 +231,8 @@ func TestParsePermalinkPartial(t *testing.T) {
 	}
 	wantMsgs := []string{
 		`query: invalid percent-encoding in "q=%zz"`,
-		`minTps (tps): must be a finite decimal number (got "abc")`,
-		"count (n): given 2 times; give it once",
+		`Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "abc")`,
+		"Devices (count, n): given 2 times; give it once",
 		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap`,
 	}
 	if !reflect.DeepEqual(msgs, wantMsgs) {
@@ -239,37 +246,8 @@ func TestParsePermalinkPartial(t *testing.T) {
 	// Empty fragments.
 	for _, s := range []string{"", "#", "&&&", "#&"} {
 		tg, errs := ParsePermalinkPartial(s)
-		if len(errs) != 0 || tg != fit.DefaultTarget() {
+		if len(errs) != 0 || tg != Default() {
 			t.Errorf("%q: %+v %v", s, tg, errs)
-		}
-	}
-}
-
-// A parsed link renders, or fails with a FieldError: never anything else.
-func TestParsedLinksRender(t *testing.T) {
-	for _, s := range []string{
-		"m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60",
-		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=32768&drv=nvidia",
-		"p=405&drv=nvidia",
-		"p=405&drv=nvidia&n=2&tpl=1",
-		"p=100&ap=10&L=48&kvh=8&hd=128&s=kv&seq=8&kv=q4_0&drv=any&n=4",
-		"m=llama-2-7b-chat",
-		"p=7&name=Bad_Name",
-		"p=7&dc=UPPER",
-		"p=7&s=kv&ctx=0",
-	} {
-		tg, err := ParsePermalink(s)
-		if err != nil {
-			t.Errorf("%s: %v", s, err)
-			continue
-		}
-		r, err := Render(tg)
-		var fe *fit.FieldError
-		if err != nil && !errors.As(err, &fe) {
-			t.Errorf("%s: %v is not a FieldError", s, err)
-		}
-		if err == nil {
-			parseYAML(t, r.YAML)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package claim
+package target
 
 import (
 	"net/url"

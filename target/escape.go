@@ -1,6 +1,9 @@
-package claim
+package target
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // Percent-encoding as net/url's QueryEscape and QueryUnescape do it, written here so the
 // browser build does not carry net/url (and the fmt, reflect and netip it brings): about a
@@ -22,7 +25,7 @@ func queryEscape(s string) string {
 			n++
 		}
 	}
-	if n == 0 && !containsByte(s, ' ') {
+	if n == 0 && !strings.Contains(s, " ") {
 		return s
 	}
 	out := make([]byte, 0, len(s)+2*n)
@@ -43,7 +46,7 @@ var errBadEscape = errors.New("invalid percent-encoding")
 
 // queryUnescape is url.QueryUnescape: '+' is a space, %XX a byte, anything else after '%' an error.
 func queryUnescape(s string) (string, error) {
-	if !containsByte(s, '%') && !containsByte(s, '+') {
+	if !strings.ContainsAny(s, "%+") {
 		return s, nil
 	}
 	out := make([]byte, 0, len(s))
@@ -62,15 +65,6 @@ func queryUnescape(s string) (string, error) {
 		}
 	}
 	return string(out), nil
-}
-
-func containsByte(s string, b byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return true
-		}
-	}
-	return false
 }
 
 func isHex(c byte) bool {

@@ -1,0 +1,227 @@
+package target
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Kind is the type of a field's value; the bridge refuses a JS value of another type.
+type Kind int
+
+const (
+	KindString Kind = iota
+	KindNumber
+	KindInteger
+	KindBool
+)
+
+// Field is one row of the table: every spelling of one Target field and its rules.
+type Field struct {
+	Name    string // camelCase: the JSON, the bridge's object, FieldError.Field
+	Key     string // the permalink and API query key
+	Flag    string // the command line's --flag; "" = the positional argument
+	Arg     string // the flag's value in the help ("N"); "" for a switch
+	Label   string // what a person reads: the page's form and every error message
+	Unit    string // said after a range ("tokens/s")
+	Default string // the value, spelled as in a link, when absent; "" = the zero value
+	Derived string // what the zero value means where it is derived ("the model's own")
+	Help    string // one line for the command line and the page
+
+	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
+	// default) passes and means Derived. Strings: at most MaxLen bytes and, when Choices is set
+	// and Open is not, one of Choices (ignoring case when Fold).
+	Min, Max float64
+	ZeroOK   bool
+	MaxLen   int
+	Choices  func() []string
+	Open     bool // Choices are the usual values; package fit accepts others it knows
+	Fold     bool
+
+	// Exactly one accessor is set; it gives the field's Kind.
+	str     func(*Target) *string
+	number  func(*Target) *float64
+	integer func(*Target) *int
+	boolean func(*Target) *bool
+}
+
+// Kind says which type the field holds.
+func (f *Field) Kind() Kind {
+	switch {
+	case f.number != nil:
+		return KindNumber
+	case f.integer != nil:
+		return KindInteger
+	case f.boolean != nil:
+		return KindBool
+	}
+	return KindString
+}
+
+// ByName finds a field by its camelCase name.
+func ByName(name string) (*Field, bool) { return find(func(f *Field) bool { return f.Name == name }) }
+
+// ByKey finds a field by its permalink key.
+func ByKey(key string) (*Field, bool) { return find(func(f *Field) bool { return f.Key == key }) }
+
+// ByFlag finds a field by its command-line flag (without "--").
+func ByFlag(flag string) (*Field, bool) {
+	return find(func(f *Field) bool { return flag != "" && f.Flag == flag })
+}
+
+func find(match func(*Field) bool) (*Field, bool) {
+	for i := range Fields {
+		if match(&Fields[i]) {
+			return &Fields[i], true
+		}
+	}
+	return nil, false
+}
+
+// Provide sets the choices of a field whose values another package owns (package fit: the
+// quantizations, KV-cache types and drivers), so the table can check and show them.
+func Provide(name string, choices func() []string) {
+	f, ok := ByName(name)
+	if !ok {
+		panic("target: no field " + name)
+	}
+	f.Choices = choices
+}
+
+// Get spells the field's value as a link does.
+func (f *Field) Get(t *Target) string {
+	switch f.Kind() {
+	case KindNumber:
+		return strconv.FormatFloat(*f.number(t), 'f', -1, 64)
+	case KindInteger:
+		return strconv.Itoa(*f.integer(t))
+	case KindBool:
+		return SpellBool(*f.boolean(t))
+	}
+	return *f.str(t)
+}
+
+// SpellBool is a boolean as a link spells it.
+func SpellBool(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// Value is the field's value as a Go value (string, float64, int or bool), for JSON views.
+func (f *Field) Value(t *Target) any {
+	switch f.Kind() {
+	case KindNumber:
+		return *f.number(t)
+	case KindInteger:
+		return *f.integer(t)
+	case KindBool:
+		return *f.boolean(t)
+	}
+	return *f.str(t)
+}
+
+// Set parses a link's spelling of the value into t. It checks the spelling only; Validate
+// checks the range.
+func (f *Field) Set(t *Target, v string) error {
+	switch f.Kind() {
+	case KindNumber:
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || strings.ContainsAny(v, "xX_") {
+			return f.Errorf(QuoteShort(v))
+		}
+		return f.SetNumber(t, x)
+	case KindInteger:
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil {
+			return f.Errorf(QuoteShort(v))
+		}
+		*f.integer(t) = int(n)
+	case KindBool:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "yes", "on":
+			*f.boolean(t) = true
+		case "0", "false", "no", "off", "":
+			*f.boolean(t) = false
+		default:
+			return f.Errorf(QuoteShort(v))
+		}
+	default:
+		*f.str(t) = v
+	}
+	return nil
+}
+
+// SetNumber sets a number or integer field from a number as it is (the bridge's numbers cross
+// unrounded); an integer field refuses a fraction.
+func (f *Field) SetNumber(t *Target, x float64) error {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
+	case f.Kind() == KindNumber:
+		*f.number(t) = x
+	case f.Kind() == KindInteger && x == math.Trunc(x) && math.Abs(x) <= math.MaxInt32:
+		*f.integer(t) = int(x)
+	default:
+		return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return nil
+}
+
+// SetBool sets a boolean field.
+func (f *Field) SetBool(t *Target, b bool) { *f.boolean(t) = b }
+
+// Allowed is the field's allowed values in words ("a whole number from 1 to 100 percent"), the
+// text of every range error.
+func (f *Field) Allowed() string {
+	unit := ""
+	if f.Unit != "" {
+		unit = " " + f.Unit
+	}
+	switch f.Kind() {
+	case KindNumber:
+		return "a decimal number greater than " + Num(f.Min) + " and at most " + Num(f.Max) + unit
+	case KindInteger:
+		return "a whole number from " + Num(f.Min) + " to " + Num(f.Max) + unit
+	case KindBool:
+		return "1 or 0"
+	}
+	if f.Choices != nil && !f.Open {
+		return "one of " + strings.Join(f.Choices(), ", ")
+	}
+	return "text of at most " + strconv.Itoa(f.MaxLen) + " characters"
+}
+
+// Range is Allowed in short, for help and tables: "1–100", "> 0, ≤ 100000", "llmfit, kv".
+func (f *Field) Range() string {
+	unit := ""
+	if f.Unit != "" {
+		unit = " " + f.Unit
+	}
+	switch f.Kind() {
+	case KindNumber:
+		return "> " + Num(f.Min) + ", ≤ " + Num(f.Max) + unit
+	case KindInteger:
+		return Num(f.Min) + "–" + Num(f.Max) + unit
+	case KindBool:
+		return "1 or 0"
+	}
+	if f.Choices != nil {
+		return strings.Join(f.Choices(), ", ")
+	}
+	return "≤ " + strconv.Itoa(f.MaxLen) + " characters"
+}
+
+// Errorf is the field's range error for a value spelled got.
+func (f *Field) Errorf(got string) *FieldError {
+	return f.Err("must be " + f.Allowed() + " (got " + got + ")")
+}
+
+// Err is an error about this field.
+func (f *Field) Err(msg string) *FieldError {
+	return &FieldError{Field: f.Name, Key: f.Key, Label: f.Label, Msg: msg}
+}
+
+// Num spells a number the way a person typed it (shortest, no exponent).
+func Num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

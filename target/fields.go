@@ -1,0 +1,81 @@
+package target
+
+// Fields is the one table of the Target's fields, in the order links spell them. Everything
+// else is derived from it: the permalink and API query codec (query.go), the validation and
+// its messages (validate.go), the command line's flags and help (cmd/fitclaim), the bridge's
+// typed decoding and its fields() export (wasm/bridge), and the README's permalink table and
+// docs/CONTRACT.md (target/docs, `go generate ./target/...`).
+//
+// To add a field:
+//  1. add it to the Target struct (target.go);
+//  2. add one row here: Name (camelCase, as in JSON and the bridge), Key (short, unique, for
+//     links; never reuse or rename a published key), Flag (kebab-case), Arg, Label (how the
+//     page and the error messages name it), Unit, Default (as a link spells it; "" = the zero
+//     value), Derived (what the zero value means, if it is derived), Help, the allowed values
+//     (Min/Max/ZeroOK for numbers, MaxLen/Choices for text; Choices owned by package fit come
+//     through Provide in fit's init), and the one accessor (str, number, integer, boolean);
+//  3. a rule that ties it to other fields goes in validate.go; its physics in package fit;
+//  4. run `go generate ./target/...` and commit the regenerated README.md and docs/CONTRACT.md
+//     (TestDocsCurrent fails until you do).
+//
+// Fields a newer fitclaim adds must default to what older links meant, so old links keep
+// working without a format-version bump.
+var Fields = []Field{
+	{Name: "model", Key: "m", Arg: "MODEL", Label: "Model", MaxLen: MaxModelQuery,
+		Help:    "a catalog name: exact, case-insensitive or a unique substring",
+		Derived: "none",
+		str:     func(t *Target) *string { return &t.Model }},
+	{Name: "paramsB", Key: "p", Flag: "params", Arg: "B", Label: "Parameters", Unit: "billion parameters", Max: MaxParamsB, ZeroOK: true,
+		Help:    "a custom model's parameters, instead of a catalog model",
+		Derived: "none",
+		number:  func(t *Target) *float64 { return &t.ParamsB }},
+	{Name: "quant", Key: "q", Flag: "quant", Arg: "Q", Label: "Quantization", Open: true, MaxLen: 64,
+		Help: "quantization", Derived: "the model's own",
+		str: func(t *Target) *string { return &t.Quant }},
+	{Name: "minTps", Key: "tps", Flag: "min-tps", Arg: "N", Label: "Target decode speed", Unit: "tokens/s", Max: MaxMinTps, Default: "20",
+		Help:   "target decode speed, tokens/s per sequence",
+		number: func(t *Target) *float64 { return &t.MinTps }},
+	{Name: "efficiencyPct", Key: "eff", Flag: "efficiency", Arg: "N", Label: "Bandwidth efficiency", Unit: "percent", Min: 1, Max: 100, Default: "55",
+		Help:    "share of memory bandwidth reached",
+		integer: func(t *Target) *int { return &t.EfficiencyPct }},
+	{Name: "template", Key: "tpl", Flag: "template", Label: "Template",
+		Help:    "write a ResourceClaimTemplate instead of a ResourceClaim",
+		boolean: func(t *Target) *bool { return &t.Template }},
+	{Name: "name", Key: "name", Flag: "name", Arg: "N", Label: "Claim name", MaxLen: 253,
+		Help: "claim name (a DNS-1123 subdomain)", Derived: "derived from the model",
+		str: func(t *Target) *string { return &t.Name }},
+	{Name: "deviceClass", Key: "dc", Flag: "device-class", Arg: "C", Label: "Device class", MaxLen: 253,
+		Help: "DeviceClass name (a DNS-1123 subdomain)", Derived: "the driver's",
+		str: func(t *Target) *string { return &t.DeviceClass }},
+	{Name: "sizing", Key: "s", Flag: "sizing", Arg: "S", Label: "Sizing mode", Default: SizingLlmfit, MaxLen: 16,
+		Choices: func() []string { return []string{SizingLlmfit, SizingKV} },
+		Help:    "llmfit's arithmetic, or kv: weights + KV cache + runtime overhead",
+		str:     func(t *Target) *string { return &t.Sizing }},
+	{Name: "context", Key: "ctx", Flag: "context", Arg: "N", Label: "Context", Unit: "tokens", Min: 1, Max: MaxContext, ZeroOK: true,
+		Help: "kv: context tokens per sequence", Derived: "the model's, capped as llmfit caps it",
+		integer: func(t *Target) *int { return &t.Context }},
+	{Name: "sequences", Key: "seq", Flag: "sequences", Arg: "N", Label: "Concurrent sequences", Min: 1, Max: MaxSequences, Default: "1",
+		Help:    "kv: concurrent sequences",
+		integer: func(t *Target) *int { return &t.Sequences }},
+	{Name: "kvCache", Key: "kv", Flag: "kv-cache", Arg: "T", Label: "KV cache type", Default: "fp16", Fold: true, MaxLen: 16,
+		Help: "kv: KV-cache element type",
+		str:  func(t *Target) *string { return &t.KVCache }},
+	{Name: "driver", Key: "drv", Flag: "driver", Arg: "D", Label: "DRA driver", Default: "llmfit", MaxLen: 16,
+		Help: "the DRA driver family the claim targets",
+		str:  func(t *Target) *string { return &t.Driver }},
+	{Name: "count", Key: "n", Flag: "count", Arg: "N", Label: "Devices", Unit: "devices", Min: 1, Max: MaxCount, Default: "1",
+		Help:    "devices to split the model over",
+		integer: func(t *Target) *int { return &t.Count }},
+	{Name: "layers", Key: "L", Flag: "layers", Arg: "N", Label: "Layers", Min: 1, Max: MaxLayers, ZeroOK: true,
+		Help: "a custom model's layers", Derived: "unknown",
+		integer: func(t *Target) *int { return &t.Layers }},
+	{Name: "kvHeads", Key: "kvh", Flag: "kv-heads", Arg: "N", Label: "KV heads", Min: 1, Max: MaxKVHeads, ZeroOK: true,
+		Help: "a custom model's key/value heads", Derived: "unknown",
+		integer: func(t *Target) *int { return &t.KVHeads }},
+	{Name: "headDim", Key: "hd", Flag: "head-dim", Arg: "N", Label: "Head dimension", Min: 1, Max: MaxHeadDim, ZeroOK: true,
+		Help: "a custom model's head dimension", Derived: "unknown",
+		integer: func(t *Target) *int { return &t.HeadDim }},
+	{Name: "activeParamsB", Key: "ap", Flag: "active-params", Arg: "B", Label: "Active parameters", Unit: "billion parameters", Max: MaxParamsB, ZeroOK: true,
+		Help: "a custom mixture-of-experts model's active parameters", Derived: "all of them",
+		number: func(t *Target) *float64 { return &t.ActiveParamsB }},
+}

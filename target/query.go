@@ -1,0 +1,152 @@
+package target
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FormatVersion is the permalink format this fitclaim writes; it reads every version up to it.
+const FormatVersion = 1
+
+// FormatKey carries the format version in links that need it.
+const FormatKey = "v"
+
+// maxValueLen bounds every value: the longest catalog name is 83 characters and a claim name
+// at most 253, so anything past this is a mistake or an attack.
+const maxValueLen = 512
+
+// ParseQuery reads a target from query-string or permalink pairs; absent keys keep llmfit's
+// defaults. It stops at the first error; ParseQueryPartial collects them all.
+func ParseQuery(v Values) (Target, error) {
+	t, errs := ParseQueryPartial(v)
+	if len(errs) > 0 {
+		return t, errs[0]
+	}
+	return t, nil
+}
+
+// ParseQueryPartial reads every valid pair and returns the errors of the others, so a broken
+// link still fills what it can.
+func ParseQueryPartial(v Values) (Target, []error) {
+	t := Default()
+	var errs []error
+	if vals, ok := v[FormatKey]; ok {
+		if err := checkFormat(vals); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for i := range Fields {
+		f := &Fields[i]
+		vals, ok := v[f.Key]
+		switch {
+		case !ok:
+		case len(vals) != 1:
+			errs = append(errs, f.Err("given "+strconv.Itoa(len(vals))+" times; give it once"))
+		case len(vals[0]) > maxValueLen:
+			errs = append(errs, f.Err("must be at most "+strconv.Itoa(maxValueLen)+" characters (got "+strconv.Itoa(len(vals[0]))+")"))
+		default:
+			if err := f.Set(&t, vals[0]); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	var unknown []string
+	for k := range v {
+		if _, ok := ByKey(k); !ok && k != FormatKey {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		errs = append(errs, &FieldError{Field: "query", Msg: "unknown key " + QuoteShort(k) + "; known keys: " + knownKeys()})
+	}
+	return t, errs
+}
+
+func checkFormat(vals []string) error {
+	formatErr := func(msg string) error { return &FieldError{Field: FormatKey, Key: FormatKey, Msg: msg} }
+	if len(vals) != 1 {
+		return formatErr("given " + strconv.Itoa(len(vals)) + " times; give it once")
+	}
+	n, err := strconv.Atoi(vals[0])
+	if err != nil || n < 1 {
+		return formatErr("the link format version must be a whole number from 1 (got " + QuoteShort(vals[0]) + ")")
+	}
+	if n > FormatVersion {
+		return formatErr("this link was made by a newer fitclaim (format " + strconv.Itoa(n) + "); this one reads formats up to " + strconv.Itoa(FormatVersion))
+	}
+	return nil
+}
+
+func knownKeys() string {
+	keys := []string{FormatKey}
+	for i := range Fields {
+		keys = append(keys, Fields[i].Key)
+	}
+	return strings.Join(keys, ", ")
+}
+
+// Query spells a target as pairs, leaving out every value that equals the default.
+func Query(t Target) Values {
+	v := Values{}
+	for _, p := range pairs(&t) {
+		v[p[0]] = []string{p[1]}
+	}
+	return v
+}
+
+// Permalink is the URL fragment (without '#') for a target, which is also the API's query
+// string: only non-default pairs, in the table's order, so equal targets give equal links.
+func Permalink(t Target) string {
+	var parts []string
+	for _, p := range pairs(&t) {
+		parts = append(parts, p[0]+"="+queryEscape(p[1]))
+	}
+	return strings.Join(parts, "&")
+}
+
+// pairs are the target's non-default (key, value) pairs in the table's order.
+func pairs(t *Target) [][2]string {
+	def := Default()
+	var out [][2]string
+	for i := range Fields {
+		f := &Fields[i]
+		if s := f.Get(t); s != f.Get(&def) {
+			out = append(out, [2]string{f.Key, s})
+		}
+	}
+	return out
+}
+
+// ParsePermalink reads a fragment (with or without its '#') or a raw API query string.
+func ParsePermalink(fragment string) (Target, error) {
+	t, errs := ParsePermalinkPartial(fragment)
+	if len(errs) > 0 {
+		return t, errs[0]
+	}
+	return t, nil
+}
+
+// ParsePermalinkPartial reads what it can of a fragment: the target from the valid pairs, and an
+// error for each pair it could not read.
+func ParsePermalinkPartial(fragment string) (Target, []error) {
+	fragment = strings.TrimPrefix(fragment, "#")
+	v := Values{}
+	var errs []error
+	for _, pair := range strings.Split(fragment, "&") {
+		if pair == "" {
+			continue
+		}
+		k, val, _ := strings.Cut(pair, "=")
+		key, err1 := queryUnescape(k)
+		value, err2 := queryUnescape(val)
+		if err1 != nil || err2 != nil {
+			errs = append(errs, &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)})
+			continue
+		}
+		v[key] = append(v[key], value)
+	}
+	t, more := ParseQueryPartial(v)
+	return t, append(errs, more...)
+}

@@ -1,0 +1,70 @@
+// Package target is what a user asks of fitclaim, in every spelling: the Target type and the one
+// table of its fields (fields.go), from which the permalink and API query codec, the command
+// line's flags and help, the bridge's typed decoding, the field errors and the generated docs
+// are derived. It sits above package fit (catalog → target → fit → claim) and is pure Go.
+package target
+
+// Target is everything a user can ask for. Default gives llmfit's defaults; a zero value means
+// "derive it" where the table says so (Quant: the entry's own; Name: from the model;
+// DeviceClass: the driver's; Context: the model's; the architecture: unknown).
+type Target struct {
+	Model         string  // catalog name (exact, case-insensitive or unique substring)
+	ParamsB       float64 // a model that is not in the catalog: billions of parameters
+	Quant         string
+	MinTps        float64
+	EfficiencyPct int
+	Template      bool
+	Name          string
+	DeviceClass   string
+
+	Sizing    string // "llmfit" (parity) or "kv"
+	Context   int    // kv: tokens; 0 = the entry's context length capped at fit.DefaultContextCap
+	Sequences int    // kv: concurrent sequences
+	KVCache   string // kv: element type
+	Driver    string // llmfit, nvidia, amd, intel, any
+	Count     int    // devices the model is split across
+
+	// Architecture of a custom model (ParamsB); zero = unknown.
+	Layers        int
+	KVHeads       int
+	HeadDim       int
+	ActiveParamsB float64
+}
+
+// The sizing modes.
+const (
+	SizingLlmfit = "llmfit" // llmfit's arithmetic, byte for byte
+	SizingKV     = "kv"     // weights + KV cache + runtime overhead
+)
+
+// Limits of the inputs, as the table declares them; they keep every product of them far inside
+// float64 and int64. MaxCount is also the most devices fit's matching tries.
+const (
+	MaxMinTps     = 100000
+	MaxParamsB    = 100000 // 100 T parameters
+	MaxContext    = 1 << 24
+	MaxSequences  = 4096
+	MaxCount      = 8
+	MaxLayers     = 1000
+	MaxKVHeads    = 1024
+	MaxHeadDim    = 4096
+	MaxModelQuery = 300
+)
+
+// Default is llmfit's default target with no model chosen: every field at its table default.
+func Default() Target { return defaults }
+
+var defaults = buildDefaults()
+
+func buildDefaults() Target {
+	var t Target
+	for i := range Fields {
+		f := &Fields[i]
+		if f.Default != "" {
+			if err := f.Set(&t, f.Default); err != nil {
+				panic("target: the default of " + f.Name + " does not parse: " + err.Error())
+			}
+		}
+	}
+	return t
+}

@@ -1,0 +1,96 @@
+package target
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Validate checks every field against the table, in the table's order, then the rules that tie
+// fields together. It needs no catalog: package fit checks what does (the model's name, its own
+// quantization).
+func (t *Target) Validate() error {
+	for i := range Fields {
+		if err := Fields[i].check(t); err != nil {
+			return err
+		}
+	}
+	return t.checkTogether()
+}
+
+// check is the table's rule for one field.
+func (f *Field) check(t *Target) error {
+	switch f.Kind() {
+	case KindNumber:
+		x := *f.number(t)
+		if x == 0 && f.ZeroOK {
+			return nil
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) || x <= f.Min || x > f.Max {
+			return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+	case KindInteger:
+		n := *f.integer(t)
+		if n == 0 && f.ZeroOK {
+			return nil
+		}
+		if float64(n) < f.Min || float64(n) > f.Max {
+			return f.Errorf(strconv.Itoa(n))
+		}
+	case KindString:
+		s := *f.str(t)
+		if len(s) > f.MaxLen {
+			return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(len(s)) + ")")
+		}
+		if f.Choices != nil && !f.Open && !slices.ContainsFunc(f.Choices(), func(c string) bool {
+			return c == s || f.Fold && strings.EqualFold(c, s)
+		}) {
+			return f.Errorf(strconv.Quote(s))
+		}
+	}
+	return nil
+}
+
+// checkTogether holds the rules between fields: a catalog model or a custom size, and a custom
+// model's architecture.
+func (t *Target) checkTogether() error {
+	params := field("paramsB")
+	if t.Model != "" && t.ParamsB != 0 {
+		return params.Err("give either a catalog model or a custom model's " + params.Label + ", not both")
+	}
+	if t.Model == "" && t.ParamsB == 0 {
+		return field("model").Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
+	}
+	custom := t.Model == ""
+	arch := []*Field{field("layers"), field("kvHeads"), field("headDim")}
+	var missing []*Field
+	for _, f := range arch {
+		if *f.integer(t) == 0 {
+			missing = append(missing, f)
+		} else if !custom {
+			return f.Err("describes a custom model (paramsB); a catalog model brings its own")
+		}
+	}
+	if len(missing) != 0 && len(missing) != len(arch) {
+		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
+	}
+	if active := field("activeParamsB"); t.ActiveParamsB != 0 {
+		if !custom {
+			return active.Err("describes a custom model (paramsB); a catalog model brings its own")
+		}
+		if t.ActiveParamsB > t.ParamsB {
+			return active.Err("must be at most the model's " + params.Label + " (" + Num(t.ParamsB) + " billion) (got " + strconv.FormatFloat(t.ActiveParamsB, 'g', -1, 64) + ")")
+		}
+	}
+	return nil
+}
+
+// field is a row the rules above name; a typo is a panic at the first test.
+func field(name string) *Field {
+	f, ok := ByName(name)
+	if !ok {
+		panic("target: no field " + name)
+	}
+	return f
+}

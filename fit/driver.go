@@ -44,6 +44,9 @@ func driverByName(name string) (Driver, bool) {
 	return Driver{}, false
 }
 
+// LookupDriver returns a driver by name (llmfit, nvidia, amd, intel, any).
+func LookupDriver(name string) (Driver, bool) { return driverByName(name) }
+
 // AnyAlternatives are the drivers that driver "any" tries, in order.
 func AnyAlternatives() []Driver {
 	l, _ := driverByName(DriverLlmfit)

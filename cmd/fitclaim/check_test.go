@@ -49,7 +49,7 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7"}, "", exitUsage, "fitclaim check: --slices FILE is required"},
 		{[]string{"check", "--params", "7", "--slices"}, "", exitUsage, "fitclaim check: --slices needs a file"},
 		{[]string{"check", "--params", "7", "--slices", "-"}, "kind: Pod\n", exitError, `fitclaim check: slices: the input: kind: "Pod"`},
-		{[]string{"check", "--params", "-1", "--slices", "-"}, "kind: List\n", exitError, "fitclaim check: paramsB (p): must be"},
+		{[]string{"check", "--params", "-1", "--slices", "-"}, "kind: List\n", exitError, "fitclaim check: Parameters (paramsB, p): must be"},
 		{[]string{"check", "--params", "7", "--slices", "/nonexistent/slices.yaml"}, "", exitError, "fitclaim check: open /nonexistent/slices.yaml"},
 	}
 	defer func() { stdin = os.Stdin }()

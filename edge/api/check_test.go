@@ -55,7 +55,7 @@ func TestCheckRoute(t *testing.T) {
 		msg                       string
 	}{
 		{"bad slices", "POST", "p=7", "kind: Pod\n", 400, `slices: the input: kind: "Pod"`},
-		{"bad target", "POST", "p=7&eff=500", string(data), 400, "efficiencyPct (eff): must be a whole number from 1 to 100 (got 500)"},
+		{"bad target", "POST", "p=7&eff=500", string(data), 400, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 500)"},
 		{"too big", "POST", "p=7", strings.Repeat("#", cluster.MaxInput+1), 413, "slices: the body is over 5242880 bytes (5 MiB)"},
 		{"get", "GET", "p=7", "", 405, "method GET not allowed; POST the slices"},
 	}

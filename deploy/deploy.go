@@ -6,6 +6,8 @@
 package deploy
 
 import (
+	"strings"
+
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -23,6 +25,7 @@ type Result struct {
 	Summary  string   // one line, e.g. "vLLM starts: 4 requests of 8192 tokens at once"
 	Problems []string // what else goes wrong (the summary says the first reason it does not start), each with its fix
 	YAML     string
+	Query    string // the API query (GET /api/v1/deploy.yaml?…) that gives these bytes
 }
 
 // claimRef is the name the pod spec gives its claim, and the container's reference to it.
@@ -34,6 +37,7 @@ func Render(t fit.Target, o Options) (Result, error) {
 	if err := o.normalize(); err != nil {
 		return Result{}, err
 	}
+	query := claim.Permalink(t) + o.Query()
 	t.Template = true
 	c, err := claim.Render(t)
 	if err != nil {
@@ -57,7 +61,7 @@ func Render(t fit.Target, o Options) (Result, error) {
 	}
 	r := Result{
 		Claim: c, Name: workloadName(c.Name), Engine: o.Engine, Image: o.Image, Args: p.Args, Port: p.Port,
-		Starts: p.Starts, Summary: p.Summary, Problems: p.Problems,
+		Starts: p.Starts, Summary: p.Summary, Problems: p.Problems, Query: strings.TrimPrefix(query, "&"),
 	}
 	r.YAML = c.YAML + "---\n" + manifests(&r, &p, b)
 	return r, nil

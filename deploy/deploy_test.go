@@ -239,3 +239,38 @@ func TestVLLMProposesFix(t *testing.T) {
 		}
 	}
 }
+
+// The result's query gives the same bytes back (the API link the page shows).
+func TestQueryRoundTrip(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		o    Options
+	}{
+		{"m=Qwen%2FQwen3-8B&s=kv", Options{}},
+		{"m=Qwen%2FQwen3-8B", Options{Engine: "llama.cpp", Image: "reg.example:5000/a/b@sha256:00"}},
+		{"", Options{Engine: "vllm"}},
+	} {
+		tg := fit.DefaultTarget()
+		if c.link != "" {
+			tg = mustTarget(t, c.link)
+		} else {
+			tg.Model = "Qwen/Qwen3-8B"
+		}
+		r, err := Render(tg, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, o, err := SplitQuery(r.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := claim.ParseRawQuery(rest)
+		if err != nil {
+			t.Fatalf("%q: %v", r.Query, err)
+		}
+		again, err := Render(back, o)
+		if err != nil || again.YAML != r.YAML {
+			t.Errorf("%q does not give the same bytes back (%v)", r.Query, err)
+		}
+	}
+}

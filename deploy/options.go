@@ -142,3 +142,17 @@ func unhex(c byte) int {
 	}
 	return -1
 }
+
+// Query spells the options as query pairs to append to a target's query ("&engine=llama.cpp"),
+// only those that differ from the defaults; an image's '/', ':' and '@' are percent-encoded as
+// net/url's QueryEscape does.
+func (o Options) Query() string {
+	q := ""
+	if o.Engine != "" && o.Engine != EngineVLLM {
+		q += "&engine=" + o.Engine
+	}
+	if o.Image != "" {
+		q += "&image=" + strings.NewReplacer("/", "%2F", ":", "%3A", "@", "%40").Replace(o.Image)
+	}
+	return q
+}

@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -44,6 +45,26 @@ func Register() {
 			return nil, err
 		}
 		return parsedJSON(ResultJSON(t, r)), nil
+	}))
+	api.Set("deploy", promised(func(args []js.Value) (any, error) {
+		t, err := targetArg(args)
+		if err != nil {
+			return nil, err
+		}
+		var o deploy.Options
+		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
+			if args[1].Type() != js.TypeObject {
+				return nil, &target.FieldError{Field: "options", Msg: "must be an object such as {engine: \"llama.cpp\"}"}
+			}
+			if o, err = DeployOptions(objectValues(args[1])); err != nil {
+				return nil, err
+			}
+		}
+		r, err := deploy.Render(t, o)
+		if err != nil {
+			return nil, err
+		}
+		return parsedJSON(DeployJSON(r)), nil
 	}))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
@@ -133,7 +154,11 @@ func targetArg(args []js.Value) (target.Target, error) {
 	if len(args) == 0 || args[0].Type() != js.TypeObject || args[0].IsNull() {
 		return target.Target{}, &target.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
 	}
-	obj := args[0]
+	return TargetFromObject(objectValues(args[0]))
+}
+
+// objectValues reads an object's own enumerable keys, each typed; null and undefined are absent.
+func objectValues(obj js.Value) map[string]Value {
 	keys := js.Global().Get("Object").Call("keys", obj)
 	values := make(map[string]Value, keys.Length())
 	for i := 0; i < keys.Length(); i++ {
@@ -152,7 +177,7 @@ func targetArg(args []js.Value) (target.Target, error) {
 			values[k] = Value{Type: v.Type().String()}
 		}
 	}
-	return TargetFromObject(values)
+	return values
 }
 
 // panicText describes a recovered panic without fmt, which the browser build leaves out.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
 )
 
 // await waits for a Promise in the browser's event loop and returns its value or rejection.
@@ -117,5 +118,33 @@ func TestModelsAndInfo(t *testing.T) {
 	}
 	if g.Get("catalog").Get("models").Int() != 1852 || g.Get("version").String() != claim.Version {
 		t.Fatal("info wrong")
+	}
+}
+
+func TestDeployInBrowserEqualsEngine(t *testing.T) {
+	g := api(t)
+	v, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", "sizing": "kv", "context": 4096}), obj(map[string]any{"engine": "llama.cpp"})))
+	if !rej.IsUndefined() {
+		t.Fatalf("rejected: %s", rej.Get("message").String())
+	}
+	target, err := claim.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := deploy.Render(target, deploy.Options{Engine: "llama.cpp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Get("yaml").String() != want.YAML || v.Get("summary").String() != want.Summary || v.Get("apiQuery").String() != want.Query {
+		t.Fatal("the bridge's deploy output differs from the engine's")
+	}
+	for _, c := range []struct {
+		opts  js.Value
+		field string
+	}{{obj(map[string]any{"engine": "tgi"}), "engine"}, {obj(map[string]any{"image": 5}), "image"}, {js.ValueOf("vllm"), "options"}} {
+		_, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B"}), c.opts))
+		if rej.IsUndefined() || rej.Get("field").String() != c.field {
+			t.Errorf("options %v: want a rejection naming %s", c.opts, c.field)
+		}
 	}
 }

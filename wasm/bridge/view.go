@@ -11,6 +11,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
 	"github.com/fitclaim/fitclaim/target"
@@ -207,7 +208,7 @@ func Info() map[string]any {
 	return map[string]any{
 		"version": claim.Version,
 		"catalog": map[string]any{"date": catalog.Date, "models": len(catalog.Models()), "accelerators": len(catalog.Accelerators())},
-		"options": map[string]any{"quants": strs(fit.Quants()), "kvCaches": strs(fit.KVCaches()), "drivers": strs(fit.DriverNames())},
+		"options": map[string]any{"quants": strs(fit.Quants()), "kvCaches": strs(fit.KVCaches()), "drivers": strs(fit.DriverNames()), "engines": strs(deploy.Engines())},
 	}
 }
 

@@ -98,20 +98,16 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 
 // proposal suggests the smallest device count when nothing in the catalog fits as asked.
 func proposal(matches []fit.Match, count int) string {
-	best := -1
-	for i, m := range matches {
-		if m.Fits() {
+	for i := range matches {
+		if matches[i].Fits() {
 			return ""
 		}
-		if m.DevicesNeeded > 0 && (best < 0 || m.DevicesNeeded < matches[best].DevicesNeeded) {
-			best = i
-		}
 	}
-	if best < 0 {
+	m, ok := SplitProposal(matches)
+	if !ok {
 		return "no accelerator in the catalog meets these floors, even " + strconv.Itoa(fit.MaxCount) + " of them"
 	}
-	m := matches[best]
-	return "no accelerator in the catalog meets these floors with " + strconv.Itoa(count) + " device(s); " +
+	return "no accelerator in the catalog meets these floors with " + plural(count, "device") + "; " +
 		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
 }
 

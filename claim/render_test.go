@@ -591,7 +591,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(r.Warnings, "no accelerator in the catalog meets these floors with 1 device(s); 2 × NVIDIA B200 would (set count to 2)") {
+	if !contains(r.Warnings, "no accelerator in the catalog meets these floors with 1 device; 2 × NVIDIA B200 would (set count to 2)") {
 		t.Errorf("405B warnings: %q", r.Warnings)
 	}
 	// Nothing fits even eight.

@@ -41,16 +41,25 @@ func NewFieldError(name, msg string) *FieldError {
 	return &FieldError{Field: name, Msg: msg}
 }
 
-// QuoteShort quotes user text for an error message, cut to a readable length at a character
-// boundary.
+// QuoteShort quotes user text for an error message, cut to a readable length.
 func QuoteShort(s string) string {
-	const max = 60
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
+	c, cut := clip(s)
+	if cut {
+		return strconv.Quote(c) + "…"
 	}
-	return strconv.Quote(s)
+	return strconv.Quote(c)
+}
+
+// clip cuts user text shown back in a message to 60 bytes, at a character boundary; cut says
+// whether it did.
+func clip(s string) (clipped string, cut bool) {
+	const max = 60
+	if len(s) <= max {
+		return s, false
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
 }

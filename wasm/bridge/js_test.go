@@ -61,7 +61,7 @@ func TestRenderRejectsWithFieldError(t *testing.T) {
 		field string
 		msg   string
 	}{
-		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "minTps": -1}), "minTps", "Target decode speed (minTps, tps): must be a number greater than 0"},
+		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "minTps": -1}), "minTps", "Target decode speed (minTps, tps): must be a decimal number greater than 0"},
 		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "efficiencyPct": 55.5}), "efficiencyPct", "whole number"},
 		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "template": "yes please"}), "template", "must be 1 or 0"},
 		{obj(map[string]any{"color": "red"}), "target", "unknown key"},

@@ -1,0 +1,125 @@
+package target
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Repair is what can be kept of a link: the target from its good pairs, and each pair that
+// could not be used with the one reason it was dropped.
+type Repair struct {
+	Target  Target
+	Dropped []Drop
+}
+
+// Drop is a part of a link that was left out, as the link spelled it (decoded where it could be),
+// and why.
+type Drop struct {
+	Pair string
+	Err  *FieldError
+}
+
+// RepairLink reads a permalink fragment (or API query) keeping every pair it can: a pair that
+// does not decode, an unknown key, a repeated key, a value that does not parse or is out of its
+// range, and a custom size beside a catalog model are each dropped with one message, and the
+// rest of the link is kept. Rules that need the catalog (is the model in it?) are the render's.
+func RepairLink(fragment string) Repair {
+	var r Repair
+	given := map[string][]string{} // key → the pairs that spell it
+	v := Values{}
+	for _, pair := range strings.Split(strings.TrimPrefix(fragment, "#"), "&") {
+		if pair == "" {
+			continue
+		}
+		k, val, hasValue := strings.Cut(pair, "=")
+		key, err1 := queryUnescape(k)
+		value, err2 := queryUnescape(val)
+		if err1 != nil || err2 != nil {
+			r.drop(pair, &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)})
+			continue
+		}
+		shown := key
+		if hasValue {
+			shown += "=" + value
+		}
+		given[key] = append(given[key], shown)
+		v[key] = append(v[key], value)
+	}
+	t, errs := ParseQueryPartial(v)
+	for _, err := range errs {
+		var fe *FieldError
+		errors.As(err, &fe)
+		r.drop(pairOf(fe, given), fe)
+	}
+	model, params := field("model"), field("paramsB")
+	if t.Model != "" && t.ParamsB != 0 {
+		r.drop(strings.Join(given[params.Key], "&"), params.Err("a link names either a catalog model or a custom size; the catalog model "+
+			QuoteShort(t.Model)+" was kept"))
+		t.ParamsB = 0
+	}
+	// A value that parses but is out of range: leave it out too, one field at a time.
+	for range Fields {
+		var fe *FieldError
+		if !errors.As(t.Validate(), &fe) {
+			break
+		}
+		f, ok := ByName(fe.Field)
+		if !ok || f == model || len(given[f.Key]) == 0 {
+			break // not a pair of the link (no model chosen yet): the page asks for one
+		}
+		r.drop(strings.Join(given[f.Key], "&"), fe)
+		def := Default()
+		if err := f.Set(&t, f.Get(&def)); err != nil {
+			break
+		}
+		delete(given, f.Key)
+	}
+	r.Target = t
+	return r
+}
+
+// pairOf finds the pair an error of the codec is about.
+func pairOf(fe *FieldError, given map[string][]string) string {
+	if f, ok := ByName(fe.Field); ok {
+		return strings.Join(given[f.Key], "&")
+	}
+	if fe.Field == FormatKey {
+		return strings.Join(given[FormatKey], "&")
+	}
+	// An unknown key: the message quotes it; find its pair.
+	for key, pairs := range given {
+		if _, known := ByKey(key); !known && key != FormatKey && strings.Contains(fe.Msg, QuoteShort(key)) {
+			return strings.Join(pairs, "&")
+		}
+	}
+	return ""
+}
+
+func (r *Repair) drop(pair string, fe *FieldError) {
+	r.Dropped = append(r.Dropped, Drop{Pair: pair, Err: fe})
+}
+
+// Message says in words what was dropped and why, one line a problem; "" when nothing was.
+func (r *Repair) Message() string {
+	if len(r.Dropped) == 0 {
+		return ""
+	}
+	parts := "a part"
+	if n := len(r.Dropped); n > 1 {
+		parts = strconv.Itoa(n) + " parts"
+	}
+	lines := []string{"This link has " + parts + " that could not be used; the rest of it was kept."}
+	for _, d := range r.Dropped {
+		line := "• "
+		if d.Pair != "" {
+			shown, cut := clip(d.Pair)
+			if cut {
+				shown += "…"
+			}
+			line += "“" + shown + "”: "
+		}
+		lines = append(lines, line+d.Err.Error())
+	}
+	return strings.Join(lines, "\n")
+}

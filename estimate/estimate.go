@@ -239,3 +239,13 @@ func vllmText(e fit.Estimate, r *fit.VLLMResult) string {
 	return s + "vLLM starts: GPU KV cache size " + strconv.FormatInt(r.KVCacheTokens, 10) + " tokens; maximum concurrency for " +
 		strconv.Itoa(e.Bounds.ContextTokens) + " tokens per request: " + strconv.FormatFloat(r.MaxConcurrency, 'f', 2, 64) + "x\n"
 }
+
+// RunRaw answers the question for a raw query string or permalink fragment (the API's, the
+// page's).
+func RunRaw(raw string) (fit.Estimate, error) {
+	t, d, err := ParseRawQuery(raw)
+	if err != nil {
+		return fit.Estimate{}, err
+	}
+	return fit.EstimateOn(t, d)
+}

@@ -163,3 +163,36 @@ func TestEffectiveParamsB(t *testing.T) {
 		}
 	}
 }
+
+// On one RTX 4090 (23.99 GiB), the most downloaded models that fit, most downloaded first; every
+// one is judged as EstimateOn judges it alone.
+func TestFittingModels(t *testing.T) {
+	d := Device{On: "nvidia-rtx-4090"}
+	list, err := FittingModels(d, 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 10 {
+		t.Fatalf("%d models", len(list))
+	}
+	for i, m := range list {
+		if i > 0 && m.Downloads > list[i-1].Downloads {
+			t.Errorf("%s (%d downloads) after %s (%d)", m.Name, m.Downloads, list[i-1].Name, list[i-1].Downloads)
+		}
+		tg := DefaultTarget()
+		tg.Model = m.Name
+		e, err := EstimateOn(tg, d)
+		if err != nil || !e.Fits || e.TokensPerSecond != m.TokensPerSecond || m.NeedGiB > 23.99 {
+			t.Errorf("%s: alone fits %v at %.1f tok/s (list: %.1f), err %v", m.Name, e.Fits, e.TokensPerSecond, m.TokensPerSecond, err)
+		}
+	}
+	for _, c := range []struct{ count, limit int }{{0, 10}, {9, 10}, {1, 0}, {1, 101}} {
+		if _, err := FittingModels(d, c.count, c.limit); err == nil {
+			t.Errorf("count %d limit %d: no error", c.count, c.limit)
+		}
+	}
+	// A device too small for anything gives an empty list, not an error: 0.25 GiB.
+	if list, err := FittingModels(Device{MemoryGiB: 0.25, BandwidthGBs: 100, Family: "other"}, 1, 5); err != nil || len(list) != 0 {
+		t.Errorf("0.25 GiB: %d models, %v", len(list), err)
+	}
+}

@@ -9,6 +9,9 @@
 //	/api/v1/claim.json?<permalink keys>  the same fit as JSON
 //	/api/v1/deploy.yaml?<permalink keys>&engine=…&image=…  the claim template, a Deployment and a Service
 //	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
+//	/api/v1/estimate.json?<keys>&on=…     on this hardware: {fits, needGiB, usableGiB, tokensPerSecond,
+//	                                      maxContextTokens, maxSequences, reason} (estimate.go)
+//	/api/v1/fitting.json?on=…&n=…&limit=… the most downloaded catalog models that fit the hardware
 //	/api/v1/version                      {"version", "catalogDate", …}
 //	POST /api/v1/check?<permalink keys>   the claim checked against the body's ResourceSlices (check.go)
 //
@@ -55,11 +58,13 @@ const allow = "GET, HEAD"
 type route func(rawQuery string) (body []byte, contentType string, err error)
 
 var routes = map[string]route{
-	Prefix + "claim.yaml":  claimYAML,
-	Prefix + "claim.json":  claimJSON,
-	Prefix + "deploy.yaml": deployYAML,
-	Prefix + "models":      models,
-	Prefix + "version":     version,
+	Prefix + "claim.yaml":    claimYAML,
+	Prefix + "claim.json":    claimJSON,
+	Prefix + "deploy.yaml":   deployYAML,
+	Prefix + "models":        models,
+	Prefix + "estimate.json": estimateJSON,
+	Prefix + "fitting.json":  fittingJSON,
+	Prefix + "version":       version,
 }
 
 // Handler returns the API's http.Handler. It keeps no state between requests (the catalog it
@@ -76,7 +81,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	}
 	rt, ok := routes[r.URL.Path]
 	if !ok {
-		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"deploy.yaml, "+Prefix+"models, "+Prefix+"version, POST "+CheckPath+")")
+		fail(w, http.StatusNotFound, "not found: "+strconv.Quote(clip(r.URL.Path))+" (routes: "+Prefix+"claim.yaml, "+Prefix+"claim.json, "+Prefix+"deploy.yaml, "+Prefix+"models, "+Prefix+"estimate.json, "+Prefix+"fitting.json, "+Prefix+"version, POST "+CheckPath+")")
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

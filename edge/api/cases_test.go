@@ -200,6 +200,7 @@ func cases(t *testing.T) []tcase {
 	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "OPTIONS"} {
 		cs = append(cs, tcase{name: "405 " + m, method: m, target: v + "claim.yaml?" + mq, status: 405, ctype: api.TypeText, contains: "not allowed"})
 	}
+	cs = append(cs, estimateCases(t, v)...)
 	return cs
 }
 

@@ -134,6 +134,9 @@ func (w *Writer) Num(x float64) {
 	w.buf = strconv.AppendFloat(w.buf, x, 'g', -1, 64)
 }
 
+// Raw writes a value that is already JSON text (another Writer's output).
+func (w *Writer) Raw(json string) { w.element(); w.buf = append(w.buf, json...) }
+
 // Int writes an integer.
 func (w *Writer) Int(n int64) { w.element(); w.buf = strconv.AppendInt(w.buf, n, 10) }
 

@@ -84,6 +84,19 @@ func Register() {
 		}
 		return TargetView(t), nil
 	}))
+	// The hardware mode: a query of the estimate's keys in (what /api/v1/estimate.json reads).
+	api.Set("hardware", promised(func(args []js.Value) (any, error) {
+		query, err := stringArg(args, 0, "query")
+		if err != nil {
+			return nil, err
+		}
+		out, err := HardwareJSON(query)
+		if err != nil {
+			return nil, err
+		}
+		return parsedJSON(out), nil
+	}))
+	api.Set("devices", promised(func([]js.Value) (any, error) { return parsedJSON(DevicesJSON()), nil }))
 	js.Global().Set("fitclaim", api)
 }
 

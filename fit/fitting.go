@@ -1,0 +1,69 @@
+package fit
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// ModelFit is one catalog model that fits a device, at its defaults.
+type ModelFit struct {
+	Name             string
+	ParamsB          float64
+	Quant            string
+	MoE              bool
+	Downloads        int64
+	NeedGiB          float64
+	TokensPerSecond  float64
+	MaxContextTokens int64
+}
+
+// Limits of FittingModels' list.
+const (
+	DefaultFittingLimit = 20
+	MaxFittingLimit     = 100
+)
+
+// FittingModels answers "which popular models run on this hardware?": the catalog's models,
+// most downloaded first, that fit on count devices at their defaults (their own quantization,
+// their context up to 8,192 tokens, one sequence, an fp16 KV cache), up to limit of them, each
+// with its estimated speed. Errors are *FieldError (the device, count or limit).
+func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
+	if limit < 1 || limit > MaxFittingLimit {
+		return nil, fieldErr("limit", "must be a whole number from 1 to "+itoa(MaxFittingLimit)+" (got "+itoa(limit)+")")
+	}
+	dev, name, err := resolveDevice(d)
+	if err != nil {
+		return nil, err
+	}
+	if count < 1 || count > MaxCount {
+		return nil, fieldErr("count", "must be a whole number of devices from 1 to "+itoa(MaxCount)+" (got "+itoa(count)+")")
+	}
+	t := DefaultTarget()
+	t.Sizing, t.Count = SizingKV, count
+	all := catalog.Models()
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].Downloads, all[x].Downloads) })
+	var out []ModelFit
+	for _, i := range order {
+		m := all[i]
+		b, err := ResolveEntry(t, m)
+		if err != nil {
+			continue // an entry that cannot be sized (no parameter count) is not offered
+		}
+		e := estimate(b, dev, name)
+		if !e.Fits {
+			continue
+		}
+		out = append(out, ModelFit{Name: m.Name, ParamsB: b.ParamsB, Quant: b.Quant, MoE: b.ActiveParamsB < b.ParamsB,
+			Downloads: m.Downloads, NeedGiB: e.NeedGiB, TokensPerSecond: e.TokensPerSecond, MaxContextTokens: e.MaxContextTokens})
+		if len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}

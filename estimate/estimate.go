@@ -9,128 +9,42 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
+	"github.com/fitclaim/fitclaim/target"
 )
 
-// DeviceKeys are the query keys of the device, beside the target's keys (each is also the
-// field's name and, prefixed with --, its flag).
+// DeviceKeys are the device fields' query keys (each is also its flag).
 var DeviceKeys = []string{"on", "memory", "bandwidth", "family", "unified"}
 
-// TargetFlags are the target's flags the estimate command accepts (the contract's), by field.
-var TargetFlags = map[string]string{
-	"params": "paramsB", "active-params": "activeParamsB", "layers": "layers", "kv-heads": "kvHeads",
-	"head-dim": "headDim", "quant": "quant", "context": "context", "sequences": "sequences",
-	"kv-cache": "kvCache", "count": "count",
+// Flags are the flags of fitclaim estimate, exactly the contract's; each is a field of the
+// table (package target), which reads and checks it.
+var Flags = []string{
+	"params", "active-params", "layers", "kv-heads", "head-dim", "quant", "context", "sequences",
+	"kv-cache", "count", "on", "memory", "bandwidth", "family", "unified",
 }
 
-// ParseQuery reads a target and a device from query pairs: the device keys here, the rest by
-// claim's codec (the claim's defaults).
-func ParseQuery(v claim.Values) (fit.Target, fit.Device, error) {
-	rest := claim.Values{}
-	var d fit.Device
-	for k, vals := range v {
-		if !isDeviceKey(k) {
-			rest[k] = vals
-			continue
-		}
-		if len(vals) != 1 {
-			return fit.Target{}, d, fit.NewFieldError(k, "given "+strconv.Itoa(len(vals))+" times; give it once")
-		}
-		if err := setDevice(&d, k, vals[0]); err != nil {
-			return fit.Target{}, d, err
-		}
+// ParseQuery reads a target, and the device it names, from query pairs (the claim's codec and
+// defaults).
+func ParseQuery(v target.Values) (fit.Target, fit.Device, error) {
+	t, err := target.ParseQuery(v)
+	if err != nil {
+		return fit.Target{}, fit.Device{}, err
 	}
-	t, err := claim.ParseQuery(rest)
-	return t, d, err
+	return t, fit.DeviceOf(&t), nil
 }
 
 // ParseRawQuery reads a raw query string or permalink fragment.
 func ParseRawQuery(raw string) (fit.Target, fit.Device, error) {
-	v := claim.Values{}
-	for _, pair := range strings.Split(strings.TrimPrefix(raw, "#"), "&") {
-		if pair == "" {
-			continue
-		}
-		k, val, _ := strings.Cut(pair, "=")
-		key, err1 := unescape(k)
-		value, err2 := unescape(val)
-		if err1 != nil || err2 != nil {
-			return fit.Target{}, fit.Device{}, &fit.FieldError{Field: "query", Msg: "invalid percent-encoding in " + strconv.Quote(pair)}
-		}
-		v[key] = append(v[key], value)
+	t, err := target.ParsePermalink(raw)
+	if err != nil {
+		return fit.Target{}, fit.Device{}, err
 	}
-	return ParseQuery(v)
-}
-
-func isDeviceKey(k string) bool {
-	for _, d := range DeviceKeys {
-		if k == d {
-			return true
-		}
-	}
-	return false
-}
-
-func setDevice(d *fit.Device, key, v string) error {
-	number := func(p *float64) error {
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return fit.NewFieldError(key, "must be a finite decimal number (got "+strconv.Quote(v)+")")
-		}
-		*p = x
-		return nil
-	}
-	switch key {
-	case "on":
-		d.On = v
-	case "memory":
-		return number(&d.MemoryGiB)
-	case "bandwidth":
-		return number(&d.BandwidthGBs)
-	case "family":
-		d.Family = v
-	case "unified":
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "1", "true", "yes", "on":
-			d.Unified = true
-		case "0", "false", "no", "off", "":
-			d.Unified = false
-		default:
-			return fit.NewFieldError(key, "must be 1 or 0 (got "+strconv.Quote(v)+")")
-		}
-	}
-	return nil
-}
-
-// unescape is query unescaping ('+' is a space).
-func unescape(s string) (string, error) {
-	s = strings.ReplaceAll(s, "+", " ")
-	if !strings.Contains(s, "%") {
-		return s, nil
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", strconv.ErrSyntax
-		}
-		n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-		if err != nil {
-			return "", err
-		}
-		b.WriteByte(byte(n))
-		i += 2
-	}
-	return b.String(), nil
+	return t, fit.DeviceOf(&t), nil
 }
 
 // Run answers the question for a query.
-func Run(v claim.Values) (fit.Estimate, error) {
+func Run(v target.Values) (fit.Estimate, error) {
 	t, d, err := ParseQuery(v)
 	if err != nil {
 		return fit.Estimate{}, err

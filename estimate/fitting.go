@@ -1,56 +1,45 @@
 package estimate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Fitting answers "which popular catalog models run on this device?" for a query of the device
 // keys, the count (n) and limit (1..100, 20 by default); any other key is refused.
 func Fitting(raw string) ([]fit.ModelFit, error) {
-	dev := claim.Values{}
-	count, limit := 1, fit.DefaultFittingLimit
+	limit := fit.DefaultFittingLimit
+	var rest []string
 	for _, pair := range strings.Split(strings.TrimPrefix(raw, "#"), "&") {
-		if pair == "" {
+		k, v, _ := strings.Cut(pair, "=")
+		if k != "limit" {
+			rest = append(rest, pair)
 			continue
 		}
-		k, val, _ := strings.Cut(pair, "=")
-		key, err1 := unescape(k)
-		value, err2 := unescape(val)
-		if err1 != nil || err2 != nil {
-			return nil, &fit.FieldError{Field: "query", Msg: "invalid percent-encoding in " + strconv.Quote(pair)}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, target.NewFieldError("limit", "must be a whole number from 1 to "+strconv.Itoa(fit.MaxFittingLimit)+" (got "+target.QuoteShort(v)+")")
 		}
-		switch {
-		case isDeviceKey(key):
-			dev[key] = append(dev[key], value)
-		case key == fit.Keys["count"] || key == "limit":
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			field := "count"
-			if key == "limit" {
-				field = "limit"
-			}
-			if err != nil {
-				return nil, fit.NewFieldError(field, "must be a whole number (got "+strconv.Quote(value)+")")
-			}
-			if key == "limit" {
-				limit = n
-			} else {
-				count = n
-			}
-		default:
-			return nil, &fit.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(key) + "; known keys: " +
-				strings.Join(DeviceKeys, ", ") + ", " + fit.Keys["count"] + ", limit"}
-		}
+		limit = n
 	}
-	_, d, err := ParseQuery(dev)
+	t, err := target.ParsePermalink(strings.Join(rest, "&"))
 	if err != nil {
 		return nil, err
 	}
-	return fit.FittingModels(d, count, limit)
+	def := target.Default()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Get(&t) != f.Get(&def) && f.Name != "count" && !slices.Contains(DeviceKeys, f.Key) {
+			return nil, &fit.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
+				strings.Join(DeviceKeys, ", ") + ", n, limit"}
+		}
+	}
+	return fit.FittingModels(fit.DeviceOf(&t), t.Count, limit)
 }
 
 // FittingJSON is the list as [{name, paramsB, quant, moe, needGiB, tokensPerSecond,

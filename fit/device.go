@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Device is the hardware of the reverse question ("I have this: what runs?"): an accelerator of
@@ -18,11 +19,25 @@ type Device struct {
 	Unified      bool   // memory shared with the CPU: only the platform's GPU share is usable
 }
 
-// Limits of a device given by numbers.
+// Limits of a device given by numbers: the table's.
 const (
-	MaxDeviceMemoryGiB    = 1 << 20 // 1 PiB
-	MaxDeviceBandwidthGBs = 1e6
+	MaxDeviceMemoryGiB    = target.MaxDeviceMemoryGiB
+	MaxDeviceBandwidthGBs = target.MaxDeviceBandwidthGBs
 )
+
+// DeviceOf is the device a target names (its on, memory, bandwidth, family and unified fields).
+func DeviceOf(t *Target) Device {
+	return Device{On: t.On, MemoryGiB: t.MemoryGiB, BandwidthGBs: t.BandwidthGBs, Family: t.Family, Unified: t.Unified}
+}
+
+// deviceField is the table's row of a device field, for its range errors.
+func deviceField(name string) *target.Field {
+	f, ok := target.ByName(name)
+	if !ok {
+		panic("fit: no field " + name)
+	}
+	return f
+}
 
 // UnifiedGPUShare is the share of unified memory the GPU may use: macOS's default GPU working-set
 // limit (recommendedMaxWorkingSetSize) is about 75 % of RAM, and the same share is assumed for
@@ -44,17 +59,17 @@ func resolveDevice(d Device) (Device, string, error) {
 		return Device{On: a.Name, MemoryGiB: float64(a.MemoryMiB) / 1024, BandwidthGBs: a.BandwidthGBs, Family: fam, Unified: unified}, a.Name, nil
 	}
 	if d.MemoryGiB == 0 && d.BandwidthGBs == 0 && d.Family == "" {
-		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give memory, bandwidth and family")
+		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give its memory, bandwidth and family")
 	}
 	if math.IsNaN(d.MemoryGiB) || d.MemoryGiB <= 0 || d.MemoryGiB > MaxDeviceMemoryGiB {
-		return Device{}, "", fieldErr("memory", "must be one device's memory in GiB, greater than 0 and at most "+itoa(MaxDeviceMemoryGiB)+" (got "+ftoa(d.MemoryGiB)+")")
+		return Device{}, "", deviceField("memoryGiB").Errorf(ftoa(d.MemoryGiB))
 	}
 	if math.IsNaN(d.BandwidthGBs) || d.BandwidthGBs <= 0 || d.BandwidthGBs > MaxDeviceBandwidthGBs {
-		return Device{}, "", fieldErr("bandwidth", "must be the memory bandwidth in GB/s, greater than 0 and at most "+ftoa(MaxDeviceBandwidthGBs)+" (got "+ftoa(d.BandwidthGBs)+")")
+		return Device{}, "", deviceField("bandwidthGBs").Errorf(ftoa(d.BandwidthGBs))
 	}
 	f, ok := LookupFamily(d.Family)
 	if !ok {
-		return Device{}, "", fieldErr("family", "must be one of "+strings.Join(Families(), ", ")+" (got "+strconv.Quote(d.Family)+")")
+		return Device{}, "", deviceField("family").Err("must be one of " + strings.Join(Families(), ", ") + " (got " + strconv.Quote(d.Family) + ")")
 	}
 	d.Family = f.Family
 	name := ftoa(d.MemoryGiB) + " GiB, " + ftoa(d.BandwidthGBs) + " GB/s " + d.Family

@@ -139,10 +139,10 @@ func TestEstimateBadDevice(t *testing.T) {
 		{Device{}, "on"},
 		{Device{On: "no such board"}, "on"},
 		{Device{On: "nvidia-t4", MemoryGiB: 16}, "on"},
-		{Device{MemoryGiB: -1, BandwidthGBs: 100, Family: "amd"}, "memory"},
-		{Device{MemoryGiB: math.NaN(), BandwidthGBs: 100, Family: "amd"}, "memory"},
-		{Device{MemoryGiB: 16, BandwidthGBs: 0, Family: "amd"}, "bandwidth"},
-		{Device{MemoryGiB: 16, BandwidthGBs: 2e6, Family: "amd"}, "bandwidth"},
+		{Device{MemoryGiB: -1, BandwidthGBs: 100, Family: "amd"}, "memoryGiB"},
+		{Device{MemoryGiB: math.NaN(), BandwidthGBs: 100, Family: "amd"}, "memoryGiB"},
+		{Device{MemoryGiB: 16, BandwidthGBs: 0, Family: "amd"}, "bandwidthGBs"},
+		{Device{MemoryGiB: 16, BandwidthGBs: 2e6, Family: "amd"}, "bandwidthGBs"},
 		{Device{MemoryGiB: 16, BandwidthGBs: 100, Family: "tpu"}, "family"},
 	} {
 		_, err := EstimateOn(tg, c.d)

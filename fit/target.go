@@ -53,6 +53,7 @@ func init() {
 	target.Provide("quant", Quants)
 	target.Provide("kvCache", KVCaches)
 	target.Provide("driver", DriverNames)
+	target.Provide("family", Families)
 }
 
 // ftoa prints a number the way a person typed it (shortest, no exponent for ordinary sizes).

@@ -29,6 +29,14 @@ type Target struct {
 	KVHeads       int
 	HeadDim       int
 	ActiveParamsB float64
+
+	// The hardware of the reverse question (fitclaim estimate, /api/v1/estimate.json, the page's
+	// hardware mode): a catalog accelerator, or one device given by its numbers; zero = none.
+	On           string
+	MemoryGiB    float64 // one device's memory as its driver or OS reports it
+	BandwidthGBs float64
+	Family       string // a speed family of package fit
+	Unified      bool   // memory shared with the CPU
 }
 
 // The sizing modes.
@@ -49,6 +57,9 @@ const (
 	MaxKVHeads    = 1024
 	MaxHeadDim    = 4096
 	MaxModelQuery = 300
+
+	MaxDeviceMemoryGiB    = 1 << 20 // 1 PiB
+	MaxDeviceBandwidthGBs = 1000000
 )
 
 // Default is llmfit's default target with no model chosen: every field at its table default.

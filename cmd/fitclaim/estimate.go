@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/claim"
@@ -12,17 +13,15 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// estimateFlag names the flag of a field for messages: the device fields are their own flags.
+// estimateFlag names the flag of a field for messages, as the table spells it.
 func estimateFlag(field string) string {
-	for flag, f := range estimate.TargetFlags {
-		if f == field {
-			return "--" + flag
+	if f, ok := target.ByName(field); ok {
+		if f.Flag == "" {
+			return f.Arg
 		}
+		return "--" + f.Flag
 	}
-	if field == "model" {
-		return "MODEL"
-	}
-	return "--" + field
+	return field
 }
 
 // parseEstimateArgs turns the command line into query pairs.
@@ -54,16 +53,8 @@ func parseEstimateArgs(args []string) (claim.Values, bool, error) {
 			continue
 		}
 		key := ""
-		if field, ok := estimate.TargetFlags[name]; ok {
-			if f, ok := target.ByName(field); ok {
-				key = f.Key
-			}
-		} else {
-			for _, d := range estimate.DeviceKeys {
-				if d == name {
-					key = d
-				}
-			}
+		if f, ok := target.ByFlag(name); ok && slices.Contains(estimate.Flags, name) {
+			key = f.Key
 		}
 		if key == "" {
 			return v, false, fmt.Errorf("unknown flag --%s", name)

@@ -87,8 +87,8 @@ func Models() []Model {
 }
 
 // parseModels reads models.tsv. It cuts lines and fields by hand into a reused array rather than
-// with strings.Split, which allocated a slice per line: the edge worker parses the catalog on
-// every request, so this start-up cost is paid per request there.
+// with strings.Split, which allocated a slice per line: it is the start-up cost of the first
+// request that needs the catalog, in the page and in each edge worker instance.
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
 	var f [18]string

@@ -28,7 +28,7 @@ func DeriveName(model string) string {
 }
 
 // deriveStem writes DeriveName's stem into buf without allocating, so the whole catalog can be
-// compared against one name cheaply (the edge worker starts afresh for every request). Leading
+// compared against one name cheaply (the first request of a fresh edge instance does so). Leading
 // dashes are never written and it stops at 48 characters, which gives the same stem as llmfit's
 // trim, cut, trim.
 func deriveStem(model string, buf *[stemMax]byte) []byte {

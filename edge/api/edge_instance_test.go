@@ -52,7 +52,7 @@ func claimCase(t *testing.T) tcase {
 }
 
 // TestEdgeOneInstance: one Go instance answers request after request, also 8 at a time: its
-// id stays and its count grows by every request sent (3 × 16 claims, 8 at a time, + 1).
+// id stays and its count grows by every request sent (8 × 6 claims, 8 at a time, + this one).
 func TestEdgeOneInstance(t *testing.T) {
 	base := edgeHooks(t)
 	client := newClient()

@@ -64,7 +64,7 @@ func TestEdge(t *testing.T) {
 }
 
 // TestEdgeConcurrent sends the same claim 64 times, 16 at a time: every answer must be equal
-// (syumai/workers runs a fresh Go instance per request). The client keeps its 16 connections:
+// (one Go instance answers them all, interleaved on its goroutines). The client keeps its 16 connections:
 // a connection opened while workerd's one isolate is saturated can wait 5-30 s for its first
 // answer (seen in edge/bench), which is the runtime's scheduling, not the worker's.
 func TestEdgeConcurrent(t *testing.T) {

@@ -45,8 +45,8 @@ func models(raw string) ([]byte, string, error) {
 
 // version answers /version: fitclaim's version (the catalog date is its build metadata), the
 // permalink format it writes and the API's version. It does not touch the catalog's entries,
-// so it stays cheap enough for a health check (the worker parses the catalog afresh for each
-// request that needs it: syumai/workers starts a new Go instance per request).
+// so it stays cheap enough for a health check even as the first request of a fresh worker
+// instance (the catalog is parsed once per instance, by the first request that needs it).
 func version(raw string) ([]byte, string, error) {
 	if _, err := values(raw); err != nil {
 		return nil, "", err

@@ -1,7 +1,14 @@
-// Command bench is a bounded load run on loopback: the same requests, a fixed number at a fixed
-// concurrency, sent to the edge worker in workerd (-edge) and to the same handler (edge/api)
-// served by net/http in this process, with requests per second, p50/p99 latency, errors and
-// the ratio. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs it.
+// Command bench is a bounded load run on loopback: the same requests sent to the edge worker in
+// workerd (-edge) and to the same handler (edge/api) served by net/http in this process, in two
+// phases: -n requests at concurrency -c (throughput) and -seq requests one at a time (latency
+// alone). It prints requests per second, p50/p99 latency and errors side by side, the ratio
+// workerd/net/http, and workerd's CPU time per request beside the Workers free plan's 10 ms
+// budget. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs it.
+//
+// CPU time is the workerd process's own accounting by the kernel: user + system time of all
+// its threads (/proc/<pid>/stat, -edge-pid) over a phase, divided by the requests of the
+// phase. It is an upper bound of what Cloudflare bills: it also counts workerd's HTTP parsing,
+// its event loop and V8's garbage collection, which Cloudflare does not charge to the worker.
 package main
 
 import (
@@ -16,6 +23,8 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,13 +33,23 @@ import (
 	"github.com/fitclaim/fitclaim/edge/api"
 )
 
+// freePlanCPU is the CPU time a request may use on the Workers free plan
+// (https://developers.cloudflare.com/workers/platform/limits/#cpu-time: 10 ms).
+const freePlanCPU = 10 * time.Millisecond
+
+// Targets of issue 10, printed beside the figures (a slow shared machine must not fail the run).
+const (
+	targetRatio = 0.5                  // workerd throughput / net/http's at concurrency 8
+	targetP50   = 5 * time.Millisecond // "a few milliseconds" for a request alone
+)
+
 type result struct {
-	name     string
 	n        int
 	errs     int64
 	firstErr string
 	elapsed  time.Duration
 	lat      []time.Duration
+	cpu      time.Duration // the server process's CPU time over the phase; 0 when unknown
 }
 
 func (r result) rps() float64 { return float64(r.n) / r.elapsed.Seconds() }
@@ -43,15 +62,25 @@ func (r result) pct(p float64) time.Duration {
 	return r.lat[i]
 }
 
+func (r result) cpuPerRequest() time.Duration { return r.cpu / time.Duration(r.n) }
+
+type server struct {
+	name string
+	base string
+	pid  int // its process, for CPU time; 0: this process (not measured: the client shares it)
+}
+
 func main() {
 	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only)")
-	n := flag.Int("n", 2000, "requests per server")
-	c := flag.Int("c", 16, "concurrent requests")
+	edgePID := flag.Int("edge-pid", 0, "workerd's process id, for its CPU time (/proc/<pid>/stat)")
+	n := flag.Int("n", 2000, "requests per server at concurrency -c")
+	c := flag.Int("c", 8, "concurrent requests")
+	seq := flag.Int("seq", 300, "requests per server one at a time (0: skip)")
 	warm := flag.Int("warm", 200, "warm-up requests per server, not counted (V8 tiers the wasm up meanwhile)")
 	limit := flag.Duration("timeout", 5*time.Minute, "stop the whole run after this long")
 	flag.Parse()
-	if *n < 1 || *c < 1 || *n > 100000 || *c > 256 {
-		fail("need 1 <= -n <= 100000 and 1 <= -c <= 256")
+	if *n < 1 || *c < 1 || *n > 100000 || *c > 256 || *seq < 0 || *seq > 100000 {
+		fail("need 1 <= -n <= 100000, 1 <= -c <= 256 and 0 <= -seq <= 100000")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
@@ -69,34 +98,84 @@ func main() {
 	if err != nil {
 		fail("workload: " + err.Error())
 	}
-	fmt.Printf("workload: %d requests per server, %d concurrent, cycling %d GET routes:\n", *n, *c, len(paths))
+	fmt.Printf("workload: cycling %d GET routes; %d requests per server at concurrency %d, then %d one at a time:\n", len(paths), *n, *c, *seq)
 	for _, p := range paths {
 		fmt.Printf("  %s\n", p)
 	}
 
-	var results []result
+	var servers []server
 	if *edge != "" {
 		if err := loopbackOnly(*edge); err != nil {
 			fail(err.Error())
 		}
-		results = append(results, run(ctx, "workerd (edge worker, wasm)", *edge, paths, want, *n, *c, *warm))
+		servers = append(servers, server{"workerd (edge worker, wasm)", *edge, *edgePID})
 	}
-	results = append(results, run(ctx, "net/http (native Go)", native, paths, want, *n, *c, *warm))
+	servers = append(servers, server{"net/http (native Go)", native, 0})
 
-	fmt.Printf("\n%-30s %8s %7s %10s %10s %10s %10s\n", "server", "requests", "errors", "req/s", "p50", "p99", "max")
-	failed := false
-	for _, r := range results {
-		fmt.Printf("%-30s %8d %7d %10.1f %10s %10s %10s\n", r.name, r.n, r.errs, r.rps(),
-			r.pct(0.50).Round(10*time.Microsecond), r.pct(0.99).Round(10*time.Microsecond), r.pct(1).Round(10*time.Microsecond))
-		if r.errs > 0 {
-			failed = true
-			fmt.Printf("  first error: %s\n", r.firstErr)
+	// Warm-up, then the phases server by server: the same connections (c of them) stay open
+	// from the warm-up to the end.
+	clients := make([]*http.Client, len(servers))
+	for i, s := range servers {
+		clients[i] = &http.Client{
+			Timeout:   30 * time.Second,
+			Transport: &http.Transport{MaxIdleConnsPerHost: *c, MaxConnsPerHost: *c, DisableCompression: true},
+		}
+		defer clients[i].CloseIdleConnections()
+		run(ctx, s, clients[i], paths, want, *warm, *c)
+	}
+	conc := make([]result, len(servers))
+	alone := make([]result, len(servers))
+	for i, s := range servers {
+		conc[i] = run(ctx, s, clients[i], paths, want, *n, *c)
+	}
+	if *seq > 0 {
+		for i, s := range servers {
+			alone[i] = run(ctx, s, clients[i], paths, want, *seq, 1)
 		}
 	}
-	if len(results) == 2 {
-		e, nat := results[0], results[1]
-		fmt.Printf("\nratio native/workerd: throughput %.1fx, p50 latency %.1fx, p99 latency %.1fx\n",
-			nat.rps()/e.rps(), float64(e.pct(0.5))/float64(nat.pct(0.5)), float64(e.pct(0.99))/float64(nat.pct(0.99)))
+
+	failed := false
+	report := func(title string, rs []result) {
+		fmt.Printf("\n%s\n%-30s %8s %7s %10s %10s %10s %10s %12s\n", title, "server", "requests", "errors", "req/s", "p50", "p99", "max", "CPU/request")
+		for i, r := range rs {
+			cpu := "-"
+			if r.cpu > 0 {
+				cpu = ms(r.cpuPerRequest())
+			}
+			fmt.Printf("%-30s %8d %7d %10.1f %10s %10s %10s %12s\n", servers[i].name, r.n, r.errs, r.rps(),
+				ms(r.pct(0.50)), ms(r.pct(0.99)), ms(r.pct(1)), cpu)
+			if r.errs > 0 {
+				failed = true
+				fmt.Printf("  first error: %s\n", r.firstErr)
+			}
+		}
+	}
+	report(fmt.Sprintf("concurrency %d:", *c), conc)
+	if *seq > 0 {
+		report("one at a time:", alone)
+	}
+
+	if len(servers) == 2 {
+		e, nat := conc[0], conc[1]
+		ratio := e.rps() / nat.rps()
+		fmt.Printf("\nthroughput workerd/net/http at concurrency %d: %.2fx (target >= %.1fx: %s)\n", *c, ratio, targetRatio, met(ratio >= targetRatio))
+		if *seq > 0 {
+			p50 := alone[0].pct(0.5)
+			fmt.Printf("workerd p50 one at a time: %s (target <= %s: %s); net/http %s\n", ms(p50), ms(targetP50), met(p50 <= targetP50), ms(alone[1].pct(0.5)))
+		}
+		fmt.Printf("errors: %d (target 0: %s)\n", e.errs+nat.errs+alone[0].errs+alone[1].errs, met(e.errs+nat.errs+alone[0].errs+alone[1].errs == 0))
+		if e.cpu > 0 {
+			line := fmt.Sprintf("workerd CPU time per request: %s at concurrency %d", ms(e.cpuPerRequest()), *c)
+			if *seq > 0 && alone[0].cpu > 0 {
+				line += fmt.Sprintf(", %s one at a time", ms(alone[0].cpuPerRequest()))
+			}
+			worst := max(e.cpuPerRequest(), alone[0].cpuPerRequest())
+			fmt.Printf("%s; Workers free plan budget %s per request (%s)\n", line, ms(freePlanCPU), met(worst <= freePlanCPU))
+			fmt.Println("  (CPU time = user + system time of all of workerd's threads over the phase, from /proc/<pid>/stat,")
+			fmt.Println("   divided by its requests: it includes workerd's HTTP handling and V8's GC, so it is an upper bound)")
+		} else if *edge != "" {
+			fmt.Println("workerd CPU time per request: not measured (no -edge-pid, or no /proc)")
+		}
 	}
 	if failed || ctx.Err() != nil {
 		if ctx.Err() != nil {
@@ -104,6 +183,44 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+// ms prints a duration in milliseconds with two decimals.
+func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 2, 64) + " ms" }
+
+// processCPU is the user + system CPU time of process pid and all its threads, from
+// /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s: USER_HZ is 100 on Linux).
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces: count from after it.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, errors.New("/proc/" + strconv.Itoa(pid) + "/stat: no command name")
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state), so field k is f[k-3]
+	if len(f) < 13 {
+		return 0, errors.New("/proc/" + strconv.Itoa(pid) + "/stat: too few fields")
+	}
+	var ticks int64
+	for _, k := range []int{14, 15} {
+		t, err := strconv.ParseInt(f[k-3], 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += t
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
 // workload is the request mix, with each answer fetched once from the native handler: every
@@ -140,12 +257,12 @@ func workload(native string) ([]string, map[string]string, error) {
 	return paths, want, nil
 }
 
-func run(ctx context.Context, name, base string, paths []string, want map[string]string, n, c, warm int) result {
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c, DisableCompression: true},
+// run sends n requests at concurrency c (cycling paths) with client and checks every answer
+// against want.
+func run(ctx context.Context, s server, client *http.Client, paths []string, want map[string]string, n, c int) result {
+	if n == 0 {
+		return result{}
 	}
-	defer client.CloseIdleConnections()
 	one := func(p string) (time.Duration, string, error) {
 		var conn string
 		trace := &httptrace.ClientTrace{
@@ -157,7 +274,7 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 			},
 			WroteRequest: func(httptrace.WroteRequestInfo) { conn += ", request written" },
 		}
-		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), "GET", base+p, nil)
+		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), "GET", s.base+p, nil)
 		if err != nil {
 			return 0, "", err
 		}
@@ -180,26 +297,16 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 		}
 		return d, conn, nil
 	}
-	// The warm-up runs at the same concurrency, so the timed run reuses warm connections and
-	// the runtime has compiled its hot code.
-	var wwg sync.WaitGroup
-	var wnext atomic.Int64
-	for w := 0; w < c; w++ {
-		wwg.Add(1)
-		go func() {
-			defer wwg.Done()
-			for i := int(wnext.Add(1)) - 1; i < warm && ctx.Err() == nil; i = int(wnext.Add(1)) - 1 {
-				one(paths[i%len(paths)])
-			}
-		}()
-	}
-	wwg.Wait()
 
-	r := result{name: name, n: n, lat: make([]time.Duration, n)}
+	r := result{n: n, lat: make([]time.Duration, n)}
 	conns := make([]string, n)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	cpu0, cpuErr := time.Duration(0), errors.New("not measured")
+	if s.pid != 0 {
+		cpu0, cpuErr = processCPU(s.pid)
+	}
 	start := time.Now()
 	for w := 0; w < c; w++ {
 		wg.Add(1)
@@ -219,7 +326,7 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 						if k == 1 {
 							r.firstErr = err.Error()
 						}
-						fmt.Fprintf(os.Stderr, "bench: %s: request %d (sent %.1fs into the run) failed after %v: %v\n", name, i, at.Seconds(), d.Round(time.Millisecond), err)
+						fmt.Fprintf(os.Stderr, "bench: %s: request %d (sent %.1fs into the run) failed after %v: %v\n", s.name, i, at.Seconds(), d.Round(time.Millisecond), err)
 						mu.Unlock()
 					}
 				}
@@ -228,13 +335,18 @@ func run(ctx context.Context, name, base string, paths []string, want map[string
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
+	if cpuErr == nil {
+		if cpu1, err := processCPU(s.pid); err == nil {
+			r.cpu = cpu1 - cpu0
+		}
+	}
 	slowest := 0
 	for i := range r.lat {
 		if r.lat[i] > r.lat[slowest] {
 			slowest = i
 		}
 	}
-	fmt.Fprintf(os.Stderr, "bench: %s: slowest request %d (%s), %v, %s\n", name, slowest, paths[slowest%len(paths)], r.lat[slowest].Round(time.Millisecond), conns[slowest])
+	fmt.Fprintf(os.Stderr, "bench: %s, %d requests at concurrency %d: slowest request %d (%s), %v, %s\n", s.name, n, c, slowest, paths[slowest%len(paths)], r.lat[slowest].Round(time.Millisecond), conns[slowest])
 	sort.Slice(r.lat, func(a, b int) bool { return r.lat[a] < r.lat[b] })
 	return r
 }

@@ -7,7 +7,7 @@
 #                         worker in workerd on $API_PORT (default 8787; SERVE_API=0: site only)
 #   ./build.sh test       every test: vet, unit, wasm-in-Chromium, end-to-end, conformance, fuzzing, edge
 #   ./build.sh bench      figures: bytes, page and render times, wasm vs native (bench/bench.sh), Go and edge benchmarks
-#   ./build.sh sizes      raw, gzip -9 and brotli sizes of each file in dist/
+#   ./build.sh sizes      raw, gzip -9 and brotli sizes of each file in dist/ (not the precompressed copies)
 #   ./build.sh edge       build the edge worker (edge/build.sh)
 #   ./build.sh edge-serve serve the edge worker locally (edge/serve.sh)
 #
@@ -21,7 +21,6 @@ ROOT=$PWD
 DIST=$ROOT/dist
 BIN=$ROOT/.cache/bin
 WASM_PKG=${WASM_PKG:-./wasm/page}
-WASM_NAME=fitclaim.wasm
 export FITCLAIM_ROOT=$ROOT FITCLAIM_DIST=$DIST FITCLAIM_ARTIFACTS=$ROOT/artifacts
 
 say() { printf '==> %s\n' "$*" >&2; }
@@ -82,130 +81,14 @@ build_devserve() {
 }
 
 # ---------------------------------------------------------------------------
-# build
-
-sha10() { sha256sum "$1" | cut -c1-10; }
-
-# hashed_name FILE NAME -> NAME with the first 10 hex of FILE's sha256 before its extension
-hashed_name() {
-	local file=$1 name=$2 h
-	h=$(sha10 "$file")
-	case $name in
-	*.*) printf '%s.%s.%s' "${name%.*}" "$h" "${name##*.}" ;;
-	*) printf '%s.%s' "$name" "$h" ;;
-	esac
-}
-
-# Plain asset names (as written in web/) and their hashed names under assets/.
-declare -a ASSET_PLAIN=() ASSET_HASHED=()
-
-# rewrite_refs FILE: replace every quoted reference to a plain asset name already hashed
-# ("name", 'name', `name`, (name), optionally ./name, followed by a quote, ')', '?' or '#')
-# with assets/<hashed name>.
-rewrite_refs() {
-	local file=$1 i esc q="'" bt='`'
-	local -a args=()
-	for i in "${!ASSET_PLAIN[@]}"; do
-		esc=${ASSET_PLAIN[$i]//./\\.}
-		args+=(-e "s|([\"${q}${bt}(])(\\./)?${esc}([\"${q}${bt})?#])|\\1assets/${ASSET_HASHED[$i]}\\3|g")
-	done
-	[ ${#args[@]} -eq 0 ] || sed -E -i "${args[@]}" "$file"
-}
-
-# add_asset SRC NAME: copy SRC into assets/ under its hashed name and remember the mapping.
-add_asset() {
-	local src=$1 name=$2 hashed
-	hashed=$(hashed_name "$src" "$name")
-	cp "$src" "$OUT/assets/$hashed"
-	ASSET_PLAIN+=("$name")
-	ASSET_HASHED+=("$hashed")
-}
-
-# Files of web/ that keep their name at the site root; every other file is a cacheable asset.
-is_root_file() {
-	case $1 in
-	*.html | sw.js | *.webmanifest | robots.txt | _* | .*) return 0 ;;
-	*) return 1 ;;
-	esac
-}
+# build: tools/cmd/site builds the wasm, renders the example claim into index.html, hashes the
+# assets, writes the service worker's precache list and precompresses (brotli when installed).
 
 cmd_build() {
 	ensure_go
-	[ -d web ] || die "web/ is missing: nothing to build"
-	[ -d "$WASM_PKG" ] || die "$WASM_PKG is missing: the page's wasm entry point is built from it"
-	mkdir -p "$ROOT/.cache"
-	OUT=$(mktemp -d "$ROOT/.cache/dist.XXXXXX")
-	trap 'rm -rf "$OUT"' EXIT
-	mkdir -p "$OUT/assets"
-	local tmp=$OUT/.tmp
-	mkdir -p "$tmp"
-
-	say "building $WASM_PKG -> $WASM_NAME"
-	GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$tmp/$WASM_NAME" "$WASM_PKG"
-	local goroot
-	goroot=$(go env GOROOT)
-	cp "$goroot/lib/wasm/wasm_exec.js" "$tmp/wasm_exec.js"
-
-	# 1. Leaves: the wasm, the Go glue and every web/ file that is not CSS or JS.
-	add_asset "$tmp/$WASM_NAME" "$WASM_NAME"
-	add_asset "$tmp/wasm_exec.js" wasm_exec.js
-	local f name
-	for f in web/*; do
-		[ -f "$f" ] || continue
-		name=${f#web/}
-		is_root_file "$name" && continue
-		case $name in *.css | *.js) continue ;; esac
-		add_asset "$f" "$name"
-	done
-	# 2. Stylesheets (may refer to leaves), then 3. scripts (may refer to both),
-	#    each hashed after its references are rewritten.
-	local ext
-	for ext in css js; do
-		for f in web/*."$ext"; do
-			[ -f "$f" ] || continue
-			name=${f#web/}
-			is_root_file "$name" && continue
-			cp "$f" "$tmp/$name"
-			rewrite_refs "$tmp/$name"
-			add_asset "$tmp/$name" "$name"
-		done
-	done
-	# 4. The root files: pages and the manifest get their references rewritten.
-	for f in web/* web/.[!.]*; do
-		[ -f "$f" ] || continue
-		name=${f#web/}
-		is_root_file "$name" || continue
-		cp "$f" "$OUT/$name"
-		case $name in *.html | *.webmanifest) rewrite_refs "$OUT/$name" ;; esac
-	done
-	rm -rf "$tmp"
-
-	# Say so when an asset is referenced nowhere: its plain name is probably misspelt in web/.
-	local i
-	for i in "${!ASSET_HASHED[@]}"; do
-		if ! grep -rqF --exclude=sw.js "assets/${ASSET_HASHED[$i]}" "$OUT"; then
-			say "note: ${ASSET_PLAIN[$i]} is not referenced by any page, manifest, stylesheet or script"
-		fi
-	done
-
-	# 5. The service worker: a cache version that changes with any file, and the precache list.
-	if [ -f "$OUT/sw.js" ]; then
-		local version precache manifest=""
-		version=$(cd "$OUT" && find . -type f ! -name sw.js -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
-		[ -f "$OUT/manifest.webmanifest" ] && manifest=', "manifest.webmanifest"'
-		precache="[\"./\", \"index.html\"${manifest}"
-		for f in $(cd "$OUT" && find assets -type f | LC_ALL=C sort); do
-			precache+=", \"$f\""
-		done
-		precache+="]"
-		sed -i -e "s|__CACHE_VERSION__|$version|g" -e "s|__PRECACHE__|$precache|g" "$OUT/sw.js"
-	fi
-
-	rm -rf "$DIST"
-	mv "$OUT" "$DIST"
-	chmod 755 "$DIST"
-	trap - EXIT
-	say "built dist/ ($(find "$DIST" -type f | wc -l) files)"
+	mkdir -p "$BIN"
+	(cd tools && go build -o "$BIN/site" ./cmd/site)
+	"$BIN/site" -root "$ROOT" -out "$DIST" -wasm-pkg "$WASM_PKG"
 }
 
 # ---------------------------------------------------------------------------
@@ -262,7 +145,7 @@ cmd_sizes() {
 		br=$(brotli -c -q 11 "$DIST/$f" | wc -c)
 		traw=$((traw + raw)) tgz=$((tgz + gz)) tbr=$((tbr + br))
 		printf '%-48s %12d %12d %12d\n' "$f" "$raw" "$gz" "$br"
-	done < <(cd "$DIST" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+	done < <(cd "$DIST" && find . -type f ! -name '*.br' ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort)
 	printf '%-48s %12d %12d %12d\n' total "$traw" "$tgz" "$tbr"
 	printf 'total: %s raw, %s gzip, %s brotli\n' "$(human $traw)" "$(human $tgz)" "$(human $tbr)"
 }

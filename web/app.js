@@ -6,7 +6,8 @@
 "use strict";
 
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const P = window.fitclaimPage;
+  const { $, el, clear, setText, errMessage, num, plural } = P.util;
 
   // Form fields: camelCase target key, permalink key, kind, and when it is sent.
   // group: "catalog" fields only in catalog mode, "custom" only in custom mode,
@@ -39,34 +40,12 @@
   const state = {
     ready: false,
     lastGood: null,       // last successful render result
-    lastTarget: null,
+    example: null,        // {fragment, target, result}: the claim a bare visit shows (index.html)
+    typing: false,        // an edit in progress already has its own history entry
     activeTab: "yaml",
     texts: { yaml: "", json: "", heredoc: "", apply: "", api: "" },
     claimName: "claim",
   };
-
-  // ---------- small helpers ----------
-  function el(tag, cls, text) {
-    const n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = String(text);
-    return n;
-  }
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
-  function errMessage(e) {
-    if (e && typeof e.message === "string" && e.message) return e.message;
-    try { return String(e); } catch (_) { return "unknown error"; }
-  }
-  function num(v, digits) {
-    if (typeof v !== "number" || !isFinite(v)) return "—";
-    if (digits === undefined) {
-      return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 2 });
-    }
-    return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  }
-  function plural(n, one, many) { return n === 1 ? one : many; }
 
   // ---------- field access ----------
   function input(key) { return $(key); }
@@ -166,13 +145,9 @@
   // ---------- errors ----------
   const ALL_NAMES = FIELDS.map((f) => f.key).sort((a, b) => b.length - a.length);
 
-  function kebabToCamel(s) { return s.replace(/-([a-z])/g, (_, c) => c.toUpperCase()); }
-
   function resolveName(token) {
     if (!token) return null;
     if (BY_KEY.has(token)) return token;
-    const camel = kebabToCamel(token);
-    if (BY_KEY.has(camel)) return camel;
     const lower = ALL_NAMES.find((k) => k.toLowerCase() === token.toLowerCase());
     if (lower) return lower;
     if (BY_PK.has(token)) return BY_PK.get(token).key;
@@ -234,49 +209,52 @@
     box.hidden = false;
   }
 
-  function rerender(fromEdit) {
-    update(fromEdit).catch(reportBug);
+  // rerender after an edit: "typing" (each key of a text or number field) or "commit" (a
+  // choice, a picked model, a button). An edit gets one history entry, so Back undoes it.
+  function rerender(edit) {
+    update(edit).catch(reportBug);
   }
 
-  // Re-render from the form. Calls overlap when the user types fast; only the
-  // newest one writes to the page.
-  async function update(fromEdit) {
-    if (!state.ready) return;
+  // Re-render from the form. Calls overlap when the user types fast; only the newest one writes
+  // to the page. Resolves with the engine's error, if any (link repair reads it).
+  async function update(edit) {
+    if (!state.ready) return null;
     const seq = ++renderSeq;
     const { target, problems } = readTarget();
-    state.lastTarget = target;
+    state.renderedModel = target.model || "";
 
-    if (fromEdit) updateAddress(target, seq);
+    if (edit) updateAddress(target, seq, edit);
 
     if (problems.length) {
       clearFieldErrors();
       for (const p of problems) showFieldError(p.key, p.msg);
       showError(problems.map((p) => p.msg).join("; "));
-      return;
+      return null;
     }
     if (!("model" in target) && !("paramsB" in target)) {
       clearFieldErrors();
       await showPrompt(seq);
-      return;
+      return null;
     }
     let res;
     try {
       res = await window.fitclaim.render(target);
     } catch (e) {
-      if (seq !== renderSeq) return;
+      if (seq !== renderSeq) return null;
       clearFieldErrors();
       const key = fieldOf(e);
       const msg = errMessage(e);
       if (key) showFieldError(key, msg);
       showError(msg);
-      return;
+      return e;
     }
-    if (seq !== renderSeq) return;
+    if (seq !== renderSeq) return null;
     clearFieldErrors();
     showResult(res, target);
+    return null;
   }
 
-  async function updateAddress(target, seq) {
+  async function updateAddress(target, seq, edit) {
     let frag;
     try {
       frag = await window.fitclaim.permalink(target);
@@ -284,9 +262,17 @@
       return; // the form holds something a link cannot spell; keep the last address
     }
     if (seq !== renderSeq || typeof frag !== "string") return;
+    if (frag === state.currentFragment) {
+      if (edit === "commit") state.typing = false;
+      return;
+    }
     const url = location.pathname + location.search + (frag ? "#" + frag : "");
-    try { history.replaceState(null, "", url); } catch (_) { /* sandboxed */ }
+    try {
+      if (edit === "commit" || !state.typing) history.pushState(null, "", url);
+      else history.replaceState(null, "", url);
+    } catch (_) { /* sandboxed */ }
     state.currentFragment = frag;
+    state.typing = edit === "typing";
   }
 
   async function showPrompt(seq) {
@@ -300,7 +286,7 @@
       models.forEach((m, i) => {
         const b = el("button", "btn link", m.name);
         b.type = "button";
-        b.addEventListener("click", () => { $("model").value = m.name; rerender(true); $("model").focus(); });
+        b.addEventListener("click", () => { $("model").value = m.name; rerender("commit"); $("model").focus(); });
         p.appendChild(b);
         if (i < models.length - 1) p.appendChild(document.createTextNode(" "));
       });
@@ -331,31 +317,37 @@
     $("output").classList.toggle("is-stale", stale);
   }
 
+  // The example is on show until the first claim of the user's own replaces it.
+  function setExample(on) {
+    $("output").toggleAttribute("data-example", on);
+    $("example-note").hidden = !on;
+  }
+
   function showResult(res, target) {
     state.lastGood = res;
     const b = res.bounds || {};
     $("result-error").hidden = true;
     markStale(false);
+    setExample(res === (state.example && state.example.result));
     $("output").hidden = false;
 
     const yaml = String(res.yaml || "");
     const json = String(res.json || "");
     const claimName = b.claimName || "claim";
     state.claimName = claimName;
-    $("yaml").textContent = yaml;
-    $("json").textContent = json;
-    $("download-name").textContent = claimName + ".yaml";
+    setText($("yaml"), yaml);
+    setText($("json"), json);
+    setText($("download-name"), claimName + ".yaml");
 
     const frag = typeof res.permalink === "string" ? res.permalink : "";
     const api = location.origin + "/api/v1/claim.yaml?" + frag;
     const heredoc = "kubectl apply -f - <<'EOF'\n" + yaml + (yaml.endsWith("\n") ? "" : "\n") + "EOF\n";
     const apply = "kubectl apply -f '" + api.replace(/'/g, "'\\''") + "'";
     state.texts = { yaml, json, heredoc, apply, api };
-    $("heredoc").textContent = heredoc;
-    $("apply").textContent = apply;
+    setText($("apply"), apply);
     const link = $("api-link");
     link.href = api;
-    link.textContent = api;
+    setText(link, api);
 
     // Summary (the live region): one sentence.
     const summary = $("summary");
@@ -385,14 +377,16 @@
       const btn = el("button", "btn link", "Split over " + n + " devices");
       btn.type = "button";
       btn.id = "use-split";
-      btn.addEventListener("click", () => { $("count").value = String(n); rerender(true); $("count").focus(); });
+      btn.addEventListener("click", () => { $("count").value = String(n); rerender("commit"); $("count").focus(); });
       p2.appendChild(btn);
       summary.appendChild(p2);
     }
 
     renderExplain(b);
     renderWarnings(res.warnings || []);
-    renderMatches(res.matches || [], b);
+    P.table.render(res.matches || [], b);
+    if (P.charts) P.charts.render(res);
+    for (const panel of P.panels || []) panel.render && panel.render(res, target);
   }
 
   function renderExplain(b) {
@@ -458,7 +452,7 @@
       btn.addEventListener("click", () => {
         $("sizing").value = "kv";
         syncVisibility();
-        rerender(true);
+        rerender("commit");
         $("sizing").focus();
       });
       p.appendChild(btn);
@@ -471,59 +465,6 @@
     clear(ul);
     for (const w of list) ul.appendChild(el("li", null, w));
     $("warnings-box").hidden = list.length === 0;
-  }
-
-  const MATCHES_SHOWN = 12;
-  const VENDORS = { nvidia: "NVIDIA", amd: "AMD", intel: "Intel", google: "Google", apple: "Apple", aws: "AWS" };
-
-  function vendorName(v) {
-    if (!v) return "";
-    return VENDORS[String(v).toLowerCase()] || String(v);
-  }
-
-  function renderMatches(list, b) {
-    const body = $("matches");
-    clear(body);
-    list.forEach((m, i) => {
-      const tr = el("tr", m.fits ? "fits" : "");
-      if (i >= MATCHES_SHOWN && !state.allMatches) tr.hidden = true;
-      const name = el("th");
-      name.scope = "row";
-      name.appendChild(el("span", "acc", m.name || m.id));
-      const sub = [vendorName(m.vendor),
-        m.productName && m.productName !== m.name ? "driver name “" + m.productName + "”" : ""].filter(Boolean).join(" · ");
-      if (sub) name.appendChild(el("span", "vendor", sub));
-      tr.appendChild(name);
-
-      const vtd = el("td", "vcell");
-      const multi = !m.fits && m.devicesNeeded > 1;
-      const cls = m.fits ? "ok" : multi ? "multi" : "no";
-      vtd.appendChild(el("span", "verdict " + cls, m.verdict || (m.fits ? "fits" : "does not fit")));
-      if (m.fits && m.selected === false) {
-        vtd.appendChild(el("span", "unselected", "not selected by this claim's driver"));
-      }
-      tr.appendChild(vtd);
-
-      const cell = (label, text) => {
-        const td = el("td", "num", text);
-        td.setAttribute("data-label", label); // shown as the cell's caption on narrow screens
-        tr.appendChild(td);
-      };
-      const h = m.headroomPct;
-      cell("Est. tok/s", num(m.estTps, 1));
-      cell("Headroom", typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
-      cell("Devices needed", m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
-      cell("Memory, GiB", num(m.memoryGiB, 1));
-      cell("Bandwidth, GB/s", num(m.bandwidthGBs));
-      body.appendChild(tr);
-    });
-    const more = $("matches-more");
-    more.hidden = list.length <= MATCHES_SHOWN;
-    more.textContent = state.allMatches ? "Show the first " + MATCHES_SHOWN + " only" : "Show all " + list.length + " accelerators";
-    more.setAttribute("aria-expanded", state.allMatches ? "true" : "false");
-    $("matches-note").textContent = "Every accelerator of the catalog, best first. Estimated tok/s = bandwidth × " +
-      num(b.efficiencyPct) + "% ÷ bytes read per token" + (b.count > 1 ? " on " + b.count + " devices" : "") +
-      "; headroom is how far that estimate is above your " + num(b.minTps) + " tok/s; devices needed is the fewest of that product (up to 8) that meet both floors.";
   }
 
   // ---------- permalink on load ----------
@@ -550,61 +491,29 @@
     return frag.split("&").find((p) => p.split("=")[0] === f.pk) || "";
   }
 
-  // Read the link: all of it if it parses; otherwise keep the pairs that parse
-  // (the engine hands them back on the Error as .target) and say which did not.
+  // Read the link into the form: all of it if it parses; otherwise the pairs that parse (the
+  // engine hands them back on the Error as .target). Returns the dropped parts, {pair, error}.
   async function applyLink(frag) {
-    const box = $("link-error");
-    box.hidden = true;
-    box.textContent = "";
-    if (!frag) { fillForm({}); return; }
-    const dropped = []; // {pair, error}
+    const dropped = [];
     const whole = await safeParse(frag);
     if (!whole.error) {
       fillForm(whole.target);
-    } else if (whole.error && whole.error.target && typeof whole.error.target === "object") {
-      fillForm(whole.error.target);
-      const list = Array.isArray(whole.error.errors) && whole.error.errors.length ? whole.error.errors : [whole.error];
-      for (const e of list) {
-        const key = fieldOf(e);
-        dropped.push({ pair: key ? pairFor(frag, key) : "", error: e });
-      }
-    } else {
-      // A bridge without .target: find the good pairs ourselves.
-      const pairs = frag.split("&").filter((p) => p !== "");
-      let kept = [];
-      let pending = pairs.slice();
-      let progress = true;
-      while (progress && pending.length) {
-        progress = false;
-        const still = [];
-        for (const p of pending) {
-          if (!(await safeParse(kept.concat([p]).join("&"))).error) { kept.push(p); progress = true; } else still.push(p);
-        }
-        pending = still;
-      }
-      kept = pairs.filter((p) => kept.includes(p));
-      const keptParse = await safeParse(kept.join("&"));
-      fillForm(keptParse.error ? {} : keptParse.target);
-      for (const p of pending) dropped.push({ pair: p, error: (await safeParse(p)).error || whole.error });
-      if (!pending.length) dropped.push({ pair: "", error: whole.error });
+      return dropped;
     }
-
-    // A pair can be well-formed and still out of range (eff=500): the engine says which
-    // field; leave that one out too, so the rest of the link still gives a claim.
-    for (let i = 0; i < FIELDS.length; i++) {
-      const { target, problems } = readTarget();
-      if (problems.length || (!("model" in target) && !("paramsB" in target))) break;
-      let err = null;
-      try { await window.fitclaim.render(target); } catch (e) { err = e; }
-      if (!err) break;
-      const key = fieldOf(err);
-      if (!key || !(key in target) || key === "model" || key === "paramsB") break;
-      const f = BY_KEY.get(key);
-      dropped.push({ pair: pairFor(frag, key) || (f.pk + "=" + String(target[key])), error: err });
-      input(key).value = "";
-      if (key === "sizing") syncVisibility();
+    const e = whole.error;
+    fillForm(e.target && typeof e.target === "object" ? e.target : {});
+    const list = Array.isArray(e.errors) && e.errors.length ? e.errors : [e];
+    for (const x of list) {
+      const key = fieldOf(x);
+      dropped.push({ pair: key ? pairFor(frag, key) : "", error: x });
     }
+    return dropped;
+  }
 
+  function showDropped(dropped) {
+    const box = $("link-error");
+    box.hidden = dropped.length === 0;
+    box.textContent = "";
     if (!dropped.length) return;
     const lines = ["This link has " + (dropped.length === 1 ? "a part" : dropped.length + " parts") +
       " that could not be used; the rest of it was kept."];
@@ -612,14 +521,12 @@
       const msg = errMessage(d.error);
       lines.push("• " + (d.pair ? "“" + describePair(d.pair) + "”: " : "") + msg);
       const key = fieldOf(d.error) || (BY_PK.get((d.pair || "").split("=")[0]) || {}).key;
-      if (key && BY_KEY.has(key) && !linkFieldErrors.has(key)) showLinkFieldError(key, msg);
+      if (key && BY_KEY.has(key) && !linkFieldErrors.has(key)) linkFieldErrors.set(key, msg);
     }
     box.textContent = lines.join("\n");
-    box.hidden = false;
   }
 
   const linkFieldErrors = new Map();
-  function showLinkFieldError(key, msg) { linkFieldErrors.set(key, msg); }
 
   // ---------- model combobox ----------
   async function safeModels(q, limit) {
@@ -704,15 +611,24 @@
     if (!m) return;
     $("model").value = m.name;
     comboShow(false);
-    rerender(true);
+    rerender("commit");
   }
 
+  // Enter without a highlighted option: the list's own answer (an exact name, else its first
+  // match), so what the list offers and what Enter picks are one search.
+  function comboCommit() {
+    const typed = $("model").value.trim().toLowerCase();
+    const exact = combo.items.findIndex((m) => m.name.toLowerCase() === typed);
+    if (exact >= 0 || combo.items.length) comboPick(exact >= 0 ? exact : 0);
+    else { comboShow(false); rerender("commit"); }
+  }
+
+  // Typing only searches; the claim follows a pick, Enter or leaving the field, so no error
+  // shows for a name half typed.
   function wireCombo() {
     const inp = $("model");
-    inp.addEventListener("input", () => {
-      comboRender(inp.value.trim());
-      rerender(true);
-    });
+    inp.addEventListener("input", () => comboRender(inp.value.trim()));
+    inp.addEventListener("change", () => { if (inp.value.trim() !== state.renderedModel) rerender("commit"); });
     inp.addEventListener("keydown", async (ev) => {
       if (ev.key === "ArrowDown") {
         ev.preventDefault();
@@ -723,11 +639,11 @@
         if (!combo.open) { await comboRender(inp.value.trim()); comboMove(combo.items.length - 1); return; }
         comboMove(combo.active - 1);
       } else if (ev.key === "Enter") {
-        if (combo.open && combo.active >= 0) { ev.preventDefault(); comboPick(combo.active); }
-        else if (combo.open) { ev.preventDefault(); comboShow(false); }
+        ev.preventDefault();
+        if (combo.open && combo.active >= 0) comboPick(combo.active);
+        else comboCommit();
       } else if (ev.key === "Escape") {
         if (combo.open) { ev.preventDefault(); comboShow(false); }
-        else if (inp.value) { ev.preventDefault(); inp.value = ""; rerender(true); }
       } else if (ev.key === "Tab") {
         comboShow(false);
       } else if ((ev.key === "Home" || ev.key === "End") && combo.open && combo.active >= 0) {
@@ -795,10 +711,6 @@
         setTimeout(() => { btn.textContent = label; }, 1500);
       });
     }
-    $("matches-more").addEventListener("click", () => {
-      state.allMatches = !state.allMatches;
-      if (state.lastGood) renderMatches(state.lastGood.matches || [], state.lastGood.bounds || {});
-    });
     $("download-yaml").addEventListener("click", () => {
       const blob = new Blob([state.texts.yaml], { type: "application/yaml" });
       const url = URL.createObjectURL(blob);
@@ -820,13 +732,18 @@
     for (const f of FIELDS) {
       if (f.key === "model") continue; // the combobox has its own handler
       const node = input(f.key);
-      node.addEventListener(node.tagName === "SELECT" ? "change" : "input", () => {
-        if (f.key === "sizing") syncVisibility();
-        rerender(true);
-      });
+      if (node.tagName === "SELECT") {
+        node.addEventListener("change", () => {
+          if (f.key === "sizing") syncVisibility();
+          rerender("commit");
+        });
+      } else {
+        node.addEventListener("input", () => rerender("typing"));
+        node.addEventListener("change", () => { state.typing = false; }); // the edit is done
+      }
     }
     for (const r of document.querySelectorAll('input[name="source"]')) {
-      r.addEventListener("change", () => { syncVisibility(); rerender(true); });
+      r.addEventListener("change", () => { syncVisibility(); rerender("commit"); });
     }
     $("reset").addEventListener("click", () => {
       const model = $("model").value;
@@ -835,12 +752,17 @@
       resetFields(false);
       if (custom) { setSource("custom"); $("paramsB").value = params; } else { $("model").value = model; }
       $("link-error").hidden = true;
-      rerender(true);
+      rerender("commit");
     });
-    window.addEventListener("hashchange", () => {
-      if (fragment() === state.currentFragment) return;
+    // A new link in the address bar, or Back and Forward through the edits.
+    const follow = () => {
+      const frag = fragment();
+      if (frag === state.currentFragment) return;
+      if (!frag.includes("=") && document.getElementById(frag)) return; // an in-page link (#result)
       loadFromLink().catch(reportBug);
-    });
+    };
+    window.addEventListener("hashchange", follow);
+    window.addEventListener("popstate", follow);
   }
 
   async function loadFromLink() {
@@ -848,8 +770,30 @@
     const frag = fragment();
     state.currentFragment = frag;
     renderSeq++; // whatever was in flight is about the old form
-    await applyLink(frag);
-    await update(false);
+    state.typing = false;
+    if (!frag && state.example) {
+      // A bare address: the example, as index.html already shows it; nothing to render.
+      fillForm(state.example.target);
+      showDropped([]);
+      clearFieldErrors();
+      showResult(state.example.result, state.example.target);
+      return;
+    }
+    const dropped = frag ? await applyLink(frag) : (fillForm({}), []);
+    // One render; only when it fails on a value the parser let through (eff=500) is that field
+    // left out and the rest rendered again, so a link with a bad part still gives a claim.
+    for (let i = 0; i < FIELDS.length; i++) {
+      const err = await update(null);
+      if (!err) break;
+      const key = fieldOf(err);
+      const { target } = readTarget();
+      if (!key || !(key in target) || key === "model" || key === "paramsB") break;
+      const f = BY_KEY.get(key);
+      dropped.push({ pair: pairFor(frag, key) || (f.pk + "=" + String(target[key])), error: err });
+      input(key).value = "";
+      if (key === "sizing") syncVisibility();
+    }
+    showDropped(dropped);
     // Messages about the link's dropped parts sit by their fields until the next edit.
     for (const [key, msg] of linkFieldErrors) {
       if (input(key).getAttribute("aria-invalid") !== "true") showFieldError(key, msg);
@@ -883,22 +827,16 @@
     boot.hidden = false;
   }
 
+  // loadEngine instantiates the module boot.js has been compiling since the head of the page.
   async function loadEngine() {
-    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+    const { module, error } = await window.fitclaimBoot.engine;
+    if (error) throw error;
     if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
     const go = new Go();
-    const resp = await fetch("fitclaim.wasm");
-    if (!resp.ok) throw new Error("the engine could not be fetched: HTTP " + resp.status);
-    let inst;
-    const type = resp.headers.get("Content-Type") || "";
-    if (WebAssembly.instantiateStreaming && type.startsWith("application/wasm")) {
-      inst = await WebAssembly.instantiateStreaming(resp, go.importObject);
-    } else {
-      inst = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-    }
+    const inst = await WebAssembly.instantiate(module, go.importObject);
     let exited = false;
-    go.run(inst.instance).then(() => { exited = true; }, () => { exited = true; });
-    // The global appears as soon as the Go program's main runs; on a slow or busy
+    go.run(inst).then(() => { exited = true; }, () => { exited = true; });
+    // Go's main installs the global before go.run returns to this script; on a slow or busy
     // machine that can take a while, so wait as long as the program is alive.
     const t0 = Date.now();
     let told = false;
@@ -912,12 +850,30 @@
     }
   }
 
+  // The example claim of index.html (rendered by the engine when the site was built).
+  function readExample() {
+    const node = $("example");
+    if (!node) return null;
+    try { return JSON.parse(node.textContent); } catch (_) { return null; }
+  }
+
   async function main() {
     syncVisibility();
     wireCombo();
     wireTabs();
     wireActions();
     wireForm();
+    P.table.wire();
+    state.example = readExample();
+    const bare = !fragment();
+    if (bare && state.example) {
+      // Shown at once, without the engine: the page's first claim is the example.
+      fillForm(state.example.target);
+      showResult(state.example.result, state.example.target);
+      state.currentFragment = "";
+    } else {
+      setExample(false);
+    }
     try {
       await loadEngine();
     } catch (e) {
@@ -932,8 +888,16 @@
     if (typeof cat.models === "number") $("catalog-size").textContent = "the catalog of " + num(cat.models) + " models";
     $("version").textContent = "fitclaim " + (fc.version || "") + (cat.date ? ", catalog of " + cat.date : "");
     $("boot").hidden = true;
-    await loadFromLink();
+    if (!(bare && state.example) || fragment()) await loadFromLink();
     document.documentElement.dataset.state = "ready";
+    whenIdle(registerSW);
+  }
+
+  // The service worker installs once the claim is on screen and the page is idle; it fills its
+  // cache from the HTTP cache the page has just filled (sw.js), not from the network again.
+  function whenIdle(fn) {
+    if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 });
+    else setTimeout(fn, 500);
   }
 
   function registerSW() {
@@ -947,6 +911,4 @@
   });
 
   main().catch((e) => bootFail("fitclaim could not start: " + errMessage(e)));
-  if (document.readyState === "complete") registerSW();
-  else window.addEventListener("load", registerSW);
 })();

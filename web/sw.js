@@ -1,4 +1,4 @@
-// fitclaim service worker. build.sh substitutes the cache version and the
+// fitclaim service worker. tools/cmd/site substitutes the cache version and the
 // precache list (a JSON array of same-origin URLs: the shell, the hashed
 // assets, the wasm and the Go runtime glue).
 "use strict";
@@ -16,7 +16,10 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     await Promise.all(PRECACHE.map(async (u) => {
       const url = new URL(u, scopeURL);
-      const resp = await fetch(new Request(url.href, { cache: "reload", credentials: "same-origin" }));
+      // Hashed assets never change under their name: the HTTP cache the page has just filled
+      // answers (no second download); the shell is revalidated.
+      const mode = u.startsWith("assets/") ? "default" : "no-cache";
+      const resp = await fetch(new Request(url.href, { cache: mode, credentials: "same-origin" }));
       if (!resp.ok) throw new Error("precache " + url.pathname + ": HTTP " + resp.status);
       await cache.put(url.href, resp);
     }));

@@ -358,6 +358,8 @@ func TestTypeModelSeeClaim(t *testing.T) {
 	p := newPage(t, s.URL, 1280, 1000)
 	p.open("")
 
+	// The bare page shows the example with its model filled in: start from an empty field.
+	p.eval(`document.getElementById("model").value = ""`, nil)
 	p.run(chromedp.Click("#model", chromedp.ByQuery), chromedp.SendKeys("#model", "llama-2-7b-chat", chromedp.ByQuery))
 	var expanded string
 	p.eval(`document.getElementById("model").getAttribute("aria-expanded")`, &expanded)
@@ -391,13 +393,21 @@ func TestTypeModelSeeClaim(t *testing.T) {
 		t.Errorf("listbox still expanded after picking")
 	}
 
-	want := render(t, target(func(x *fit.Target) { x.Model = picked }))
+	// The pick keeps the example's other settings: the user's claim is the example made theirs.
+	var exampleFrag string
+	p.eval(`JSON.parse(document.getElementById("example").textContent).fragment`, &exampleFrag)
+	tg, err := claim.ParsePermalink(exampleFrag)
+	if err != nil {
+		t.Fatalf("the example's fragment %q: %v", exampleFrag, err)
+	}
+	tg.Model = picked
+	want := render(t, tg)
 	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for "+picked)
 	sameText(t, "YAML", want.YAML, got)
 	if !strings.Contains(p.text("summary"), want.Name) {
 		t.Errorf("summary %q does not name the claim %q", p.text("summary"), want.Name)
 	}
-	if fr := p.fragment(); fr != claim.Permalink(want.Bounds.Target) && fr != claim.Permalink(target(func(x *fit.Target) { x.Model = picked })) {
+	if fr := p.fragment(); fr != claim.Permalink(tg) {
 		t.Errorf("address bar fragment %q, want the permalink of %q", fr, picked)
 	}
 	p.noProblems()
@@ -462,8 +472,9 @@ func TestPermalinkRendersEngineBytes(t *testing.T) {
 	p.noProblems()
 }
 
-// Editing the form rewrites the address bar (replaceState), and the new link is
-// the engine's permalink of what the page now shows.
+// Editing the form rewrites the address bar, and the new link is the engine's permalink of
+// what the page now shows; each edit is one history entry (the keys of one number are one
+// edit), so Back and Forward step through them.
 func TestAddressBarFollowsForm(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
@@ -497,9 +508,28 @@ func TestAddressBarFollowsForm(t *testing.T) {
 
 	var histAfter int
 	p.eval(`history.length`, &histAfter)
-	if histAfter != histLen {
-		t.Errorf("editing added history entries (%d -> %d): want replaceState", histLen, histAfter)
+	if histAfter != histLen+2 {
+		t.Errorf("two edits (typing 42, choosing kv) took history from %d to %d entries, want %d", histLen, histAfter, histLen+2)
 	}
+	// Back undoes the last edit, then the one before; Forward redoes it.
+	p.eval(`history.back()`, nil)
+	p.waitText("yaml", func(s string) bool { return s == wantRes.YAML }, "the 42 tok/s claim after Back")
+	if got := p.fragment(); got != claim.Permalink(want) {
+		t.Errorf("after Back the fragment is %q, want %q", got, claim.Permalink(want))
+	}
+	var sizing string
+	p.eval(`document.getElementById("sizing").value`, &sizing)
+	if sizing != "" {
+		t.Errorf("after Back the sizing field is %q, want the default", sizing)
+	}
+	startRes := render(t, start)
+	p.eval(`history.back()`, nil)
+	p.waitText("yaml", func(s string) bool { return s == startRes.YAML }, "the first claim after a second Back")
+	p.eval(`history.forward()`, nil)
+	p.waitText("yaml", func(s string) bool { return s == wantRes.YAML }, "the 42 tok/s claim after Forward")
+	p.eval(`history.forward()`, nil)
+	got = p.waitText("yaml", func(s string) bool { return s == kv.YAML }, "the kv claim after a second Forward")
+	sameText(t, "YAML after Forward", kv.YAML, got)
 	// A bad value: the message sits by the field, the last claim stays, marked stale.
 	p.run(chromedp.SetValue("#efficiencyPct", "", chromedp.ByQuery), chromedp.SendKeys("#efficiencyPct", "500", chromedp.ByQuery))
 	if !p.visible("efficiencyPct-err") || !strings.Contains(p.text("efficiencyPct-err"), "efficiencyPct") {
@@ -867,5 +897,81 @@ func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
 	if len(keys) != 1 || keys[0] != newName {
 		t.Errorf("caches after the update %q, want only [%s]", keys, newName)
 	}
+	p.noProblems()
+}
+
+// A bare visit shows a complete example claim before the engine has loaded: its YAML is in
+// index.html (rendered by the engine when the site was built) and the rest is drawn from the
+// data beside it; the form holds the example, and the engine's arrival changes nothing shown.
+func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
+	dir := distDir(t)
+	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := netlify.NewServer(dir, cfg, nil)
+	release := make(chan struct{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			<-release // the engine arrives only when the test says so
+		}
+		site.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+
+	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
+	p.run(chromedp.Navigate(p.base + "/"))
+	var exampleFrag string
+	p.run(chromedp.Poll(`(document.getElementById("example") || {}).textContent && JSON.parse(document.getElementById("example").textContent).fragment`,
+		&exampleFrag, chromedp.WithPollingTimeout(20*time.Second)))
+	tg, err := claim.ParsePermalink(exampleFrag)
+	if err != nil {
+		t.Fatalf("the example's fragment %q: %v", exampleFrag, err)
+	}
+	want := render(t, tg)
+	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the example's YAML before the engine")
+	sameText(t, "example YAML", want.YAML, got)
+	sameText(t, "example JSON", want.JSON, p.text("json"))
+	var state string
+	p.eval(`document.documentElement.dataset.state || ""`, &state)
+	if state != "" {
+		t.Fatalf("state %q: the engine was there already, the test proves nothing", state)
+	}
+	if !p.visible("yaml") || !p.visible("example-note") {
+		t.Errorf("the example's YAML or its note is not visible")
+	}
+	if !strings.Contains(p.text("summary"), want.Name) {
+		t.Errorf("summary %q does not name the example's claim %q", p.text("summary"), want.Name)
+	}
+	var rows int
+	p.eval(`document.querySelectorAll("#matches tr").length`, &rows)
+	if rows != len(want.Matches) {
+		t.Errorf("example table has %d rows, the engine %d matches", rows, len(want.Matches))
+	}
+	var model string
+	p.eval(`document.getElementById("model").value`, &model)
+	if model != tg.Model {
+		t.Errorf("the form's model is %q, want the example's %q", model, tg.Model)
+	}
+
+	close(release)
+	released = true
+	p.waitReady()
+	sameText(t, "example YAML once the engine is there", want.YAML, p.text("yaml"))
+	if fr := p.fragment(); fr != "" {
+		t.Errorf("a bare visit's address gained a fragment %q before any edit", fr)
+	}
+	p.screenshot("e2e-bare-example.png")
 	p.noProblems()
 }

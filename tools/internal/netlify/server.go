@@ -217,18 +217,24 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, reqPath, name
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	data, err := fs.ReadFile(s.Root, name)
-	if err != nil {
-		http.Error(w, "read error", http.StatusInternalServerError)
-		return
-	}
-	info, err := fs.Stat(s.Root, name)
-	if err != nil {
-		http.Error(w, "read error", http.StatusInternalServerError)
-		return
-	}
 	h := w.Header()
 	h.Set("Content-Type", ContentType(name))
+	h.Add("Vary", "Accept-Encoding")
+	stored := name
+	if enc, alt := s.precompressed(r, name); alt != "" {
+		h.Set("Content-Encoding", enc)
+		stored = alt
+	}
+	data, err := fs.ReadFile(s.Root, stored)
+	if err != nil {
+		http.Error(w, "read error", http.StatusInternalServerError)
+		return
+	}
+	info, err := fs.Stat(s.Root, stored)
+	if err != nil {
+		http.Error(w, "read error", http.StatusInternalServerError)
+		return
+	}
 	for k, vs := range s.Config.HeadersFor(reqPath) {
 		h[k] = vs
 	}
@@ -242,4 +248,31 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, reqPath, name
 	if r.Method != http.MethodHead {
 		w.Write(data)
 	}
+}
+
+// precompressed picks the copy tools/cmd/site wrote beside a file (NAME.br, NAME.gz) that the
+// request accepts, as a CDN sends compressed text: brotli first. None: "", "".
+func (s *Server) precompressed(r *http.Request, name string) (encoding, file string) {
+	accept := r.Header.Get("Accept-Encoding")
+	for _, c := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(accept, c.enc) {
+			continue
+		}
+		if info, err := fs.Stat(s.Root, name+c.ext); err == nil && info.Mode().IsRegular() {
+			return c.enc, name + c.ext
+		}
+	}
+	return "", ""
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header lists enc without q=0.
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		tok, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(tok), enc) {
+			q := strings.ReplaceAll(params, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// site is the output directory being assembled and the assets hashed so far.
+type site struct {
+	dir    string
+	order  []string          // plain names in the order they were hashed
+	hashed map[string]string // plain name -> "assets/<name>.<hash>.<ext>"
+}
+
+func newSite(dir string) *site { return &site{dir: dir, hashed: map[string]string{}} }
+
+// isRootFile: files of web/ that keep their name at the site root (pages, the service worker,
+// the manifest, Netlify's control files); every other file is a cacheable, hashed asset.
+func isRootFile(name string) bool {
+	switch {
+	case strings.HasSuffix(name, ".html"), name == "sw.js", strings.HasSuffix(name, ".webmanifest"),
+		name == "robots.txt", strings.HasPrefix(name, "_"), strings.HasPrefix(name, "."):
+		return true
+	}
+	return false
+}
+
+// assemble hashes the leaves (extra files and every web/ file that is neither CSS nor JS), then
+// the stylesheets (which may refer to leaves), then the scripts (which may refer to both), each
+// after its references are rewritten; then copies the root files with their references
+// rewritten, and the example claim written into the pages.
+func (s *site) assemble(web string, extra map[string]string, ex *example) error {
+	if err := os.MkdirAll(filepath.Join(s.dir, "assets"), 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(web)
+	if err != nil {
+		return err
+	}
+	var leaves, styles, scripts, roots []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		switch name := e.Name(); {
+		case isRootFile(name):
+			roots = append(roots, name)
+		case strings.HasSuffix(name, ".css"):
+			styles = append(styles, name)
+		case strings.HasSuffix(name, ".js"):
+			scripts = append(scripts, name)
+		default:
+			leaves = append(leaves, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(extra)) {
+		b, err := os.ReadFile(extra[name])
+		if err != nil {
+			return err
+		}
+		if err := s.add(name, b); err != nil {
+			return err
+		}
+	}
+	for _, group := range [][]string{leaves, styles, scripts} {
+		for _, name := range group {
+			b, err := os.ReadFile(filepath.Join(web, name))
+			if err != nil {
+				return err
+			}
+			if strings.HasSuffix(name, ".css") || strings.HasSuffix(name, ".js") {
+				b = s.rewrite(b)
+			}
+			if err := s.add(name, b); err != nil {
+				return err
+			}
+		}
+	}
+	var pages []byte
+	for _, name := range roots {
+		b, err := os.ReadFile(filepath.Join(web, name))
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".webmanifest") {
+			b = s.rewrite(b)
+		}
+		if name == "index.html" && ex != nil {
+			if b, err = ex.fill(b); err != nil {
+				return err
+			}
+		}
+		if name != "sw.js" {
+			pages = append(pages, b...)
+		}
+		if err := os.WriteFile(filepath.Join(s.dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	// An asset no page, manifest, stylesheet or script names is probably misspelt in web/.
+	for _, name := range s.order {
+		if !strings.Contains(string(pages), s.hashed[name]) && !s.namedByAsset(name) {
+			fmt.Fprintf(os.Stderr, "==> note: %s is not referenced by any page, manifest, stylesheet or script\n", name)
+		}
+	}
+	return nil
+}
+
+// add writes an asset under its content-hashed name.
+func (s *site) add(name string, b []byte) error {
+	sum := sha256.Sum256(b)
+	h := hex.EncodeToString(sum[:])[:10]
+	hashed := name + "." + h
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		hashed = name[:i] + "." + h + name[i:]
+	}
+	s.hashed[name] = "assets/" + hashed
+	s.order = append(s.order, name)
+	return os.WriteFile(filepath.Join(s.dir, "assets", hashed), b, 0o644)
+}
+
+// rewrite replaces every quoted reference to an asset already hashed ("name", 'name', `name`,
+// (name), optionally ./name, followed by a quote, ')', '?' or '#') with its hashed path.
+func (s *site) rewrite(b []byte) []byte {
+	for _, name := range s.order {
+		re := regexp.MustCompile("([\"'`(])(\\./)?" + regexp.QuoteMeta(name) + "([\"'`)?#])")
+		b = re.ReplaceAll(b, []byte("${1}"+s.hashed[name]+"${3}"))
+	}
+	return b
+}
+
+func (s *site) namedByAsset(name string) bool {
+	for _, other := range s.order {
+		if other == name {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(s.dir, s.hashed[other]))
+		if err == nil && strings.Contains(string(b), s.hashed[name]) {
+			return true
+		}
+	}
+	return false
+}

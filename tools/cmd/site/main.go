@@ -1,0 +1,131 @@
+// Command site assembles the static site from web/ into a directory; ./build.sh runs it as
+// "site -root . -out dist [-wasm-pkg ./wasm/page] [-example FRAGMENT]". It
+//
+//   - builds the page's wasm (GOOS=js GOARCH=wasm, small flags) and takes Go's wasm_exec.js;
+//   - renders the example claim with the Go engine and writes it into index.html, so a bare
+//     visit shows a complete claim before the wasm has loaded (example.go);
+//   - gives every asset a content-hashed name under assets/ and rewrites the references to it
+//     (assets.go);
+//   - writes the service worker's cache version and precache list into sw.js (sw.go);
+//   - writes a brotli (when the brotli command is there) and a gzip copy beside each text file
+//     and the wasm, for servers that send precompressed files (compress.go).
+//
+// The output is built in a temporary directory beside -out and moved into place at the end, so
+// a failed build leaves the previous site intact.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// wasmName is the page's engine as web/ refers to it.
+const wasmName = "fitclaim.wasm"
+
+func main() {
+	root := flag.String("root", ".", "the repository's root (holds web/ and the wasm package)")
+	out := flag.String("out", "dist", "where the site goes (replaced)")
+	wasmPkg := flag.String("wasm-pkg", "./wasm/page", "the page's wasm entry point, relative to -root")
+	example := flag.String("example", defaultExample, "permalink fragment of the claim a bare visit shows")
+	flag.Parse()
+	if err := build(*root, *out, *wasmPkg, *example); err != nil {
+		fmt.Fprintln(os.Stderr, "site:", err)
+		os.Exit(1)
+	}
+}
+
+func build(root, out, wasmPkg, example string) error {
+	web := filepath.Join(root, "web")
+	if _, err := os.Stat(web); err != nil {
+		return fmt.Errorf("%v: nothing to build", err)
+	}
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), ".dist-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	work := filepath.Join(tmp, ".work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+
+	wasm := filepath.Join(work, wasmName)
+	if err := buildWasm(root, wasmPkg, wasm); err != nil {
+		return err
+	}
+	goroot, err := goEnv(root, "GOROOT")
+	if err != nil {
+		return err
+	}
+	glue := filepath.Join(work, "wasm_exec.js")
+	if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), glue); err != nil {
+		return err
+	}
+	ex, err := renderExample(example)
+	if err != nil {
+		return err
+	}
+	s := newSite(tmp)
+	if err := s.assemble(web, map[string]string{wasmName: wasm, "wasm_exec.js": glue}, ex); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(work); err != nil {
+		return err
+	}
+	if err := writeServiceWorker(tmp); err != nil {
+		return err
+	}
+	if err := precompress(tmp); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "==> built %s (%d assets, example #%s)\n", out, len(s.hashed), example)
+	return nil
+}
+
+// buildWasm builds the page's engine with the flags that keep it small.
+func buildWasm(root, pkg, out string) error {
+	fmt.Fprintf(os.Stderr, "==> building %s -> %s\n", pkg, wasmName)
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building %s: %w", pkg, err)
+	}
+	return nil
+}
+
+func goEnv(dir, name string) (string, error) {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = dir
+	b, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}

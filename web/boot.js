@@ -1,0 +1,22 @@
+// fitclaim boot: the first script of the page, run in the head before the body is parsed. It
+// starts fetching and compiling the engine at once (the <link rel="preload"> above it has the
+// download going already), so the compile overlaps with everything else the page loads;
+// app.js instantiates the compiled module. A permalink load is marked on <html> so the
+// stylesheet keeps the prerendered example out of sight until the link's own claim is there.
+"use strict";
+
+(() => {
+  if (location.hash.length > 1) document.documentElement.dataset.link = "";
+  const compile = async () => {
+    const resp = await fetch("fitclaim.wasm");
+    if (!resp.ok) throw new Error("the engine could not be fetched: HTTP " + resp.status);
+    const type = resp.headers.get("Content-Type") || "";
+    if (WebAssembly.compileStreaming && type.startsWith("application/wasm")) return WebAssembly.compileStreaming(resp);
+    return WebAssembly.compile(await resp.arrayBuffer());
+  };
+  // Settles to {module} or {error}: never an unhandled rejection, whatever app.js is doing.
+  const engine = typeof WebAssembly === "object"
+    ? compile().then((module) => ({ module }), (error) => ({ error }))
+    : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
+  window.fitclaimBoot = { engine };
+})();

@@ -1,0 +1,162 @@
+// fitclaim page: the accelerator table. Rows are kept by accelerator and only their changed
+// text is rewritten, so a re-render does not rebuild the table (that rebuild was the slow tail
+// of the page's renders). Every column sorts (click its header; again to reverse), a vendor
+// filter and a "selectable" filter narrow it; all figures and words come from the engine.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage;
+  const { $, el, setText, num } = P.util;
+
+  const SHOWN = 12; // rows before "Show all"
+  const VENDORS = { nvidia: "NVIDIA", amd: "AMD", intel: "Intel", google: "Google", apple: "Apple", aws: "AWS" };
+  const vendorName = (v) => (v ? VENDORS[String(v).toLowerCase()] || String(v) : "");
+
+  const t = {
+    rows: new Map(), // accelerator id -> {tr, cells}
+    list: [],        // the engine's matches, best first
+    bounds: {},
+    sortKey: "",     // "" = the engine's order
+    sortDir: 1,
+    all: false,
+    onPick: null,    // called with a match when its row is chosen (the memory chart follows it)
+    picked: "",
+  };
+
+  function row(m) {
+    let r = t.rows.get(m.id);
+    if (r) return r;
+    const tr = el("tr");
+    const th = el("th");
+    th.scope = "row";
+    const name = el("button", "acc linkish");
+    name.type = "button";
+    name.title = "Show this device in the memory picture";
+    name.addEventListener("click", () => pick(m.id));
+    const vendor = el("span", "vendor");
+    th.append(name, vendor);
+    const vtd = el("td", "vcell");
+    const verdict = el("span", "verdict");
+    const why = el("span", "why");
+    vtd.append(verdict, why);
+    tr.append(th, vtd);
+    const cells = {};
+    for (const [key, label] of [["estTps", "Est. tok/s"], ["headroom", "Headroom"], ["devices", "Devices needed"],
+      ["memory", "Memory, GiB"], ["bandwidth", "Bandwidth, GB/s"]]) {
+      const td = el("td", "num");
+      td.setAttribute("data-label", label); // the cell's caption on narrow screens
+      tr.appendChild(td);
+      cells[key] = td;
+    }
+    r = { tr, name, vendor, verdict, why, cells, m };
+    t.rows.set(m.id, r);
+    return r;
+  }
+
+  function fill(r, m, count) {
+    r.m = m;
+    setText(r.name, m.name || m.id);
+    setText(r.vendor, [vendorName(m.vendor), m.productName && m.productName !== m.name ? "driver name “" + m.productName + "”" : ""]
+      .filter(Boolean).join(" · "));
+    const multi = !m.fits && m.devicesNeeded > count;
+    const cls = "verdict " + (m.fits && m.selected !== false ? "ok" : m.fits ? "unsel" : multi ? "multi" : "no");
+    if (r.verdict.className !== cls) r.verdict.className = cls;
+    setText(r.verdict, m.verdict || (m.fits ? "fits" : "does not fit"));
+    setText(r.why, m.why || "");
+    const trCls = (m.fits ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
+    if (r.tr.className !== trCls) r.tr.className = trCls;
+    const h = m.headroomPct;
+    const tps = multi && typeof m.neededTps === "number" ? num(m.neededTps, 1) + " on " + m.devicesNeeded : num(m.estTps, 1);
+    setText(r.cells.estTps, tps);
+    setText(r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
+    setText(r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
+    const mem = num(m.memoryGiB, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
+    setText(r.cells.memory, mem);
+    setText(r.cells.bandwidth, num(m.bandwidthGBs));
+  }
+
+  function sorted() {
+    const vendor = $("filter-vendor").value;
+    const onlySel = $("filter-selectable").checked;
+    let list = t.list.filter((m) => (!vendor || m.vendor === vendor) && (!onlySel || m.selectable !== false));
+    if (t.sortKey) {
+      const k = t.sortKey;
+      const val = (m) => (k === "name" ? String(m.name || m.id).toLowerCase() : k === "verdict" ? String(m.verdict) : m[k]);
+      list = list.slice().sort((a, b) => {
+        const x = val(a), y = val(b);
+        return (x < y ? -1 : x > y ? 1 : 0) * t.sortDir;
+      });
+    }
+    return list;
+  }
+
+  // render shows the engine's matches; called on every render with the new list.
+  function render(list, bounds) {
+    t.list = list;
+    t.bounds = bounds || {};
+    if (!list.some((m) => m.id === t.picked)) t.picked = "";
+    fillVendors(list);
+    draw();
+  }
+
+  function draw() {
+    const body = $("matches");
+    const count = t.bounds.count > 1 ? t.bounds.count : 1;
+    const list = sorted();
+    const keep = new Set();
+    list.forEach((m, i) => {
+      const r = row(m);
+      fill(r, m, count);
+      r.tr.hidden = i >= SHOWN && !t.all;
+      keep.add(r.tr);
+      if (body.children[i] !== r.tr) body.insertBefore(r.tr, body.children[i] || null);
+    });
+    for (const tr of Array.from(body.children)) if (!keep.has(tr)) tr.remove();
+    const more = $("matches-more");
+    more.hidden = list.length <= SHOWN;
+    setText(more, t.all ? "Show the first " + SHOWN + " only" : "Show all " + list.length + " accelerators");
+    more.setAttribute("aria-expanded", t.all ? "true" : "false");
+    const b = t.bounds;
+    setText($("matches-note"), "Best first; click a column to sort it and a name to see its memory. Estimated tok/s = bandwidth × " +
+      num(b.efficiencyPct) + "% ÷ bytes read per token" + (b.count > 1 ? " on " + b.count + " devices" : "") +
+      "; headroom is how far that is above your " + num(b.minTps) + " tok/s; devices needed is the fewest of that product (up to 8) that meet both floors.");
+  }
+
+  function fillVendors(list) {
+    const sel = $("filter-vendor");
+    const have = Array.from(sel.options).map((o) => o.value).slice(1).join();
+    const vendors = [...new Set(list.map((m) => m.vendor).filter(Boolean))].sort();
+    if (have === vendors.join()) return;
+    const cur = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    for (const v of vendors) sel.appendChild(new Option(vendorName(v), v));
+    sel.value = vendors.includes(cur) ? cur : "";
+  }
+
+  function sortBy(key) {
+    if (t.sortKey === key) t.sortDir = -t.sortDir;
+    else { t.sortKey = key; t.sortDir = key === "name" || key === "devicesNeeded" ? 1 : -1; }
+    for (const th of document.querySelectorAll("th[data-sort]")) {
+      th.setAttribute("aria-sort", th.dataset.sort !== t.sortKey ? "none" : t.sortDir > 0 ? "ascending" : "descending");
+    }
+    draw();
+  }
+
+  function pick(id) {
+    t.picked = id;
+    draw();
+    const m = t.list.find((x) => x.id === id);
+    if (m && t.onPick) t.onPick(m);
+  }
+
+  function wire() {
+    for (const th of document.querySelectorAll("th[data-sort]")) {
+      th.querySelector("button").addEventListener("click", () => sortBy(th.dataset.sort));
+    }
+    $("filter-vendor").addEventListener("change", draw);
+    $("filter-selectable").addEventListener("change", draw);
+    $("matches-more").addEventListener("click", () => { t.all = !t.all; draw(); });
+  }
+
+  P.table = { wire, render, sortBy, picked: () => t.picked, set onPick(f) { t.onPick = f; } };
+})();

@@ -1,0 +1,50 @@
+// fitclaim page: small DOM and text helpers shared by the page's scripts (app.js, table.js,
+// charts.js and the panels other files add). Every script hangs its part on window.fitclaimPage.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage || (window.fitclaimPage = {});
+
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, cls, text) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined && text !== null) n.textContent = String(text);
+    return n;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  // setText writes only when the text changed: a re-render that changes nothing touches nothing.
+  function setText(node, text) {
+    const s = String(text);
+    if (node.textContent !== s) node.textContent = s;
+  }
+
+  function errMessage(e) {
+    if (e && typeof e.message === "string" && e.message) return e.message;
+    try { return String(e); } catch (_) { return "unknown error"; }
+  }
+
+  // num formats a figure with thousands separators, without toLocaleString: its first call
+  // loads the locale data (~50 ms), which a page that must show a claim at once cannot spend.
+  function num(v, digits) {
+    if (typeof v !== "number" || !isFinite(v)) return "—";
+    let s = digits === undefined ? String(Number.isInteger(v) ? v : Math.round(v * 100) / 100) : v.toFixed(digits);
+    if (s.includes("e")) return s;
+    const neg = s[0] === "-";
+    if (neg) s = s.slice(1);
+    const dot = s.indexOf(".");
+    let int = dot < 0 ? s : s.slice(0, dot);
+    const frac = dot < 0 ? "" : s.slice(dot);
+    for (let i = int.length - 3; i > 0; i -= 3) int = int.slice(0, i) + "," + int.slice(i);
+    return (neg ? "−" : "") + int + frac;
+  }
+
+  function plural(n, one, many) { return n === 1 ? one : many; }
+
+  P.util = { $, el, clear, setText, errMessage, num, plural };
+})();

@@ -24,6 +24,11 @@ type DeviceResult struct {
 	Alternatives []bool               `json:"-"`
 	CELError     bool                 `json:"-"`
 	attributes   map[string]Attribute // for matchAttribute constraints
+	// Selected[i] is alternative i's DeviceClass and selector verdict alone (before taints and
+	// pools), SelectorError[i] that evaluating them fails: what the conformance module compares
+	// with Kubernetes' CEL environment.
+	Selected      []bool `json:"-"`
+	SelectorError []bool `json:"-"`
 }
 
 // Report is the claim checked against a cluster's slices.
@@ -31,6 +36,9 @@ type Report struct {
 	Allocatable bool           `json:"allocatable"`
 	Devices     []DeviceResult `json:"devices"`
 
+	// Requests names the claim's alternatives in order, as allocation results name them;
+	// DeviceResult.Alternatives and Selected follow this order.
+	Requests []string `json:"-"`
 	// Placement says where and how the claim is allocated, or why it is not, in words.
 	Placement string `json:"-"`
 	// Notes are assumptions the verdict rests on.
@@ -51,6 +59,9 @@ func Judge(b *fit.Bounds, slices []Slice) Report {
 	alts := claim.Alternatives(b)
 	pools := poolStates(slices)
 	r := Report{Devices: []DeviceResult{}}
+	for _, a := range alts {
+		r.Requests = append(r.Requests, a.Request)
+	}
 	for _, s := range slices {
 		ps := pools[poolKey{s.Driver, s.Pool}]
 		for i := range s.Devices {
@@ -60,13 +71,18 @@ func Judge(b *fit.Bounds, slices []Slice) Report {
 	}
 	r.Allocatable, r.Placement = place(alts, r.Devices)
 	r.Notes = notes(b, alts)
+	for _, d := range r.Devices {
+		if d.CELError {
+			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")
+		}
+	}
 	return r
 }
 
 // judgeDevice judges one device for every alternative.
 func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem string) DeviceResult {
 	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{},
-		Alternatives: make([]bool, len(alts))}
+		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
 	var blocking []string
 	for _, t := range d.Taints {
@@ -87,8 +103,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 			j = requestSelects(alt, b, s.Driver, d)
 		}
 		if j.out == failed {
-			res.CELError = true
+			res.CELError, res.SelectorError[i] = true, true
 		}
+		res.Selected[i] = j.out == yes
 		if j.out != yes {
 			if s.Driver == alt.Driver.Domain {
 				for _, r := range j.reasons {

@@ -260,3 +260,25 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("JSON:\n%s", got)
 	}
 }
+
+func TestCELErrors(t *testing.T) {
+	b := bounds(t, fit.DriverLlmfit, 24, 1000, 1)
+	r := judgeFile(t, "cel-errors.yaml", b)
+	want := []string{
+		"node-z/bandwidth-string: no: memoryBandwidthGBs is a string, not an int (a CEL evaluation error)",
+		"node-z/bandwidth-string-small: no: memory 1 Gi < 24 Gi", // false && error is false
+		"node-z/healthy-int: no: healthy is an int, not a bool (a CEL evaluation error)",
+		"node-z/gpu-0: no: driver gpu.nvidia.com, the claim asks for llmfit.ai",
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	if !r.Devices[0].CELError || r.Devices[1].CELError {
+		t.Errorf("CELError %v %v", r.Devices[0].CELError, r.Devices[1].CELError)
+	}
+	b = bounds(t, fit.DriverNVIDIA, 24, 1000, 1, "NVIDIA H100 80GB HBM3")
+	r = judgeFile(t, "cel-errors.yaml", b)
+	if got := rows(r)[3]; got != "node-z/gpu-0: no: no type attribute, which the gpu.nvidia.com class reads (a CEL evaluation error)" {
+		t.Errorf("%s", got)
+	}
+}

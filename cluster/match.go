@@ -113,7 +113,7 @@ func bandwidthClause(b *fit.Bounds, driver, dom string, d *Device) judgement {
 	case !ok:
 		return fail("no memoryBandwidthGBs attribute")
 	case a.Kind != KindInt:
-		return celError("memoryBandwidthGBs is a " + a.Kind + ", not an int")
+		return celError("memoryBandwidthGBs is " + article(a.Kind) + ", not an int")
 	case a.Int < b.MinBandwidthGBs:
 		return fail("memoryBandwidthGBs " + strconv.FormatInt(a.Int, 10) + " < " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s")
 	}
@@ -127,7 +127,7 @@ func healthyClause(driver, dom string, d *Device) judgement {
 	case !ok:
 		return fail("no healthy attribute")
 	case a.Kind != KindBool:
-		return celError("healthy is a " + a.Kind + ", not a bool")
+		return celError("healthy is " + article(a.Kind) + ", not a bool")
 	case !a.Bool:
 		return fail("unhealthy")
 	}
@@ -167,4 +167,12 @@ func attrText(a Attribute) string {
 		return strconv.FormatBool(a.Bool)
 	}
 	return clip(a.Text)
+}
+
+// article writes an attribute kind with its article ("an int", "a string").
+func article(kind string) string {
+	if kind == KindInt {
+		return "an " + kind
+	}
+	return "a " + kind
 }

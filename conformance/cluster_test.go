@@ -1,0 +1,352 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	resourcev1 "k8s.io/api/resource/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// Package cluster judges a cluster's ResourceSlices against a claim without Kubernetes. These
+// tests run the same claims over the same slices through Kubernetes' DRA CEL environment and
+// the scheduler's structured allocator, and require agreement device for device (which
+// alternative's class and selector take it, evaluation errors, taints, pools) and on whether
+// the claim can be allocated — and that every device the allocator hands out is one cluster
+// says the request can take.
+
+// clusterFixtures are cluster/testdata's slice files, and all of them as one cluster.
+func clusterFixtures(t *testing.T) map[string][]byte {
+	t.Helper()
+	dir := filepath.Join(RepoDir, "cluster", "testdata")
+	out := map[string][]byte{}
+	var all [][]byte
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = b
+		all = append(all, b)
+	}
+	out["all"] = bytes.Join(all, []byte("\n---\n"))
+	return out
+}
+
+// clusterTargets is a grid of claims over sizes, speeds, drivers and counts: floors from 1 Gi to
+// several hundred, NVIDIA allow-lists of one to many products, firstAvailable, matchAttribute.
+func clusterTargets(short bool) []fit.Target {
+	sizes := []struct {
+		paramsB float64
+		quant   string
+		tps     float64
+	}{
+		{1, "Q4_K_M", 20}, {7, "Q4_K_M", 20}, {7, "F16", 20}, {13, "Q8_0", 30}, {20, "Q8_0", 20},
+		{30, "Q4_K_M", 20}, {30, "F16", 10}, {70, "Q4_K_M", 20}, {70, "Q8_0", 10}, {120, "Q4_K_M", 10},
+		{180, "F16", 5}, {400, "Q4_K_M", 5},
+	}
+	counts := []int{1, 2, 3}
+	if short {
+		sizes = sizes[:0:0]
+		sizes = append(sizes, struct {
+			paramsB float64
+			quant   string
+			tps     float64
+		}{7, "F16", 20}, struct {
+			paramsB float64
+			quant   string
+			tps     float64
+		}{70, "Q4_K_M", 20})
+		counts = []int{1, 2}
+	}
+	var out []fit.Target
+	for _, drv := range fit.DriverNames() {
+		for _, n := range counts {
+			for _, s := range sizes {
+				t := fit.DefaultTarget()
+				t.ParamsB, t.Quant, t.MinTps, t.Driver, t.Count = s.paramsB, s.quant, s.tps, drv, n
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// fleetSlicesYAML is the conformance fleet (every accelerator in each layout and every broken
+// variant) published as ResourceSlices, written as YAML documents for package cluster.
+func fleetSlicesYAML(t *testing.T, fleet Fleet) []byte {
+	t.Helper()
+	slices := Slices(fleet)
+	var docs [][]byte
+	for _, s := range slices {
+		s.APIVersion, s.Kind = "resource.k8s.io/v1", "ResourceSlice"
+		b, err := yaml.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, b)
+	}
+	return bytes.Join(docs, []byte("---\n"))
+}
+
+func TestClusterAgreesWithKubernetes(t *testing.T) {
+	ctx := context.Background()
+	matcher := NewMatcher()
+	clusters := clusterFixtures(t)
+	clusters["fleet"] = fleetSlicesYAML(t, testFleet(t))
+	checked, allocatable := 0, 0
+	for _, target := range clusterTargets(testing.Short()) {
+		r, err := claim.Render(target)
+		if err != nil {
+			continue // an NVIDIA target no catalog product meets: no claim to check
+		}
+		m, err := DecodeAndValidate([]byte(r.YAML)) // decoded, defaulted (ExactCount) and validated
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs, err := Requests(m)
+		if err != nil || len(reqs) != 1 {
+			t.Fatalf("requests %v %v", reqs, err)
+		}
+		alts := reqs[0].Alternatives
+		// Devices at each floor and one step below it (a byte, a MiB, a GB/s), for this claim.
+		b := &r.Bounds
+		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs).Replicate(target.Count),
+			RealBoundaryDevices(b.MemoryGi, b.Products).Replicate(target.Count)...))
+		for name, data := range clusters {
+			what := name + " × " + claimLabel(target)
+			k8s, err := DecodeSlices(data)
+			if err != nil {
+				t.Fatalf("%s: Kubernetes decode: %v", what, err)
+			}
+			parsed, err := cluster.Parse(data)
+			if err != nil {
+				t.Fatalf("%s: cluster.Parse: %v", what, err)
+			}
+			rep := cluster.Judge(&r.Bounds, parsed)
+			if err := agreeDevices(ctx, matcher, alts, k8s, rep); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			byNode, err := AllocateSlices(ctx, m, k8s)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			ok, err := agreeAllocation(byNode, rep)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			checked++
+			if ok {
+				allocatable++
+			}
+		}
+	}
+	// Both verdicts must occur, or the agreement proves little.
+	if checked == 0 || allocatable == 0 || allocatable == checked {
+		t.Fatalf("%d claim × cluster pairs, %d allocatable", checked, allocatable)
+	}
+	t.Logf("%d claim × cluster pairs agree (%d allocatable)", checked, allocatable)
+}
+
+func claimLabel(t fit.Target) string {
+	return fmt.Sprintf("p=%g q=%s tps=%g drv=%s n=%d", t.ParamsB, t.Quant, t.MinTps, t.Driver, t.Count)
+}
+
+// agreeDevices compares cluster's verdict on every device with Kubernetes': per alternative the
+// DeviceClass and selectors in the DRA CEL environment (and evaluation errors); then whether
+// the device matches — some alternative selects it, no NoSchedule/NoExecute taint, its pool
+// complete at its newest generation — and which alternative takes it first.
+func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []*resourcev1.ResourceSlice, rep cluster.Report) error {
+	usable := poolsUsable(slices)
+	i := 0
+	for _, s := range slices {
+		for _, dev := range s.Spec.Devices {
+			if i >= len(rep.Devices) {
+				return errorf("cluster has %d devices, Kubernetes more", len(rep.Devices))
+			}
+			got := rep.Devices[i]
+			i++
+			id := s.Spec.Driver + "/" + s.Spec.Pool.Name + "/" + dev.Name
+			if got.Driver != s.Spec.Driver || got.Pool != s.Spec.Pool.Name || got.Device != dev.Name {
+				return errorf("device %d: cluster has %s/%s/%s, Kubernetes %s", i, got.Driver, got.Pool, got.Device, id)
+			}
+			first := -1
+			for k, alt := range alts {
+				sel, err := m.SelectorVerdict(ctx, alt, s.Spec.Driver, dev)
+				if (err != nil) != got.SelectorError[k] {
+					return errorf("%s, %s: CEL error %v, cluster says error %v", id, altName(alt), err, got.SelectorError[k])
+				}
+				if sel != got.Selected[k] {
+					return errorf("%s, %s: CEL selects %v, cluster %v (reasons %q)", id, altName(alt), sel, got.Selected[k], got.Reasons)
+				}
+				if sel && first < 0 {
+					first = k
+				}
+			}
+			matches := first >= 0 && !blockingTaint(dev) && usable[s]
+			if matches != got.Matches {
+				return errorf("%s: matches %v, cluster %v (reasons %q)", id, matches, got.Matches, got.Reasons)
+			}
+			if matches {
+				want := alts[first].Request
+				if alts[first].SubRequest != "" {
+					want += "/" + alts[first].SubRequest
+				}
+				if got.Request != want {
+					return errorf("%s: request %s, cluster %s", id, want, got.Request)
+				}
+			} else if len(got.Reasons) == 0 {
+				return errorf("%s: does not match and cluster gives no reason", id)
+			}
+		}
+	}
+	if i != len(rep.Devices) {
+		return errorf("cluster has %d devices, Kubernetes %d", len(rep.Devices), i)
+	}
+	return nil
+}
+
+func blockingTaint(d resourcev1.Device) bool {
+	for _, t := range d.Taints {
+		if t.Effect == resourcev1.DeviceTaintEffectNoSchedule || t.Effect == resourcev1.DeviceTaintEffectNoExecute {
+			return true
+		}
+	}
+	return false
+}
+
+// poolsUsable says of each slice whether the allocator takes devices from it: its pool's newest
+// generation, all resourceSliceCount slices present, no device name twice.
+func poolsUsable(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSlice]bool {
+	type key struct{ driver, pool string }
+	newest := map[key]int64{}
+	for _, s := range slices {
+		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		if g, ok := newest[k]; !ok || s.Spec.Pool.Generation > g {
+			newest[k] = s.Spec.Pool.Generation
+		}
+	}
+	count := map[key]int64{}
+	names := map[key]map[string]int{}
+	for _, s := range slices {
+		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		if s.Spec.Pool.Generation == newest[k] {
+			count[k]++
+			if names[k] == nil {
+				names[k] = map[string]int{}
+			}
+			for _, d := range s.Spec.Devices {
+				names[k][d.Name]++
+			}
+		}
+	}
+	out := map[*resourcev1.ResourceSlice]bool{}
+	for _, s := range slices {
+		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		ok := s.Spec.Pool.Generation == newest[k] && count[k] == s.Spec.Pool.ResourceSliceCount
+		for _, n := range names[k] {
+			ok = ok && n == 1
+		}
+		out[s] = ok
+	}
+	return out
+}
+
+// agreeAllocation: the claim is allocatable on some node for the allocator exactly when cluster
+// says so, and every device the allocator hands out is one cluster lets that request take.
+func agreeAllocation(byNode map[string][]Allocated, rep cluster.Report) (bool, error) {
+	k8s := false
+	for node, got := range byNode {
+		if got == nil {
+			continue
+		}
+		k8s = true
+		for _, a := range got {
+			found := false
+			for _, d := range rep.Devices {
+				if d.Driver == a.Driver && d.Pool == a.Pool && d.Device == a.Device && (d.Node == node || d.Node == cluster.AllNodes) {
+					found = true
+					k := requestIndex(a.Request, rep)
+					if k < 0 || !d.Alternatives[k] {
+						return false, errorf("allocator gave %+v on %s; cluster says that request cannot take it (%q)", a, node, d.Reasons)
+					}
+				}
+			}
+			if !found {
+				return false, errorf("allocator gave %+v on %s, a device cluster does not list there", a, node)
+			}
+		}
+	}
+	if k8s != rep.Allocatable {
+		return false, errorf("allocator: allocatable %v (%v); cluster %v: %s", k8s, byNode, rep.Allocatable, rep.Placement)
+	}
+	return k8s, nil
+}
+
+// requestIndex finds the alternative named as allocation results name it.
+func requestIndex(request string, rep cluster.Report) int {
+	for k, name := range rep.Requests {
+		if name == request {
+			return k
+		}
+	}
+	return -1
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// TestClusterCELErrorsAgree: on devices where a selector's evaluation fails in Kubernetes' CEL
+// environment (a string where an int is compared, an int used as a bool, NVIDIA's class
+// reading a missing type), cluster says so, and where another clause is false it says false.
+func TestClusterCELErrorsAgree(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join(RepoDir, "cluster", "testdata", "cel-errors.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k8s, err := DecodeSlices(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := cluster.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errorsSeen := 0
+	for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAny} {
+		target := fit.DefaultTarget()
+		target.ParamsB, target.Driver = 7, drv
+		r, err := claim.Render(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := DecodeAndValidate([]byte(r.YAML))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs, err := Requests(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := cluster.Judge(&r.Bounds, parsed)
+		if err := agreeDevices(ctx, NewMatcher(), reqs[0].Alternatives, k8s, rep); err != nil {
+			t.Fatalf("%s: %v", drv, err)
+		}
+		for _, d := range rep.Devices {
+			if d.CELError {
+				errorsSeen++
+			}
+		}
+	}
+	if errorsSeen == 0 {
+		t.Fatal("no CEL errors seen: the fixture tests nothing")
+	}
+}

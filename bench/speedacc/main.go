@@ -6,11 +6,35 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
+	"strconv"
 
+	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/speedcal"
 )
+
+// viaEstimate asks the estimate command's engine (the API's and the page's too) about each run.
+func viaEstimate(runs []speedcal.Run) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		q := "p=" + num(r.ParamsB) + "&q=" + url.QueryEscape(r.Quant) + "&ctx=" + strconv.Itoa(r.ContextBench) +
+			"&memory=" + num(r.MemoryGiB) + "&bandwidth=" + num(r.BandwidthGBs) + "&family=" + r.Family
+		if r.MoE && r.ActiveB > 0 {
+			q += "&ap=" + num(r.ActiveB)
+		}
+		if r.Unified {
+			q += "&unified=1"
+		}
+		if e, err := estimate.RunRaw(q); err == nil && e.Fits {
+			out[i] = e.TokensPerSecond
+		}
+	}
+	return out
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 func main() {
 	path := "data/truth-train.tsv"
@@ -40,5 +64,8 @@ func main() {
 		fam, _ := fit.LookupFamily(f)
 		fmt.Printf("  efficiency %-15s %.4g (%d runs)\n", f, fam.Efficiency, fam.Runs)
 	}
-	fmt.Print(speedcal.Standard(runs, committed))
+	fmt.Print(speedcal.Standard(runs, committed, speedcal.Estimator{Name: "fitclaim estimate", Tps: viaEstimate(runs)}))
+	fmt.Println("(fitclaim estimate: each run asked as a script would, by numbers — --params, --active-params,")
+	fmt.Println(" --quant, --context, --memory, --bandwidth, --family, --unified — with no architecture, so the")
+	fmt.Println(" KV cache is llmfit's estimate and a Gemma \"E\" model is read whole; a refusal or \"does not fit\" is a miss)")
 }

@@ -102,9 +102,9 @@ func Table(runs []Run, ests []Estimator) string {
 	return b.String()
 }
 
-// Standard is the table bench prints: the committed model in sample, cross-validated, llmfit's
-// formula and the KV-aware mode's estimate before calibration.
-func Standard(runs []Run, committed func(r *Run) float64) string {
+// Standard is the table bench prints: the committed model in sample, cross-validated, any extra
+// columns, llmfit's formula and the KV-aware mode's estimate before calibration.
+func Standard(runs []Run, committed func(r *Run) float64, extra ...Estimator) string {
 	in := make([]float64, len(runs))
 	llm := make([]float64, len(runs))
 	old := make([]float64, len(runs))
@@ -113,10 +113,10 @@ func Standard(runs []Run, committed func(r *Run) float64) string {
 		llm[i] = runs[i].LlmfitTps
 		old[i] = OldKVTps(&runs[i])
 	}
-	return Table(runs, []Estimator{
+	ests := []Estimator{
 		{"calibrated (in sample)", in},
 		{fmt.Sprintf("calibrated (%d-fold CV)", Folds), CrossValidated(runs)},
-		{"llmfit formula", llm},
-		{"old kv mode", old},
-	})
+	}
+	ests = append(ests, extra...)
+	return Table(runs, append(ests, Estimator{"llmfit formula", llm}, Estimator{"old kv mode", old}))
 }

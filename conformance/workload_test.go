@@ -48,7 +48,9 @@ func TestDeployConforms(t *testing.T) {
 	checked := 0
 	for _, tg := range deployGrid(step) {
 		for _, engine := range deploy.Engines() {
-			r, err := deploy.Render(tg, deploy.Options{Engine: engine})
+			tg := tg
+			tg.Engine = engine
+			r, err := deploy.Render(tg)
 			if err != nil {
 				// A catalog entry the nvidia driver cannot serve is refused as the claim is.
 				if _, cerr := claim.Render(tg); cerr == nil {
@@ -75,7 +77,8 @@ func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) 
 		return
 	}
 	tpl := tg
-	tpl.Template = true
+	tpl.Template, tpl.Engine = true, "" // the claim does not depend on the engine
+
 	c, err := claim.Render(tpl)
 	if err != nil {
 		t.Fatalf("%s: claim: %v", where, err)
@@ -136,7 +139,7 @@ func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) 
 func TestDeployMutationsRefused(t *testing.T) {
 	tg := fit.DefaultTarget()
 	tg.Model, tg.Count, tg.Driver = "Qwen/Qwen3-8B", 2, fit.DriverNVIDIA
-	r, err := deploy.Render(tg, deploy.Options{})
+	r, err := deploy.Render(tg)
 	if err != nil {
 		t.Fatal(err)
 	}

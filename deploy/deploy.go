@@ -6,10 +6,9 @@
 package deploy
 
 import (
-	"strings"
-
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Result is everything a surface shows for a deployment. YAML is the exact bytes the page, the
@@ -32,12 +31,16 @@ type Result struct {
 const claimRef = "gpus"
 
 // Render sizes the target, renders its claim as a template and writes the Deployment and the
-// Service around it. Errors are *fit.FieldError.
-func Render(t fit.Target, o Options) (Result, error) {
-	if err := o.normalize(); err != nil {
+// Service around it, for the target's engine and image. Errors are *target.FieldError.
+func Render(t target.Target) (Result, error) {
+	engine, err := engineOf(&t)
+	if err != nil {
 		return Result{}, err
 	}
-	query := claim.Permalink(t) + o.Query()
+	if err := checkImage(t.Image); err != nil {
+		return Result{}, err
+	}
+	query := claim.Permalink(t)
 	t.Template = true
 	c, err := claim.Render(t)
 	if err != nil {
@@ -45,23 +48,24 @@ func Render(t fit.Target, o Options) (Result, error) {
 	}
 	b := &c.Bounds
 	if b.Custom {
-		return Result{}, fit.NewFieldError("model", "a Deployment serves a catalog model (a Hugging Face repository); a custom size names none: choose a model")
+		return Result{}, target.NewFieldError("model", "a Deployment serves a catalog model (a Hugging Face repository); a custom size names none: choose a model")
 	}
 	var p plan
-	if o.Engine == EngineLlamaCpp {
-		if o.Image == "" {
-			o.Image = llamaCppImage(b.Target.Driver)
+	image := t.Image
+	if engine == EngineLlamaCpp {
+		if image == "" {
+			image = llamaCppImage(b.Target.Driver)
 		}
-		p = llamaCppPlan(b, o.Image)
+		p = llamaCppPlan(b, image)
 	} else {
-		if o.Image == "" {
-			o.Image = VLLMImage
+		if image == "" {
+			image = VLLMImage
 		}
-		p = vllmPlan(b, c.Matches, o.Image)
+		p = vllmPlan(b, c.Matches, image)
 	}
 	r := Result{
-		Claim: c, Name: workloadName(c.Name), Engine: o.Engine, Image: o.Image, Args: p.Args, Port: p.Port,
-		Starts: p.Starts, Summary: p.Summary, Problems: p.Problems, Query: strings.TrimPrefix(query, "&"),
+		Claim: c, Name: workloadName(c.Name), Engine: engine, Image: image, Args: p.Args, Port: p.Port,
+		Starts: p.Starts, Summary: p.Summary, Problems: p.Problems, Query: query,
 	}
 	r.YAML = c.YAML + "---\n" + manifests(&r, &p, b)
 	return r, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func mustTarget(t *testing.T, link string) fit.Target {
@@ -19,9 +20,14 @@ func mustTarget(t *testing.T, link string) fit.Target {
 	return tg
 }
 
-func mustRender(t *testing.T, link string, o Options) Result {
+// with is the engine and image a test sets on a target.
+type with struct{ Engine, Image string }
+
+func mustRender(t *testing.T, link string, o with) Result {
 	t.Helper()
-	r, err := Render(mustTarget(t, link), o)
+	tg := mustTarget(t, link)
+	tg.Engine, tg.Image = o.Engine, o.Image
+	r, err := Render(tg)
 	if err != nil {
 		t.Fatalf("%s: %v", link, err)
 	}
@@ -33,7 +39,7 @@ func mustRender(t *testing.T, link string, o Options) Result {
 func TestArgs(t *testing.T) {
 	cases := []struct {
 		name, link string
-		o          Options
+		o          with
 		image      string
 		args       []string
 		starts     bool
@@ -89,7 +95,7 @@ func TestArgs(t *testing.T) {
 	}, {
 		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
 		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
-		o:     Options{Engine: "llama.cpp"},
+		o:     with{Engine: "llama.cpp"},
 		image: "ghcr.io/ggml-org/llama.cpp:server-rocm-b9603",
 		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"},
@@ -97,7 +103,7 @@ func TestArgs(t *testing.T) {
 	}, {
 		// The image override replaces the pinned one and nothing else.
 		name: "image override", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=1024",
-		o:     Options{Engine: "llama.cpp", Image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc"},
+		o:     with{Engine: "llama.cpp", Image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc"},
 		image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc",
 		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080"},
@@ -123,7 +129,7 @@ func TestArgs(t *testing.T) {
 // A GGUF quantization cannot be served by vLLM from the model's repository: the output says so
 // and proposes the fix.
 func TestVLLMRefusesGGUF(t *testing.T) {
-	r := mustRender(t, "m=Qwen%2FQwen3-8B", Options{})
+	r := mustRender(t, "m=Qwen%2FQwen3-8B", with{})
 	if r.Starts || slices.Contains(r.Args, "--quantization") {
 		t.Fatalf("starts %v, args %q", r.Starts, r.Args)
 	}
@@ -133,7 +139,7 @@ func TestVLLMRefusesGGUF(t *testing.T) {
 		}
 	}
 	// The override of an AWQ checkpoint to another format is refused the same way.
-	r = mustRender(t, "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&q=BF16", Options{})
+	r = mustRender(t, "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&q=BF16", with{})
 	if r.Starts || !strings.Contains(r.Summary, "set quant AWQ-4bit") {
 		t.Errorf("AWQ checkpoint overridden to BF16: starts %v, %q", r.Starts, r.Summary)
 	}
@@ -149,7 +155,7 @@ func TestClaimBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range Engines() {
-			r := mustRender(t, link, Options{Engine: e})
+			r := mustRender(t, link, with{Engine: e})
 			if !strings.HasPrefix(r.YAML, c.YAML+"---\n") {
 				t.Errorf("%s %s: the claim document differs from claim's template", link, e)
 			}
@@ -181,36 +187,23 @@ func TestWorkloadName(t *testing.T) {
 func TestErrors(t *testing.T) {
 	cases := []struct {
 		link  string
-		o     Options
+		o     with
 		field string
 	}{
-		{"m=Qwen%2FQwen3-8B", Options{Engine: "tgi"}, "engine"},
-		{"m=Qwen%2FQwen3-8B", Options{Image: "bad image"}, "image"},
-		{"m=Qwen%2FQwen3-8B", Options{Image: "-flag"}, "image"},
-		{"m=Qwen%2FQwen3-8B", Options{Image: strings.Repeat("a", 513)}, "image"},
-		{"p=7", Options{}, "model"},
-		{"m=Qwen%2FQwen3-8B&tps=0", Options{}, "minTps"},
+		{"m=Qwen%2FQwen3-8B", with{Engine: "tgi"}, "engine"},
+		{"m=Qwen%2FQwen3-8B", with{Image: "bad image"}, "image"},
+		{"m=Qwen%2FQwen3-8B", with{Image: "-flag"}, "image"},
+		{"m=Qwen%2FQwen3-8B", with{Image: strings.Repeat("a", 513)}, "image"},
+		{"p=7", with{}, "model"},
+		{"m=Qwen%2FQwen3-8B&tps=0", with{}, "minTps"},
 	}
 	for _, c := range cases {
-		_, err := Render(mustTarget(t, c.link), c.o)
-		var fe *fit.FieldError
+		tg := mustTarget(t, c.link)
+		tg.Engine, tg.Image = c.o.Engine, c.o.Image
+		_, err := Render(tg)
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s %+v: %v, want a %s error", c.link, c.o, err, c.field)
-		}
-	}
-}
-
-func TestSplitQuery(t *testing.T) {
-	rest, o, err := SplitQuery("m=Qwen%2FQwen3-8B&engine=llama.cpp&tps=30&image=reg.example%2Fx%3Av1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rest != "m=Qwen%2FQwen3-8B&tps=30" || o.Engine != "llama.cpp" || o.Image != "reg.example/x:v1" {
-		t.Fatalf("rest %q, options %+v", rest, o)
-	}
-	for _, bad := range []string{"engine=a&engine=b", "image=%zz"} {
-		if _, _, err := SplitQuery(bad); err == nil {
-			t.Errorf("%q: no error", bad)
 		}
 	}
 }
@@ -232,7 +225,7 @@ func TestQuote(t *testing.T) {
 // When vLLM cannot start on the claimed devices the output says so and proposes the fix (the
 // case "does not start" of TestArgs: 2 devices halve the weights per device).
 func TestVLLMProposesFix(t *testing.T) {
-	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&ctx=32768", Options{})
+	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&ctx=32768", with{})
 	for _, want := range []string{"it would with 2 devices (--tensor-parallel-size 2)", "an fp8 KV cache"} {
 		if !strings.Contains(r.Summary, want) || !strings.Contains(strings.ReplaceAll(r.YAML, "\n#         ", " "), want) {
 			t.Errorf("summary or header lacks %q:\n%s", want, r.Summary)
@@ -244,31 +237,18 @@ func TestVLLMProposesFix(t *testing.T) {
 func TestQueryRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		link string
-		o    Options
+		o    with
 	}{
-		{"m=Qwen%2FQwen3-8B&s=kv", Options{}},
-		{"m=Qwen%2FQwen3-8B", Options{Engine: "llama.cpp", Image: "reg.example:5000/a/b@sha256:00"}},
-		{"", Options{Engine: "vllm"}},
+		{"m=Qwen%2FQwen3-8B&s=kv", with{}},
+		{"m=Qwen%2FQwen3-8B", with{Engine: "llama.cpp", Image: "reg.example:5000/a/b@sha256:00"}},
+		{"m=Qwen%2FQwen3-8B", with{Engine: "vllm"}},
 	} {
-		tg := fit.DefaultTarget()
-		if c.link != "" {
-			tg = mustTarget(t, c.link)
-		} else {
-			tg.Model = "Qwen/Qwen3-8B"
-		}
-		r, err := Render(tg, c.o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rest, o, err := SplitQuery(r.Query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := claim.ParseRawQuery(rest)
+		r := mustRender(t, c.link, c.o)
+		back, err := target.ParsePermalink(r.Query)
 		if err != nil {
 			t.Fatalf("%q: %v", r.Query, err)
 		}
-		again, err := Render(back, o)
+		again, err := Render(back)
 		if err != nil || again.YAML != r.YAML {
 			t.Errorf("%q does not give the same bytes back (%v)", r.Query, err)
 		}

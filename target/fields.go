@@ -93,4 +93,12 @@ var Fields = []Field{
 	{Name: "unified", Key: "unified", Flag: "unified", Label: "Unified memory",
 		Help:    "estimate: the device's memory is shared with the CPU",
 		boolean: func(t *Target) *bool { return &t.Unified }},
+	// Open: package deploy checks the engine (a claim does not depend on it).
+	{Name: "engine", Key: "engine", Flag: "engine", Arg: "E", Label: "Serving engine", MaxLen: 16, Open: true,
+		Choices: Engines,
+		Help:    "deploy: the server the Deployment runs", Derived: "vllm",
+		str: func(t *Target) *string { return &t.Engine }},
+	{Name: "image", Key: "image", Flag: "image", Arg: "I", Label: "Container image", MaxLen: 512,
+		Help: "deploy: the container image, instead of the engine's pinned one", Derived: "the engine's pinned image",
+		str: func(t *Target) *string { return &t.Image }},
 }

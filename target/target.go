@@ -37,7 +37,20 @@ type Target struct {
 	BandwidthGBs float64
 	Family       string // a speed family of package fit
 	Unified      bool   // memory shared with the CPU
+	// What a Deployment runs (package deploy): the serving engine ("" = vLLM) and a container
+	// image that replaces the engine's pinned one ("" = the pinned one).
+	Engine string
+	Image  string
 }
+
+// The serving engines a Deployment can run.
+const (
+	EngineVLLM     = "vllm"
+	EngineLlamaCpp = "llama.cpp"
+)
+
+// Engines lists the serving engines, the default first.
+func Engines() []string { return []string{EngineVLLM, EngineLlamaCpp} }
 
 // The sizing modes.
 const (

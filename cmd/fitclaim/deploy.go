@@ -5,47 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
-// splitDeployArgs takes --engine and --image out of a deploy command line; the rest are claim
-// flags, read by parseClaimArgs.
-func splitDeployArgs(args []string) (rest []string, o deploy.Options, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "-" || name != "engine" && name != "image" {
-			rest = append(rest, a)
-			continue
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, o, fmt.Errorf("--%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		if name == "engine" {
-			o.Engine = value
-		} else {
-			o.Image = value
-		}
-	}
-	return rest, o, nil
-}
-
+// runDeploy is `fitclaim deploy MODEL [claim flags]`: the claim flags are the target's, and the
+// engine and image are two of them (--engine, --image).
 func runDeploy(args []string, stdout, stderr io.Writer) int {
-	rest, o, err := splitDeployArgs(args)
-	var c claimArgs
-	if err == nil {
-		c, err = parseClaimArgs(rest)
-	}
+	c, err := parseClaimArgs(args)
 	if err == nil && c.json {
 		err = fmt.Errorf("--json: deploy writes YAML only (claim --json gives the fit as JSON)")
 	}
@@ -53,23 +20,19 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fitclaim deploy: %v\n\n%s", err, usage())
 		return exitUsage
 	}
-	var t fit.Target
+	var t target.Target
 	if c.hasLink {
 		link := c.permalink
 		if at := strings.IndexAny(link, "#?"); at >= 0 {
-			link = link[at+1:]
+			link = link[at+1:] // a whole page or API URL works too
 		}
-		var more deploy.Options
-		if link, more, err = deploy.SplitQuery(link); err == nil {
-			o = mergeOptions(o, more)
-			t, err = claim.ParsePermalink(link)
-		}
+		t, err = target.ParsePermalink(link)
 	} else {
-		t, err = claim.ParseQuery(c.values)
+		t, err = target.ParseQuery(c.values)
 	}
 	if err == nil {
 		var r deploy.Result
-		if r, err = deploy.Render(t, o); err == nil {
+		if r, err = deploy.Render(t); err == nil {
 			for _, w := range r.Claim.Warnings {
 				fmt.Fprintln(stderr, "fitclaim: warning:", w)
 			}
@@ -83,15 +46,4 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "fitclaim deploy:", err)
 	return exitError
-}
-
-// mergeOptions lets flags win over a link's own engine and image.
-func mergeOptions(flags, link deploy.Options) deploy.Options {
-	if flags.Engine == "" {
-		flags.Engine = link.Engine
-	}
-	if flags.Image == "" {
-		flags.Image = link.Image
-	}
-	return flags
 }

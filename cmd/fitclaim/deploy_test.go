@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The command line prints exactly the bytes deploy.Render writes for the same target and options.
 func TestDeployMatchesEngine(t *testing.T) {
-	target, err := claim.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096&seq=2&kv=q8_0&drv=nvidia&n=2")
+	tg, err := target.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096&seq=2&kv=q8_0&drv=nvidia&n=2&engine=llama.cpp&image=reg.example%2Fl%3A1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := deploy.Render(target, deploy.Options{Engine: "llama.cpp", Image: "reg.example/l:1"})
+	want, err := deploy.Render(tg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +26,8 @@ func TestDeployMatchesEngine(t *testing.T) {
 	if !strings.Contains(stderr, "fitclaim: llama.cpp starts: 2 slots of 4096 tokens") {
 		t.Errorf("stderr lacks the summary:\n%s", stderr)
 	}
-	// A link carries the options too; a flag wins over the link.
-	out, _, code = runCLI("deploy", "--permalink", "https://x.example/api/v1/deploy.yaml?m=Qwen%2FQwen3-8B&s=kv&ctx=4096&seq=2&kv=q8_0&drv=nvidia&n=2&engine=vllm",
-		"--engine", "llama.cpp", "--image", "reg.example/l:1")
+	// A link carries the engine and the image too.
+	out, _, code = runCLI("deploy", "--permalink", "https://x.example/api/v1/deploy.yaml?"+want.Query)
 	if code != 0 || out != want.YAML {
 		t.Fatalf("permalink: exit %d:\n%s", code, out)
 	}
@@ -40,7 +39,7 @@ func TestDeployErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"deploy", "Qwen/Qwen3-8B", "--engine", "tgi"}, exitError, "engine: must be vllm or llama.cpp"},
+		{[]string{"deploy", "Qwen/Qwen3-8B", "--engine", "tgi"}, exitError, "Serving engine (engine): must be vllm or llama.cpp"},
 		{[]string{"deploy", "Qwen/Qwen3-8B", "--image"}, exitUsage, "--image needs a value"},
 		{[]string{"deploy", "Qwen/Qwen3-8B", "--json"}, exitUsage, "deploy writes YAML only"},
 		{[]string{"deploy", "--params", "7"}, exitError, "a Deployment serves a catalog model"},

@@ -67,8 +67,8 @@ Usage:
   fitclaim claim MODEL [flags]     write a ResourceClaim (YAML, or --json)
   fitclaim claim --params 7 [flags]  the same for a model that is not in the catalog
   fitclaim claim --permalink '#m=…&tps=30'  the same for a page link or API query
-  fitclaim deploy MODEL [flags] [--engine E] [--image I]   the claim template, a Deployment
-                                   that runs the model on it and a Service (YAML)
+  fitclaim deploy MODEL [flags]    the claim template, a Deployment that runs the model on it
+                                   (--engine vllm|llama.cpp, --image I) and a Service (YAML)
   fitclaim estimate MODEL | --params B [--active-params B --layers N --kv-heads N --head-dim N]
       [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N]
       (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
@@ -81,12 +81,7 @@ Usage:
 Claim flags (defaults are llmfit's):
   --json               write the fit as JSON instead of YAML
   --permalink LINK     read the whole target from a page link or API query
-TARGETFLAGS
-
-Deploy flags:
-  --engine E           vllm (default) or llama.cpp: the server the Deployment runs
-  --image I            the container image, instead of the engine's pinned one
-`
+TARGETFLAGS`
 
 // claimFlagsHelp lists the target's flags from the field table: help, allowed values, default.
 func claimFlagsHelp() string {

@@ -7,7 +7,7 @@
 //
 //	/api/v1/claim.yaml?<permalink keys>  the ResourceClaim(Template) YAML
 //	/api/v1/claim.json?<permalink keys>  the same fit as JSON
-//	/api/v1/deploy.yaml?<permalink keys>&engine=…&image=…  the claim template, a Deployment and a Service
+//	/api/v1/deploy.yaml?<permalink keys>  the claim template, a Deployment and a Service (keys engine, image)
 //	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
 //	/api/v1/estimate.json?<keys>&on=…     on this hardware: {fits, needGiB, usableGiB, tokensPerSecond,
 //	                                      maxContextTokens, maxSequences, reason} (estimate.go)
@@ -173,17 +173,13 @@ func render(raw string) (claim.Result, error) {
 }
 
 // deployYAML is the claim template, the Deployment and the Service (package deploy); the
-// options' keys (engine, image) are taken out before the claim's codec reads the rest.
+// engine and the image are two of the target's keys.
 func deployYAML(raw string) ([]byte, string, error) {
-	rest, o, err := deploy.SplitQuery(raw)
+	t, err := target.ParsePermalink(raw)
 	if err != nil {
 		return nil, "", err
 	}
-	t, err := claim.ParseRawQuery(rest)
-	if err != nil {
-		return nil, "", err
-	}
-	res, err := deploy.Render(t, o)
+	res, err := deploy.Render(t)
 	if err != nil {
 		return nil, "", err
 	}

@@ -105,14 +105,15 @@ func cases(t *testing.T) []tcase {
 	}
 	def := mustRender(t, tg)
 	mq := "m=" + url.QueryEscape(model)
-	for _, o := range []deploy.Options{{}, {Engine: "llama.cpp"}, {Engine: "vllm", Image: "reg.example/v:1"}} {
+	for _, o := range [][2]string{{"", ""}, {"llama.cpp", ""}, {"vllm", "reg.example/v:1"}} {
 		tg := targets["kv sizing, named"]
-		res, err := deploy.Render(tg, o)
+		tg.Engine, tg.Image = o[0], o[1]
+		res, err := deploy.Render(tg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := claim.Permalink(tg) + "&engine=" + url.QueryEscape(o.Engine) + "&image=" + url.QueryEscape(o.Image)
-		cs = append(cs, tcase{name: "deploy " + o.Engine + " " + o.Image, target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML})
+		q := claim.Permalink(tg)
+		cs = append(cs, tcase{name: "deploy " + o[0] + " " + o[1], target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML})
 	}
 	cs = append(cs,
 		tcase{name: "explicit format version", target: v + "claim.yaml?v=1&" + mq, status: 200, ctype: api.TypeYAML, body: def.YAML},
@@ -179,9 +180,9 @@ func cases(t *testing.T) []tcase {
 		{"models: 10,000-character q", "models?q=" + long, "q: must be at most 300"},
 		{"models: bad percent-encoding", "models?q=%E2%9", "query: invalid percent-encoding"},
 		{"version: unknown key", "version?x=1", "query: unknown key \"x\""},
-		{"deploy: bad engine", "deploy.yaml?" + mq + "&engine=tgi", "engine: must be vllm or llama.cpp"},
-		{"deploy: repeated engine", "deploy.yaml?" + mq + "&engine=vllm&engine=vllm", "engine: given more than once"},
-		{"deploy: bad image", "deploy.yaml?" + mq + "&image=a%20b", "image: must be a container image reference"},
+		{"deploy: bad engine", "deploy.yaml?" + mq + "&engine=tgi", "Serving engine (engine): must be vllm or llama.cpp"},
+		{"deploy: repeated engine", "deploy.yaml?" + mq + "&engine=vllm&engine=vllm", "Serving engine (engine): given 2 times"},
+		{"deploy: bad image", "deploy.yaml?" + mq + "&image=a%20b", "Container image (image): must be a container image reference"},
 		{"deploy: custom model", "deploy.yaml?p=7", "Model (model, m): a Deployment serves a catalog model"},
 		{"deploy: bad target", "deploy.yaml?" + mq + "&tps=0", "Target decode speed (minTps, tps)"},
 	}

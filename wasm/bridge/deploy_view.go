@@ -1,41 +1,9 @@
 package bridge
 
 import (
-	"sort"
-	"strconv"
-	"strings"
-
 	"github.com/fitclaim/fitclaim/deploy"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
 )
-
-// DeployOptions reads the page's options object ({engine, image}, both strings, both optional).
-func DeployOptions(obj map[string]Value) (deploy.Options, error) {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var o deploy.Options
-	for _, k := range keys {
-		v := obj[k]
-		var p *string
-		switch k {
-		case "engine":
-			p = &o.Engine
-		case "image":
-			p = &o.Image
-		default:
-			return o, &fit.FieldError{Field: "options", Msg: "unknown key " + strconv.Quote(k) + "; known keys: " + strings.Join(deploy.OptionKeys, ", ")}
-		}
-		if v.Type != "string" {
-			return o, fit.NewFieldError(k, "must be a string (got a "+v.Type+")")
-		}
-		*p = v.Str
-	}
-	return o, nil
-}
 
 // DeployJSON is a deploy result as the page consumes it, as JSON text: the bytes (yaml), the
 // one-line verdict (summary, starts), the other problems, the claim's own warnings, and what

@@ -51,16 +51,7 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		var o deploy.Options
-		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
-			if args[1].Type() != js.TypeObject {
-				return nil, &target.FieldError{Field: "options", Msg: "must be an object such as {engine: \"llama.cpp\"}"}
-			}
-			if o, err = DeployOptions(objectValues(args[1])); err != nil {
-				return nil, err
-			}
-		}
-		r, err := deploy.Render(t, o)
+		r, err := deploy.Render(t)
 		if err != nil {
 			return nil, err
 		}

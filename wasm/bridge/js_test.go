@@ -9,6 +9,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // await waits for a Promise in the browser's event loop and returns its value or rejection.
@@ -123,15 +124,15 @@ func TestModelsAndInfo(t *testing.T) {
 
 func TestDeployInBrowserEqualsEngine(t *testing.T) {
 	g := api(t)
-	v, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", "sizing": "kv", "context": 4096}), obj(map[string]any{"engine": "llama.cpp"})))
+	v, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", "sizing": "kv", "context": 4096, "engine": "llama.cpp"})))
 	if !rej.IsUndefined() {
 		t.Fatalf("rejected: %s", rej.Get("message").String())
 	}
-	target, err := claim.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096")
+	tg, err := target.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096&engine=llama.cpp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := deploy.Render(target, deploy.Options{Engine: "llama.cpp"})
+	want, err := deploy.Render(tg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,12 +140,12 @@ func TestDeployInBrowserEqualsEngine(t *testing.T) {
 		t.Fatal("the bridge's deploy output differs from the engine's")
 	}
 	for _, c := range []struct {
-		opts  js.Value
-		field string
-	}{{obj(map[string]any{"engine": "tgi"}), "engine"}, {obj(map[string]any{"image": 5}), "image"}, {js.ValueOf("vllm"), "options"}} {
-		_, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B"}), c.opts))
-		if rej.IsUndefined() || rej.Get("field").String() != c.field {
-			t.Errorf("options %v: want a rejection naming %s", c.opts, c.field)
+		key   string
+		value any
+	}{{"engine", "tgi"}, {"image", 5}, {"image", "a b"}} {
+		_, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", c.key: c.value})))
+		if rej.IsUndefined() || rej.Get("field").String() != c.key {
+			t.Errorf("%s %v: want a rejection naming %s", c.key, c.value, c.key)
 		}
 	}
 }

@@ -87,10 +87,12 @@
           problems.push({ key: f.key, msg: f.key + " (" + f.pk + "): must be a number" });
           continue;
         }
-        // The typed text goes to the engine as is: it parses it like a link value,
-        // so the page, links and the API share one set of rules and messages.
+        // The bridge is strict: a number field takes a JS number (the engine checks its range).
         const raw = node.value.trim();
-        if (raw !== "") target[f.key] = raw;
+        if (raw === "") continue;
+        const n = Number(raw);
+        if (Number.isFinite(n)) target[f.key] = n;
+        else problems.push({ key: f.key, msg: f.key + " (" + f.pk + "): must be a number" });
         continue;
       }
       const raw = f.kind === "text" ? node.value.trim() : node.value;

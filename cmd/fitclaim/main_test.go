@@ -94,3 +94,19 @@ func TestModels(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 }
+
+// --json=false is the table, not JSON; --json=maybe is refused.
+func TestModelsJSONSwitch(t *testing.T) {
+	out, _, code := runCLI("models", "qwen3", "--json=false", "--limit=2")
+	if code != 0 || !strings.HasPrefix(out, "MODEL") || strings.Contains(out, `"name"`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	_, errOut, code := runCLI("models", "qwen3", "--json=maybe")
+	if code != exitUsage || !strings.Contains(errOut, "--json takes no value (or =true, =false)") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, errOut, code = runCLI("models", "--limit", "2.5")
+	if code != exitUsage || !strings.Contains(errOut, `--limit must be a whole number from 1 to 100 (got "2.5")`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}

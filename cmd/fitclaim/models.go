@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -13,7 +12,7 @@ import (
 )
 
 func runModels(args []string, stdout, stderr io.Writer) int {
-	limit, asJSON := 20, false
+	limit, asJSON := claim.DefaultModelsLimit, false
 	var query []string
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
@@ -21,7 +20,12 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 		case !strings.HasPrefix(args[i], "-"):
 			query = append(query, args[i])
 		case name == "json":
-			asJSON = true
+			on, err := switchValue(name, value, hasValue)
+			if err != nil {
+				fmt.Fprintln(stderr, "fitclaim models:", err)
+				return exitUsage
+			}
+			asJSON = on
 		case name == "limit":
 			if !hasValue {
 				if i+1 >= len(args) {
@@ -31,9 +35,9 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 				i++
 				value = args[i]
 			}
-			n, err := strconv.Atoi(value)
-			if err != nil || n < 1 || n > 100 {
-				fmt.Fprintf(stderr, "fitclaim models: --limit must be a whole number from 1 to 100 (got %q)\n", value)
+			n, err := claim.ParseModelsLimit(value)
+			if err != nil {
+				fmt.Fprintf(stderr, "fitclaim models: --limit %s\n", strings.TrimPrefix(err.Error(), "limit: "))
 				return exitUsage
 			}
 			limit = n
@@ -44,7 +48,11 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 	}
 	found := claim.SearchModels(strings.Join(query, " "), limit)
 	if asJSON {
-		b, _ := json.MarshalIndent(found, "", "  ")
+		b, err := json.MarshalIndent(found, "", "  ")
+		if err != nil {
+			fmt.Fprintln(stderr, "fitclaim models:", err)
+			return exitError
+		}
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}

@@ -13,11 +13,12 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// ModelsMaxLimit is the most models one /models call returns (catalog.Search's own cap).
-const ModelsMaxLimit = 100
-
-// DefaultModelsLimit is the number of models /models returns without limit=.
-const DefaultModelsLimit = 20
+// ModelsMaxLimit and DefaultModelsLimit are claim's, which the bridge and the command line
+// share.
+const (
+	ModelsMaxLimit     = claim.MaxModelsLimit
+	DefaultModelsLimit = claim.DefaultModelsLimit
+)
 
 // maxSearch bounds the search text as the engine bounds a model name.
 const maxSearch = 300
@@ -30,11 +31,9 @@ func models(raw string) ([]byte, string, error) {
 	}
 	limit := DefaultModelsLimit
 	if v, ok := q["limit"]; ok {
-		n, err := strconv.Atoi(strings.TrimSpace(v[0]))
-		if err != nil || n < 1 || n > ModelsMaxLimit {
-			return nil, "", &paramError{"limit", "must be a whole number from 1 to " + strconv.Itoa(ModelsMaxLimit) + " (got " + strconv.Quote(clip(v[0])) + ")"}
+		if limit, err = claim.ParseModelsLimit(v[0]); err != nil {
+			return nil, "", err
 		}
-		limit = n
 	}
 	query := q.Get("q")
 	if len(query) > maxSearch {

@@ -143,6 +143,9 @@ func (w *Writer) Int(n int64) { w.element(); w.buf = strconv.AppendInt(w.buf, n,
 // Bool writes true or false.
 func (w *Writer) Bool(v bool) { w.element(); w.buf = strconv.AppendBool(w.buf, v) }
 
+// Null writes null.
+func (w *Writer) Null() { w.element(); w.buf = append(w.buf, "null"...) }
+
 // Strs writes an array of strings.
 func (w *Writer) Strs(list []string) {
 	w.BeginArray()

@@ -6,11 +6,14 @@ package docs
 //go:generate go run ./gen ../../README.md ../../docs/CONTRACT.md
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 
-	_ "github.com/fitclaim/fitclaim/fit" // provides the choices of quant, kvCache and driver
+	"github.com/fitclaim/fitclaim/claim" // and through it package fit, which provides the choices of quant, kvCache and driver
 	"github.com/fitclaim/fitclaim/target"
+	"github.com/fitclaim/fitclaim/wasm/bridge"
 )
 
 // A generated section sits between these two lines, named by what stands after "fields:".
@@ -20,10 +23,11 @@ const (
 )
 
 // Sections are the generated parts by name: README.md has "permalink-table", CONTRACT.md
-// "bridge-fields".
+// "bridge-fields" and "bridge-result".
 var Sections = map[string]func() string{
 	"permalink-table": PermalinkTable,
 	"bridge-fields":   BridgeFields,
+	"bridge-result":   BridgeResult,
 }
 
 // PermalinkTable is the README's table of keys, fields, flags, labels, defaults and ranges.
@@ -100,4 +104,51 @@ func Update(doc string) (string, error) {
 		out.WriteString(end)
 		rest = rest[bodyStart+j+len(end):]
 	}
+}
+
+// BridgeResult lists the properties of fitclaim.render's answer, read from what the bridge
+// writes for an example target, so the list cannot miss one.
+func BridgeResult() string {
+	tg, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf")
+	if err != nil {
+		panic(err)
+	}
+	r, err := claim.Render(tg)
+	if err != nil {
+		panic(err)
+	}
+	var parts map[string]json.RawMessage
+	result := json.RawMessage(bridge.ResultJSON(tg, r))
+	if err := json.Unmarshal(result, &parts); err != nil {
+		panic(err)
+	}
+	var matches []json.RawMessage
+	if err := json.Unmarshal(parts["matches"], &matches); err != nil || len(matches) == 0 {
+		panic("docs: no matches in the example")
+	}
+	line := func(name string, obj json.RawMessage) string {
+		return "- `" + name + "`: `{" + strings.Join(keys(obj), ", ") + "}`\n"
+	}
+	return line("render(target)", result) + line("bounds", parts["bounds"]) + line("explain", parts["explain"]) + line("matches[]", matches[0])
+}
+
+// keys are an object's keys in the order they are written.
+func keys(obj json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		panic("docs: not an object")
+	}
+	var out []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			panic(err)
+		}
+	}
+	return out
 }

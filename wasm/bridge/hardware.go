@@ -56,7 +56,7 @@ func DevicesJSON() string {
 		w.BeginObject()
 		str(&w, "id", a.ID)
 		str(&w, "name", a.Name)
-		num(&w, "memoryGiB", round(float64(a.MemoryMiB)/1024, 2))
+		num(&w, "memoryGiB", float64(a.MemoryMiB)/1024) // unrounded, as every number the bridge gives
 		num(&w, "bandwidthGBs", a.BandwidthGBs)
 		str(&w, "family", fam)
 		boolean(&w, "unified", unified)

@@ -24,12 +24,14 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		limit := 20
+		limit := claim.DefaultModelsLimit
 		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
 			if args[1].Type() != js.TypeNumber {
-				return nil, target.NewFieldError("limit", "must be a whole number from 1 to 100")
+				return nil, &target.FieldError{Field: "limit", Msg: "must be of type number, not " + args[1].Type().String()}
 			}
-			limit = args[1].Int()
+			if limit, err = claim.ModelsLimit(args[1].Float()); err != nil {
+				return nil, err // as the API refuses it: never clamped
+			}
 		}
 		return parsedJSON(ModelsJSON(query, limit)), nil
 	}))
@@ -88,6 +90,13 @@ func Register() {
 		return parsedJSON(out), nil
 	}))
 	api.Set("devices", promised(func([]js.Value) (any, error) { return parsedJSON(DevicesJSON()), nil }))
+	api.Set("repairLink", promised(func(args []js.Value) (any, error) {
+		fragment, err := stringArg(args, 0, "fragment")
+		if err != nil {
+			return nil, err
+		}
+		return parsedJSON(RepairJSON(fragment)), nil
+	}))
 	js.Global().Set("fitclaim", api)
 }
 

@@ -42,8 +42,14 @@ func TestRenderInBrowserEqualsEngine(t *testing.T) {
 	if !rej.IsUndefined() {
 		t.Fatalf("rejected: %s", rej.Get("message").String())
 	}
-	target, _ := claim.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
-	want, _ := claim.Render(target)
+	target, err := claim.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := claim.Render(target)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if v.Get("yaml").String() != want.YAML || v.Get("json").String() != want.JSON {
 		t.Fatal("the bridge's YAML/JSON differ from the engine's")
 	}
@@ -64,7 +70,7 @@ func TestRenderRejectsWithFieldError(t *testing.T) {
 	}{
 		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "minTps": -1}), "minTps", "Target decode speed (minTps, tps): must be a decimal number greater than 0"},
 		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "efficiencyPct": 55.5}), "efficiencyPct", "whole number"},
-		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "template": "yes please"}), "template", "must be 1 or 0"},
+		{obj(map[string]any{"model": "meta-llama/Llama-3.1-8B-Instruct", "template": "yes please"}), "template", "must be of type boolean, not string"},
 		{obj(map[string]any{"color": "red"}), "target", "unknown key"},
 		{js.ValueOf("not an object"), "target", "must be an object"},
 		{js.Null(), "target", "must be an object"},
@@ -147,5 +153,68 @@ func TestDeployInBrowserEqualsEngine(t *testing.T) {
 		if rej.IsUndefined() || rej.Get("field").String() != c.key {
 			t.Errorf("%s %v: want a rejection naming %s", c.key, c.value, c.key)
 		}
+	}
+}
+
+// Hostile input: each is refused with a message that names what is wrong, and the engine answers
+// the next call as if nothing happened.
+func TestHostileInputsKeepTheEngineAlive(t *testing.T) {
+	g := api(t)
+	model := "NousResearch/Llama-2-7b-chat-hf"
+	big := strings.Repeat("x", 100000)
+	cases := []struct {
+		fn    string
+		args  []any
+		field string
+		msg   string
+	}{
+		{"render", []any{map[string]any{"model": model, "efficiencyPct": "55"}}, "efficiencyPct", `must be of type number (a whole one), not string (got "55")`},
+		{"render", []any{map[string]any{"model": model, "template": "yes"}}, "template", `must be of type boolean, not string (got "yes")`},
+		{"render", []any{map[string]any{"model": model, "minTps": "30"}}, "minTps", `must be of type number, not string (got "30")`},
+		{"render", []any{map[string]any{"paramsB": "7"}}, "paramsB", `must be of type number, not string (got "7")`},
+		{"render", []any{map[string]any{"model": model, "count": true}}, "count", "must be of type number (a whole one), not boolean"},
+		{"render", []any{map[string]any{"model": model, "minTps": map[string]any{}}}, "minTps", "must be of type number, not object"},
+		{"render", []any{map[string]any{"model": model, "minTps": js.Global().Get("NaN")}}, "minTps", "(got NaN)"},
+		{"render", []any{map[string]any{"model": model, "minTps": js.Global().Get("Infinity")}}, "minTps", "(got +Inf)"},
+		{"render", []any{map[string]any{"model": model, "count": 2.5}}, "count", "must be a whole number from 1 to 8 devices (got 2.5)"},
+		{"render", []any{map[string]any{"model": big}}, "model", "must be at most 4096 characters"},
+		{"render", []any{map[string]any{"model": model, "name": "a\nkind: Secret"}}, "name", "must be a DNS-1123 subdomain"},
+		{"render", []any{[]any{1, 2}}, "target", "unknown key"},
+		{"render", []any{}, "target", "must be an object"},
+		{"permalink", []any{map[string]any{"efficiencyPct": "55"}}, "efficiencyPct", "must be of type number"},
+		{"models", []any{"qwen", 0}, "limit", "must be a whole number from 1 to 100 (got 0)"},
+		{"models", []any{"qwen", 101}, "limit", "must be a whole number from 1 to 100 (got 101)"},
+		{"models", []any{"qwen", 2.5}, "limit", "must be a whole number from 1 to 100 (got 2.5)"},
+		{"models", []any{"qwen", "5"}, "limit", "must be of type number, not string"},
+		{"parsePermalink", []any{42}, "fragment", "must be a string"},
+		{"repairLink", []any{map[string]any{}}, "fragment", "must be a string"},
+	}
+	for _, c := range cases {
+		_, rej := await(g.Call(c.fn, c.args...))
+		if rej.IsUndefined() {
+			t.Errorf("%s(%.60v): resolved, want a rejection", c.fn, c.args)
+		} else if rej.Get("field").String() != c.field || !strings.Contains(rej.Get("message").String(), c.msg) {
+			t.Errorf("%s(%.60v): field %q, message %q; want field %q containing %q", c.fn, c.args, rej.Get("field").String(), rej.Get("message").String(), c.field, c.msg)
+		}
+		v, rej := await(g.Call("render", obj(map[string]any{"model": model})))
+		if !rej.IsUndefined() || v.Get("bounds").Get("memoryGi").Int() != 4 {
+			t.Fatalf("after %s(%.60v) the engine no longer renders", c.fn, c.args)
+		}
+	}
+}
+
+func TestRepairLinkInBrowser(t *testing.T) {
+	g := api(t)
+	v, rej := await(g.Call("repairLink", "#m=NousResearch%2FLlama-2-7b-chat-hf&eff=500&garbage&p=7"))
+	if !rej.IsUndefined() {
+		t.Fatalf("rejected: %s", rej.Get("message").String())
+	}
+	if v.Get("permalink").String() != "m=NousResearch%2FLlama-2-7b-chat-hf" || v.Get("dropped").Length() != 3 ||
+		v.Get("dropped").Index(0).Get("field").String() != "query" {
+		t.Fatalf("repair: %s", js.Global().Get("JSON").Call("stringify", v).String())
+	}
+	limited, rej := await(g.Call("models", "qwen3", 2))
+	if !rej.IsUndefined() || limited.Length() != 2 {
+		t.Fatal("models with a good limit")
 	}
 }

@@ -4,8 +4,7 @@
 package bridge
 
 import (
-	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,57 +25,61 @@ type Value struct {
 }
 
 // TargetFromObject reads a target object (keys are the JSON's camelCase names). Absent keys
-// keep llmfit's defaults; every value goes through the same parser as a permalink, so the page,
-// the links and the API share one set of rules and messages.
+// keep llmfit's defaults. It is strict: each value must be of its field's JS type (a number for
+// minTps, true or false for template), and numbers cross as they are, unrounded; the ranges are
+// checked by the same rules as links and the API.
 func TargetFromObject(obj map[string]Value) (fit.Target, error) {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		if _, ok := target.ByName(k); !ok {
-			return fit.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + strconv.Quote(k) + "; known keys: " + knownNames()}
+			return fit.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: " + knownNames()}
 		}
 	}
 	t := target.Default()
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		v, ok := obj[f.Name]
-		if !ok {
-			continue
-		}
-		text, err := spell(f, v)
-		if err != nil {
-			return fit.Target{}, err
-		}
-		if err := f.Set(&t, text); err != nil {
-			return fit.Target{}, err
+		if v, ok := obj[f.Name]; ok {
+			if err := setTyped(f, &t, v); err != nil {
+				return fit.Target{}, err
+			}
 		}
 	}
 	return t, nil
 }
 
-// spell turns a typed JS value into the field's text form, refusing the wrong type.
-func spell(f *target.Field, v Value) (string, error) {
-	want := map[target.Kind]string{target.KindString: "a string", target.KindNumber: "a number", target.KindInteger: "a whole number", target.KindBool: "true or false"}[f.Kind()]
-	switch {
-	case v.Type == "string" && len(v.Str) > 4096:
-		return "", f.Err("must be at most 4096 characters (got " + strconv.Itoa(len(v.Str)) + ")")
-	case v.Type == "string":
-		return v.Str, nil // numbers typed into a form arrive as text and parse like link values
-	case v.Type == "number" && f.Kind() != target.KindString && f.Kind() != target.KindBool:
-		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
-			return "", f.Err("must be a finite number (got " + strconv.FormatFloat(v.Num, 'g', -1, 64) + ")")
+// maxStringLen bounds a string the page passes; the table's own limits are checked later.
+const maxStringLen = 4096
+
+// setTyped sets one field from a JS value of the field's type, and refuses any other type,
+// naming the type it wants.
+func setTyped(f *target.Field, t *fit.Target, v Value) error {
+	switch k := f.Kind(); {
+	case k == target.KindString && v.Type == "string":
+		if len(v.Str) > maxStringLen {
+			return f.Err("must be at most " + strconv.Itoa(maxStringLen) + " characters (got " + strconv.Itoa(len(v.Str)) + ")")
 		}
-		return strconv.FormatFloat(v.Num, 'f', -1, 64), nil
-	case v.Type == "boolean" && f.Kind() == target.KindBool:
-		if v.Bool {
-			return "1", nil
-		}
-		return "0", nil
+		return f.Set(t, v.Str)
+	case (k == target.KindNumber || k == target.KindInteger) && v.Type == "number":
+		return f.SetNumber(t, v.Num)
+	case k == target.KindBool && v.Type == "boolean":
+		f.SetBool(t, v.Bool)
+		return nil
 	}
-	return "", f.Err("must be " + want + " (got a " + v.Type + ")")
+	want := map[target.Kind]string{target.KindString: "string", target.KindNumber: "number", target.KindInteger: "number (a whole one)", target.KindBool: "boolean"}[f.Kind()]
+	got := ""
+	switch v.Type {
+	case "string":
+		got = " (got " + target.QuoteShort(v.Str) + ")"
+	case "number":
+		got = " (got " + strconv.FormatFloat(v.Num, 'g', -1, 64) + ")"
+	case "boolean":
+		got = " (got " + strconv.FormatBool(v.Bool) + ")"
+	}
+	return f.Err("must be of type " + want + ", not " + v.Type + got)
 }
 
 func knownNames() string {
@@ -123,13 +126,13 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 	w.BeginObject()
 	str(&w, "model", b.Model.Name)
 	boolean(&w, "custom", b.Custom)
-	num(&w, "paramsB", round(b.ParamsB, 3))
-	num(&w, "activeParamsB", round(b.ActiveParamsB, 3))
+	num(&w, "paramsB", b.ParamsB)
+	num(&w, "activeParamsB", b.ActiveParamsB)
 	str(&w, "quant", b.Quant)
 	boolean(&w, "quantOverride", b.QuantOverride)
 	num(&w, "bytesPerParam", b.BytesPerParam)
-	num(&w, "weightsGb", round(b.WeightsGB, 2))
-	num(&w, "memoryGb", round(b.MemoryGB, 2))
+	num(&w, "weightsGb", b.WeightsGB)
+	num(&w, "memoryGb", b.MemoryGB)
 	integer(&w, "memoryGi", b.MemoryGi)
 	integer(&w, "minBandwidthGBs", b.MinBandwidthGBs)
 	num(&w, "minTps", t.MinTps)
@@ -143,15 +146,17 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 	integer(&w, "modelContext", int64(b.Model.ContextLength))
 	integer(&w, "sequences", int64(t.Sequences))
 	str(&w, "kvCache", b.KVCache)
-	num(&w, "kvCacheGi", round(b.KVBytes/(1<<30), 3))
+	num(&w, "kvCacheGi", b.KVBytes/(1<<30))
 	num(&w, "overheadGi", b.OverheadGiB)
 	boolean(&w, "kvEstimated", b.KVEstimated)
 	integer(&w, "kvTokensRoom", b.KVTokensRoom)
-	num(&w, "readGbPerToken", round(b.ReadGBPerToken, 3))
+	num(&w, "readGbPerToken", b.ReadGBPerToken)
 	w.Key("productNames")
 	w.Strs(b.Products)
 	boolean(&w, "template", t.Template)
 	w.EndObject()
+
+	explain(&w, claim.Explain(&r))
 
 	w.Key("matches")
 	w.BeginArray()
@@ -163,15 +168,15 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 		str(&w, "vendor", a.Vendor)
 		str(&w, "driver", a.Driver)
 		str(&w, "productName", a.ProductName)
-		num(&w, "memoryGiB", round(float64(a.MemoryMiB)/1024, 1))
+		num(&w, "memoryGiB", float64(a.MemoryMiB)/1024)
 		boolean(&w, "memoryExact", a.MemoryExact)
 		num(&w, "bandwidthGBs", a.BandwidthGBs)
 		boolean(&w, "fitsMemory", m.FitsMemory)
 		boolean(&w, "fitsBandwidth", m.FitsBandwidth)
 		boolean(&w, "fits", m.Fits())
 		boolean(&w, "selected", m.Selected)
-		num(&w, "estTps", round(m.EstTps, 1))
-		num(&w, "headroomPct", round(m.HeadroomPct, 0))
+		num(&w, "estTps", m.EstTps)
+		num(&w, "headroomPct", m.HeadroomPct)
 		integer(&w, "devicesNeeded", int64(m.DevicesNeeded))
 		str(&w, "verdict", m.Verdict)
 		w.EndObject()
@@ -188,7 +193,7 @@ func ModelsJSON(query string, limit int) string {
 	for _, m := range claim.SearchModels(query, limit) {
 		w.BeginObject()
 		str(&w, "name", m.Name)
-		num(&w, "paramsB", round(m.ParamsB, 3))
+		num(&w, "paramsB", m.ParamsB)
 		str(&w, "quant", m.Quant)
 		integer(&w, "contextLength", int64(m.ContextLength))
 		boolean(&w, "moe", m.MoE)
@@ -220,11 +225,6 @@ func strs(s []string) []any {
 	return out
 }
 
-func round(x float64, decimals int) float64 {
-	p := math.Pow(10, float64(decimals))
-	return math.Round(x*p) / p
-}
-
 // FieldsJSON is the field table as the page's form reads it (fitclaim.fields()): for each
 // field, in the table's order, its names, label, type, default, allowed values and help, so the
 // form's labels, ranges and defaults come from the one table.
@@ -243,16 +243,7 @@ func FieldsJSON() string {
 		str(&w, "kind", kinds[f.Kind()])
 		str(&w, "unit", f.Unit)
 		w.Key("default")
-		switch v := f.Value(&def).(type) {
-		case string:
-			w.Str(v)
-		case float64:
-			w.Num(v)
-		case int:
-			w.Int(int64(v))
-		case bool:
-			w.Bool(v)
-		}
+		fieldValue(&w, f.Value(&def))
 		str(&w, "derived", f.Derived)
 		str(&w, "help", f.Help)
 		str(&w, "allowed", f.Allowed())
@@ -273,4 +264,84 @@ func FieldsJSON() string {
 	}
 	w.EndArray()
 	return w.String()
+}
+
+// explain writes the render in words (claim.Explain): the page shows them as they are.
+func explain(w *jsontext.Writer, e claim.Explanation) {
+	w.Key("explain")
+	w.BeginObject()
+	str(w, "summary", e.Summary)
+	str(w, "verdict", e.Verdict)
+	w.Key("split")
+	if e.Split == nil {
+		w.Null()
+	} else {
+		w.BeginObject()
+		integer(w, "count", int64(e.Split.Count))
+		str(w, "accelerator", e.Split.Accelerator)
+		str(w, "text", e.Split.Text)
+		w.EndObject()
+	}
+	w.Key("lines")
+	w.BeginArray()
+	for _, l := range e.Lines {
+		w.BeginObject()
+		str(w, "label", l.Label)
+		str(w, "text", l.Text)
+		w.EndObject()
+	}
+	w.EndArray()
+	str(w, "matches", e.Matches)
+	w.EndObject()
+}
+
+// RepairJSON is what can be kept of a link (target.RepairLink), as JSON text: the target of its
+// good pairs (non-default properties only), its permalink, each dropped pair with the field it
+// concerns and why, and the whole of it in words ("" when the link is sound).
+func RepairJSON(fragment string) string {
+	r := target.RepairLink(fragment)
+	var w jsontext.Writer
+	w.BeginObject()
+	w.Key("target")
+	w.BeginObject()
+	def := target.Default()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Get(&r.Target) == f.Get(&def) {
+			continue
+		}
+		w.Key(f.Name)
+		fieldValue(&w, f.Value(&r.Target))
+	}
+	w.EndObject()
+	str(&w, "permalink", target.Permalink(r.Target))
+	w.Key("dropped")
+	w.BeginArray()
+	for _, d := range r.Dropped {
+		w.BeginObject()
+		str(&w, "pair", d.Pair)
+		str(&w, "field", d.Err.Field)
+		str(&w, "key", d.Err.Key)
+		str(&w, "label", d.Err.Label)
+		str(&w, "message", d.Err.Error())
+		w.EndObject()
+	}
+	w.EndArray()
+	str(&w, "message", r.Message())
+	w.EndObject()
+	return w.String()
+}
+
+// fieldValue writes a field's value (target.Field.Value: a string, float64, int or bool).
+func fieldValue(w *jsontext.Writer, v any) {
+	switch v := v.(type) {
+	case string:
+		w.Str(v)
+	case float64:
+		w.Num(v)
+	case int:
+		w.Int(int64(v))
+	case bool:
+		w.Bool(v)
+	}
 }

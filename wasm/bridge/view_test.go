@@ -2,9 +2,11 @@ package bridge
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -14,7 +16,7 @@ func TestTargetFromObjectTypes(t *testing.T) {
 	got, err := TargetFromObject(map[string]Value{
 		"model":         {Type: "string", Str: "NousResearch/Llama-2-7b-chat-hf"},
 		"minTps":        {Type: "number", Num: 30},
-		"efficiencyPct": {Type: "string", Str: "60"}, // as typed into a form
+		"efficiencyPct": {Type: "number", Num: 60},
 		"template":      {Type: "boolean", Bool: true},
 	})
 	if err != nil {
@@ -23,52 +25,110 @@ func TestTargetFromObjectTypes(t *testing.T) {
 	if got.Model != "NousResearch/Llama-2-7b-chat-hf" || got.MinTps != 30 || got.EfficiencyPct != 60 || !got.Template {
 		t.Fatalf("target = %+v", got)
 	}
-	if claim.Permalink(got) != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&tpl=1" {
-		t.Fatalf("permalink = %s", claim.Permalink(got))
+	if p := target.Permalink(got); p != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&tpl=1" {
+		t.Fatalf("permalink = %s", p)
+	}
+	// Numbers cross as they are: no rounding on the way in.
+	got, err = TargetFromObject(map[string]Value{"paramsB": {Type: "number", Num: 6.738417664}, "minTps": {Type: "number", Num: 0.30000000000000004}})
+	if err != nil || got.ParamsB != 6.738417664 || got.MinTps != 0.30000000000000004 {
+		t.Fatalf("%+v %v", got, err)
 	}
 }
 
+// A value of the wrong JS type is refused, naming the field and the type it wants, even when
+// its text would parse ("55" for a number, "yes" for a boolean).
 func TestTargetFromObjectErrors(t *testing.T) {
 	cases := []struct {
 		obj  map[string]Value
 		want string
 	}{
-		{map[string]Value{"minTps": {Type: "boolean", Bool: true}}, "Target decode speed (minTps, tps): must be a number (got a boolean)"},
-		{map[string]Value{"model": {Type: "number", Num: 3}}, "Model (model, m): must be a string (got a number)"},
-		{map[string]Value{"template": {Type: "string", Str: "maybe"}}, "Template (template, tpl): must be 1 or 0"},
-		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number"},
-		{map[string]Value{"minTps": {Type: "string", Str: "fast"}}, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s"},
-		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"`},
-		{map[string]Value{"paramsB": {Type: "object"}}, "Parameters (paramsB, p): must be a number (got a object)"},
+		{map[string]Value{"efficiencyPct": {Type: "string", Str: "55"}}, `Bandwidth efficiency (efficiencyPct, eff): must be of type number (a whole one), not string (got "55")`},
+		{map[string]Value{"template": {Type: "string", Str: "yes"}}, `Template (template, tpl): must be of type boolean, not string (got "yes")`},
+		{map[string]Value{"minTps": {Type: "string", Str: "30"}}, `Target decode speed (minTps, tps): must be of type number, not string (got "30")`},
+		{map[string]Value{"paramsB": {Type: "string", Str: "7"}}, `Parameters (paramsB, p): must be of type number, not string (got "7")`},
+		{map[string]Value{"template": {Type: "number", Num: 1}}, `Template (template, tpl): must be of type boolean, not number (got 1)`},
+		{map[string]Value{"minTps": {Type: "boolean", Bool: true}}, `Target decode speed (minTps, tps): must be of type number, not boolean (got true)`},
+		{map[string]Value{"model": {Type: "number", Num: 3}}, `Model (model, m): must be of type string, not number (got 3)`},
+		{map[string]Value{"paramsB": {Type: "object"}}, `Parameters (paramsB, p): must be of type number, not object`},
+		{map[string]Value{"count": {Type: "bigint"}}, `Devices (count, n): must be of type number (a whole one), not bigint`},
+		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 55.5)"},
+		{map[string]Value{"count": {Type: "number", Num: 1e300}}, "Devices (count, n): must be a whole number from 1 to 8 devices (got 1e+300)"},
+		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("x", 5000)}}, "Model (model, m): must be at most 4096 characters (got 5000)"},
+		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"; known keys: model, paramsB, quant,`},
 	}
 	for _, c := range cases {
 		_, err := TargetFromObject(c.obj)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: error %v, want %q", c.obj, err, c.want)
+		var fe *target.FieldError
+		if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.60v: error %v, want %q", c.obj, err, c.want)
 		}
 	}
 }
 
-func TestResultViewMatchesEngine(t *testing.T) {
-	target := fit.DefaultTarget()
-	target.Model = "meta-llama/Llama-3.1-8B-Instruct"
-	r, err := claim.Render(target)
+func TestResultView(t *testing.T) {
+	tg, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(ResultJSON(target, r)), &v); err != nil {
+	r, err := claim.Render(tg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if v["yaml"] != r.YAML || v["json"] != r.JSON {
-		t.Fatal("view must carry the engine's exact texts")
+	var v struct {
+		YAML, JSON, Permalink string
+		Bounds                map[string]any
+		Matches               []map[string]any
+		Explain               struct {
+			Summary, Verdict string
+			Split            *struct{ Count int }
+			Lines            []struct{ Label, Text string }
+		}
 	}
-	b := v["bounds"].(map[string]any)
-	if b["memoryGi"] != float64(r.Bounds.MemoryGi) || b["minBandwidthGBs"] != float64(r.Bounds.MinBandwidthGBs) || b["claimName"] != "meta-llama-llama-3-1-8b-instruct-fit" {
-		t.Fatalf("bounds = %v", b)
+	if err := json.Unmarshal([]byte(ResultJSON(tg, r)), &v); err != nil {
+		t.Fatal(err)
 	}
-	if n := len(v["matches"].([]any)); n != 36 {
-		t.Fatalf("%d matches, want every accelerator (36)", n)
+	if v.YAML != r.YAML || v.JSON != r.JSON || v.Permalink != "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60" {
+		t.Fatal("the view must carry the engine's exact texts and the link as asked")
+	}
+	// 6,738,417,664 parameters, unrounded; × 0.58 (Q4_K_M) = 3.90828224512 GB; memory max(3.5,
+	// 3.908) → 4 Gi; bandwidth ceil(30 × 3.90828224512 × 100 / 60) = ceil(195.41) = 196 GB/s.
+	b := v.Bounds
+	if b["paramsB"] != 6.738417664 || b["bytesPerParam"] != 0.58 || b["memoryGi"] != 4.0 || b["minBandwidthGBs"] != 196.0 ||
+		b["claimName"] != "nousresearch-llama-2-7b-chat-hf-fit" || b["deviceClass"] != "llmfit.ai" {
+		t.Errorf("bounds = %v", b)
+	}
+	if w := b["weightsGb"].(float64); w < 3.90828224511 || w > 3.90828224513 {
+		t.Errorf("weightsGb %v, want 3.90828224512 unrounded", w)
+	}
+	if n := len(v.Matches); n != len(catalog.Accelerators()) {
+		t.Errorf("%d matches, want every accelerator (%d)", n, len(catalog.Accelerators()))
+	}
+	if v.Explain.Summary != "ResourceClaim nousresearch-llama-2-7b-chat-hf-fit: a device with ≥ 4 Gi of memory and ≥ 196 GB/s of bandwidth, from device class llmfit.ai." ||
+		v.Explain.Split != nil || len(v.Explain.Lines) != 3 || v.Explain.Lines[2].Label != "Memory floor" ||
+		!strings.HasSuffix(v.Explain.Verdict, "catalog accelerators meet both floors.") {
+		t.Errorf("explain = %+v", v.Explain)
+	}
+}
+
+func TestRepairView(t *testing.T) {
+	var v struct {
+		Target    map[string]any
+		Permalink string
+		Dropped   []struct{ Pair, Field, Key, Label, Message string }
+		Message   string
+	}
+	if err := json.Unmarshal([]byte(RepairJSON("#m=x&eff=500&garbage&tps=31.5")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Target) != 2 || v.Target["model"] != "x" || v.Target["minTps"] != 31.5 || v.Permalink != "m=x&tps=31.5" {
+		t.Errorf("kept %v, %s", v.Target, v.Permalink)
+	}
+	if len(v.Dropped) != 2 || v.Dropped[0].Pair != "garbage" || v.Dropped[0].Field != "query" ||
+		v.Dropped[1].Pair != "eff=500" || v.Dropped[1].Field != "efficiencyPct" || v.Dropped[1].Label != "Bandwidth efficiency" {
+		t.Errorf("dropped %+v", v.Dropped)
+	}
+	if !strings.HasPrefix(v.Message, "This link has 2 parts that could not be used; the rest of it was kept.\n• “garbage”: query: unknown key") {
+		t.Errorf("message %q", v.Message)
 	}
 }
 
@@ -83,14 +143,15 @@ func TestTargetViewOnlyNonDefaults(t *testing.T) {
 
 func TestModelsView(t *testing.T) {
 	var v []map[string]any
-	if err := json.Unmarshal([]byte(ModelsJSON("Llama-2-7b-chat-hf", 5)), &v); err != nil {
+	if err := json.Unmarshal([]byte(ModelsJSON("NousResearch/Llama-2-7b-chat-hf", 5)), &v); err != nil {
 		t.Fatal(err)
 	}
-	if len(v) == 0 || v[0]["name"] == "" || v[0]["paramsB"] == nil {
+	// The catalog's parameters_raw 6,738,417,664, in billions and unrounded.
+	if len(v) == 0 || v[0]["name"] != "NousResearch/Llama-2-7b-chat-hf" || v[0]["paramsB"] != 6.738417664 || v[0]["contextLength"] != 4096.0 {
 		t.Fatalf("models = %v", v)
 	}
 	info := Info()
-	if info["catalog"].(map[string]any)["models"] != 1852 {
+	if info["catalog"].(map[string]any)["models"] != len(catalog.Models()) {
 		t.Fatalf("info = %v", info)
 	}
 }

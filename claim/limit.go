@@ -1,0 +1,37 @@
+package claim
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// The catalog search's limit, read alike by the API (text), the bridge (a JS number) and the
+// command line.
+const (
+	DefaultModelsLimit = 20
+	MaxModelsLimit     = 100 // catalog.Search's own cap
+)
+
+// ModelsLimit checks a limit given as a number.
+func ModelsLimit(x float64) (int, error) {
+	if x != math.Trunc(x) || x < 1 || x > MaxModelsLimit {
+		return 0, limitError(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return int(x), nil
+}
+
+// ParseModelsLimit checks a limit given as text.
+func ParseModelsLimit(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > MaxModelsLimit {
+		return 0, limitError(target.QuoteShort(s))
+	}
+	return n, nil
+}
+
+func limitError(got string) *target.FieldError {
+	return &target.FieldError{Field: "limit", Msg: "must be a whole number from 1 to " + strconv.Itoa(MaxModelsLimit) + " (got " + got + ")"}
+}

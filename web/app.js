@@ -657,9 +657,10 @@
   }
 
   // ---------- tabs ----------
+  const TABS = ["yaml", "json", "deploy"]; // deploy: the Deployment tab (deploy.js fills it)
   function selectTab(name, focus) {
     state.activeTab = name;
-    for (const t of ["yaml", "json"]) {
+    for (const t of TABS) {
       const tab = $("tab-" + t);
       const on = t === name;
       tab.setAttribute("aria-selected", on ? "true" : "false");
@@ -669,7 +670,7 @@
     }
   }
   function wireTabs() {
-    const order = ["yaml", "json"];
+    const order = TABS;
     for (const t of order) {
       const tab = $("tab-" + t);
       tab.addEventListener("click", () => selectTab(t, false));

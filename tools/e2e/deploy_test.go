@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/deploy"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// deployed is what the Go engine's deploy gives for a target.
+func deployed(t *testing.T, tg fit.Target) deploy.Result {
+	t.Helper()
+	r, err := deploy.Render(tg)
+	if err != nil {
+		t.Fatalf("deploy: %v", err)
+	}
+	return r
+}
+
+// The Deployment tab shows the engine's deploy output for the claim on screen, its verdict line
+// and API link; choosing llama.cpp re-renders it; the keyboard reaches the tab from JSON.
+func TestDeploymentTab(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := target(func(x *fit.Target) {
+		x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-8B", fit.SizingKV, 4096, 2, "nvidia"
+	})
+	p.open(claim.Permalink(tg))
+	p.waitText("yaml", nonEmpty, "a claim")
+
+	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+	var sel string
+	p.eval(`document.getElementById("tab-deploy").getAttribute("aria-selected")`, &sel)
+	if sel != "true" || !p.visible("deploy-yaml") || p.visible("yaml") {
+		t.Fatalf("the Deployment tab is not shown after a click (aria-selected %q)", sel)
+	}
+	want := deployed(t, tg)
+	got := p.waitText("deploy-yaml", func(s string) bool { return s == want.YAML }, "the engine's deploy YAML (vLLM)")
+	sameText(t, "deploy YAML", want.YAML, got)
+	if got := p.text("deploy-summary"); got != want.Summary || !strings.HasPrefix(got, "vLLM ") {
+		t.Errorf("summary %q, want %q", got, want.Summary)
+	}
+	api := s.URL + "/api/v1/deploy.yaml?" + want.Query
+	if got := p.text("deploy-api-link"); got != api {
+		t.Errorf("API link %q, want %q", got, api)
+	}
+	if got := p.text("deploy-apply"); got != "kubectl apply -f '"+api+"'" {
+		t.Errorf("kubectl line %q", got)
+	}
+
+	// llama.cpp's server instead.
+	p.run(chromedp.SetValue("#deploy-engine", "llama.cpp", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("deploy-engine").dispatchEvent(new Event("change"))`, nil))
+	tl := tg
+	tl.Engine = "llama.cpp"
+	wantL := deployed(t, tl)
+	got = p.waitText("deploy-yaml", func(s string) bool { return s == wantL.YAML }, "the engine's deploy YAML (llama.cpp)")
+	sameText(t, "llama.cpp deploy YAML", wantL.YAML, got)
+	if !strings.Contains(got, `- "--parallel"`) || p.text("deploy-summary") != wantL.Summary {
+		t.Errorf("llama.cpp output or summary wrong: %q", p.text("deploy-summary"))
+	}
+
+	// A new claim on screen re-renders the tab.
+	tg2 := tl
+	tg2.Count = 2
+	p.run(chromedp.Evaluate(`location.hash = "#`+claim.Permalink(target(func(x *fit.Target) { *x = tg2; x.Engine = "" }))+`"`, nil))
+	want2 := deployed(t, tg2)
+	p.waitText("deploy-yaml", func(s string) bool { return s == want2.YAML }, "the deploy YAML of the new claim")
+
+	// Keyboard: ArrowRight from JSON selects the Deployment tab.
+	p.run(chromedp.Click("#tab-json", chromedp.ByQuery), chromedp.Focus("#tab-json", chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight))
+	p.eval(`document.getElementById("tab-deploy").getAttribute("aria-selected") + " " + document.activeElement.id`, &sel)
+	if sel != "true tab-deploy" {
+		t.Errorf("ArrowRight on the JSON tab: %q, want the Deployment tab selected and focused", sel)
+	}
+	p.screenshot("deployment-tab.png")
+	p.noProblems()
+}

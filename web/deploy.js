@@ -1,0 +1,141 @@
+// fitclaim page: the Deployment tab. The engine (fitclaim.deploy) writes the claim template, a
+// Deployment and a Service for the claim on screen, with the serving engine and image chosen in
+// the tab; this file only moves values. It reads the shown claim's target from the claim's API
+// link (app.js sets it with every claim), so it needs nothing else from app.js.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage;
+  const { $, el, clear, setText, errMessage } = P.util;
+  const ENGINE_NAMES = { vllm: "vLLM", "llama.cpp": "llama.cpp server" };
+  const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "" };
+
+  // The query of the claim on screen, from its API link.
+  function shownQuery() {
+    const a = $("api-link");
+    const href = (a && a.getAttribute("href")) || "";
+    const i = href.indexOf("?");
+    return i < 0 ? null : href.slice(i + 1);
+  }
+
+  function engineReady() {
+    return window.fitclaim && typeof window.fitclaim.deploy === "function" && document.documentElement.dataset.state === "ready";
+  }
+
+  // The engine and image a link asked for (#…&engine=llama.cpp&image=…) start the tab's controls.
+  function fromLink() {
+    for (const pair of location.hash.replace(/^#/, "").split("&")) {
+      const [k, v] = pair.split("=");
+      let val = "";
+      try { val = decodeURIComponent((v || "").replace(/\+/g, " ")); } catch (_) { continue; }
+      if (k === "engine") $("deploy-engine").value = val;
+      if (k === "image") $("deploy-image").value = val;
+    }
+  }
+
+  function fillEngines() {
+    if (st.options) return;
+    const sel = $("deploy-engine");
+    const engines = (window.fitclaim.options && window.fitclaim.options.engines) || ["vllm", "llama.cpp"];
+    const keep = sel.value;
+    clear(sel);
+    for (const e of engines) {
+      const o = el("option", null, ENGINE_NAMES[e] || e);
+      o.value = e;
+      sel.appendChild(o);
+    }
+    sel.value = engines.includes(keep) ? keep : engines[0];
+    st.defaultEngine = engines[0]; // the engine's own default: a link leaves it out
+    st.options = true;
+    fromLink();
+  }
+
+  async function update() {
+    if (!engineReady()) return;
+    fillEngines();
+    const q = shownQuery();
+    if (q === null) return;
+    const seq = ++st.seq;
+    let res;
+    try {
+      const target = await window.fitclaim.parsePermalink(q);
+      const engine = $("deploy-engine").value;
+      const image = $("deploy-image").value.trim();
+      delete target.engine;
+      delete target.image;
+      if (engine && engine !== st.defaultEngine) target.engine = engine;
+      if (image) target.image = image;
+      res = await window.fitclaim.deploy(target);
+    } catch (e) {
+      if (seq === st.seq) showError(e);
+      return;
+    }
+    if (seq === st.seq) show(res);
+  }
+
+  function show(res) {
+    $("deploy-error").hidden = true;
+    $("deploy-output").hidden = false;
+    st.yaml = String(res.yaml || "");
+    st.name = res.name || "deployment";
+    st.api = location.origin + "/api/v1/deploy.yaml?" + (res.apiQuery || "");
+    setText($("deploy-yaml"), st.yaml);
+    setText($("deploy-download-name"), st.name + ".yaml");
+    const sum = $("deploy-summary");
+    setText(sum, res.summary || "");
+    sum.classList.toggle("bad", !res.starts);
+    const list = $("deploy-problems");
+    clear(list);
+    for (const p of res.problems || []) list.appendChild(el("li", null, p));
+    list.hidden = !list.firstChild;
+    const link = $("deploy-api-link");
+    link.href = st.api;
+    setText(link, st.api);
+    setText($("deploy-apply"), "kubectl apply -f '" + st.api.replace(/'/g, "'\\''") + "'");
+  }
+
+  function showError(e) {
+    const box = $("deploy-error");
+    box.textContent = errMessage(e);
+    box.hidden = false;
+    $("deploy-output").hidden = true;
+  }
+
+  async function copy(text, what) {
+    let ok = false;
+    if (navigator.clipboard && window.isSecureContext) {
+      try { await navigator.clipboard.writeText(text); ok = true; } catch (_) { ok = false; }
+    }
+    const note = $("copied");
+    if (note) note.textContent = ok ? what + " copied" : "Copy failed: select the text and copy it";
+  }
+
+  function download() {
+    const url = URL.createObjectURL(new Blob([st.yaml], { type: "application/yaml" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = st.name + ".yaml";
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
+  function wire() {
+    if (!$("panel-deploy")) return;
+    $("deploy-engine").addEventListener("change", update);
+    let typing = 0;
+    $("deploy-image").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(update, 300); });
+    $("deploy-copy").addEventListener("click", () => copy(st.yaml, "Deployment YAML"));
+    $("deploy-copy-apply").addEventListener("click", () => copy($("deploy-apply").textContent, "kubectl command"));
+    $("deploy-download").addEventListener("click", download);
+    // A new claim on screen (its API link changes) or the engine becoming ready: render again.
+    new MutationObserver(update).observe($("api-link"), { attributes: true, attributeFilter: ["href"] });
+    new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });
+    update();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
+  else wire();
+})();

@@ -47,7 +47,37 @@ type Model struct {
 	UseCase          string
 	Capabilities     []string
 	Downloads        int64
+
+	// Arch holds the verified facts of data/architectures.csv (read from the model family's
+	// config.json; see data/architectures.md), zero for the entries it does not cover. llmfit's
+	// own fields above are never changed by it: llmfit mode reads only those.
+	Arch Architecture
 }
+
+// Architecture is one row of data/architectures.csv. Zero means "not stated".
+type Architecture struct {
+	Base                string // the family base model whose config was read
+	Layers              int
+	AttentionHeads      int
+	KVHeads             int // empty (0) for MLA, where the config's value is no cache dimension
+	HeadDim             int
+	HiddenSize          int
+	MaxContext          int    // max_position_embeddings: the real context, RoPE scaling already in it
+	NativeDtype         string // bfloat16, float16, float32
+	Prequant            string // the repository's quantized release format, in the CSV's words ("fp8", "awq-int4", …)
+	Attention           string // gqa, mha, mqa, mla, hybrid
+	SlidingWindow       int    // tokens a windowed layer keeps
+	SlidingLayers       int    // layers that use the window
+	FullAttentionLayers int    // hybrid: layers with a per-token KV cache
+	KVLoraRank          int    // MLA latent width
+	QKRopeHeadDim       int    // MLA decoupled RoPE key width
+	Experts             int    // routed experts
+	ExpertsPerToken     int
+	SharedExperts       int
+}
+
+// Known reports whether the entry has a row in architectures.csv.
+func (a *Architecture) Known() bool { return a.Attention != "" }
 
 // HasArchitecture reports whether the KV-cache shape (layers, KV heads, head size) is known.
 func (m *Model) HasArchitecture() bool {
@@ -91,7 +121,7 @@ func Models() []Model {
 // request that needs the catalog, in the page and in each edge worker instance.
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
-	var f [18]string
+	var f [18 + 18]string // llmfit's 18 columns, then architectures.csv's
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -123,6 +153,14 @@ func parseModels(text string) []Model {
 			UseCase:        f[14],
 			Downloads:      atoi64(f[16]),
 			VocabSize:      int(atoi64(f[17])),
+		}
+		a := f[18:]
+		m.Arch = Architecture{
+			Base: a[0], Layers: atoi(a[1]), AttentionHeads: atoi(a[2]), KVHeads: atoi(a[3]), HeadDim: atoi(a[4]),
+			HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],
+			SlidingWindow: atoi(a[10]), SlidingLayers: atoi(a[11]), FullAttentionLayers: atoi(a[12]),
+			KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
+			SharedExperts: atoi(a[17]),
 		}
 		m.ActiveParameters = atoi64(f[13])
 		if f[15] != "" {
@@ -159,6 +197,8 @@ func atoi64(s string) int64 {
 	}
 	return n
 }
+
+func atoi(s string) int { return int(atoi64(s)) }
 
 func atof(s string) float64 {
 	if s == "" {

@@ -278,6 +278,7 @@ func equalModel(a, b Model) bool {
 		return false
 	}
 	a.Capabilities, b.Capabilities = nil, nil
+	a.Arch, b.Arch = Architecture{}, Architecture{} // llmfit's fields only; see TestArchitecturesMerged
 	return reflect.DeepEqual(a, b)
 }
 
@@ -642,5 +643,52 @@ func BenchmarkLookupNotFound(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Lookup("NousResearch/Lama-2-7b-chat-hf")
+	}
+}
+
+// TestArchitecturesMerged checks the verified facts of data/architectures.csv reach the catalog
+// beside llmfit's own (untouched) fields. Values read from the CSV by hand.
+func TestArchitecturesMerged(t *testing.T) {
+	n := 0
+	for i := range Models() {
+		if Models()[i].Arch.Known() {
+			n++
+		}
+	}
+	if n != 302 {
+		t.Errorf("%d entries with verified architecture, want the CSV's 302", n)
+	}
+	for _, c := range []struct {
+		name string
+		want Architecture
+		// llmfit's own values that must stay as llmfit has them
+		llmCtx, llmLayers int
+	}{
+		{"meta-llama/Llama-3.1-8B-Instruct", Architecture{Base: "meta-llama/Llama-3.1-8B(-Instruct)", Layers: 32, AttentionHeads: 32,
+			KVHeads: 8, HeadDim: 128, HiddenSize: 4096, MaxContext: 131072, NativeDtype: "bfloat16", Attention: "gqa"}, 4096, 0},
+		{"openai/gpt-oss-120b", Architecture{Base: "openai/gpt-oss-120b", Layers: 36, AttentionHeads: 64, KVHeads: 8, HeadDim: 64,
+			HiddenSize: 2880, MaxContext: 131072, NativeDtype: "bfloat16", Prequant: "mxfp4 (MoE weights, native release)",
+			Attention: "gqa", SlidingWindow: 128, SlidingLayers: 18, Experts: 128, ExpertsPerToken: 4}, 4194304, -1},
+		{"deepseek-ai/DeepSeek-R1", Architecture{Base: "deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)",
+			Layers: 61, AttentionHeads: 128, HeadDim: 192, HiddenSize: 7168, MaxContext: 163840, NativeDtype: "bfloat16",
+			Prequant: "fp8 (native release)", Attention: "mla", KVLoraRank: 512, QKRopeHeadDim: 64, Experts: 256,
+			ExpertsPerToken: 8, SharedExperts: 1}, 6553600, -1},
+		{"Qwen/Qwen3-Next-80B-A3B-Instruct", Architecture{Base: "Qwen/Qwen3-Next-80B-A3B-Instruct", Layers: 48, AttentionHeads: 16,
+			KVHeads: 2, HeadDim: 256, HiddenSize: 2048, MaxContext: 262144, NativeDtype: "bfloat16", Attention: "hybrid",
+			FullAttentionLayers: 12, Experts: 512, ExpertsPerToken: 10, SharedExperts: 1}, -1, -1},
+	} {
+		m, err := Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Arch != c.want {
+			t.Errorf("%s arch:\n got %+v\nwant %+v", c.name, m.Arch, c.want)
+		}
+		if c.llmCtx >= 0 && m.ContextLength != c.llmCtx {
+			t.Errorf("%s: llmfit's context_length %d changed (want %d)", c.name, m.ContextLength, c.llmCtx)
+		}
+		if c.llmLayers >= 0 && m.Layers != c.llmLayers {
+			t.Errorf("%s: llmfit's layers %d changed (want %d)", c.name, m.Layers, c.llmLayers)
+		}
 	}
 }

@@ -95,8 +95,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if b.KVEstimated {
 		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + shortest(fit.KVFallbackGBPerB) + " GB per billion params per token; the model's layers/heads are unknown)"
 	} else {
-		kv += ": 2 × " + strconv.Itoa(m.Layers) + " layers × " + strconv.Itoa(m.KVHeads) + " KV heads × " +
-			strconv.Itoa(m.HeadDim) + " head dim × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
+		kv += ": " + kvFormula(&b.Arch) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
 	}
 	weightsRead := b.ReadGBPerToken - kvGB
 	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
@@ -112,16 +111,60 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if b.CommSeconds > 0 {
 		comm = " + " + strconv.FormatFloat(b.CommSeconds*1e3, 'f', 1, 64) + " ms between devices (stated, not calibrated)"
 	}
-	return []string{
+	lines := []string{
 		"model:  " + commentSafe(m.Name) + " (" + oneDecimal(b.ParamsB) + "B params" + active + ", " + b.Quant + " ≈ " + oneDecimal(b.WeightsGB) + " GB weights)",
-		kv,
-		"fit:    s/token = " + read + " / (bandwidth × " + speedEfficiency(b) + ") + " +
-			strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead" + comm + "  ⇒  bandwidth ≥ " +
-			strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s" + perDevice(t.Count) + " for ≥ " + shortest(t.MinTps) + " tok/s per sequence",
-		"memory: ≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi" + perDevice(t.Count) + " = ceil(" +
-			twoDecimals(b.WeightsGB*1e9/(1<<30)) + " GiB weights + " + twoDecimals(b.KVBytes/(1<<30)) + " GiB KV cache" +
-			splitWords(t.Count) + " + " + oneDecimal(b.OverheadGiB) + " GiB runtime overhead)",
 	}
+	if src := archSource(b); src != "" {
+		lines = append(lines, "arch:   "+src)
+	}
+	return append(lines,
+		kv,
+		"fit:    s/token = "+read+" / (bandwidth × "+speedEfficiency(b)+") + "+
+			strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64)+" ms overhead"+comm+"  ⇒  bandwidth ≥ "+
+			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+shortest(t.MinTps)+" tok/s per sequence",
+		"memory: ≥ "+strconv.FormatInt(b.MemoryGi, 10)+" Gi"+perDevice(t.Count)+" = ceil("+
+			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
+			splitWords(t.Count)+" + "+b.Reserve+")",
+	)
+}
+
+// kvFormula writes the per-layer-kind KV formula with the model's numbers (see fit/kvcache.go).
+func kvFormula(a *fit.Architecture) string {
+	pair := strconv.Itoa(a.KVHeads) + " KV heads × " + strconv.Itoa(a.HeadDim) + " head dim"
+	switch a.Attention {
+	case fit.AttentionMLA:
+		return strconv.Itoa(a.Layers) + " layers × (" + strconv.Itoa(a.KVLoraRank) + " latent + " +
+			strconv.Itoa(a.QKRopeHeadDim) + " RoPE key) per token (MLA)"
+	case fit.AttentionHybrid:
+		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
+			"; the others keep a fixed state) × " + pair
+	}
+	if a.SlidingWindow > 0 && a.SlidingLayers > 0 {
+		return "2 × (" + strconv.Itoa(a.Layers-a.SlidingLayers) + " full layers × tokens + " + strconv.Itoa(a.SlidingLayers) +
+			" sliding layers × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")) × " + pair
+	}
+	return "2 × " + strconv.Itoa(a.Layers) + " layers × " + pair
+}
+
+// archSource says where the architecture facts came from; "" when nothing is known (the kv line
+// then says "estimated").
+func archSource(b *fit.Bounds) string {
+	a := &b.Arch
+	if b.KVEstimated {
+		return ""
+	}
+	src := a.Source
+	if a.Source == fit.SourceVerified && b.Model.Arch.Base != "" {
+		src = "config.json of " + commentSafe(b.Model.Arch.Base) + " via architectures.csv"
+	}
+	if len(a.Overridden) > 0 && a.Source != fit.SourceOverride {
+		src = strings.Join(a.Overridden, ", ") + ": override; the rest: " + src
+	}
+	out := "facts from " + src
+	if b.MaxContext > 0 {
+		out += "; maximum context " + strconv.Itoa(b.MaxContext) + " tokens"
+	}
+	return out
 }
 
 // speedEfficiency names the efficiency the KV-aware floor assumes and where it comes from.

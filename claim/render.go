@@ -79,7 +79,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
 		}
 	} else {
-		if m := b.Model.ContextLength; m > 0 && b.ContextTokens > m {
+		if m := b.MaxContext; m > 0 && b.ContextTokens > m {
 			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
 		}
 		if b.KVEstimated {

@@ -149,8 +149,11 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *Target) { t.ParamsB = math.NaN() }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
 		{func(t *Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
 		{func(t *Target) { t.ParamsB = 100001 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got 100001)"},
-		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 32 }, "Layers (layers, L): describes a custom model (paramsB); a catalog model brings its own"},
-		{func(t *Target) { t.Model, t.HeadDim = "NousResearch/Llama-2-7b-chat-hf", 128 }, "Head dimension (headDim, hd): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 1001 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
+		{func(t *Target) { t.Model, t.Attention = "NousResearch/Llama-2-7b-chat-hf", "GQA" }, `Attention kind (attention, att): must be one of gqa, mha, mqa, mla, hybrid (got "GQA")`},
+		{func(t *Target) { t.Model, t.Layers, t.SlidingLayers = "NousResearch/Llama-2-7b-chat-hf", 32, 33 }, "Sliding-window layers (slidingLayers, sl): must be at most Layers (32) (got 33)"},
+		{func(t *Target) { t.Model, t.SlidingWindow = "NousResearch/Llama-2-7b-chat-hf", -1 }, "Sliding window (slidingWindow, sw): must be a whole number from 1 to 16777216 tokens (got -1)"},
+		{func(t *Target) { t.Model, t.Experts, t.ExpertsPerToken = "NousResearch/Llama-2-7b-chat-hf", 8, 9 }, "Experts per token (expertsPerToken, nept): must be at most Experts (8) (got 9)"},
 		{func(t *Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model (paramsB); a catalog model brings its own"},
 		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
 		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "KV heads (kvHeads, kvh): must be a whole number from 1 to 1024 (got -8)"},
@@ -160,7 +163,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "Active parameters (activeParamsB, ap): must be at most the model's Parameters (7 billion) (got 8)"},
 		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got -1)"},
 		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
-		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8`},
+		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8, FP16, FP8, INT8, MXFP4, NVFP4`},
 		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
 		{func(t *Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
 			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give paramsB for a model that is not in the catalog`},
@@ -226,7 +229,9 @@ func TestValidInputsAtTheLimits(t *testing.T) {
 func TestQuantTable(t *testing.T) {
 	want := map[string]float64{"F32": 4.0, "F16": 2.0, "BF16": 2.0, "Q8_0": 1.05, "Q6_K": 0.80, "Q5_K_M": 0.68,
 		"Q4_K_M": 0.58, "Q4_0": 0.58, "Q3_K_M": 0.48, "Q2_K": 0.37, "mlx-4bit": 0.55, "mlx-8bit": 1.0,
-		"AWQ-4bit": 0.5, "GPTQ-Int4": 0.5, "AWQ-8bit": 1.0, "GPTQ-Int8": 1.0}
+		"AWQ-4bit": 0.5, "GPTQ-Int4": 0.5, "AWQ-8bit": 1.0, "GPTQ-Int8": 1.0,
+		// The serving formats llmfit lacks carry their real size in both modes (formats.go).
+		"FP16": 2, "FP8": 1, "INT8": 1, "MXFP4": 0.53125, "NVFP4": 0.5625}
 	if len(Quants()) != len(want) {
 		t.Errorf("Quants() = %v", Quants())
 	}
@@ -484,71 +489,104 @@ func TestCatalogSweepModes(t *testing.T) {
 	t.Logf("%d entries have no single NVIDIA product at the defaults", nvidiaErrs)
 }
 
-// KV mode, hand-computed. GiB = 2^30 bytes; GB = 10^9 bytes. The bandwidth floor is the
-// calibrated model inverted (speedfloor.go): with the default driver (llmfit.ai: any vendor) it
-// assumes the least efficient family of the accelerator table, intel, e = 0.4293, and t0 = 2.138 ms:
-// at 20 tok/s, bandwidth ≥ read / (e × (1/20 − t0)) = read / (0.4293 × 0.047862) = read GB / 0.0205471566.
+// KV mode, hand-computed. GiB = 2^30 bytes; GB = 10^9 bytes. The llama.cpp reserve is
+// 0.75 GiB CUDA context + 512 × 262,144 × 4 B = 0.5 GiB compute buffer = 1.25 GiB per device.
+// The bandwidth floor is the calibrated model inverted (speedfloor.go): with the default driver
+// (llmfit.ai: any vendor) it assumes the least efficient family of the accelerator table, intel,
+// e = 0.4293, and t0 = 2.138 ms: at 20 tok/s, bandwidth ≥ read / (e × (1/20 − t0))
+// = read / (0.4293 × 0.047862) = read GB / 0.0205471566.
 func TestKVDense(t *testing.T) {
-	// Qwen/Qwen2.5-7B-Instruct: 7,615,616,512 params, Q4_K_M 0.58, context 32,768 capped to 8,192,
-	// 28 layers × 4 KV heads × 128 head dim.
+	// Qwen/Qwen2.5-7B-Instruct at Q4_K_M: 7,615,616,512 params, real context 32,768 capped to 8,192,
+	// 28 layers × 4 KV heads × 128 head dim (architectures.csv).
 	// weights = 7,615,616,512 × 0.58 = 4,417,057,576.96 B = 4.1137 GiB
 	// kv = 2 × 28 × 4 × 128 × 8,192 × 1 × 2 B = 469,762,048 B = 0.4375 GiB
-	// memory = 4.1137 + 0.4375 + 0.5 = 5.0512 → 6 Gi
+	// memory = 4.1137 + 0.4375 + 1.25 = 5.8012 → 6 Gi
 	// read/token = 4,417,057,576.96 + 469,762,048 = 4,886,819,624.96 B = 4.8868 GB
 	// bandwidth = 4.88681962 / 0.0205471566 = 237.83 → 238 GB/s
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
+	q4 := func(f func(t *Target)) func(t *Target) {
+		return func(t *Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", "Q4_K_M"; f(t) }
+	}
+	b := resolve(t, q4(func(t *Target) {}))
 	if b.ContextTokens != 8192 || b.KVBytes != 469762048 || b.KVEstimated || b.MemoryGi != 6 || b.MinBandwidthGBs != 238 ||
-		!near(b.MemoryGB, 5.051205434799194) || b.OverheadGiB != 0.5 || !near(b.ReadGBPerToken, 4.88681962496) {
+		!near(b.MemoryGB, 5.801205434799194) || b.OverheadGiB != 1.25 || !near(b.ReadGBPerToken, 4.88681962496) {
 		t.Errorf("Qwen2.5-7B kv: ctx %d, kv %v B, est %v, %v GB → %d Gi, %d GB/s", b.ContextTokens, b.KVBytes, b.KVEstimated, b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	// fp8: kv = 234,881,024 B = 0.21875 GiB; memory 4.8325 → 5 Gi; read 4.6519386 GB → 226.40 → 227 GB/s.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "fp8" })
-	if b.KVBytes != 234881024 || b.MemoryGi != 5 || b.MinBandwidthGBs != 227 || b.KVCache != "fp8" {
+	// fp8: kv = 234,881,024 B = 0.21875 GiB; memory 5.5825 → 6 Gi; read 4.6519386 GB → 226.40 → 227 GB/s.
+	b = resolve(t, q4(func(t *Target) { t.KVCache = "fp8" }))
+	if b.KVBytes != 234881024 || b.MemoryGi != 6 || b.MinBandwidthGBs != 227 || b.KVCache != "fp8" {
 		t.Errorf("fp8: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	// q8_0 is one byte too.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "q8_0" })
-	if b.KVBytes != 234881024 || b.MemoryGi != 5 || b.MinBandwidthGBs != 227 {
+	// q8_0: ggml blocks of 32 values + an fp16 scale, 34/32 B: kv = 2 × 28 × 4 × 128 × 8,192 × 1.0625
+	// = 249,561,088 B; memory 5.5961 → 6 Gi; read 4.6666187 GB → 227.12 → 228 GB/s.
+	b = resolve(t, q4(func(t *Target) { t.KVCache = "q8_0" }))
+	if b.KVBytes != 249561088 || b.MemoryGi != 6 || b.MinBandwidthGBs != 228 {
 		t.Errorf("q8_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	// q4_0: half a byte, kv = 117,440,512 B = 0.109375 GiB; memory 4.7231 → 5 Gi; read 4.5344981 GB → 220.69 → 221 GB/s.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "Qwen/Qwen2.5-7B-Instruct", "kv", "q4_0" })
-	if b.KVBytes != 117440512 || b.MemoryGi != 5 || b.MinBandwidthGBs != 221 {
+	// q4_0: 18/32 B: kv = 28,672 × 8,192 × 0.5625 = 132,120,576 B; read 4.5491782 GB → 221.40 → 222 GB/s.
+	b = resolve(t, q4(func(t *Target) { t.KVCache = "q4_0" }))
+	if b.KVBytes != 132120576 || b.MemoryGi != 6 || b.MinBandwidthGBs != 222 {
 		t.Errorf("q4_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// 4 sequences of 32,768 tokens: kv = 57,344 B/token × 32,768 × 4 = 7,516,192,768 B = 7 GiB;
-	// memory 4.1137 + 7 + 0.5 = 11.6137 → 12 Gi; read 11.9332503 GB → 580.77 → 581 GB/s.
-	b = resolve(t, func(t *Target) {
-		t.Model, t.Sizing, t.Context, t.Sequences = "Qwen/Qwen2.5-7B-Instruct", "kv", 32768, 4
-	})
-	if b.ContextTokens != 32768 || b.KVBytes != 7516192768 || b.MemoryGi != 12 || b.MinBandwidthGBs != 581 || b.Target.Sequences != 4 {
+	// memory 4.1137 + 7 + 1.25 = 12.3637 → 13 Gi; read 11.9332503 GB → 580.77 → 581 GB/s.
+	b = resolve(t, q4(func(t *Target) { t.Context, t.Sequences = 32768, 4 }))
+	if b.ContextTokens != 32768 || b.KVBytes != 7516192768 || b.MemoryGi != 13 || b.MinBandwidthGBs != 581 || b.Target.Sequences != 4 {
 		t.Errorf("4 × 32k: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// An explicit context longer than the model's is taken as asked (the render warns).
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Context = "Qwen/Qwen2.5-7B-Instruct", "kv", 65536 })
-	if b.ContextTokens != 65536 || b.KVBytes != 57344*65536 {
-		t.Errorf("ctx 65536: %d tokens, %v B", b.ContextTokens, b.KVBytes)
+	b = resolve(t, q4(func(t *Target) { t.Context = 65536 }))
+	if b.ContextTokens != 65536 || b.KVBytes != 57344*65536 || b.MaxContext != 32768 {
+		t.Errorf("ctx 65536: %d tokens, %v B, max %d", b.ContextTokens, b.KVBytes, b.MaxContext)
 	}
-	// The context default is the entry's own when under the cap: the phi-3 mini has 4,096.
-	// kv = 2 × 32 × 32 × 96 × 4,096 × 2 = 1,610,612,736 B = 1.5 GiB.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "microsoft/Phi-3-mini-4k-instruct", "kv" })
-	if b.ContextTokens != 4096 || b.KVBytes != 1610612736 {
-		t.Errorf("phi-3 mini: ctx %d, kv %v", b.ContextTokens, b.KVBytes)
+	// Without a quant the model's own is its release format, BF16: 7,615,616,512 × 2 B = 14.1853 GiB;
+	// memory 14.1853 + 0.4375 + 1.25 = 15.8728 → 16 Gi; read 15.2312330 + 0.4697620 = 15.7009951 GB → 764.14 → 765.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
+	if b.Quant != "BF16" || b.QuantOverride || b.BytesPerParam != 2 || b.MemoryGi != 16 || b.MinBandwidthGBs != 765 {
+		t.Errorf("Qwen2.5-7B own format: %s override %v, %v B/param, %d Gi, %d GB/s", b.Quant, b.QuantOverride, b.BytesPerParam, b.MemoryGi, b.MinBandwidthGBs)
+	}
+}
+
+// Llama-3.1-8B at 32,768 tokens × 4 sequences in fp16 (issue 11): the catalog lacks its
+// architecture and puts a 4,096 placeholder in its context; architectures.csv gives 32 layers ×
+// 8 KV heads × 128 and 131,072 tokens.
+func TestKVLlama31At32kTimes4(t *testing.T) {
+	// kv = 2 × 32 × 8 × 128 × 2 B × (32,768 × 4 = 131,072 tokens) = 17,179,869,184 B = 16.0 GiB
+	// weights (its release format, BF16) = 8,030,261,248 × 2 = 16,060,522,496 B = 14.9575 GiB
+	// memory = 14.9575 + 16 + 1.25 = 32.2075 → 33 Gi (the estimate used to ask 24)
+	// read = 16.0605225 + 17.1798692 = 33.2403917 GB → 33.2403917 / 0.0205471566 = 1617.76 → 1618 GB/s
+	b := resolve(t, func(t *Target) {
+		t.Model, t.Sizing, t.Context, t.Sequences = "meta-llama/Llama-3.1-8B-Instruct", "kv", 32768, 4
+	})
+	if b.KVEstimated || b.KVBytes != 17179869184 || b.KVBytes/gib != 16 || b.Quant != "BF16" || b.MemoryGi != 33 ||
+		b.MinBandwidthGBs != 1618 || b.Arch.Source != SourceVerified || b.MaxContext != 131072 {
+		t.Errorf("Llama-3.1-8B 32k × 4: est %v kv %v B, %s, %d Gi, %d GB/s, %s, max ctx %d",
+			b.KVEstimated, b.KVBytes, b.Quant, b.MemoryGi, b.MinBandwidthGBs, b.Arch.Source, b.MaxContext)
+	}
+	// The default context is its real one (131,072) capped at 8,192, not the 4,096 placeholder:
+	// kv = 131,072 B × 8,192 = 1 GiB; memory 14.9575 + 1 + 1.25 = 17.2075 → 18 Gi.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "meta-llama/Llama-3.1-8B-Instruct", "kv" })
+	if b.ContextTokens != 8192 || b.KVBytes != 1<<30 || b.MemoryGi != 18 {
+		t.Errorf("Llama-3.1-8B default: ctx %d kv %v, %d Gi", b.ContextTokens, b.KVBytes, b.MemoryGi)
+	}
+	// llmfit mode does not move: max(4.1, 8,030,261,248 × 0.58 = 4.6576 GB) → 5 Gi; ceil(20 × 4.6576 × 100 / 55) = 170.
+	b = resolve(t, func(t *Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
+	if b.MemoryGi != 5 || b.MinBandwidthGBs != 170 || b.OverheadGiB != 0 || b.Quant != "Q4_K_M" {
+		t.Errorf("Llama-3.1-8B llmfit: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 }
 
 func TestKVMixtureOfExperts(t *testing.T) {
-	// Qwen/Qwen3-30B-A3B-Instruct-2507: 30,531,911,680 params, 3,339,427,840 active, Q4_K_M,
+	// Qwen/Qwen3-30B-A3B-Instruct-2507: 30,531,911,680 params, 3,339,427,840 active, release BF16,
 	// 48 layers × 4 KV heads × 128, context 262,144 capped to 8,192.
-	// weights = 30,531,911,680 × 0.58 = 17,708,508,774.4 B = 16.4923 GiB
+	// weights = 30,531,911,680 × 2 = 61,063,823,360 B = 56.8701 GiB
 	// kv = 2 × 48 × 4 × 128 × 8,192 × 2 = 805,306,368 B = 0.75 GiB
-	// memory = 16.4923 + 0.75 + 0.5 = 17.7423 → 18 Gi
-	// read/token = active 3,339,427,840 × MoE read factor 1.442 × 0.58 = 2,792,963,868.26 B
-	//              + kv 805,306,368 B = 3.5982702 GB
-	// bandwidth = 3.5982702 / 0.0205471566 = 175.12 → 176 GB/s (llmfit mode asks 644 GB/s)
+	// memory = 56.8701 + 0.75 + 1.25 = 58.8701 → 59 Gi
+	// read/token = active 3,339,427,840 × MoE read factor 1.442 × 2 B = 9,630,909,890.56 B
+	//              + kv 805,306,368 B = 10.4362163 GB
+	// bandwidth = 10.4362163 / 0.0205471566 = 507.91 → 508 GB/s
 	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
-	if b.ActiveParamsB != 3.33942784 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 18 ||
-		b.MinBandwidthGBs != 176 || !near(b.ActiveGB, 1.9368681472) || !near(b.ReadGBPerToken, 3.5982702362624) {
+	if b.ActiveParamsB != 3.33942784 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 59 ||
+		b.MinBandwidthGBs != 508 || !near(b.ActiveGB, 6.67885568) || !near(b.ReadGBPerToken, 10.43621625856) {
 		t.Errorf("Qwen3-30B-A3B kv: active %v, kv %v, %d Gi, %d GB/s, read %v", b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs, b.ReadGBPerToken)
 	}
 	// llmfit mode sizes on all parameters: ceil(20 × 17.7085 × 100 / 55) = ceil(643.95) = 644;
@@ -556,30 +594,6 @@ func TestKVMixtureOfExperts(t *testing.T) {
 	b = resolve(t, func(t *Target) { t.Model = "Qwen/Qwen3-30B-A3B-Instruct-2507" })
 	if b.MinBandwidthGBs != 644 || b.MemoryGi != 18 {
 		t.Errorf("Qwen3-30B-A3B llmfit: %d Gi, %d GB/s; want 18, 644", b.MemoryGi, b.MinBandwidthGBs)
-	}
-}
-
-func TestKVFallbackEstimate(t *testing.T) {
-	// meta-llama/Llama-3.1-8B-Instruct has no layers/kv_heads/head_dim in the catalog.
-	// 8,030,261,248 params, context 4,096 (under the cap).
-	// kv = 0.000008 GB × 8.030261248 × 4,096 = 0.2631356 GB = 263,135,600.57 B (fp16)
-	// weights = 8,030,261,248 × 0.58 = 4,657,551,523.84 B = 4.3377 GiB
-	// memory = 4.3377 + 0.2451 + 0.5 = 5.0827 → 6 Gi
-	// read = 4.6575515 + 0.2631356 = 4.9206871 GB → 239.48 → 240 GB/s
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "meta-llama/Llama-3.1-8B-Instruct", "kv" })
-	if !b.KVEstimated || b.ContextTokens != 4096 || !near(b.KVBytes, 263135600.574464) || b.MemoryGi != 6 || b.MinBandwidthGBs != 240 {
-		t.Errorf("Llama-3.1-8B kv: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
-	}
-	// fp8 halves the estimate: 131,567,800.29 B; memory 4.9602 → 5 Gi; read 4.7891193 GB → 233.08 → 234.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVCache = "meta-llama/Llama-3.1-8B-Instruct", "kv", "fp8" })
-	if !near(b.KVBytes, 131567800.287232) || b.MemoryGi != 5 || b.MinBandwidthGBs != 234 {
-		t.Errorf("Llama-3.1-8B kv fp8: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
-	}
-	// In llmfit mode KVEstimated is reported too (it describes the entry) but sizing ignores it.
-	b = resolve(t, func(t *Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
-	if b.MemoryGi != 5 || b.MinBandwidthGBs != 170 || b.OverheadGiB != 0 {
-		// max(4.1, 4.6576) → 5 Gi; ceil(20 × 4.6576 × 100 / 55) = ceil(169.37) = 170.
-		t.Errorf("Llama-3.1-8B llmfit: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 }
 
@@ -606,13 +620,13 @@ func TestCountSplit(t *testing.T) {
 	if b.MemoryGi != 3 || b.MinBandwidthGBs != 83 || b.OverheadGiB != 0 {
 		t.Errorf("llmfit ×2: %d Gi, %d GB/s; want 3, 83", b.MemoryGi, b.MinBandwidthGBs)
 	}
-	// kv mode, Qwen2.5-7B on 2 devices: (4,417,057,576.96 + 469,762,048) / 2 / 2^30 + 0.5 = 2.7756 → 3 Gi
-	// per device (0.5 GiB overhead on each); each device reads half, 2.4434098 GB, and 0.5 ms of
-	// communication joins t0: 2.4434098 / (0.4293 × (0.05 − 0.002138 − 0.0005)) = 2.4434098 / 0.0203325
+	// kv mode, Qwen2.5-7B Q4_K_M on 2 devices: (4,417,057,576.96 + 469,762,048) / 2 / 2^30 + 1.25 = 3.5256
+	// → 4 Gi per device (the 1.25 GiB llama.cpp reserve on each); each device reads half, 2.4434098 GB, and
+	// 0.5 ms of communication joins t0: 2.4434098 / (0.4293 × (0.05 − 0.002138 − 0.0005)) = 2.4434098 / 0.0203325
 	// = 120.17 → 121 GB/s.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Count = "Qwen/Qwen2.5-7B-Instruct", "kv", 2 })
-	if b.MemoryGi != 3 || b.MinBandwidthGBs != 121 || !near(b.MemoryGB, 2.775602717399597) {
-		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 2.7756 → 3, 121", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Count, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", 2, "Q4_K_M" })
+	if b.MemoryGi != 4 || b.MinBandwidthGBs != 121 || !near(b.MemoryGB, 3.525602717399597) {
+		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 3.5256 → 4, 121", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Custom 405B Q4_K_M (an override: × 1.2): weights 234.9 GB, memory 281.88 GB.
 	// ×1: 282 Gi, ceil(8541.82) = 8542; ×3: 93.96 → 94 Gi, 8541.82 / 2.7 = 3163.64 → 3164;
@@ -636,20 +650,21 @@ func TestCustomModel(t *testing.T) {
 		t.Errorf("custom 70B: %+v", b)
 	}
 	// kv with layers 80 × kvHeads 8 × headDim 128 at 8,192 tokens: kv = 2 × 80 × 8 × 128 × 8,192 × 2
-	// = 2,684,354,560 B = 2.5 GiB; memory 40.6e9 / 2^30 + 2.5 + 0.5 = 40.8117 → 41 Gi;
+	// = 2,684,354,560 B = 2.5 GiB; memory 40.6e9 / 2^30 + 2.5 + 1.25 = 41.5617 → 42 Gi;
 	// read 43.2843546 GB → 43.2843546 / 0.0205471566 = 2106.59 → 2107 GB/s.
 	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 70, "kv", 80, 8, 128 })
-	if b.KVEstimated || b.ContextTokens != 8192 || b.KVBytes != 2684354560 || b.MemoryGi != 41 || b.MinBandwidthGBs != 2107 {
+	if b.KVEstimated || b.ContextTokens != 8192 || b.KVBytes != 2684354560 || b.MemoryGi != 42 || b.MinBandwidthGBs != 2107 ||
+		b.Arch.Source != SourceGiven {
 		t.Errorf("custom 70B arch: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Without architecture: the estimate 0.000008 × 70 × 8,192 = 4.58752 GB = 4.2725 GiB;
-	// memory 37.8117 + 4.2725 + 0.5 = 42.58 → 43 Gi; read 45.18752 GB → 2199.15 → 2200 GB/s.
+	// memory 37.8117 + 4.2725 + 1.25 = 43.33 → 44 Gi; read 45.18752 GB → 2199.15 → 2200 GB/s.
 	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing = 70, "kv" })
-	if !b.KVEstimated || b.KVBytes != 4587520000 || b.MemoryGi != 43 || b.MinBandwidthGBs != 2200 {
+	if !b.KVEstimated || b.KVBytes != 4587520000 || b.MemoryGi != 44 || b.MinBandwidthGBs != 2200 || b.Arch.Source != SourceEstimated {
 		t.Errorf("custom 70B estimated: est %v kv %v, %d Gi, %d GB/s", b.KVEstimated, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// A mixture of experts: 100B total, 10B active, 48 × 8 × 128: kv = 1,610,612,736 B = 1.5 GiB;
-	// memory 58e9 / 2^30 + 1.5 + 0.5 = 56.0167 → 57 Gi; read 10 × 1.442 × 0.58 = 8.3636 GB + 1.6106127 GB
+	// memory 58e9 / 2^30 + 1.5 + 1.25 = 56.7667 → 57 Gi; read 10 × 1.442 × 0.58 = 8.3636 GB + 1.6106127 GB
 	// = 9.9742127 GB → 485.43 → 486 GB/s.
 	b = resolve(t, func(t *Target) {
 		t.ParamsB, t.ActiveParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 100, 10, "kv", 48, 8, 128
@@ -657,10 +672,10 @@ func TestCustomModel(t *testing.T) {
 	if !b.Model.MoE || b.ActiveParamsB != 10 || b.KVBytes != 1610612736 || b.MemoryGi != 57 || b.MinBandwidthGBs != 486 {
 		t.Errorf("custom MoE arch: moe %v active %v kv %v, %d Gi, %d GB/s", b.Model.MoE, b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 54.0167 + 6.1035 + 0.5
-	// = 60.62 → 61 Gi; read 8.3636 + 6.5536 = 14.9172 GB → 725.998 → 726 GB/s.
+	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 54.0167 + 6.1035 + 1.25
+	// = 61.37 → 62 Gi; read 8.3636 + 6.5536 = 14.9172 GB → 725.998 → 726 GB/s.
 	b = resolve(t, func(t *Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
-	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 61 || b.MinBandwidthGBs != 726 {
+	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 62 || b.MinBandwidthGBs != 726 {
 		t.Errorf("custom MoE estimated: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// activeParamsB equal to paramsB is not a mixture of experts.

@@ -16,13 +16,29 @@ var quants = []struct {
 // catalog entries whose own quantization is outside the table (AutoRound-4bit), for parity.
 const llmfitFallbackBPP = 0.58
 
-// Quants lists the known quantizations in display order.
+// Quants lists the known quantizations in display order: llmfit's table, then the serving
+// formats it lacks (FP16, FP8, INT8, MXFP4, NVFP4).
 func Quants() []string {
-	out := make([]string, len(quants))
-	for i, q := range quants {
-		out[i] = q.Name
+	out := make([]string, 0, len(quants)+len(servingFormats))
+	for _, q := range quants {
+		out = append(out, q.Name)
+	}
+	for _, f := range servingFormats {
+		if !isLlmfitQuant(f.Name) {
+			out = append(out, f.Name)
+		}
 	}
 	return out
+}
+
+// isLlmfitQuant reports whether q is in llmfit's own table (exact spelling).
+func isLlmfitQuant(q string) bool {
+	for _, e := range quants {
+		if e.Name == q {
+			return true
+		}
+	}
+	return false
 }
 
 // canonicalQuant returns the table's spelling of q (matched ignoring case) and its bytes per
@@ -36,19 +52,25 @@ func canonicalQuant(q string) (name string, bpp float64, ok bool) {
 	return "", 0, false
 }
 
-// BytesPerParam is llmfit's bytes per parameter for a quantization, with its fallback.
+// BytesPerParam is llmfit's bytes per parameter for a quantization, with its fallback; a serving
+// format llmfit does not know (FP8, INT8, MXFP4, NVFP4, FP16) has its real size (formats.go).
 func BytesPerParam(q string) float64 {
 	if _, bpp, ok := canonicalQuant(q); ok {
+		return bpp
+	}
+	if _, bpp, ok := servingBPP(q); ok {
 		return bpp
 	}
 	return llmfitFallbackBPP
 }
 
-// kvElementBytes is the size of one KV-cache element per cache type.
+// kvCaches is the size of one KV-cache element per cache type. q8_0 and q4_0 are ggml's blocks of
+// 32 values with one fp16 scale (ggml-common.h block_q8_0, block_q4_0): 32 + 2 = 34 B and
+// 16 + 2 = 18 B per 32 elements.
 var kvCaches = []struct {
 	Name  string
 	Bytes float64
-}{{"fp16", 2}, {"fp8", 1}, {"q8_0", 1}, {"q4_0", 0.5}}
+}{{"fp16", 2}, {"fp8", 1}, {"q8_0", 34.0 / 32}, {"q4_0", 18.0 / 32}}
 
 // KVCaches lists the KV-cache element types.
 func KVCaches() []string {

@@ -33,9 +33,16 @@ type Bounds struct {
 	ContextTokens int
 	KVCache       string
 	KVBytes       float64 // all sequences, all devices
-	KVEstimated   bool    // the entry lacks layers/kvHeads/headDim: llmfit's per-parameter estimate
-	OverheadGiB   float64
-	KVTokensRoom  int64 // llmfit mode: fp16 KV tokens the memory floor leaves room for
+	KVEstimated   bool    // the shape is unknown: llmfit's per-parameter estimate
+	OverheadGiB   float64 // kv mode: the engine's reserve per device
+	KVTokensRoom  int64   // llmfit mode: fp16 KV tokens the memory floor leaves room for
+
+	// The KV-aware mode's facts (Sizing == "kv").
+	Arch       Architecture // the shape the KV cache was sized on, with its source and overrides
+	MaxContext int          // the model's real maximum context (0: unknown)
+	Format     WeightFormat // the weights' format (Quant is its Name)
+	Engine     string       // the engine whose reserve is in the memory floor
+	Reserve    string       // that reserve in words
 
 	ReadGBPerToken float64 // bytes read per decoded token, in GB, over all devices
 
@@ -96,6 +103,11 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 	if t.DeviceClass != "" {
 		b.DeviceClass = t.DeviceClass
 	}
+	if t.Sizing == SizingKV {
+		b.Arch = archOverride(&t).Apply(b.Arch)
+		b.MaxContext = b.Arch.MaxContext
+		b.Engine = LookupEngine(t.Engine).Name
+	}
 	b.kvShape(&t) // before b.Target = t: it writes the canonical KV-cache spelling into t
 	b.Target = t
 
@@ -132,6 +144,10 @@ func (b *Bounds) resolveModel(t *Target) error {
 			MoE:              t.ActiveParamsB != 0 && t.ActiveParamsB < t.ParamsB,
 			ActiveParameters: int64(math.Round(t.ActiveParamsB * 1e9)),
 		}
+		b.Arch = Architecture{Source: SourceEstimated}
+		if b.Model.HasArchitecture() {
+			b.Arch = Architecture{Layers: t.Layers, KVHeads: t.KVHeads, HeadDim: t.HeadDim, Source: SourceGiven}
+		}
 		b.ActiveParamsB = t.ParamsB
 		if t.ActiveParamsB != 0 {
 			b.ActiveParamsB = t.ActiveParamsB
@@ -152,6 +168,7 @@ func (b *Bounds) resolveModel(t *Target) error {
 
 func (b *Bounds) useEntry(t *Target, m *catalog.Model) {
 	b.Model = *m
+	b.Arch = ArchitectureOf(m)
 	t.Model = m.Name
 	b.ParamsB = paramsB(m)
 	b.ActiveParamsB = b.ParamsB
@@ -187,21 +204,37 @@ func paramsB(m *catalog.Model) float64 {
 
 func (b *Bounds) resolveQuant(t *Target) error {
 	own := b.Model.Quantization
+	kv := t.Sizing == SizingKV
+	if kv && !b.Custom {
+		b.Format = ReleaseFormat(&b.Model) // kv mode: the model's own is its repository's format
+		own = b.Format.Name
+	}
 	switch {
 	case t.Quant == "":
 		b.Quant = own
 	default:
 		if name, _, ok := canonicalQuant(t.Quant); ok {
 			b.Quant = name
+		} else if name, _, ok := servingBPP(t.Quant); ok {
+			b.Quant = name
 		} else if strings.EqualFold(t.Quant, own) {
-			b.Quant = own // the entry's own out-of-table quant (AutoRound-4bit)
+			b.Quant = own // the entry's own out-of-table quant (AutoRound-4bit, "MXFP4 experts + BF16")
+		} else if strings.EqualFold(t.Quant, b.Model.Quantization) {
+			b.Quant = b.Model.Quantization // kv mode: llmfit's AutoRound-4bit
 		} else {
 			return fieldErr("quant", "unknown quantization "+strconv.Quote(t.Quant)+"; known: "+strings.Join(Quants(), ", "))
 		}
 	}
 	t.Quant = b.Quant
 	b.QuantOverride = b.Custom || b.Quant != own
-	b.BytesPerParam = BytesPerParam(b.Quant)
+	if !kv {
+		b.BytesPerParam = BytesPerParam(b.Quant)
+		return nil
+	}
+	if b.Quant != b.Format.Name {
+		b.Format = WeightFormat{Name: b.Quant, Rest: b.Quant}
+	}
+	b.BytesPerParam = b.Format.BytesPerParam(b.ParamsB, b.ActiveParamsB, &b.Arch)
 	return nil
 }
 
@@ -221,14 +254,16 @@ func (b *Bounds) sizeLlmfit(count int) {
 	b.split(mem, bw, count)
 }
 
-// sizeKV sizes weights plus a real KV cache plus runtime overhead; the bandwidth floor is the
-// calibrated speed model inverted (speedfloor.go): decode reads the weights a token touches and
-// the whole KV cache once per token, each device its share.
+// sizeKV sizes weights plus a real KV cache plus the engine's reserve, per device (engine.go);
+// the bandwidth floor is the calibrated speed model inverted (speedfloor.go): decode reads the
+// weights a token touches and the whole KV cache once per token, each device its share.
 func (b *Bounds) sizeKV(count int) {
 	t := &b.Target
 	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
-	b.OverheadGiB = runtimeOverhead
-	mem := (weightsBytes+b.KVBytes)/float64(count)/gib + runtimeOverhead
+	e := LookupEngine(b.Engine)
+	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes/float64(count)/gib
+	mem, reserve := e.Floor(b, perWeights, perKV)
+	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
 	b.SpeedEfficiency, b.SpeedFamily = b.kvSpeed()
@@ -271,18 +306,32 @@ func ceilFloor(x float64) int64 {
 	return int64(math.Ceil(x))
 }
 
-// kvShape fills the KV-cache size for the target's context and sequences.
+// kvShape fills the KV-cache size for the target's context and sequences. llmfit mode keeps
+// llmfit's fields; the KV-aware mode sizes per layer kind on the resolved architecture.
 func (b *Bounds) kvShape(t *Target) {
 	name, elem, _ := kvElementBytes(t.KVCache)
 	b.KVCache, t.KVCache = name, name
 	ctx := t.Context
 	if ctx == 0 {
 		ctx = b.Model.ContextLength
+		if t.Sizing == SizingKV {
+			ctx = b.MaxContext
+		}
 		if ctx <= 0 || ctx > DefaultContextCap {
 			ctx = DefaultContextCap
 		}
 	}
 	b.ContextTokens = ctx
+	if t.Sizing == SizingKV && b.Arch.CachesKV() {
+		b.KVBytes = b.Arch.KVCacheBytes(ctx, elem) * float64(t.Sequences)
+		return
+	}
+	if t.Sizing == SizingKV {
+		b.Arch.Source = SourceEstimated
+		b.KVBytes = kvFallbackGBPerB * b.ParamsB * 1e9 * elem / 2 * float64(ctx) * float64(t.Sequences)
+		b.KVEstimated = true
+		return
+	}
 	b.KVBytes = b.kvBytesPerToken(elem) * float64(ctx) * float64(t.Sequences)
 	b.KVEstimated = !b.Model.HasArchitecture()
 }

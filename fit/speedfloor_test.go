@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Qwen2.5-7B in the KV-aware sizing reads 4.88681962496 GB per token (TestKVDense).
+// Qwen2.5-7B at Q4_K_M in the KV-aware sizing reads 4.88681962496 GB per token (TestKVDense).
 func TestKVFloorFamilies(t *testing.T) {
 	for _, c := range []struct {
 		driver string
@@ -24,7 +24,7 @@ func TestKVFloorFamilies(t *testing.T) {
 		{DriverLlmfit, 60, "", 171},
 	} {
 		b := resolve(t, func(t *Target) {
-			t.Model, t.Sizing, t.Driver, t.EfficiencyPct = "Qwen/Qwen2.5-7B-Instruct", SizingKV, c.driver, c.eff
+			t.Model, t.Sizing, t.Driver, t.EfficiencyPct, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, c.driver, c.eff, "Q4_K_M"
 		})
 		if b.SpeedFamily != c.family || b.MinBandwidthGBs != c.floor || b.SpeedOverheadSeconds != 0.002138 {
 			t.Errorf("%s eff %d: family %q, floor %d GB/s; want %q, %d", c.driver, c.eff, b.SpeedFamily, b.MinBandwidthGBs, c.family, c.floor)
@@ -59,10 +59,10 @@ func TestKVUnreachableSpeed(t *testing.T) {
 }
 
 // A device's estimate uses its own family: the RTX 4090 (1,008 GB/s, nvidia 0.7672) reads
-// 4.88681962 GB per token of Qwen2.5-7B: 1 / (4.88681962 / (1008 × 0.7672) + 0.002138)
+// 4.88681962 GB per token of Qwen2.5-7B at Q4_K_M: 1 / (4.88681962 / (1008 × 0.7672) + 0.002138)
 // = 1 / (4.88681962 / 773.3376 + 0.002138) = 1 / (0.0063191 + 0.002138) = 118.25 tok/s.
 func TestKVMatchSpeed(t *testing.T) {
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", SizingKV })
+	b := resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, "Q4_K_M" })
 	for _, m := range Matches(b) {
 		if m.Accelerator.Name == "NVIDIA GeForce RTX 4090" {
 			if !within(m.EstTps, 118.25, 0.01) {

@@ -54,6 +54,18 @@ func init() {
 	target.Provide("kvCache", KVCaches)
 	target.Provide("driver", DriverNames)
 	target.Provide("family", Families)
+	target.Provide("attention", func() []string {
+		return []string{AttentionGQA, AttentionMHA, AttentionMQA, AttentionMLA, AttentionHybrid}
+	})
+}
+
+// archOverride is the target's architecture fields as an override of the model's facts.
+func archOverride(t *Target) ArchOverride {
+	return ArchOverride{
+		Layers: t.Layers, KVHeads: t.KVHeads, HeadDim: t.HeadDim, Attention: t.Attention,
+		SlidingWindow: t.SlidingWindow, SlidingLayers: t.SlidingLayers, FullAttentionLayers: t.FullAttentionLayers,
+		KVLoraRank: t.KVLoraRank, QKRopeHeadDim: t.QKRopeHeadDim, Experts: t.Experts, ExpertsPerToken: t.ExpertsPerToken,
+	}
 }
 
 // ftoa prints a number the way a person typed it (shortest, no exponent for ordinary sizes).

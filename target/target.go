@@ -24,7 +24,8 @@ type Target struct {
 	Driver    string // llmfit, nvidia, amd, intel, any
 	Count     int    // devices the model is split across
 
-	// Architecture of a custom model (ParamsB); zero = unknown.
+	// Architecture of a custom model (ParamsB), or, in the KV-aware mode, overrides of a catalog
+	// model's (layers, KV heads, head size); zero = unknown, or the catalog's.
 	Layers        int
 	KVHeads       int
 	HeadDim       int
@@ -41,6 +42,17 @@ type Target struct {
 	// image that replaces the engine's pinned one ("" = the pinned one).
 	Engine string
 	Image  string
+	// More architecture for the KV-aware mode, catalog and custom models alike (fit/kvcache.go);
+	// zero = the catalog's, or none.
+	Attention           string // gqa, mha, mqa, mla, hybrid
+	SlidingWindow       int    // tokens a windowed layer keeps
+	SlidingLayers       int    // layers that use the window
+	FullAttentionLayers int    // hybrid: the layers that keep a per-token cache
+	KVLoraRank          int    // MLA: the compressed KV latent
+	QKRopeHeadDim       int    // MLA: the decoupled RoPE key
+	Experts             int    // routed experts
+	ExpertsPerToken     int    // routed experts active per token
+
 }
 
 // The serving engines a Deployment can run.
@@ -69,6 +81,8 @@ const (
 	MaxLayers     = 1000
 	MaxKVHeads    = 1024
 	MaxHeadDim    = 4096
+	MaxLatent     = 65536 // MLA latent and RoPE key widths
+	MaxExperts    = 4096
 	MaxModelQuery = 300
 
 	MaxDeviceMemoryGiB    = 1 << 20 // 1 PiB

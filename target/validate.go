@@ -43,6 +43,9 @@ func (f *Field) check(t *Target) error {
 		if len(s) > f.MaxLen {
 			return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(len(s)) + ")")
 		}
+		if s == "" && f.Derived != "" { // the zero value means "derive it"
+			return nil
+		}
 		if f.Choices != nil && !f.Open && !slices.ContainsFunc(f.Choices(), func(c string) bool {
 			return c == s || f.Fold && strings.EqualFold(c, s)
 		}) {
@@ -63,17 +66,23 @@ func (t *Target) checkTogether() error {
 		return field("model").Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
 	}
 	custom := t.Model == ""
+	// A custom model's shape comes whole; a catalog model's fields are single overrides of its
+	// facts (the KV-aware mode). MLA has no KV heads to give.
 	arch := []*Field{field("layers"), field("kvHeads"), field("headDim")}
 	var missing []*Field
 	for _, f := range arch {
 		if *f.integer(t) == 0 {
 			missing = append(missing, f)
-		} else if !custom {
-			return f.Err("describes a custom model (paramsB); a catalog model brings its own")
 		}
 	}
-	if len(missing) != 0 && len(missing) != len(arch) {
+	if custom && t.Attention != "mla" && len(missing) != 0 && len(missing) != len(arch) {
 		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
+	}
+	for _, pair := range [][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"expertsPerToken", "experts"}} {
+		part, whole := field(pair[0]), field(pair[1])
+		if p, w := *part.integer(t), *whole.integer(t); w != 0 && p > w {
+			return part.Err("must be at most " + whole.Label + " (" + strconv.Itoa(w) + ") (got " + strconv.Itoa(p) + ")")
+		}
 	}
 	if active := field("activeParamsB"); t.ActiveParamsB != 0 {
 		if !custom {

@@ -1,0 +1,124 @@
+package fit
+
+import "github.com/fitclaim/fitclaim/catalog"
+
+// Attention kinds (data/architectures.md, column `attention`).
+const (
+	AttentionGQA    = "gqa"    // fewer KV heads than query heads
+	AttentionMHA    = "mha"    // as many KV heads as query heads
+	AttentionMQA    = "mqa"    // one KV head
+	AttentionMLA    = "mla"    // multi-head latent attention: one compressed latent per layer
+	AttentionHybrid = "hybrid" // only FullAttentionLayers keep a per-token cache
+)
+
+// Where the architecture facts come from, as the header says it.
+const (
+	SourceVerified  = "config.json via architectures.csv"
+	SourceLlmfit    = "llmfit catalog"
+	SourceGiven     = "given" // a custom model's own inputs
+	SourceOverride  = "override"
+	SourceEstimated = "estimated"
+)
+
+// Architecture is the shape the KV-aware sizing uses, with where it came from. Zero fields are
+// unknown. KVHeads and HeadDim are those of the attention layers that cache K and V (MLA caches
+// a latent of KVLoraRank + QKRopeHeadDim instead).
+type Architecture struct {
+	Attention           string // one of the Attention* kinds; "" = plain attention of unknown kind (GQA formula)
+	Layers              int
+	KVHeads             int
+	HeadDim             int
+	SlidingWindow       int // tokens a windowed layer keeps
+	SlidingLayers       int // layers that use the window
+	FullAttentionLayers int // hybrid: the layers that keep a per-token cache
+	KVLoraRank          int // MLA
+	QKRopeHeadDim       int // MLA
+	Experts             int // routed experts (mixture of experts)
+	ExpertsPerToken     int
+	MaxContext          int // the real maximum context (0: unknown)
+
+	Source     string   // Source* : where the facts came from
+	Overridden []string // fields replaced by an override (JSON names), in the order of ArchOverride
+}
+
+// ArchitectureOf is what the catalog knows of a model's shape: the verified row of
+// architectures.csv where there is one, else llmfit's layers/KV heads/head size, else nothing
+// (Source "estimated": the KV cache falls back to llmfit's per-parameter estimate).
+func ArchitectureOf(m *catalog.Model) Architecture {
+	if a := &m.Arch; a.Known() {
+		out := Architecture{
+			Attention: a.Attention, Layers: a.Layers, KVHeads: a.KVHeads, HeadDim: a.HeadDim,
+			SlidingWindow: a.SlidingWindow, SlidingLayers: a.SlidingLayers, FullAttentionLayers: a.FullAttentionLayers,
+			KVLoraRank: a.KVLoraRank, QKRopeHeadDim: a.QKRopeHeadDim, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
+			MaxContext: a.MaxContext, Source: SourceVerified,
+		}
+		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
+			out.MaxContext = m.ContextLength
+		}
+		return out
+	}
+	if m.HasArchitecture() {
+		return Architecture{Layers: m.Layers, KVHeads: m.KVHeads, HeadDim: m.HeadDim, MaxContext: m.ContextLength, Source: SourceLlmfit}
+	}
+	return Architecture{MaxContext: m.ContextLength, Source: SourceEstimated}
+}
+
+// ArchOverride replaces single architecture facts of a catalog or custom model; zero fields keep
+// what is known. Attention, when set, is one of the Attention* kinds.
+type ArchOverride struct {
+	Layers              int
+	KVHeads             int
+	HeadDim             int
+	Attention           string
+	SlidingWindow       int
+	SlidingLayers       int
+	FullAttentionLayers int
+	KVLoraRank          int
+	QKRopeHeadDim       int
+	Experts             int
+	ExpertsPerToken     int
+}
+
+// Apply returns a with the override's non-zero fields in place, noting each one in Overridden.
+// A model known only by estimate that gets its layers, KV heads and head size becomes "override".
+func (o ArchOverride) Apply(a Architecture) Architecture {
+	set := func(name string, dst *int, v int) {
+		if v != 0 {
+			*dst = v
+			a.Overridden = append(a.Overridden, name)
+		}
+	}
+	if o.Attention != "" {
+		a.Attention = o.Attention
+		a.Overridden = append(a.Overridden, "attention")
+	}
+	set("layers", &a.Layers, o.Layers)
+	set("kvHeads", &a.KVHeads, o.KVHeads)
+	set("headDim", &a.HeadDim, o.HeadDim)
+	set("slidingWindow", &a.SlidingWindow, o.SlidingWindow)
+	set("slidingLayers", &a.SlidingLayers, o.SlidingLayers)
+	set("fullAttentionLayers", &a.FullAttentionLayers, o.FullAttentionLayers)
+	set("kvLoraRank", &a.KVLoraRank, o.KVLoraRank)
+	set("qkRopeHeadDim", &a.QKRopeHeadDim, o.QKRopeHeadDim)
+	set("experts", &a.Experts, o.Experts)
+	set("expertsPerToken", &a.ExpertsPerToken, o.ExpertsPerToken)
+	if a.Source == SourceEstimated && a.CachesKV() {
+		a.Source = SourceOverride
+	}
+	return a
+}
+
+// CachesKV reports whether the shape is complete enough for the per-layer KV formulas.
+func (a *Architecture) CachesKV() bool {
+	if a.Layers <= 0 {
+		return false
+	}
+	switch a.Attention {
+	case AttentionMLA:
+		return a.KVLoraRank+a.QKRopeHeadDim > 0
+	case AttentionHybrid:
+		return a.FullAttentionLayers > 0 && a.KVHeads > 0 && a.HeadDim > 0
+	default:
+		return a.KVHeads > 0 && a.HeadDim > 0
+	}
+}

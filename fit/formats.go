@@ -1,0 +1,143 @@
+package fit
+
+import (
+	"strings"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// Serving formats: how vLLM, SGLang and TensorRT-LLM hold weights, with their real bytes per
+// parameter, scales included. llmfit's table (quants, quant.go) keeps its own rounder figures for
+// llmfit mode; the KV-aware mode uses these wherever a format is in both.
+var servingFormats = []struct {
+	Name string
+	BPP  float64
+	// Why is the derivation, for the reader of this table.
+	Why string
+}{
+	{"BF16", 2, "16-bit brain float"},
+	{"FP16", 2, "16-bit float"},
+	{"FP8", 1, "8-bit E4M3; one fp32 scale per tensor, channel or 128×128 block: < 0.01 bit per weight, not counted"},
+	{"INT8", 1, "W8A8: 8-bit integers, one scale per output channel (thousands of weights): not counted"},
+	{"MXFP4", 4.25 / 8, "OCP Microscaling: 4-bit E2M1 + one 8-bit E8M0 scale per 32 weights = 4 + 8/32 = 4.25 bits"},
+	{"NVFP4", 4.5 / 8, "4-bit E2M1 + one FP8 E4M3 scale per 16 weights = 4 + 8/16 = 4.5 bits (+ one fp32 per tensor)"},
+	// AutoAWQ and GPTQ pack, per group of 128 input weights, one fp16 scale and one zero point at
+	// the weights' own width (qzeros packed in int32 like qweight).
+	{"AWQ-4bit", (4 + (16+4)/128.0) / 8, "4-bit + fp16 scale and 4-bit zero per 128 = 4 + 20/128 = 4.15625 bits"},
+	{"GPTQ-Int4", (4 + (16+4)/128.0) / 8, "4-bit + fp16 scale and 4-bit zero per 128 = 4 + 20/128 = 4.15625 bits"},
+	{"AWQ-8bit", (8 + (16+8)/128.0) / 8, "8-bit + fp16 scale and 8-bit zero per 128 = 8 + 24/128 = 8.1875 bits"},
+	{"GPTQ-Int8", (8 + (16+8)/128.0) / 8, "8-bit + fp16 scale and 8-bit zero per 128 = 8 + 24/128 = 8.1875 bits"},
+}
+
+// ServingFormats lists the serving-format names (beside llmfit's and the GGUF types in Quants).
+func ServingFormats() []string {
+	out := make([]string, len(servingFormats))
+	for i, f := range servingFormats {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// servingBPP is a serving format's real bytes per parameter.
+func servingBPP(name string) (string, float64, bool) {
+	for _, f := range servingFormats {
+		if strings.EqualFold(f.Name, name) {
+			return f.Name, f.BPP, true
+		}
+	}
+	return "", 0, false
+}
+
+// RealBytesPerParam is what the KV-aware mode counts per weight: a serving format's real size,
+// else llmfit's figure for the GGUF and MLX types (and its fallback).
+func RealBytesPerParam(q string) float64 {
+	if _, bpp, ok := servingBPP(q); ok {
+		return bpp
+	}
+	return BytesPerParam(q)
+}
+
+// WeightFormat is how a repository releases its weights: one format, or (gpt-oss, Kimi-K2.5,
+// DeepSeek-V4) the routed experts in one format and everything else in another.
+type WeightFormat struct {
+	Name    string // what the header and the target say: "FP8", "MXFP4 experts + BF16"
+	Experts string // the routed experts' format; "" = one format for all weights
+	Rest    string // the format of all weights (Experts == "") or of the non-expert weights
+}
+
+// BytesPerParam is the format's average real bytes per parameter for a model of paramsB total
+// and activeB active parameters with the architecture's experts. Routed experts hold
+// E × (total − active) / (E − k) parameters: each of the E experts has the same size x, and
+// total − active = (E − k) × x.
+func (f WeightFormat) BytesPerParam(paramsB, activeB float64, a *Architecture) float64 {
+	rest := RealBytesPerParam(f.Rest)
+	if f.Experts == "" || a.Experts <= a.ExpertsPerToken || !(paramsB > activeB) {
+		return rest
+	}
+	experts := float64(a.Experts) * (paramsB - activeB) / float64(a.Experts-a.ExpertsPerToken)
+	share := min(experts/paramsB, 1)
+	return share*RealBytesPerParam(f.Experts) + (1-share)*rest
+}
+
+// ReleaseFormat is "the model's own" format in the KV-aware mode: the repository's release
+// format (architectures.csv's prequant and native_dtype, else what the name says), else BF16,
+// the format a safetensors repository is served in. GGUF, MLX and bitsandbytes repositories keep
+// llmfit's quantization for them, which is what they are run with.
+func ReleaseFormat(m *catalog.Model) WeightFormat {
+	one := func(q string) WeightFormat { return WeightFormat{Name: q, Rest: q} }
+	p := strings.ToLower(m.Arch.Prequant)
+	if p == "" && !m.Arch.Known() {
+		p = formatFromName(m.Name)
+	}
+	switch {
+	case p == "mxfp4 weights": // a repository named MXFP4 that architectures.csv does not cover
+		return one("MXFP4")
+	case strings.Contains(p, "mxfp4") && strings.HasPrefix(p, "fp8"): // DeepSeek-V4: FP8 attention + MXFP4 experts
+		return WeightFormat{Name: "MXFP4 experts + FP8", Experts: "MXFP4", Rest: "FP8"}
+	case strings.Contains(p, "mxfp4") && strings.Contains(p, "8-bit"): // an MLX copy of gpt-oss
+		return WeightFormat{Name: "MXFP4 experts + mlx-8bit", Experts: "MXFP4", Rest: "mlx-8bit"}
+	case strings.Contains(p, "mxfp4"): // gpt-oss: MXFP4 experts, BF16 attention and embeddings
+		return WeightFormat{Name: "MXFP4 experts + BF16", Experts: "MXFP4", Rest: "BF16"}
+	case strings.Contains(p, "int4 (experts"): // Kimi-K2.5: INT4 W4A16 experts, BF16 elsewhere
+		return WeightFormat{Name: "GPTQ-Int4 experts + BF16", Experts: "GPTQ-Int4", Rest: "BF16"}
+	case strings.HasPrefix(p, "fp8"):
+		return one("FP8")
+	case strings.HasPrefix(p, "nvfp4"):
+		return one("NVFP4")
+	case strings.HasPrefix(p, "awq-int4"):
+		return one("AWQ-4bit")
+	case strings.HasPrefix(p, "awq-int8"):
+		return one("AWQ-8bit")
+	case strings.HasPrefix(p, "gptq-int8"):
+		return one("GPTQ-Int8")
+	case strings.HasPrefix(p, "gptq-int4"), strings.HasPrefix(p, "autoround-int4"), strings.HasPrefix(p, "int4 w4a16"):
+		return one("GPTQ-Int4") // AutoRound and compressed-tensors W4A16 export the GPTQ layout
+	case strings.HasPrefix(p, "int8 w8a8"):
+		return one("INT8")
+	case p == "mlx 4-bit":
+		return one("mlx-4bit")
+	case p == "mlx 8-bit":
+		return one("mlx-8bit")
+	case p != "": // gguf, bitsandbytes, other MLX widths: what llmfit runs them with
+		return one(m.Quantization)
+	case m.Arch.NativeDtype == "float16":
+		return one("FP16")
+	}
+	return one("BF16")
+}
+
+// formatFromName reads a release format from a repository name that architectures.csv does not
+// cover, in prequant's words; "" for a plain repository.
+func formatFromName(name string) string {
+	n := strings.ToLower(name)
+	for _, c := range []struct{ in, p string }{
+		{"nvfp4", "nvfp4"}, {"mxfp4", "mxfp4 weights"}, {"fp8", "fp8"}, {"w8a8", "int8 w8a8"},
+		{"gguf", "gguf"}, {"mlx", "mlx"}, {"bnb", "bitsandbytes"}, {"awq", "awq"}, {"gptq", "gptq"},
+		{"autoround", "autoround"}, {"4bit", "4bit"}, {"8bit", "8bit"}, {"int4", "int4"}, {"int8", "int8"},
+	} {
+		if strings.Contains(n, c.in) {
+			return c.p
+		}
+	}
+	return ""
+}

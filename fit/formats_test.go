@@ -1,0 +1,77 @@
+package fit
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+func TestServingFormatBytes(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want float64
+		why  string
+	}{
+		{"BF16", 2, "16 bits"}, {"FP16", 2, "16 bits"}, {"FP8", 1, "8 bits"}, {"INT8", 1, "8 bits"},
+		{"MXFP4", 0.53125, "(4 + 8/32) / 8 = 4.25 / 8"},
+		{"NVFP4", 0.5625, "(4 + 8/16) / 8 = 4.5 / 8"},
+		{"AWQ-4bit", 0.51953125, "(4 + (16 + 4)/128) / 8 = 4.15625 / 8"},
+		{"GPTQ-Int4", 0.51953125, "(4 + (16 + 4)/128) / 8"},
+		{"AWQ-8bit", 1.0234375, "(8 + (16 + 8)/128) / 8 = 8.1875 / 8"},
+		{"GPTQ-Int8", 1.0234375, "(8 + (16 + 8)/128) / 8"},
+		{"Q4_K_M", 0.58, "llmfit's figure for the GGUF types"},
+	} {
+		if got := RealBytesPerParam(c.q); got != c.want {
+			t.Errorf("RealBytesPerParam(%s) = %v, want %v (%s)", c.q, got, c.want, c.why)
+		}
+	}
+}
+
+func TestReleaseFormat(t *testing.T) {
+	for _, c := range []struct{ model, want string }{
+		{"nvidia/Llama-3.1-8B-Instruct-FP8", "FP8"},
+		{"meta-llama/Llama-3.1-8B-Instruct", "BF16"},
+		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "AWQ-4bit"},
+		{"deepseek-ai/DeepSeek-R1", "FP8"},
+		{"openai/gpt-oss-120b", "MXFP4 experts + BF16"},
+		{"unsloth/gpt-oss-20b-GGUF", "Q4_K_M"}, // a GGUF repository: llmfit's quant
+	} {
+		m, err := catalog.Lookup(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ReleaseFormat(m).Name; got != c.want {
+			t.Errorf("%s: %q, want %q", c.model, got, c.want)
+		}
+	}
+}
+
+func TestMixedWeightFormat(t *testing.T) {
+	// openai/gpt-oss-120b in the catalog: 120,412,337,472 params, 9,595,358,141 active, 128 experts, 4 per token.
+	// One expert = (120,412,337,472 − 9,595,358,141) / (128 − 4) = 893,685,317.19; all experts
+	// × 128 = 114,391,720,599.7 = 95.0 % of the parameters in MXFP4 (0.53125 B), 5.0 % in BF16 (2 B):
+	// 0.95 × 0.53125 + 0.05 × 2 = 0.6046875 B per parameter × 120.412 = 72.8118 GB of weights
+	// (the released checkpoint is about 65 GB: llmfit's parameter count is higher than the config's 116.8 B).
+	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", "kv" })
+	if b.Quant != "MXFP4 experts + BF16" || !near(b.BytesPerParam, 0.6046875) || !near(b.WeightsGB, 72.811835313) {
+		t.Errorf("gpt-oss-120b: %s, %v B/param, %v GB", b.Quant, b.BytesPerParam, b.WeightsGB)
+	}
+	// Its own format typed back is accepted; MXFP4 for everything is an override.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "mxfp4 experts + bf16" })
+	if b.Quant != "MXFP4 experts + BF16" || b.QuantOverride {
+		t.Errorf("own format typed: %s override %v", b.Quant, b.QuantOverride)
+	}
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "MXFP4" })
+	if b.Quant != "MXFP4" || !b.QuantOverride || b.BytesPerParam != 0.53125 {
+		t.Errorf("MXFP4 override: %s %v %v", b.Quant, b.QuantOverride, b.BytesPerParam)
+	}
+	// The FP8 repository in kv mode: 8,030,261,248 × 1 B = 7.4787 GiB; llmfit mode keeps Q4_K_M.
+	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "nvidia/Llama-3.1-8B-Instruct-FP8", "kv" })
+	if b.Quant != "FP8" || b.BytesPerParam != 1 || b.WeightsGB != 8.030261248 {
+		t.Errorf("FP8 repo kv: %s %v %v", b.Quant, b.BytesPerParam, b.WeightsGB)
+	}
+	b = resolve(t, func(t *Target) { t.Model = "nvidia/Llama-3.1-8B-Instruct-FP8" })
+	if b.Quant != "Q4_K_M" || b.BytesPerParam != 0.58 {
+		t.Errorf("FP8 repo llmfit: %s %v", b.Quant, b.BytesPerParam)
+	}
+}

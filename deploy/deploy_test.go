@@ -94,10 +94,11 @@ func TestArgs(t *testing.T) {
 		starts: true, summary: "vLLM starts: 1 request of 2048 tokens at once",
 	}, {
 		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
+		// The model's own format in kv mode is its release format, BF16 (fit.ReleaseFormat).
 		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
 		o:     with{Engine: "llama.cpp"},
 		image: "ghcr.io/ggml-org/llama.cpp:server-rocm-b9603",
-		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
+		args: []string{"-hf", "Qwen/Qwen3-8B:BF16", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"},
 		starts: true, summary: "llama.cpp starts: 4 slots of 8192 tokens",
 	}, {
@@ -105,7 +106,7 @@ func TestArgs(t *testing.T) {
 		name: "image override", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=1024",
 		o:     with{Engine: "llama.cpp", Image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc"},
 		image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc",
-		args: []string{"-hf", "Qwen/Qwen3-8B:Q4_K_M", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
+		args: []string{"-hf", "Qwen/Qwen3-8B:BF16", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080"},
 		starts: true, summary: "llama.cpp starts: 1 slot of 1024 tokens",
 	}}

@@ -77,7 +77,7 @@ func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) 
 		return
 	}
 	tpl := tg
-	tpl.Template, tpl.Engine = true, "" // the claim does not depend on the engine
+	tpl.Template, tpl.Engine = true, engine // the claim of `claim --template --engine E`
 
 	c, err := claim.Render(tpl)
 	if err != nil {

@@ -41,7 +41,9 @@ func Render(t target.Target) (Result, error) {
 		return Result{}, err
 	}
 	query := claim.Permalink(t)
-	t.Template = true
+	// The claim is rendered for the engine that runs on it (a sizing that depends on the engine
+	// then sizes for this one) and as a template, which each pod instantiates.
+	t.Template, t.Engine = true, engine
 	c, err := claim.Render(t)
 	if err != nil {
 		return Result{}, err

@@ -146,16 +146,17 @@ func TestVLLMRefusesGGUF(t *testing.T) {
 	}
 }
 
-// The document before the first "---" is exactly what claim renders in template mode.
+// The document before the first "---" is exactly what claim renders in template mode for the
+// same engine (`fitclaim claim --template --engine E`).
 func TestClaimBytes(t *testing.T) {
 	for _, link := range []string{"m=Qwen%2FQwen3-8B", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=any&n=2", "m=Qwen%2FQwen3-8B&tpl=1&name=my.claim"} {
-		tg := mustTarget(t, link)
-		tg.Template = true
-		c, err := claim.Render(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, e := range Engines() {
+			tg := mustTarget(t, link)
+			tg.Template, tg.Engine = true, e
+			c, err := claim.Render(tg)
+			if err != nil {
+				t.Fatal(err)
+			}
 			r := mustRender(t, link, with{Engine: e})
 			if !strings.HasPrefix(r.YAML, c.YAML+"---\n") {
 				t.Errorf("%s %s: the claim document differs from claim's template", link, e)

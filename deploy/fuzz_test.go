@@ -36,7 +36,7 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("%q: %d documents, or the first is not the claim", link, len(docs))
 		}
 		tpl := tg
-		tpl.Template = true
+		tpl.Template, tpl.Engine = true, r.Engine
 		c, err := claim.Render(tpl)
 		if err != nil || c.YAML != r.Claim.YAML {
 			t.Fatalf("%q: the claim differs from claim's template (%v)", link, err)

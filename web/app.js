@@ -98,6 +98,7 @@
       const raw = f.kind === "text" ? node.value.trim() : node.value;
       if (raw !== "") target[f.key] = raw;
     }
+    for (const panel of P.panels || []) if (panel.fields) Object.assign(target, panel.fields()); // hardware.js's device
     return { target, problems };
   }
 
@@ -216,6 +217,7 @@
   function rerender(edit) {
     update(edit).catch(reportBug);
   }
+  P.rerender = rerender; // for the panels other files add
 
   // Re-render from the form. Calls overlap when the user types fast; only the newest one writes
   // to the page. Resolves with the engine's error, if any (link repair reads it).

@@ -1,0 +1,165 @@
+// fitclaim page: the hardware mode, "I have this hardware". Pick a device of the catalog or give
+// one by its numbers; the panel shows whether the workload fits on the workload's count of them,
+// how fast one sequence decodes, the longest context and the most sequences that fit, and which
+// popular catalog models fit. Every figure and word comes from the engine (fitclaim.hardware: the
+// function behind `fitclaim estimate` and /api/v1/estimate.json). The device is part of the
+// target, so it is in the permalink: this panel hands app.js its fields (fields()) and app.js
+// hands it every render (render()).
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage;
+  const { $, el, clear, setText, errMessage, num } = P.util;
+
+  const h = { on: "", memory: "", bandwidth: "", family: "", unified: false, listed: false, seq: 0 };
+
+  // The device's pairs of a link, read at once so the first render already carries them.
+  function fromLink() {
+    const frag = location.hash.replace(/^#/, "");
+    const got = { on: "", memory: "", bandwidth: "", family: "", unified: false };
+    for (const pair of frag.split("&")) {
+      const at = pair.indexOf("=");
+      const k = at < 0 ? pair : pair.slice(0, at);
+      let v = at < 0 ? "" : pair.slice(at + 1);
+      try { v = decodeURIComponent(v.replace(/\+/g, " ")); } catch (_) { continue; }
+      if (k === "unified") got.unified = v === "1" || v === "true";
+      else if (k in got) got[k] = v;
+    }
+    Object.assign(h, got);
+  }
+
+  // The target's device fields, as the one table names them.
+  function fields() {
+    if (h.on) return { on: h.on };
+    const f = {};
+    // The bridge is strict: numbers cross as numbers (a typed non-number goes as typed, and the
+    // engine names the field).
+    const number = (s) => (Number.isFinite(Number(s)) ? Number(s) : s);
+    if (h.memory !== "") f.memoryGiB = number(h.memory);
+    if (h.bandwidth !== "") f.bandwidthGBs = number(h.bandwidth);
+    if (h.family !== "") f.family = h.family;
+    if (h.unified) f.unified = true;
+    return f;
+  }
+
+  function custom() { return !h.on && (h.memory !== "" || h.bandwidth !== "" || h.family !== "" || h.unified || $("hw-on").value === "custom"); }
+
+  function syncForm() {
+    const sel = $("hw-on");
+    if (h.on && !Array.from(sel.options).some((o) => o.value === h.on)) sel.appendChild(new Option(h.on, h.on));
+    sel.value = h.on || (custom() ? "custom" : "");
+    for (const n of document.querySelectorAll(".hw-custom")) n.hidden = sel.value !== "custom";
+    $("hw-memory").value = h.memory;
+    $("hw-bandwidth").value = h.bandwidth;
+    const fam = $("hw-family");
+    if (h.family && !Array.from(fam.options).some((o) => o.value === h.family)) fam.appendChild(new Option(h.family, h.family));
+    fam.value = h.family;
+    $("hw-unified").checked = h.unified;
+  }
+
+  function readForm() {
+    const on = $("hw-on").value;
+    h.on = on === "custom" ? "" : on;
+    const byNumbers = on === "custom";
+    h.memory = byNumbers ? $("hw-memory").value.trim() : "";
+    h.bandwidth = byNumbers ? $("hw-bandwidth").value.trim() : "";
+    h.family = byNumbers ? $("hw-family").value : "";
+    h.unified = byNumbers && $("hw-unified").checked;
+    for (const n of document.querySelectorAll(".hw-custom")) n.hidden = !byNumbers;
+  }
+
+  async function listDevices() {
+    if (h.listed) return;
+    h.listed = true;
+    let d;
+    try { d = await window.fitclaim.devices(); } catch (_) { h.listed = false; return; }
+    const sel = $("hw-on");
+    const custom = sel.querySelector('option[value="custom"]');
+    for (const dev of d.devices || []) {
+      if (Array.from(sel.options).some((o) => o.value === dev.id)) continue;
+      sel.insertBefore(new Option(dev.name + " (" + num(dev.memoryGiB) + " GiB, " + num(dev.bandwidthGBs) + " GB/s)", dev.id), custom);
+    }
+    const fam = $("hw-family");
+    for (const f of d.families || []) {
+      if (!Array.from(fam.options).some((o) => o.value === f)) fam.appendChild(new Option(f, f));
+    }
+    syncForm();
+  }
+
+  function showFitting(list) {
+    const ol = $("hw-fitting");
+    clear(ol);
+    for (const m of list || []) {
+      const li = el("li");
+      const b = el("button", "btn link", m.name);
+      b.type = "button";
+      b.addEventListener("click", () => {
+        $("source-catalog").click();
+        $("model").value = m.name;
+        P.rerender("commit");
+      });
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(" — " + m.quant + ", " + num(m.tokensPerSecond, 1) + " tok/s, needs " +
+        num(m.needGiB, 2) + " GiB, up to " + num(m.maxContextTokens) + " tokens of context"));
+      ol.appendChild(li);
+    }
+    $("hw-fitting-h").hidden = !(list && list.length);
+  }
+
+  async function render(res) {
+    const seq = ++h.seq;
+    await listDevices();
+    const err = $("hw-error");
+    const f = fields();
+    if (Object.keys(f).length === 0) {
+      err.hidden = true;
+      setText($("hw-text"), "Pick a device to see whether this workload fits it and how fast it runs.");
+      showFitting([]);
+      return;
+    }
+    let out;
+    try {
+      out = await window.fitclaim.hardware(typeof res.permalink === "string" ? res.permalink : "");
+    } catch (e) {
+      if (seq !== h.seq) return;
+      setText(err, errMessage(e));
+      err.hidden = false;
+      setText($("hw-text"), "");
+      showFitting([]);
+      return;
+    }
+    if (seq !== h.seq) return;
+    err.hidden = true;
+    setText($("hw-text"), out.text || "");
+    showFitting(out.fitting);
+  }
+
+  function wire() {
+    for (const id of ["hw-on", "hw-family", "hw-unified"]) {
+      $(id).addEventListener("change", () => { readForm(); P.rerender("commit"); });
+    }
+    for (const id of ["hw-memory", "hw-bandwidth"]) {
+      $(id).addEventListener("input", () => { readForm(); P.rerender("typing"); });
+    }
+    // A link followed later (back, forward, an edited address) brings its own device.
+    const follow = () => { fromLink(); syncForm(); };
+    window.addEventListener("hashchange", follow);
+    window.addEventListener("popstate", follow);
+  }
+
+  // The device list as soon as the engine is there (a bare visit shows the example without it).
+  function whenEngine(tries) {
+    if (window.fitclaim && typeof window.fitclaim.devices === "function") listDevices();
+    else if (tries > 0) setTimeout(() => whenEngine(tries - 1), 250);
+  }
+
+  fromLink();
+  whenEngine(240);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => { syncForm(); wire(); });
+  } else {
+    syncForm();
+    wire();
+  }
+  (P.panels || (P.panels = [])).push({ fields, render });
+})();

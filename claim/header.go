@@ -1,7 +1,6 @@
 package claim
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -216,11 +215,7 @@ func totalBandwidth(b *fit.Bounds) int64 {
 	if b.Target.Count == 1 {
 		return b.MinBandwidthGBs
 	}
-	bw := math.Ceil(b.Target.MinTps * b.ReadGBPerToken * 100 / float64(b.Target.EfficiencyPct))
-	if !(bw < 1<<53) { // as package fit caps its floors: a float past int64 converts to -2^63 on amd64
-		return 1 << 53
-	}
-	return int64(bw)
+	return fit.CeilFloor(b.Target.MinTps * b.ReadGBPerToken * 100 / float64(b.Target.EfficiencyPct))
 }
 
 // plural writes "1 sequence", "4 sequences".

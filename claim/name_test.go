@@ -126,12 +126,18 @@ func TestSharedNameWarning(t *testing.T) {
 	}
 	tg := fit.DefaultTarget()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
-	r, _ := Render(tg)
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if hasPrefix(r.Warnings, "the claim name") {
 		t.Errorf("unique name warned: %q", r.Warnings)
 	}
 	// A custom model's name is never "shared" with the catalog.
-	r, _ = Render(fit.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	r, err = Render(fit.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r.Name != "custom-7b-fit" || hasPrefix(r.Warnings, "the claim name") {
 		t.Errorf("custom: %s %q", r.Name, r.Warnings)
 	}

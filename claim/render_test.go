@@ -501,17 +501,26 @@ func TestHeaderNumbers(t *testing.T) {
 		}
 	}
 	// 22.5 tok/s: ceil(22.5 × 4.06 × 100 / 55) = ceil(166.09) = 167.
-	r, _ := renderFixture(t, func(t *fit.Target) { t.MinTps = 22.5 })
+	r, err := renderFixture(t, func(t *fit.Target) { t.MinTps = 22.5 })
+	if err != nil {
+		t.Fatal(err)
+	}
 	if want := "# fit:    tok/s ≈ bandwidth × 55% / 4.1 GB  ⇒  bandwidth ≥ 167 GB/s for ≥ 22.5 tok/s"; parseYAML(t, r.YAML).header[2] != want {
 		t.Errorf("header: %q", parseYAML(t, r.YAML).header[2])
 	}
 	// Params and weights with one decimal: Q8_0 7 × 1.05 = 7.3500000000000005 in binary → "7.4" (the golden file agrees).
-	r, _ = renderFixture(t, func(t *fit.Target) { t.Quant = "Q8_0" })
+	r, err = renderFixture(t, func(t *fit.Target) { t.Quant = "Q8_0" })
+	if err != nil {
+		t.Fatal(err)
+	}
 	if h := parseYAML(t, r.YAML).header[1]; h != "# model:  Test Model 7B (7.0B params, Q8_0 ≈ 7.4 GB weights)" {
 		t.Errorf("header: %q", h)
 	}
 	// Count > 1 in llmfit mode: the memory line shows the whole model, the split line each device.
-	r, _ = renderFixture(t, func(t *fit.Target) { t.Count = 2 })
+	r, err = renderFixture(t, func(t *fit.Target) { t.Count = 2 })
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := parseYAML(t, r.YAML)
 	if p.header[3] != "# memory: ≥ 6 Gi (weights + KV/runtime headroom)" ||
 		!strings.Contains(p.header[2], "bandwidth ≥ 148 GB/s") ||
@@ -574,18 +583,27 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 	// The fixture's 6 Gi leave room for 32,956 tokens > 4,096: no warning at all.
-	rf, _ := renderFixture(t, nil)
+	rf, err := renderFixture(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(rf.Warnings) != 0 {
 		t.Errorf("fixture warnings: %q", rf.Warnings)
 	}
 	// Context longer than the model's.
 	tg.Sizing, tg.Context = "kv", 65536
-	r, _ = Render(tg)
+	r, err = Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !contains(r.Warnings, "context 65536 is longer than the model's 32768 tokens") {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 	// AMD: the bandwidth floor is not enforced; said in the warnings and the header.
-	rf, _ = renderFixture(t, func(t *fit.Target) { t.Driver = "amd" })
+	rf, err = renderFixture(t, func(t *fit.Target) { t.Driver = "amd" })
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !contains(rf.Warnings, "gpu.amd.com publishes no bandwidth: the 148 GB/s floor is not enforced by this claim, only memory") ||
 		!strings.Contains(rf.YAML, "# driver: gpu.amd.com publishes no bandwidth and no product list is known: the ≥ 148 GB/s floor is NOT\n#         enforced, only memory\n") {
 		t.Errorf("amd: %q\n%s", rf.Warnings, rf.YAML)
@@ -599,7 +617,10 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("405B warnings: %q", r.Warnings)
 	}
 	// Nothing fits even eight.
-	rf, _ = renderFixture(t, func(t *fit.Target) { t.MinTps = 100000 })
+	rf, err = renderFixture(t, func(t *fit.Target) { t.MinTps = 100000 })
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !contains(rf.Warnings, "no accelerator in the catalog meets these floors, even 8 of them") {
 		t.Errorf("100k tok/s warnings: %q", rf.Warnings)
 	}

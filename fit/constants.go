@@ -15,3 +15,6 @@ func KVElementBytes(name string) float64 {
 	_, b, _ := kvElementBytes(name)
 	return b
 }
+
+// CeilFloor is a floor (Gi, GB/s) rounded up as fit rounds its own, capped as they are.
+func CeilFloor(x float64) int64 { return ceilFloor(x) }

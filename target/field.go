@@ -174,43 +174,35 @@ func (f *Field) SetBool(t *Target, b bool) { *f.boolean(t) = b }
 
 // Allowed is the field's allowed values in words ("a whole number from 1 to 100 percent"), the
 // text of every range error.
-func (f *Field) Allowed() string {
-	unit := ""
-	if f.Unit != "" {
-		unit = " " + f.Unit
-	}
-	switch f.Kind() {
-	case KindNumber:
-		return "a decimal number greater than " + Num(f.Min) + " and at most " + Num(f.Max) + unit
-	case KindInteger:
-		return "a whole number from " + Num(f.Min) + " to " + Num(f.Max) + unit
-	case KindBool:
-		return "1 or 0"
-	}
-	if f.Choices != nil && !f.Open {
-		return "one of " + strings.Join(f.Choices(), ", ")
-	}
-	return "text of at most " + strconv.Itoa(f.MaxLen) + " characters"
-}
+func (f *Field) Allowed() string { return f.describe(false) }
 
-// Range is Allowed in short, for help and tables: "1–100", "> 0, ≤ 100000", "llmfit, kv".
-func (f *Field) Range() string {
+// Range is Allowed in short, for help and tables: "1–100 percent", "> 0, ≤ 100000 tokens/s".
+func (f *Field) Range() string { return f.describe(true) }
+
+func (f *Field) describe(short bool) string {
+	pick := func(long, brief string) string {
+		if short {
+			return brief
+		}
+		return long
+	}
 	unit := ""
 	if f.Unit != "" {
 		unit = " " + f.Unit
 	}
+	lo, hi := Num(f.Min), Num(f.Max)
 	switch f.Kind() {
 	case KindNumber:
-		return "> " + Num(f.Min) + ", ≤ " + Num(f.Max) + unit
+		return pick("a decimal number greater than "+lo+" and at most "+hi, "> "+lo+", ≤ "+hi) + unit
 	case KindInteger:
-		return Num(f.Min) + "–" + Num(f.Max) + unit
+		return pick("a whole number from "+lo+" to "+hi, lo+"–"+hi) + unit
 	case KindBool:
 		return "1 or 0"
 	}
-	if f.Choices != nil {
-		return strings.Join(f.Choices(), ", ")
+	if f.Choices != nil && (short || !f.Open) {
+		return pick("one of ", "") + strings.Join(f.Choices(), ", ")
 	}
-	return "≤ " + strconv.Itoa(f.MaxLen) + " characters"
+	return pick("text of at most ", "≤ ") + strconv.Itoa(f.MaxLen) + " characters"
 }
 
 // Errorf is the field's range error for a value spelled got.

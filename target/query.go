@@ -18,8 +18,10 @@ const maxValueLen = 512
 
 // ParseQuery reads a target from query-string or permalink pairs; absent keys keep llmfit's
 // defaults. It stops at the first error; ParseQueryPartial collects them all.
-func ParseQuery(v Values) (Target, error) {
-	t, errs := ParseQueryPartial(v)
+func ParseQuery(v Values) (Target, error) { return firstError(ParseQueryPartial(v)) }
+
+// firstError is a partial parse's target and its first error.
+func firstError(t Target, errs []error) (Target, error) {
 	if len(errs) > 0 {
 		return t, errs[0]
 	}
@@ -121,32 +123,47 @@ func pairs(t *Target) [][2]string {
 
 // ParsePermalink reads a fragment (with or without its '#') or a raw API query string.
 func ParsePermalink(fragment string) (Target, error) {
-	t, errs := ParsePermalinkPartial(fragment)
-	if len(errs) > 0 {
-		return t, errs[0]
-	}
-	return t, nil
+	return firstError(ParsePermalinkPartial(fragment))
 }
 
 // ParsePermalinkPartial reads what it can of a fragment: the target from the valid pairs, and an
 // error for each pair it could not read.
 func ParsePermalinkPartial(fragment string) (Target, []error) {
-	fragment = strings.TrimPrefix(fragment, "#")
-	v := Values{}
+	v, _, bad := splitPairs(fragment)
 	var errs []error
-	for _, pair := range strings.Split(fragment, "&") {
-		if pair == "" {
-			continue
-		}
-		k, val, _ := strings.Cut(pair, "=")
-		key, err1 := queryUnescape(k)
-		value, err2 := queryUnescape(val)
-		if err1 != nil || err2 != nil {
-			errs = append(errs, &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)})
-			continue
-		}
-		v[key] = append(v[key], value)
+	for _, pair := range bad {
+		errs = append(errs, badEscape(pair))
 	}
 	t, more := ParseQueryPartial(v)
 	return t, append(errs, more...)
+}
+
+// splitPairs reads a fragment's key=value pairs (percent-decoded, '+' a space); shown holds each
+// key's pairs as the user reads them (decoded; the key alone when it had no '='), bad the pairs
+// that do not decode.
+func splitPairs(fragment string) (v Values, shown map[string][]string, bad []string) {
+	v, shown = Values{}, map[string][]string{}
+	for _, pair := range strings.Split(strings.TrimPrefix(fragment, "#"), "&") {
+		if pair == "" {
+			continue
+		}
+		k, val, hasValue := strings.Cut(pair, "=")
+		key, err1 := queryUnescape(k)
+		value, err2 := queryUnescape(val)
+		if err1 != nil || err2 != nil {
+			bad = append(bad, pair)
+			continue
+		}
+		v[key] = append(v[key], value)
+		spelled := key
+		if hasValue {
+			spelled += "=" + value
+		}
+		shown[key] = append(shown[key], spelled)
+	}
+	return v, shown, bad
+}
+
+func badEscape(pair string) *FieldError {
+	return &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)}
 }

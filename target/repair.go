@@ -26,25 +26,9 @@ type Drop struct {
 // rest of the link is kept. Rules that need the catalog (is the model in it?) are the render's.
 func RepairLink(fragment string) Repair {
 	var r Repair
-	given := map[string][]string{} // key → the pairs that spell it
-	v := Values{}
-	for _, pair := range strings.Split(strings.TrimPrefix(fragment, "#"), "&") {
-		if pair == "" {
-			continue
-		}
-		k, val, hasValue := strings.Cut(pair, "=")
-		key, err1 := queryUnescape(k)
-		value, err2 := queryUnescape(val)
-		if err1 != nil || err2 != nil {
-			r.drop(pair, &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)})
-			continue
-		}
-		shown := key
-		if hasValue {
-			shown += "=" + value
-		}
-		given[key] = append(given[key], shown)
-		v[key] = append(v[key], value)
+	v, given, bad := splitPairs(fragment) // given: key → the pairs that spell it
+	for _, pair := range bad {
+		r.drop(pair, badEscape(pair))
 	}
 	t, errs := ParseQueryPartial(v)
 	for _, err := range errs {

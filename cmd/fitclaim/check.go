@@ -6,9 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
-	"github.com/fitclaim/fitclaim/fit"
 )
 
 // exitNotAllocatable is check's status when the slices are read but the claim finds no node.
@@ -69,16 +67,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fitclaim check: %v\n\n%s", err, usage())
 		return exitUsage
 	}
-	var t fit.Target
-	if c.hasLink {
-		link := c.permalink
-		if at := strings.IndexAny(link, "#?"); at >= 0 {
-			link = link[at+1:]
-		}
-		t, err = claim.ParsePermalink(link)
-	} else {
-		t, err = claim.ParseQuery(c.values)
-	}
+	t, err := c.target()
 	var data []byte
 	if err == nil {
 		data, err = readSlices(file)

@@ -79,6 +79,19 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 	return c, nil
 }
 
+// target reads the target: the whole of --permalink (a fragment, or a whole page or API URL),
+// else the flags.
+func (c claimArgs) target() (target.Target, error) {
+	if !c.hasLink {
+		return target.ParseQuery(c.values)
+	}
+	link := c.permalink
+	if at := strings.IndexAny(link, "#?"); at >= 0 {
+		link = link[at+1:]
+	}
+	return target.ParsePermalink(link)
+}
+
 // switchValue reads a switch: --json, --json=true, --json=false.
 func switchValue(name, value string, hasValue bool) (bool, error) {
 	if hasValue && value != "true" && value != "false" {
@@ -93,16 +106,7 @@ func runClaim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fitclaim claim: %v\n\n%s", err, usage())
 		return exitUsage
 	}
-	var t target.Target
-	if c.hasLink {
-		link := c.permalink
-		if at := strings.IndexAny(link, "#?"); at >= 0 {
-			link = link[at+1:] // a whole page or API URL works too
-		}
-		t, err = target.ParsePermalink(link)
-	} else {
-		t, err = target.ParseQuery(c.values)
-	}
+	t, err := c.target()
 	if err == nil {
 		var r claim.Result
 		if r, err = claim.Render(t); err == nil {

@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/fitclaim/fitclaim/deploy"
-	"github.com/fitclaim/fitclaim/target"
 )
 
 // runDeploy is `fitclaim deploy MODEL [claim flags]`: the claim flags are the target's, and the
@@ -20,16 +18,7 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fitclaim deploy: %v\n\n%s", err, usage())
 		return exitUsage
 	}
-	var t target.Target
-	if c.hasLink {
-		link := c.permalink
-		if at := strings.IndexAny(link, "#?"); at >= 0 {
-			link = link[at+1:] // a whole page or API URL works too
-		}
-		t, err = target.ParsePermalink(link)
-	} else {
-		t, err = target.ParseQuery(c.values)
-	}
+	t, err := c.target()
 	if err == nil {
 		var r deploy.Result
 		if r, err = deploy.Render(t); err == nil {

@@ -35,7 +35,10 @@ func TestClaimMatchesEngine(t *testing.T) {
 }
 
 func TestClaimKVFlags(t *testing.T) {
-	target, _ := claim.ParsePermalink("m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia")
+	target, err := claim.ParsePermalink("m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, err := claim.Render(target)
 	if err != nil {
 		t.Fatal(err)

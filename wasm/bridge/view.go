@@ -119,8 +119,7 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 	str(&w, "json", r.JSON)
 	w.Key("warnings")
 	w.Strs(r.Warnings)
-	str(&w, "permalink", permalink)
-	str(&w, "apiQuery", permalink)
+	str(&w, "permalink", permalink) // also the API's query string: /api/v1/claim.yaml?<permalink>
 
 	w.Key("bounds")
 	w.BeginObject()

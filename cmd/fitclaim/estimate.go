@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -24,58 +22,22 @@ func estimateFlag(field string) string {
 	return field
 }
 
-// parseEstimateArgs turns the command line into query pairs.
-func parseEstimateArgs(args []string) (claim.Values, bool, error) {
-	v := claim.Values{}
-	asJSON := false
-	var positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			positional = append(positional, a)
-			continue
-		}
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "json" || name == "unified" {
-			if hasValue && value != "true" && value != "false" {
-				return v, false, fmt.Errorf("--%s takes no value (or =true, =false)", name)
-			}
-			on := !hasValue || value == "true"
-			if name == "json" {
-				asJSON = on
-			} else if on {
-				v["unified"] = []string{"1"}
-			}
-			continue
-		}
-		key := ""
-		if f, ok := target.ByFlag(name); ok && slices.Contains(estimate.Flags, name) {
-			key = f.Key
-		}
-		if key == "" {
-			return v, false, fmt.Errorf("unknown flag --%s", name)
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return v, false, fmt.Errorf("--%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		v[key] = append(v[key], value)
+// parseEstimateArgs reads the command line as claim does (the flags are the field table's),
+// taking only the flags the estimate reads.
+func parseEstimateArgs(args []string) (target.Values, bool, error) {
+	c, err := parseClaimArgs(args)
+	if err != nil {
+		return nil, false, err
 	}
-	if len(positional) > 1 {
-		return v, false, fmt.Errorf("one model at a time (got %q)", positional)
+	if c.hasLink {
+		return nil, false, fmt.Errorf("unknown flag --%s", flagPermalink)
 	}
-	if len(positional) == 1 {
-		model, _ := target.ByName("model")
-		v[model.Key] = []string{positional[0]}
+	for key := range c.values {
+		if f, ok := target.ByKey(key); ok && f.Flag != "" && !slices.Contains(estimate.Flags, f.Flag) {
+			return nil, false, fmt.Errorf("unknown flag --%s", f.Flag)
+		}
 	}
-	return v, asJSON, nil
+	return c.values, c.json, nil
 }
 
 func runEstimate(args []string, stdout, stderr io.Writer) int {

@@ -24,7 +24,7 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 	p.Explain = append(p.Explain,
 		"engine: llama.cpp server "+LlamaCppBuild+" on port "+itoa(llamaCppPort)+"; --ctx-size "+itoa(ctx)+" = "+
 			itoa(b.ContextTokens)+" tokens × "+plural(t.Sequences, "sequence")+" (--parallel "+itoa(t.Sequences)+
-			" slots share it), -ngl 999 = every layer on the "+plural(t.Count, "claimed device"))
+			": the slots share it), -ngl 999 = every layer on the "+plural(t.Count, "claimed device"))
 	switch b.KVCache {
 	case "q8_0", "q4_0":
 		p.Args = append(p.Args, "--cache-type-k", b.KVCache, "--cache-type-v", b.KVCache)

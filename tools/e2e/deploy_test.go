@@ -81,3 +81,26 @@ func TestDeploymentTab(t *testing.T) {
 	p.screenshot("deployment-tab.png")
 	p.noProblems()
 }
+
+// A link that names the engine and the image (#…&engine=llama.cpp&image=…) opens the
+// Deployment tab with them chosen, and the tab shows the engine's output for that link.
+func TestDeploymentTabFromLink(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := target(func(x *fit.Target) {
+		x.Model, x.Sizing, x.Context, x.Engine, x.Image = "Qwen/Qwen3-8B", fit.SizingKV, 2048, "llama.cpp", "registry.example/llama.cpp:server-cuda12-b1"
+	})
+	p.open(claim.Permalink(tg))
+	p.waitText("yaml", nonEmpty, "a claim")
+	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+	want := deployed(t, tg)
+	got := p.waitText("deploy-yaml", func(s string) bool { return s == want.YAML }, "the engine's deploy YAML for the link's engine and image")
+	sameText(t, "deploy YAML", want.YAML, got)
+	var engine, image string
+	p.eval(`document.getElementById("deploy-engine").value`, &engine)
+	p.eval(`document.getElementById("deploy-image").value`, &image)
+	if engine != tg.Engine || image != tg.Image {
+		t.Errorf("controls %q %q, want the link's %q %q", engine, image, tg.Engine, tg.Image)
+	}
+	p.noProblems()
+}

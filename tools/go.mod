@@ -20,7 +20,9 @@ require (
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/sys v0.34.0 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 // The e2e tests compare the page with the engine itself.

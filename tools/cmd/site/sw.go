@@ -47,7 +47,9 @@ func writeServiceWorker(dir string) error {
 		}
 		h.Write([]byte(f + "\x00"))
 		h.Write(b)
-		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") {
+		// The cluster panel's engine is fetched on the panel's first use, not at install.
+		lazy := strings.HasPrefix(f, "assets/"+strings.TrimSuffix(clusterWasmName, ".wasm")+".")
+		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") && !lazy {
 			precache = append(precache, f)
 		}
 	}

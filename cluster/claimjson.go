@@ -1,0 +1,50 @@
+package cluster
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// BoundsFromClaimJSON rebuilds, from a claim's JSON (claim.Result.JSON, what `fitclaim claim
+// --json` and /api/v1/claim.json print), the bounds Judge reads: the floors, the driver, the
+// DeviceClass, the NVIDIA allow-list and the count. The page's cluster panel runs in its own
+// wasm (sigs.k8s.io/yaml is large) without the catalog, and gets the claim this way.
+func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
+	var c struct {
+		MemoryGi        *int64   `json:"memoryGi"`
+		MinBandwidthGBs *int64   `json:"minBandwidthGBs"`
+		DeviceClass     string   `json:"deviceClass"`
+		Count           int      `json:"count"`
+		Driver          string   `json:"driver"`
+		ProductNames    []string `json:"productNames"`
+	}
+	if err := json.Unmarshal([]byte(text), &c); err != nil {
+		return nil, &Error{Object: "the claim", Msg: "not a fitclaim claim's JSON (" + clip(err.Error()) + ")"}
+	}
+	if c.MemoryGi == nil || c.MinBandwidthGBs == nil || *c.MemoryGi < 0 || *c.MinBandwidthGBs < 0 {
+		return nil, &Error{Object: "the claim", Field: "memoryGi", Msg: "missing or negative: not a fitclaim claim's JSON"}
+	}
+	if c.Driver == "" {
+		c.Driver = fit.DriverLlmfit // llmfit's own keys only: the default driver
+	}
+	d, ok := fit.LookupDriver(c.Driver)
+	if !ok {
+		return nil, &Error{Object: "the claim", Field: "driver", Msg: strconv.Quote(clip(c.Driver)) + "; want one of " + strings.Join(fit.DriverNames(), ", ")}
+	}
+	if c.Count == 0 {
+		c.Count = 1
+	}
+	if c.Count < 1 || c.Count > fit.MaxCount {
+		return nil, &Error{Object: "the claim", Field: "count", Msg: strconv.Itoa(c.Count) + "; want 1 to " + strconv.Itoa(fit.MaxCount)}
+	}
+	if c.DeviceClass == "" {
+		c.DeviceClass = d.Domain
+	}
+	b := &fit.Bounds{MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
+	b.Target = fit.DefaultTarget()
+	b.Target.Driver, b.Target.Count = c.Driver, c.Count
+	return b, nil
+}

@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"os"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// The page's panel judges from the claim's JSON what the command line judges from the target:
+// the same report for every driver, count and allow-list, on every fixture.
+func TestClaimJSONGivesTheSameReport(t *testing.T) {
+	var data [][]byte
+	for _, f := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "cel-errors.yaml"} {
+		b, err := os.ReadFile("testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, b)
+	}
+	n := 0
+	for _, drv := range fit.DriverNames() {
+		for _, count := range []int{1, 2} {
+			for _, p := range []float64{7, 70} {
+				target := fit.DefaultTarget()
+				target.ParamsB, target.Driver, target.Count = p, drv, count
+				r, err := claim.Render(target)
+				if err != nil {
+					continue
+				}
+				fromJSON, err := BoundsFromClaimJSON(r.JSON)
+				if err != nil {
+					t.Fatalf("%s: %v", r.JSON, err)
+				}
+				for _, d := range data {
+					want, err := Check(&r.Bounds, d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := Check(fromJSON, d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.ViewJSON() != want.ViewJSON() {
+						t.Fatalf("%s %d %g:\n%s\nwant\n%s", drv, count, p, got.ViewJSON(), want.ViewJSON())
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d comparisons", n)
+	}
+	for _, bad := range []string{"", "{}", `{"memoryGi": 1, "minBandwidthGBs": 1, "driver": "tpu"}`, `{"memoryGi": 1, "minBandwidthGBs": 1, "count": 99}`} {
+		if _, err := BoundsFromClaimJSON(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// paste puts text into the slices box as a paste does (the value, then an input event).
+func (p *page) paste(text string) {
+	p.t.Helper()
+	js, err := json.Marshal(text)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var ok bool
+	p.eval(`(() => { const a = document.getElementById("slices"); a.focus(); a.value = `+string(js)+`;
+		a.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, &ok)
+}
+
+// tableRows reads the cluster panel's table as "node|driver|pool|device|yes or no|request or reasons".
+func (p *page) tableRows() []string {
+	p.t.Helper()
+	var rows []string
+	p.eval(`Array.from(document.querySelectorAll("#cluster-devices tr")).map((tr) =>
+		Array.from(tr.children).map((c) => c.textContent).join("|"))`, &rows)
+	return rows
+}
+
+func engineRows(r cluster.Report) []string {
+	var rows []string
+	for _, d := range r.Devices {
+		v := "no|" + strings.Join(d.Reasons, "; ")
+		if d.Matches {
+			v = "yes|" + d.Request
+		}
+		rows = append(rows, d.Node+"|"+d.Driver+"|"+d.Pool+"|"+d.Device+"|"+v)
+	}
+	return rows
+}
+
+// The cluster panel: pasted slices are judged by the second engine, device by device and as a
+// whole, exactly as the Go engine judges them; a new claim re-checks them; bad slices give the
+// engine's message and leave the claim on show; nothing is sent anywhere.
+func TestClusterPanel(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := target(func(x *fit.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 2 })
+	p.open(claim.Permalink(tg))
+	want := render(t, tg)
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+
+	slices, err := os.ReadFile(filepath.Join(repoRoot(t), "cluster", "testdata", "mixed.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := cluster.CheckTarget(tg, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.paste(string(slices))
+	p.waitText("cluster-verdict", func(s string) bool { return s == rep.Placement }, "the engine's placement: "+rep.Placement)
+	if got, want := p.tableRows(), engineRows(rep); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !p.visible("cluster-devices") || !strings.Contains(p.text("cluster-hint"), "never leave") {
+		t.Errorf("the table is not shown, or the panel does not say the slices stay in the browser")
+	}
+
+	// Three devices of one product: no node has them; the same slices are checked again.
+	tg3 := tg
+	tg3.Count = 3
+	rep3, err := cluster.CheckTarget(tg3, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.open(claim.Permalink(tg3))
+	p.waitText("yaml", func(s string) bool { return s == render(t, tg3).YAML }, "the 3-device claim")
+	p.waitText("cluster-verdict", func(s string) bool { return s == rep3.Placement }, "the new placement: "+rep3.Placement)
+
+	// Bad slices: the engine's message; the claim stays.
+	_, badErr := cluster.CheckTarget(tg3, []byte(strings.Replace(string(slices), "value: 81559Mi", "value: lots", 1)))
+	if badErr == nil {
+		t.Fatal("capacity lots accepted")
+	}
+	p.paste(strings.Replace(string(slices), "value: 81559Mi", "value: lots", 1))
+	p.waitText("cluster-error", func(s string) bool { return s == badErr.Error() }, badErr.Error())
+	if p.visible("cluster-devices") || !p.visible("yaml") || p.text("yaml") != render(t, tg3).YAML {
+		t.Errorf("bad slices: the old table is still shown, or the claim is gone")
+	}
+
+	var sent []string
+	p.eval(`performance.getEntriesByType("resource").map((e) => e.name).filter((n) => !n.includes("/assets/"))`, &sent)
+	for _, u := range sent {
+		if strings.Contains(u, "/api/") {
+			t.Errorf("the page sent a request: %s", u)
+		}
+	}
+	p.noProblems()
+}

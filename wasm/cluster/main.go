@@ -1,0 +1,46 @@
+//go:build js && wasm
+
+// Command cluster is the page's second wasm, loaded on the first use of the "Check against my
+// cluster" panel: it holds sigs.k8s.io/yaml and package cluster (about 1 MB compressed), which
+// the first load does not pay for. It installs the global fitclaimCluster:
+//
+//	fitclaimCluster.check(claimJSON, slicesText) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
+//
+// claimJSON is the claim's JSON as the page shows it (the main wasm's render result); the
+// slices are read here, in the browser, and go nowhere else.
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/fitclaim/fitclaim/cluster"
+)
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("check", js.FuncOf(check))
+	js.Global().Set("fitclaimCluster", api)
+	select {} // keep the Go runtime alive for the panel's calls
+}
+
+func check(_ js.Value, args []js.Value) (out any) {
+	defer func() {
+		if p := recover(); p != nil { // a bug must not take the page down with it
+			out = map[string]any{"error": "internal error in the cluster check; please report it"}
+		}
+	}()
+	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+		return map[string]any{"error": "check(claimJSON, slicesText): two strings"}
+	}
+	text := args[1].String()
+	if len(text) > cluster.MaxInput {
+		// Parse says the same; checking here first spares copying a huge string into Go twice.
+		return map[string]any{"error": (&cluster.Error{Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
+	}
+	report, err := cluster.CheckClaimJSON(args[0].String(), []byte(text))
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return map[string]any{"report": report}
+}

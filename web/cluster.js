@@ -1,0 +1,155 @@
+// fitclaim page: the "Check against my cluster" panel. The user pastes, drops or opens the
+// output of `kubectl get resourceslices -o yaml` (or -o json); a second Go engine
+// (fitclaim-cluster.wasm: sigs.k8s.io/yaml and package cluster), fetched on the panel's first
+// use so the first load does not pay for it, reads it and judges every device against the claim
+// on show (its JSON, as the Claim panel's JSON tab holds it). The slices never leave the browser.
+// Every word of a verdict comes from Go; this file only moves text.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage || (window.fitclaimPage = {});
+  const { $, el, clear, setText, errMessage } = P.util;
+
+  let engine = null; // Promise of window.fitclaimCluster, once the panel is first used
+  let lastClaim = "";
+  let lastText = "";
+  let timer = 0;
+
+  function loadEngine() {
+    if (engine) return engine;
+    engine = (async () => {
+      if (typeof Go !== "function") throw new Error("the Go runtime glue (wasm_exec.js) is not loaded");
+      const go = new Go();
+      const resp = await fetch("fitclaim-cluster.wasm");
+      if (!resp.ok) throw new Error("the cluster engine could not be fetched: HTTP " + resp.status);
+      const type = resp.headers.get("Content-Type") || "";
+      const { instance } = WebAssembly.instantiateStreaming && type.startsWith("application/wasm")
+        ? await WebAssembly.instantiateStreaming(resp, go.importObject)
+        : await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+      go.run(instance);
+      for (let i = 0; i < 200 && !(window.fitclaimCluster && window.fitclaimCluster.check); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      if (!window.fitclaimCluster) throw new Error("the cluster engine did not start");
+      return window.fitclaimCluster;
+    })();
+    engine.catch(() => { engine = null; }); // a failed fetch may be retried
+    return engine;
+  }
+
+  // The claim on show: the JSON tab's text (the main engine's claim JSON).
+  function claimJSON() {
+    const node = $("json");
+    return node ? node.textContent : "";
+  }
+
+  function status(msg) { setText($("cluster-status"), msg); }
+
+  function showError(msg) {
+    const box = $("cluster-error");
+    setText(box, msg);
+    box.hidden = false;
+    $("cluster-result").hidden = true;
+  }
+
+  function showReport(rep) {
+    $("cluster-error").hidden = true;
+    const verdict = $("cluster-verdict");
+    setText(verdict, rep.placement);
+    verdict.className = "cluster-verdict " + (rep.allocatable ? "ok" : "bad");
+    const body = $("cluster-devices");
+    clear(body);
+    for (const d of rep.devices || []) {
+      const tr = el("tr", d.matches ? "match" : "nomatch");
+      tr.appendChild(el("td", "", d.node));
+      tr.appendChild(el("td", "", d.driver));
+      tr.appendChild(el("td", "", d.pool));
+      const dev = el("th", "", d.device);
+      dev.scope = "row";
+      tr.appendChild(dev);
+      tr.appendChild(el("td", "verdict-cell", d.matches ? "yes" : "no"));
+      tr.appendChild(el("td", "", d.matches ? d.request : (d.reasons || []).join("; ")));
+      body.appendChild(tr);
+    }
+    setText($("cluster-count"), (rep.devices || []).length + " devices, " +
+      (rep.devices || []).filter((d) => d.matches).length + " matching");
+    const notes = $("cluster-notes");
+    clear(notes);
+    for (const n of rep.notes || []) notes.appendChild(el("li", "", n));
+    $("cluster-result").hidden = false;
+  }
+
+  async function check() {
+    const text = $("slices").value;
+    const claim = claimJSON();
+    if (!text.trim()) {
+      $("cluster-error").hidden = true;
+      $("cluster-result").hidden = true;
+      status("");
+      return;
+    }
+    if (!claim.trim()) {
+      showError("No claim on show yet: choose a model first.");
+      return;
+    }
+    if (text === lastText && claim === lastClaim) return;
+    lastText = text;
+    lastClaim = claim;
+    status(window.fitclaimCluster ? "Checking…" : "Loading the cluster engine…");
+    try {
+      const fc = await loadEngine();
+      const out = fc.check(claim, text);
+      if (text !== $("slices").value || claim !== claimJSON()) return; // superseded meanwhile
+      if (out.error) showError(out.error);
+      else showReport(JSON.parse(out.report));
+      status("");
+    } catch (e) {
+      lastText = "";
+      showError(errMessage(e));
+      status("");
+    }
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(check, 250);
+  }
+
+  function readFile(file) {
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => { $("slices").value = String(reader.result || ""); check(); };
+    reader.onerror = () => showError("Could not read " + file.name + ".");
+    reader.readAsText(file);
+  }
+
+  function wire() {
+    const area = $("slices");
+    if (!area) return;
+    // Start fetching the engine as soon as the user turns to the panel.
+    area.addEventListener("focus", () => { loadEngine().catch(() => {}); }, { once: true });
+    area.addEventListener("input", later);
+    $("slices-check").addEventListener("click", () => { lastText = ""; check(); });
+    $("slices-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0]));
+    const zone = $("cluster");
+    zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
+    zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      zone.classList.remove("dragging");
+      const dt = e.dataTransfer;
+      if (dt && dt.files && dt.files.length) readFile(dt.files[0]);
+      else if (dt) { area.value = dt.getData("text"); check(); }
+    });
+    // A new claim on show (the JSON tab changes): check the same slices against it.
+    const json = $("json");
+    if (json && window.MutationObserver) {
+      new MutationObserver(() => { if (area.value.trim()) later(); })
+        .observe(json, { childList: true, characterData: true, subtree: true });
+    }
+  }
+
+  P.cluster = { check, loadEngine };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
+  else wire();
+})();

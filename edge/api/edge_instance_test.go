@@ -191,12 +191,16 @@ func TestEdgeCheck(t *testing.T) {
 	}{
 		{"POST", api.CheckPath + "?p=70&drv=nvidia&n=2", slices},
 		{"POST", api.CheckPath + "?p=7", []byte("kind: Pod\n")},
-		{"POST", api.CheckPath + "?p=7", bytes.Repeat([]byte("#"), 5<<20+1)}, // 5 MiB + 1: 413
+		// 5 MiB + 1, sent chunked (see below): read to the end, then 413
+		{"POST", api.CheckPath + "?p=7", bytes.Repeat([]byte("#"), 5<<20+1)},
 		{"OPTIONS", api.CheckPath, nil},
 		{"GET", api.CheckPath + "?p=7", nil},
 	} {
 		send := func(base string) answer {
-			req, err := http.NewRequest(c.method, base+c.target, bytes.NewReader(c.body))
+			// No Content-Length (a body of unknown length is sent chunked): with one, an
+			// oversize body is refused before it is read, and the server may close the
+			// connection while the client is still writing it.
+			req, err := http.NewRequest(c.method, base+c.target, io.MultiReader(bytes.NewReader(c.body)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,5 +220,65 @@ func TestEdgeCheck(t *testing.T) {
 			t.Fatalf("%s %s: no native answer", c.method, c.target)
 		}
 		sameAnswer(t, c.method+" "+c.target, send(base), want)
+	}
+}
+
+// TestEdgeCheckConcurrent: 32 POST /api/v1/check requests, 8 at a time, interleaved with
+// claims, all answered by one instance: each body (the slices after a 256 KiB YAML comment, so
+// it arrives in several chunks) is read while other requests are in flight, and every answer
+// must equal net/http's.
+func TestEdgeCheckConcurrent(t *testing.T) {
+	base := edgeURL(t)
+	native := httptest.NewServer(api.Handler())
+	defer native.Close()
+	slices, err := os.ReadFile("../../cluster/testdata/mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices = append([]byte("# "+strings.Repeat("x", 256<<10)+"\n"), slices...)
+	client := newClient()
+	target := api.CheckPath + "?p=70&drv=nvidia&n=2"
+	post := func(base string) (answer, error) {
+		res, err := client.Post(base+target, "application/yaml", bytes.NewReader(slices))
+		if err != nil {
+			return answer{}, err
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		return answer{status: res.StatusCode, body: b}, err
+	}
+	want, err := post(native.URL)
+	if err != nil || want.status != 200 {
+		t.Fatalf("native: %d %v", want.status, err)
+	}
+	c := claimCase(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 4; i++ {
+				a, err := post(base)
+				if err == nil && (a.status != 200 || !bytes.Equal(a.body, want.body)) {
+					err = fmt.Errorf("check: %d %.200q", a.status, a.body)
+				}
+				if err != nil {
+					errs <- err
+				}
+				g, err := fetch(client, base, c)
+				if err == nil && (g.status != 200 || string(g.body) != c.body) {
+					err = fmt.Errorf("claim: %d %.200q", g.status, g.body)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -22,6 +22,7 @@ var DeviceKeys = []string{"on", "memory", "bandwidth", "family", "unified"}
 var Flags = []string{
 	"params", "active-params", "layers", "kv-heads", "head-dim", "quant", "context", "sequences",
 	"kv-cache", "count", "on", "memory", "bandwidth", "family", "unified",
+	"engine", "gpu-memory-utilization", "max-num-seqs", "max-num-batched-tokens",
 }
 
 // ParseQuery reads a target, and the device it names, from query pairs (the claim's codec and

@@ -15,7 +15,7 @@ import (
 func TestJSONVLLM(t *testing.T) {
 	tg := fit.DefaultTarget()
 	tg.Model, tg.Quant, tg.Context = "Qwen/Qwen2-7B-Instruct", "BF16", 32768
-	e, err := fit.EstimateVLLM(tg, fit.Device{MemoryGiB: 18, BandwidthGBs: 300, Family: fit.FamilyNVIDIA}, fit.VLLMOptions{})
+	e, err := fit.EstimateVLLM(tg, fit.Device{MemoryGiB: 18, BandwidthGBs: 300, Family: fit.FamilyNVIDIA})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ type Engine struct {
 
 // engines is the table of engines the claim's KV-aware sizing knows, the default (llama.cpp, see
 // EngineLlamaCpp in estimate_vllm.go) first. vLLM's budget (VLLMFloorGiB) joins it here.
-var engines = []Engine{{Name: EngineLlamaCpp, Floor: llamaCppFloor}}
+var engines = []Engine{{Name: EngineLlamaCpp, Floor: llamaCppFloor}, {Name: EngineVLLM, Floor: vllmEngineFloor}}
 
 // EngineNames lists the known engines, the default first.
 func EngineNames() []string {

@@ -44,6 +44,9 @@ const CommSecondsPerExtraDevice = 0.0005
 // EstimateOn judges a target on a device (t.Count of them). The target is sized in the KV-aware
 // mode whatever its Sizing says. Errors are *FieldError.
 func EstimateOn(t Target, d Device) (Estimate, error) {
+	if isVLLM(&t) {
+		return EstimateVLLM(t, d)
+	}
 	t.Sizing = SizingKV
 	dev, name, err := resolveDevice(d)
 	if err != nil {

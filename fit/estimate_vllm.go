@@ -1,59 +1,33 @@
 package fit
 
 import (
-	"math"
 	"strconv"
+	"strings"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The reverse question under vLLM: the verdict uses vLLM's own budget (utilization, activation
 // peak, non-torch memory, CUDA-graph headroom) instead of the llama.cpp-style reserve, and
 // says whether vLLM starts, with how much KV cache and how many requests at once.
 
-// Engines an estimate can size for.
+// The serving engines (the table's engine field): vLLM's budget, or the llama.cpp-style reserve.
 const (
-	EngineLlamaCpp = "llama.cpp"
-	EngineVLLM     = "vllm"
+	EngineLlamaCpp = target.EngineLlamaCpp
+	EngineVLLM     = target.EngineVLLM
 )
 
-// Engines lists the accepted engine names.
-func Engines() []string { return []string{EngineLlamaCpp, EngineVLLM} }
+// isVLLM reports whether a target runs vLLM (the table accepts the name in any case).
+func isVLLM(t *Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
 
-// VLLMOptions are the vLLM arguments an estimate takes; zero = vLLM's default.
-type VLLMOptions struct {
-	Utilization float64 // --gpu-memory-utilization
-	MaxNumSeqs  int     // --max-num-seqs
-	MaxTokens   int     // --max-num-batched-tokens
-}
-
-// Limits of vLLM's arguments (vLLM itself takes utilization in (0, 1]).
-const (
-	MaxVLLMNumSeqs   = 1 << 16
-	MaxVLLMBatchSize = MaxContext
-)
-
-func (o VLLMOptions) validate() error {
-	if u := o.Utilization; u != 0 && (math.IsNaN(u) || u <= 0 || u > 1) {
-		return fieldErr("gpuMemoryUtilization", "must be a share of the device greater than 0 and at most 1 (got "+ftoa(u)+")")
-	}
-	if o.MaxNumSeqs < 0 || o.MaxNumSeqs > MaxVLLMNumSeqs {
-		return fieldErr("maxNumSeqs", "must be a whole number of sequences from 1 to "+itoa(MaxVLLMNumSeqs)+" (got "+itoa(o.MaxNumSeqs)+")")
-	}
-	if o.MaxTokens < 0 || o.MaxTokens > MaxVLLMBatchSize {
-		return fieldErr("maxNumBatchedTokens", "must be a whole number of tokens from 1 to "+itoa(MaxVLLMBatchSize)+" (got "+itoa(o.MaxTokens)+")")
-	}
-	return nil
-}
-
-// EstimateVLLM judges a target on t.Count devices (the tensor-parallel size) running vLLM.
+// EstimateVLLM judges a target on t.Count devices (the tensor-parallel size) running vLLM
+// with the target's vLLM arguments (EstimateOn calls it for engine vllm).
 // A device given by numbers has MemoryGiB = the total as CUDA reports it (what vLLM logs; an
 // H100 80GB shows 79.18 GiB); a catalog device (On) is converted from its driver figure by
 // VLLMTotalGiB. Fits compares the memory floor (VLLMFloorGiB) with the device; the VLLM result
 // says whether vLLM starts with --max-model-len = the context. Errors are *FieldError.
-func EstimateVLLM(t Target, d Device, o VLLMOptions) (Estimate, error) {
-	if err := o.validate(); err != nil {
-		return Estimate{}, err
-	}
-	t.Sizing = SizingKV
+func EstimateVLLM(t Target, d Device) (Estimate, error) {
+	t.Sizing, t.Engine = SizingKV, EngineVLLM
 	dev, name, err := resolveDevice(d)
 	if err != nil {
 		return Estimate{}, err
@@ -69,7 +43,6 @@ func EstimateVLLM(t Target, d Device, o VLLMOptions) (Estimate, error) {
 		total = VLLMTotalGiB(&a)
 	}
 	in := VLLMInputFor(&b, total, name)
-	in.Utilization, in.MaxNumSeqs, in.MaxTokens = o.Utilization, o.MaxNumSeqs, o.MaxTokens
 	r := VLLM(in)
 	e.Engine, e.VLLM = VLLMEngine, &r
 

@@ -13,7 +13,7 @@ func qwen2Target(ctx int) Target {
 
 // Qwen2-7B-Instruct in BF16 on one A100 80GB (catalog device: CUDA total 79.15 GiB).
 func TestEstimateVLLMStarts(t *testing.T) {
-	e, err := EstimateVLLM(qwen2Target(16384), Device{On: "nvidia-a100-sxm-80"}, VLLMOptions{})
+	e, err := EstimateVLLM(qwen2Target(16384), Device{On: "nvidia-a100-sxm-80"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestEstimateVLLMStarts(t *testing.T) {
 // = 0.502672 GiB, 588 blocks, and 32,768 tokens need 1.75 GiB: vLLM does not start, and the
 // longest context that would is 588 × 16 = 9408 tokens.
 func TestEstimateVLLMDoesNotStart(t *testing.T) {
-	e, err := EstimateVLLM(qwen2Target(32768), Device{MemoryGiB: 18, BandwidthGBs: 300, Family: FamilyNVIDIA}, VLLMOptions{})
+	e, err := EstimateVLLM(qwen2Target(32768), Device{MemoryGiB: 18, BandwidthGBs: 300, Family: FamilyNVIDIA})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,20 +58,32 @@ func TestEstimateVLLMDoesNotStart(t *testing.T) {
 	}
 }
 
+// vLLM's arguments are checked by the table, and belong to engine vllm.
 func TestEstimateVLLMOptionErrors(t *testing.T) {
 	for _, c := range []struct {
-		o     VLLMOptions
+		mut   func(*Target)
 		field string
 	}{
-		{VLLMOptions{Utilization: 1.5}, "gpuMemoryUtilization"},
-		{VLLMOptions{Utilization: -0.1}, "gpuMemoryUtilization"},
-		{VLLMOptions{MaxNumSeqs: -1}, "maxNumSeqs"},
-		{VLLMOptions{MaxTokens: MaxContext + 1}, "maxNumBatchedTokens"},
+		{func(t *Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, 1.5 }, "gpuMemoryUtilization"},
+		{func(t *Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, -0.1 }, "gpuMemoryUtilization"},
+		{func(t *Target) { t.Engine, t.MaxNumSeqs = EngineVLLM, -1 }, "maxNumSeqs"},
+		{func(t *Target) { t.Engine, t.MaxNumBatchedTokens = EngineVLLM, MaxContext+1 }, "maxNumBatchedTokens"},
+		{func(t *Target) { t.Engine = "sglang" }, "engine"},
+		{func(t *Target) { t.Engine, t.MaxNumSeqs = EngineLlamaCpp, 8 }, "maxNumSeqs"}, // not llama.cpp's
 	} {
-		_, err := EstimateVLLM(qwen2Target(1024), Device{On: "nvidia-l4"}, c.o)
+		tg := qwen2Target(1024)
+		c.mut(&tg)
+		_, err := EstimateOn(tg, Device{On: "nvidia-l4"})
 		fe, ok := err.(*FieldError)
 		if !ok || fe.Field != c.field {
-			t.Errorf("%+v: %v", c.o, err)
+			t.Errorf("%+v: %v", tg, err)
 		}
+	}
+	// a claim under vLLM with llmfit sizing keeps llmfit's floor (parity); kv sizing has vLLM's
+	tg := qwen2Target(1024)
+	tg.Engine = EngineVLLM
+	b, err := Resolve(tg)
+	if err != nil || b.Engine != "" {
+		t.Errorf("engine vllm with llmfit sizing: %v, %q", err, b.Engine)
 	}
 }

@@ -51,7 +51,8 @@ func vllmShortfalls() []float64 {
 
 // VLLMInputFor is a resolved target's vLLM start-up on a device of totalGiB (as CUDA sees it)
 // named device, one per Count (the tensor-parallel size): weights split evenly, the model's
-// vocabulary and hidden size, its KV shape at the target's KV-cache element size.
+// vocabulary and hidden size, its KV shape at the target's KV-cache element size, and the
+// target's vLLM arguments.
 func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
 	m := &b.Model
 	n := max(1, b.Target.Count)
@@ -62,6 +63,10 @@ func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
 		Vocab:       m.VocabSize,
 		Hidden:      m.HiddenSize,
 		MaxModelLen: b.ContextTokens,
+		// the target's vLLM arguments (0 = vLLM's defaults)
+		Utilization: b.Target.GPUMemoryUtilization,
+		MaxNumSeqs:  b.Target.MaxNumSeqs,
+		MaxTokens:   b.Target.MaxNumBatchedTokens,
 	}
 	if in.Vocab <= 0 {
 		in.Vocab = VLLMFallbackVocab
@@ -69,11 +74,7 @@ func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
 	if in.Hidden <= 0 {
 		in.Hidden = VLLMFallbackHidden
 	}
-	if m.HasArchitecture() {
-		in.Cache = VLLMCache{FullLayers: m.Layers, KVHeads: m.KVHeads, HeadDim: m.HeadDim, ElemBytes: elem}
-	} else {
-		in.Cache = VLLMCache{FullLayers: 1, TokenBytes: b.kvBytesPerToken(elem), ElemBytes: elem}
-	}
+	in.Cache = vllmCacheOf(b, elem)
 	return in
 }
 
@@ -84,3 +85,23 @@ const (
 	VLLMFallbackVocab  = 152064
 	VLLMFallbackHidden = 8192
 )
+
+// vllmCacheOf is the KV shape vLLM allocates for the resolved architecture: full-attention and
+// sliding-window layers of K and V heads, an MLA latent per layer, a hybrid model's
+// full-attention layers only (its recurrent state is not modelled); an unknown shape is
+// llmfit's per-parameter estimate, split evenly over the devices.
+func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
+	a := &b.Arch
+	switch {
+	case a.Layers <= 0:
+		return VLLMCache{FullLayers: 1, TokenBytes: b.kvBytesPerToken(elem), ElemBytes: elem}
+	case a.Attention == AttentionMLA:
+		return VLLMCache{FullLayers: a.Layers, MLALatent: a.KVLoraRank + a.QKRopeHeadDim, ElemBytes: elem}
+	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
+		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+	case a.SlidingWindow > 0 && a.SlidingLayers > 0:
+		return VLLMCache{FullLayers: a.Layers - a.SlidingLayers, SlidingLayers: a.SlidingLayers, Window: a.SlidingWindow,
+			KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+	}
+	return VLLMCache{FullLayers: a.Layers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+}

@@ -158,13 +158,49 @@ func vllmLongest(ok func(int) bool, limit int) int {
 }
 
 // VLLMClaimFloorGi is the claim's per-device memory floor under vLLM, in whole Gi of the
-// driver's figure (what a DRA claim selects on): VLLMFloorGiB for the target's context and
-// sequences on Count devices, with the large-device limits (no device is known yet, and they
-// make the larger activation peak), plus the driver's shortfall, rounded up.
-func VLLMClaimFloorGi(b *Bounds) int64 {
-	in := VLLMInputFor(b, 0, "")
-	return ceilFloor(VLLMFloorGiB(in, b.ContextTokens, b.Target.Sequences) + VLLMDriverShortfallGiB)
+// driver's figure (what a DRA claim selects on).
+func VLLMClaimFloorGi(b *Bounds) int64 { return ceilFloor(vllmClaimFloor(b).GiB()) }
+
+// VLLMFloor is the parts of the claim's memory floor under vLLM, per device.
+type VLLMFloor struct {
+	WeightsGiB, ActivationGiB, NonTorchGiB, KVGiB float64 // what vLLM's budget must hold
+	Utilization                                   float64 // the budget's share of the device
+	CUDAGraphGiB                                  float64 // outside the budget
+	ShortfallGiB                                  float64 // the driver's figure above CUDA's
 }
+
+// GiB is the floor in the driver's GiB: the budget's needs over the utilization, plus the
+// CUDA graphs and the driver's shortfall.
+func (f VLLMFloor) GiB() float64 {
+	return (f.WeightsGiB+f.ActivationGiB+f.NonTorchGiB+f.KVGiB)/f.Utilization + f.CUDAGraphGiB + f.ShortfallGiB
+}
+
+// vllmClaimFloor sizes the claim for VLLMFloorGiB at the target's context and sequences on Count
+// devices, with the large-device limits unless the target gives them (no device is known yet,
+// and they make the larger activation peak).
+func vllmClaimFloor(b *Bounds) VLLMFloor {
+	in := VLLMInputFor(b, vllmLargeDeviceGiB, "").normalized()
+	return VLLMFloor{
+		WeightsGiB: in.WeightsGiB, ActivationGiB: VLLMActivationGiB(in.MaxNumSeqs, in.MaxTokens, in.Vocab, in.Hidden),
+		NonTorchGiB: VLLMNonTorch(in.TP), KVGiB: newVLLMGroups(in).poolBytes(b.Target.Sequences, b.ContextTokens) / gib,
+		Utilization: in.Utilization, CUDAGraphGiB: VLLMCUDAGraphGiB, ShortfallGiB: VLLMDriverShortfallGiB,
+	}
+}
+
+// vllmEngineFloor is vLLM's entry in the engines table: the claim's floor (vllmClaimFloor) and
+// the words for the header's memory line, whose reserve is everything beyond the weights and
+// the KV cache the header shows.
+func vllmEngineFloor(b *Bounds, weightsGiB, kvGiB float64) (float64, string) {
+	f := vllmClaimFloor(b)
+	mem := f.GiB()
+	margin := mem - weightsGiB - kvGiB - f.ActivationGiB - f.NonTorchGiB - f.CUDAGraphGiB - f.ShortfallGiB
+	return mem, twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
+		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(margin) +
+		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (and vLLM's KV blocks) + " + twoDecimals(f.CUDAGraphGiB) +
+		" CUDA graphs + " + twoDecimals(f.ShortfallGiB) + " the driver keeps"
+}
+
+func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 // PlanVLLMForClaim plans vLLM on the smallest device a claim with floor memoryGi admits: a
 // driver figure of memoryGi Gi, which CUDA counts VLLMDriverShortfallGiB lower.

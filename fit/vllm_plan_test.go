@@ -104,6 +104,24 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 	if got := VLLMClaimFloorGi(&b); got != 28 {
 		t.Errorf("floor = %d Gi, want 28", got)
 	}
+	// the claim under engine vllm has that floor
+	tg.Engine = EngineVLLM
+	bv, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bv.MemoryGi != 28 || bv.Engine != EngineVLLM {
+		t.Errorf("claim floor under vllm = %d Gi (%s), want 28", bv.MemoryGi, bv.Engine)
+	}
+	nearly(t, "floor GiB", bv.MemoryGB, 27.557487, 1e-5)
+	// the header's reserve: 27.557487 − 14.185191 − 3.5 = 9.872296 GiB, of which 5.60 activation,
+	// 0.11 non-torch, 1.12 CUDA graphs, 0.44 the driver keeps, and the 10 % outside the budget
+	// 23.397738 / 0.9 − 23.397738 = 2.599749 (16,384 tokens are exactly 1024 blocks: no rounding)
+	want := "9.87 GiB for vLLM V1 engine v0.11–v0.20: 5.60 activation peak + 0.11 non-torch + 2.60 outside " +
+		"--gpu-memory-utilization 0.9 (and vLLM's KV blocks) + 1.12 CUDA graphs + 0.44 the driver keeps"
+	if bv.Reserve != want {
+		t.Errorf("reserve %q\nwant    %q", bv.Reserve, want)
+	}
 	// on a 28 Gi device (27.56 GiB to CUDA, small limits): the default 0.9 holds the 4 requests
 	p := PlanVLLMForClaim(&b, 28)
 	if !p.OK || p.Utilization != 0.9 || p.Requests != 4 || p.Summary != "vLLM starts: 4 requests of 16384 tokens at once" {

@@ -29,7 +29,7 @@ type Field struct {
 	Help    string // one line for the command line and the page
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
-	// default) passes and means Derived. Strings: at most MaxLen bytes and, when Choices is set
+	// default; for a string, "") passes and means Derived. Strings: at most MaxLen bytes and, when Choices is set
 	// and Open is not, one of Choices (ignoring case when Fold).
 	Min, Max float64
 	ZeroOK   bool

@@ -38,8 +38,9 @@ type Target struct {
 	BandwidthGBs float64
 	Family       string // a speed family of package fit
 	Unified      bool   // memory shared with the CPU
-	// What a Deployment runs (package deploy): the serving engine ("" = vLLM) and a container
-	// image that replaces the engine's pinned one ("" = the pinned one).
+	// What a Deployment runs (package deploy) and the engine whose budget sizes the estimate and a
+	// kv claim: "" = vLLM for a Deployment, the llama.cpp-style reserve for the estimate and the
+	// claim. Image replaces the engine's pinned container image ("" = the pinned one).
 	Engine string
 	Image  string
 	// More architecture for the KV-aware mode, catalog and custom models alike (fit/kvcache.go);
@@ -53,6 +54,10 @@ type Target struct {
 	Experts             int    // routed experts
 	ExpertsPerToken     int    // routed experts active per token
 
+	// vLLM's arguments (0 = vLLM's defaults).
+	GPUMemoryUtilization float64
+	MaxNumSeqs           int
+	MaxNumBatchedTokens  int
 }
 
 // The serving engines a Deployment can run.
@@ -87,6 +92,7 @@ const (
 
 	MaxDeviceMemoryGiB    = 1 << 20 // 1 PiB
 	MaxDeviceBandwidthGBs = 1000000
+	MaxNumSeqs            = 1 << 16 // vLLM's --max-num-seqs, far above any device's pool
 )
 
 // Default is llmfit's default target with no model chosen: every field at its table default.

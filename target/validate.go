@@ -40,6 +40,9 @@ func (f *Field) check(t *Target) error {
 		}
 	case KindString:
 		s := *f.str(t)
+		if s == "" && f.ZeroOK {
+			return nil
+		}
 		if len(s) > f.MaxLen {
 			return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(len(s)) + ")")
 		}
@@ -90,6 +93,20 @@ func (t *Target) checkTogether() error {
 		}
 		if t.ActiveParamsB > t.ParamsB {
 			return active.Err("must be at most the model's " + params.Label + " (" + Num(t.ParamsB) + " billion) (got " + strconv.FormatFloat(t.ActiveParamsB, 'g', -1, 64) + ")")
+		}
+	}
+	return t.checkEngine()
+}
+
+// checkEngine: vLLM's arguments mean nothing to llama.cpp.
+func (t *Target) checkEngine() error {
+	if t.Engine != EngineLlamaCpp {
+		return nil
+	}
+	for _, name := range []string{"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"} {
+		f := field(name)
+		if f.Get(t) != "0" {
+			return f.Err("is vLLM's argument: set " + field("engine").Label + " to " + EngineVLLM + ", or leave it out")
 		}
 	}
 	return nil

@@ -76,8 +76,10 @@
     const sel = $("hw-on");
     const custom = sel.querySelector('option[value="custom"]');
     for (const dev of d.devices || []) {
-      if (Array.from(sel.options).some((o) => o.value === dev.id)) continue;
-      sel.insertBefore(new Option(dev.name + " (" + num(dev.memoryGiB) + " GiB, " + num(dev.bandwidthGBs) + " GB/s)", dev.id), custom);
+      const label = dev.name + " (" + num(dev.memoryGiB) + " GiB, " + num(dev.bandwidthGBs) + " GB/s)";
+      const had = Array.from(sel.options).find((o) => o.value === dev.id); // a link's device, listed early
+      if (had) sel.removeChild(had);
+      sel.insertBefore(new Option(label, dev.id), custom);
     }
     const fam = $("hw-family");
     for (const f of d.families || []) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/fit"
@@ -72,6 +74,8 @@ func TestClusterPanel(t *testing.T) {
 	if !p.visible("cluster-devices") || !strings.Contains(p.text("cluster-hint"), "never leave") {
 		t.Errorf("the table is not shown, or the panel does not say the slices stay in the browser")
 	}
+	p.run(chromedp.ScrollIntoView("#cluster", chromedp.ByQuery))
+	p.screenshot("cluster-panel.png")
 
 	// Three devices of one product: no node has them; the same slices are checked again.
 	tg3 := tg

@@ -42,30 +42,43 @@ type VLLMPlan struct {
 // PlanVLLM picks --gpu-memory-utilization, --max-model-len (= context) and --max-num-seqs
 // (= sequences) for in's device and tensor-parallel size: vLLM's default utilization when it
 // is enough, else the least that is, never above what leaves the CUDA-graph capture room on
-// the device. When no utilization is enough it says so and proposes a fix.
+// the device. A utilization or a --max-num-seqs the input already gives is kept (the user's
+// choice), and the plan says what vLLM does with it. When the requests do not fit it says so
+// and proposes a fix.
 func PlanVLLM(in VLLMInput, context, sequences int) VLLMPlan {
-	in.MaxModelLen, in.MaxNumSeqs = context, sequences
+	given := in.Utilization
+	in.MaxModelLen = context
+	if in.MaxNumSeqs == 0 {
+		in.MaxNumSeqs = sequences
+	}
 	in.Utilization = 0
 	in = in.normalized()
-	if in.MaxTokens < sequences { // vLLM wants max_num_batched_tokens ≥ max_num_seqs
-		in.MaxTokens = sequences
+	if in.MaxTokens < in.MaxNumSeqs { // vLLM wants max_num_batched_tokens ≥ max_num_seqs
+		in.MaxTokens = in.MaxNumSeqs
 	}
-	p := VLLMPlan{MaxModelLen: context, MaxNumSeqs: sequences}
+	p := VLLMPlan{MaxModelLen: context, MaxNumSeqs: in.MaxNumSeqs}
 	top := vllmTopUtilization(in.TotalGiB)
 	in.Utilization = VLLMDefaultUtilization
 	if need := vllmNeedShare(in, context, sequences); need > VLLMDefaultUtilization {
 		in.Utilization = min(top, math.Ceil(need*100-1e-9)/100)
 	}
 	in.Utilization = max(0.01, in.Utilization)
+	if given > 0 {
+		in.Utilization = given
+	}
 	p.Utilization = in.Utilization
 	p.Result = VLLM(in)
 	if p.Result.Starts {
-		p.Requests = min(sequences, int(math.Floor(p.Result.MaxConcurrency+1e-9)))
+		p.Requests = min(in.MaxNumSeqs, int(math.Floor(p.Result.MaxConcurrency+1e-9)))
 	}
 	p.OK = p.Result.Starts && p.Requests >= sequences
 	p.Summary = vllmSummary(p)
 	if !p.OK {
 		p.Fix = vllmFix(in, context, sequences, top)
+		if need := vllmNeedShare(in, context, sequences); given > 0 && need <= top {
+			u := max(VLLMDefaultUtilization, math.Ceil(need*100-1e-9)/100)
+			p.Fix = vllmCannot(in, context, sequences) + "; it would with --gpu-memory-utilization " + ftoa(u)
+		}
 	}
 	return p
 }
@@ -135,8 +148,7 @@ func vllmFix(in VLLMInput, context, sequences int, top float64) string {
 	if n := vllmLongest(fewer, sequences); n > 0 {
 		fixes = append(fixes, plural(n, "request")+" at once (--max-num-seqs "+itoa(n)+")")
 	}
-	head := "vLLM cannot hold " + plural(sequences, "request") + " of " + itoa(context) + " tokens on " +
-		itoa(in.TP) + " × " + strconv.FormatFloat(in.TotalGiB, 'f', 2, 64) + " GiB"
+	head := vllmCannot(in, context, sequences)
 	if len(fixes) == 0 {
 		return head + ", and neither more devices, an fp8 KV cache, a shorter context nor fewer requests would: use larger devices"
 	}
@@ -207,4 +219,9 @@ func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 func PlanVLLMForClaim(b *Bounds, memoryGi int64) VLLMPlan {
 	in := VLLMInputFor(b, float64(memoryGi)-VLLMDriverShortfallGiB, "")
 	return PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
+}
+
+func vllmCannot(in VLLMInput, context, sequences int) string {
+	return "vLLM cannot hold " + plural(sequences, "request") + " of " + itoa(context) + " tokens on " +
+		itoa(in.TP) + " × " + strconv.FormatFloat(in.TotalGiB, 'f', 2, 64) + " GiB"
 }

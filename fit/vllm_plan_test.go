@@ -128,3 +128,22 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 }
+
+// A utilization the user gives is kept: at 0.5 on the H100 (budget 39.59 GiB) Llama-3.1-8B's
+// 8 requests of 32,768 tokens do not fit: 39.59 − 14.99 − 0.125763 − 0.112 = 24.362237 GiB
+// = 12,473 blocks of 2 MiB = 6.09 requests of 2048 blocks.
+func TestPlanVLLMKeepsGivenUtilization(t *testing.T) {
+	in := llama8B
+	in.Utilization = 0.5
+	p := PlanVLLM(in, 32768, 8)
+	if p.Utilization != 0.5 || p.OK || p.Requests != 6 || p.Summary != "vLLM starts: 6 requests of 32768 tokens at once" {
+		t.Errorf("%+v", p)
+	}
+	if p.Result.KVBlocks != 12473 {
+		t.Errorf("blocks %d, want 12473", p.Result.KVBlocks)
+	}
+	// at the default 0.9 they fit (TestPlanVLLMDefaultIsEnough): the fix says so
+	if want := "vLLM cannot hold 8 requests of 32768 tokens on 1 × 79.18 GiB; it would with --gpu-memory-utilization 0.9"; p.Fix != want {
+		t.Errorf("fix %q", p.Fix)
+	}
+}

@@ -82,7 +82,7 @@ var Fields = []Field{
 		Help: "estimate: a catalog accelerator, by id or name", Derived: "none: the device is given by its numbers",
 		str: func(t *Target) *string { return &t.On }},
 	{Name: "memoryGiB", Key: "memory", Flag: "memory", Arg: "GiB", Label: "Device memory", Unit: "GiB", Max: MaxDeviceMemoryGiB, ZeroOK: true,
-		Help: "estimate: one device's memory as its driver or OS reports it", Derived: "none",
+		Help: "estimate: one device's memory as its driver or OS reports it; with engine vllm, the total CUDA reports, as vLLM logs it (an H100 80GB: 79.18)", Derived: "none",
 		number: func(t *Target) *float64 { return &t.MemoryGiB }},
 	{Name: "bandwidthGBs", Key: "bandwidth", Flag: "bandwidth", Arg: "GBs", Label: "Device bandwidth", Unit: "GB/s", Max: MaxDeviceBandwidthGBs, ZeroOK: true,
 		Help: "estimate: one device's memory bandwidth", Derived: "none",

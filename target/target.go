@@ -34,7 +34,7 @@ type Target struct {
 	// The hardware of the reverse question (fitclaim estimate, /api/v1/estimate.json, the page's
 	// hardware mode): a catalog accelerator, or one device given by its numbers; zero = none.
 	On           string
-	MemoryGiB    float64 // one device's memory as its driver or OS reports it
+	MemoryGiB    float64 // one device's memory as its driver or OS reports it (engine vllm: as CUDA does)
 	BandwidthGBs float64
 	Family       string // a speed family of package fit
 	Unified      bool   // memory shared with the CPU

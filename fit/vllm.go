@@ -207,7 +207,7 @@ func (r *VLLMResult) layout(in VLLMInput) {
 	g := newVLLMGroups(in)
 	avail := r.KVCacheGiB * gib
 	if avail > 0 && g.page > 0 {
-		r.KVBlocks = int64(math.Floor(avail / g.page / float64(g.size)))
+		r.KVBlocks = ceilFloor(math.Floor(avail / g.page / float64(g.size))) // capped: a tiny custom model's page is tiny
 		r.KVCacheTokens = r.KVBlocks / int64(g.count) * vllmBlockSize
 		r.MaxConcurrency = float64(r.KVBlocks) / float64(g.requestBlocks(in.MaxModelLen))
 	}

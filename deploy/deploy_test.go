@@ -256,3 +256,17 @@ func TestQueryRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// vLLM refuses fewer batched tokens than sequences: with 2,500 sequences on a claim whose
+// smallest device is small (under 70 GiB, default 2,048 batched tokens) the plan asks for 2,500.
+func TestVLLMBatchedTokens(t *testing.T) {
+	r := mustRender(t, "m=Qwen%2FQwen3-0.6B&s=kv&ctx=256&seq=2500&kv=fp8&drv=nvidia&tps=1", with{})
+	i := slices.Index(r.Args, "--max-num-batched-tokens")
+	if i < 0 || r.Args[i+1] != "2500" {
+		t.Errorf("args %q lack --max-num-batched-tokens 2500", r.Args)
+	}
+	// 4 sequences need no flag: the default holds them.
+	if r := mustRender(t, "m=Qwen%2FQwen3-0.6B&s=kv&ctx=256&seq=4", with{}); slices.Contains(r.Args, "--max-num-batched-tokens") {
+		t.Errorf("args %q: a flag the default covers", r.Args)
+	}
+}

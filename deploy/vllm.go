@@ -10,7 +10,7 @@ const vllmPort = 8000
 // model is silently replaced by the image's default).
 func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
 	t := &b.Target
-	bud, budgetLines := vllmBudget(b, matches)
+	bud, budgetLines, batched := vllmBudget(b, matches)
 	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
 	u := twoDecimals(bud.Utilization) // PlanVLLM works in hundredths
 	p.Args = []string{
@@ -20,6 +20,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
 		"--max-num-seqs", itoa(bud.MaxNumSeqs),
 		"--gpu-memory-utilization", u,
 	}
+	p.Args = append(p.Args, batched...)
 	p.Explain = append(p.Explain,
 		"engine: vLLM "+VLLMVersion+" serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
 			" = the claimed devices, --max-model-len "+itoa(bud.MaxModelLen)+" = the context, --max-num-seqs "+itoa(bud.MaxNumSeqs)+

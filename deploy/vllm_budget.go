@@ -32,13 +32,17 @@ func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, wor
 }
 
 // vllmBudget plans vLLM's flags with fit's model of its engine (fit.PlanVLLM) on that device and
-// explains the plan in vLLM's own terms.
-func vllmBudget(b *fit.Bounds, matches []fit.Match) (fit.VLLMPlan, []string) {
+// explains the plan in vLLM's own terms. extra holds --max-num-batched-tokens when the plan
+// needs more than the device's default (vLLM refuses fewer batched tokens than sequences).
+func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extra []string) {
 	total, device, words := vllmDevice(b, matches)
 	in := fit.VLLMInputFor(b, total, device)
-	p := fit.PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
+	p = fit.PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
 	r := &p.Result
-	lines := []string{
+	if _, tokens := fit.VLLMDefaultLimits(total, device); r.MaxTokens != tokens {
+		extra = []string{"--max-num-batched-tokens", itoa(r.MaxTokens)}
+	}
+	lines = []string{
 		"budget: " + r.Engine + " on " + words + ": --gpu-memory-utilization " + twoDecimals(p.Utilization) + " × " +
 			twoDecimals(total) + " GiB = " + twoDecimals(r.BudgetGiB) + " GiB; − " + twoDecimals(r.WeightsGiB) + " GiB weights − " +
 			twoDecimals(r.ActivationGiB) + " GiB activation peak (" + itoa(r.MaxTokens) + " batched tokens) − " +
@@ -49,5 +53,8 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (fit.VLLMPlan, []string) {
 		lines = append(lines, "kv:     vLLM's pool: "+strconv.FormatInt(r.KVCacheTokens, 10)+" tokens, maximum concurrency "+
 			twoDecimals(r.MaxConcurrency)+"× for "+itoa(p.MaxModelLen)+" tokens per request")
 	}
-	return p, lines
+	if extra != nil {
+		lines = append(lines, "batch:  --max-num-batched-tokens "+itoa(r.MaxTokens)+": vLLM needs at least as many batched tokens as sequences")
+	}
+	return p, lines, extra
 }

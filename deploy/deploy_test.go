@@ -260,7 +260,7 @@ func TestQueryRoundTrip(t *testing.T) {
 // vLLM refuses fewer batched tokens than sequences: with 2,500 sequences on a claim whose
 // smallest device is small (under 70 GiB, default 2,048 batched tokens) the plan asks for 2,500.
 func TestVLLMBatchedTokens(t *testing.T) {
-	r := mustRender(t, "m=Qwen%2FQwen3-0.6B&s=kv&ctx=256&seq=2500&kv=fp8&drv=nvidia&tps=1", with{})
+	r := mustRender(t, "m=Qwen%2FQwen3-0.6B&s=kv&ctx=256&seq=2500&kv=fp8&tps=1", with{})
 	i := slices.Index(r.Args, "--max-num-batched-tokens")
 	if i < 0 || r.Args[i+1] != "2500" {
 		t.Errorf("args %q lack --max-num-batched-tokens 2500", r.Args)
@@ -268,5 +268,22 @@ func TestVLLMBatchedTokens(t *testing.T) {
 	// 4 sequences need no flag: the default holds them.
 	if r := mustRender(t, "m=Qwen%2FQwen3-0.6B&s=kv&ctx=256&seq=4", with{}); slices.Contains(r.Args, "--max-num-batched-tokens") {
 		t.Errorf("args %q: a flag the default covers", r.Args)
+	}
+}
+
+// vLLM's arguments given in the target are written as given, and judged as given.
+func TestVLLMArgumentsAsAsked(t *testing.T) {
+	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&drv=nvidia&gmu=0.5&mns=64&mbt=4096", with{})
+	for _, pair := range [][2]string{{"--gpu-memory-utilization", "0.5"}, {"--max-num-seqs", "64"}, {"--max-num-batched-tokens", "4096"}} {
+		if i := slices.Index(r.Args, pair[0]); i < 0 || r.Args[i+1] != pair[1] {
+			t.Errorf("args %q lack %s %s", r.Args, pair[0], pair[1])
+		}
+	}
+	// The claim under vLLM is sized for that utilization (36 Gi), so its smallest product is the
+	// A100 40GB (39.38 GiB as CUDA sees it): budget 0.5 × 39.38 = 19.69 GiB, less 15.26 GiB of BF16
+	// weights (8,190,735,360 × 2 B), 0.39 activation and 0.11 non-torch = 3.93 GiB of KV cache;
+	// a request of 4096 tokens takes 4096 × 147,456 B = 0.5625 GiB: 6.99 at once, 2 asked.
+	if !r.Starts || r.Summary != "vLLM starts: 2 requests of 4096 tokens at once" {
+		t.Errorf("gmu 0.5: starts %v, %q", r.Starts, r.Summary)
 	}
 }

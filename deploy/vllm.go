@@ -1,6 +1,10 @@
 package deploy
 
-import "github.com/fitclaim/fitclaim/fit"
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
 
 // vllmPort is where vLLM's OpenAI-compatible server listens by default.
 const vllmPort = 8000
@@ -13,6 +17,13 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
 	bud, budgetLines, batched := vllmBudget(b, matches)
 	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
 	u := twoDecimals(bud.Utilization) // PlanVLLM works in hundredths
+	seqsWhy, uWhy := " = the sequences", " = the share of each device vLLM may use"
+	if t.MaxNumSeqs > 0 {
+		seqsWhy = ", as asked"
+	}
+	if t.GPUMemoryUtilization > 0 {
+		u, uWhy = strconv.FormatFloat(t.GPUMemoryUtilization, 'f', -1, 64), ", as asked: the share of each device vLLM may use"
+	}
 	p.Args = []string{
 		"--model", b.Model.Name,
 		"--tensor-parallel-size", itoa(t.Count),
@@ -24,7 +35,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
 	p.Explain = append(p.Explain,
 		"engine: vLLM "+VLLMVersion+" serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
 			" = the claimed devices, --max-model-len "+itoa(bud.MaxModelLen)+" = the context, --max-num-seqs "+itoa(bud.MaxNumSeqs)+
-			" = the sequences, --gpu-memory-utilization "+u+" = the share of each device vLLM may use")
+			seqsWhy+", --gpu-memory-utilization "+u+uWhy)
 	// blocking reasons come first: the summary names the first of them.
 	var blocking, notes []string
 	switch b.KVCache {

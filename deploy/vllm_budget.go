@@ -37,9 +37,14 @@ func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, wor
 func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extra []string) {
 	total, device, words := vllmDevice(b, matches)
 	in := fit.VLLMInputFor(b, total, device)
-	p = fit.PlanVLLM(in, b.ContextTokens, b.Target.Sequences)
+	t := &b.Target
+	if t.GPUMemoryUtilization > 0 || t.MaxNumSeqs > 0 {
+		p = fit.CheckVLLM(in, b.ContextTokens, t.Sequences) // the user's arguments, as given
+	} else {
+		p = fit.PlanVLLM(in, b.ContextTokens, t.Sequences)
+	}
 	r := &p.Result
-	if _, tokens := fit.VLLMDefaultLimits(total, device); r.MaxTokens != tokens {
+	if _, tokens := fit.VLLMDefaultLimits(total, device); r.MaxTokens != tokens || t.MaxNumBatchedTokens > 0 {
 		extra = []string{"--max-num-batched-tokens", itoa(r.MaxTokens)}
 	}
 	lines = []string{
@@ -53,7 +58,10 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extr
 		lines = append(lines, "kv:     vLLM's pool: "+strconv.FormatInt(r.KVCacheTokens, 10)+" tokens, maximum concurrency "+
 			twoDecimals(r.MaxConcurrency)+"× for "+itoa(p.MaxModelLen)+" tokens per request")
 	}
-	if extra != nil {
+	switch {
+	case extra != nil && t.MaxNumBatchedTokens == r.MaxTokens:
+		lines = append(lines, "batch:  --max-num-batched-tokens "+itoa(r.MaxTokens)+", as asked")
+	case extra != nil:
 		lines = append(lines, "batch:  --max-num-batched-tokens "+itoa(r.MaxTokens)+": vLLM needs at least as many batched tokens as sequences")
 	}
 	return p, lines, extra

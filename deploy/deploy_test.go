@@ -271,7 +271,8 @@ func TestVLLMBatchedTokens(t *testing.T) {
 	}
 }
 
-// vLLM's arguments given in the target are written as given, and judged as given.
+// vLLM's arguments given in the target are written as given, and judged as given (fit.PlanVLLM
+// keeps them).
 func TestVLLMArgumentsAsAsked(t *testing.T) {
 	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&drv=nvidia&gmu=0.5&mns=64&mbt=4096", with{})
 	for _, pair := range [][2]string{{"--gpu-memory-utilization", "0.5"}, {"--max-num-seqs", "64"}, {"--max-num-batched-tokens", "4096"}} {
@@ -282,8 +283,9 @@ func TestVLLMArgumentsAsAsked(t *testing.T) {
 	// The claim under vLLM is sized for that utilization (36 Gi), so its smallest product is the
 	// A100 40GB (39.38 GiB as CUDA sees it): budget 0.5 × 39.38 = 19.69 GiB, less 15.26 GiB of BF16
 	// weights (8,190,735,360 × 2 B), 0.39 activation and 0.11 non-torch = 3.93 GiB of KV cache;
-	// a request of 4096 tokens takes 4096 × 147,456 B = 0.5625 GiB: 6.99 at once, 2 asked.
-	if !r.Starts || r.Summary != "vLLM starts: 2 requests of 4096 tokens at once" {
+	// a request of 4096 tokens takes 4096 × 147,456 B = 0.5625 GiB: 6.99 at once, and
+	// --max-num-seqs 64 lets vLLM run 6 of them.
+	if !r.Starts || r.Summary != "vLLM starts: 6 requests of 4096 tokens at once" {
 		t.Errorf("gmu 0.5: starts %v, %q", r.Starts, r.Summary)
 	}
 }

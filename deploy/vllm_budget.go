@@ -38,11 +38,7 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extr
 	total, device, words := vllmDevice(b, matches)
 	in := fit.VLLMInputFor(b, total, device)
 	t := &b.Target
-	if t.GPUMemoryUtilization > 0 || t.MaxNumSeqs > 0 {
-		p = fit.CheckVLLM(in, b.ContextTokens, t.Sequences) // the user's arguments, as given
-	} else {
-		p = fit.PlanVLLM(in, b.ContextTokens, t.Sequences)
-	}
+	p = fit.PlanVLLM(in, b.ContextTokens, t.Sequences) // keeps a utilization or max-num-seqs the target gives
 	r := &p.Result
 	if _, tokens := fit.VLLMDefaultLimits(total, device); r.MaxTokens != tokens || t.MaxNumBatchedTokens > 0 {
 		extra = []string{"--max-num-batched-tokens", itoa(r.MaxTokens)}

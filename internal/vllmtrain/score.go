@@ -171,3 +171,57 @@ func short(s string, n int) string {
 	}
 	return s
 }
+
+// Chain is a row predicted from the catalog alone: the model's weights in its release format
+// (fit's serving formats) and its architecture, through fit.VLLMInputFor, instead of the logged
+// weights and the table beside this package.
+type Chain struct {
+	Row                      *Row
+	WeightsGiB, AvailableGiB float64
+	Err                      error
+}
+
+// EndToEnd predicts every V1 row that logs its device, utilization and available KV from the
+// catalog entry of its model (rows whose model the catalog lacks are left out).
+func EndToEnd(rows []Row) []Chain {
+	var out []Chain
+	for i := range rows {
+		r := &rows[i]
+		if !r.V1() || r.PP > 1 || !Known(r.Total) || !Known(r.Util) || !Known(r.Avail) || r.AvailApprox {
+			continue
+		}
+		t := fit.DefaultTarget()
+		t.Model, t.Sizing, t.Engine, t.Count = strings.Fields(r.Model + " ?")[0], fit.SizingKV, fit.EngineVLLM, max(1, r.TP)
+		t.Context = max(1, r.MaxModelLen)
+		if r.KVDType == "fp8" {
+			t.KVCache = "fp8"
+		}
+		t.GPUMemoryUtilization, t.MaxNumSeqs, t.MaxNumBatchedTokens = r.Util, r.MaxNumSeqs, r.MaxTokens
+		b, err := fit.Resolve(t)
+		if err != nil {
+			continue // not in the catalog
+		}
+		in := fit.VLLMInputFor(&b, r.Total, r.GPU)
+		out = append(out, Chain{Row: r, WeightsGiB: in.WeightsGiB, AvailableGiB: fit.VLLM(in).KVCacheGiB})
+	}
+	return out
+}
+
+// ChainTable prints EndToEnd's rows and its share within ±10 % or ±0.75 GiB.
+func ChainTable(cs []Chain) string {
+	var b strings.Builder
+	b.WriteString("from the catalog alone (release-format weights, catalog architecture):\n")
+	ok := 0
+	for _, c := range cs {
+		mark := ""
+		if Within(c.AvailableGiB, c.Row.Avail) {
+			ok++
+		} else {
+			mark = "!"
+		}
+		fmt.Fprintf(&b, "  %-8s weights %6.2f GiB (logged %s), available KV %6.2f GiB (logged %.2f)%s\n",
+			c.Row.ID, c.WeightsGiB, figure(c.Row.Weights, 2), c.AvailableGiB, c.Row.Avail, mark)
+	}
+	fmt.Fprintf(&b, "available KV from the catalog within ±10 %% or ±0.75 GiB: %s\n", share(ok, len(cs)))
+	return b.String()
+}

@@ -282,3 +282,23 @@ func TestCELErrors(t *testing.T) {
 		t.Errorf("%s", got)
 	}
 }
+
+func TestPools(t *testing.T) {
+	// Two devices of ≥ 40 Gi, H100 or L40S: only node-p3's complete pool has two.
+	b := bounds(t, fit.DriverNVIDIA, 40, 800, 2, "NVIDIA H100 80GB HBM3", "NVIDIA L40S")
+	r := judgeFile(t, "pools.yaml", b)
+	want := []string{
+		`node-p1/gpu-0: no: pool "node-p1": slice node-p1-gpu.nvidia.com-old is generation 1, replaced by generation 2`,
+		"node-p1/gpu-1: model",
+		`node-p2/gpu-0: no: pool "node-p2" is invalid: device "gpu-0" appears twice`,
+		`node-p2/gpu-0: no: pool "node-p2" is invalid: device "gpu-0" appears twice`,
+		"node-p3/gpu-0: model",
+		"node-p3/gpu-1: model",
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	if !r.Allocatable || r.Placement != "allocatable on node node-p3: model gets gpu-0, gpu-1" {
+		t.Errorf("%v %q", r.Allocatable, r.Placement)
+	}
+}

@@ -10,7 +10,7 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

@@ -29,7 +29,7 @@ func clusterFixtures(t *testing.T) map[string][]byte {
 	dir := filepath.Join(RepoDir, "cluster", "testdata")
 	out := map[string][]byte{}
 	var all [][]byte
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -95,7 +95,8 @@ func SliceNodes(slices []*resourcev1.ResourceSlice) []string {
 
 // AllocateSlices runs the scheduler's allocator for the manifest's claim on each node of the
 // slices, with DeviceClasses. It returns the allocation per node (nil where the claim cannot be
-// allocated); an error is a fatal problem (a CEL runtime error, for example).
+// allocated, also when the allocator says allocation failed on that node only); an error is a
+// fatal problem (a CEL runtime error, for example).
 func AllocateSlices(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice) (map[string][]Allocated, error) {
 	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, structured.AllocatedState{},
 		classLister(DeviceClasses), slices, dracel.NewCache(64, dracel.Features{}))
@@ -106,6 +107,11 @@ func AllocateSlices(ctx context.Context, m Manifest, slices []*resourcev1.Resour
 	for _, name := range SliceNodes(slices) {
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
 		res, err := alloc.Allocate(ctx, node, []*resourcev1.ResourceClaim{ClaimFor(m)})
+		if errors.Is(err, structured.ErrFailedAllocationOnNode) {
+			// Not this node (an invalid pool here, say); the scheduler tries the others.
+			out[name] = nil
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("Allocate on %s: %w", name, err)
 		}

@@ -62,6 +62,8 @@ func joinSelector(lines []string) string {
 
 // celString quotes s as a CEL single-quoted string literal.
 func celString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
-	return "'" + r.Replace(s) + "'"
+	return "'" + celEscaper.Replace(s) + "'"
 }
+
+// celEscaper is made once: building a Replacer was a fifth of a kv render's time.
+var celEscaper = strings.NewReplacer(`\`, `\\`, `'`, `\'`)

@@ -3,6 +3,7 @@ package claim
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,8 +28,8 @@ func DeriveName(model string) string {
 	return string(deriveStem(model, &buf)) + nameSuffix
 }
 
-// deriveStem writes DeriveName's stem into buf without allocating, so the whole catalog can be
-// compared against one name cheaply (the first request of a fresh edge instance does so). Leading
+// deriveStem writes DeriveName's stem into buf without allocating, so the stems of the whole
+// catalog are counted cheaply (countStems, once per process). Leading
 // dashes are never written and it stops at 48 characters, which gives the same stem as llmfit's
 // trim, cut, trim.
 func deriveStem(model string, buf *[stemMax]byte) []byte {
@@ -59,20 +60,32 @@ func deriveStem(model string, buf *[stemMax]byte) []byte {
 	return buf[:n]
 }
 
-// sharedCount is how many catalog entries derive the claim name name.
+// sharedCount is how many catalog entries derive the claim name name. Every stem of the
+// catalog is counted once per process (countStems), on first use: scanning the catalog's names
+// for each render was most of a render's time (80 % of BenchmarkRender), paid on every request
+// of the edge worker and on every keystroke of the page. (A per-name scan was cheaper while the
+// edge worker started a new Go instance for every request; it keeps one now.)
 func sharedCount(name string) int {
 	stem, ok := strings.CutSuffix(name, nameSuffix)
 	if !ok {
 		return 0
 	}
+	stemCountsOnce.Do(countStems)
+	return stemCounts[stem]
+}
+
+var (
+	stemCountsOnce sync.Once
+	stemCounts     map[string]int // derived stem → catalog entries that derive it
+)
+
+func countStems() {
+	all := catalog.Models()
+	stemCounts = make(map[string]int, len(all))
 	var buf [stemMax]byte
-	count := 0
-	for i := range catalog.Models() {
-		if string(deriveStem(catalog.Models()[i].Name, &buf)) == stem {
-			count++
-		}
+	for i := range all {
+		stemCounts[string(deriveStem(all[i].Name, &buf))]++
 	}
-	return count
 }
 
 // checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,

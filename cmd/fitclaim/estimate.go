@@ -41,6 +41,10 @@ func parseEstimateArgs(args []string) (target.Values, bool, error) {
 }
 
 func runEstimate(args []string, stdout, stderr io.Writer) int {
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
 	v, asJSON, err := parseEstimateArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "fitclaim estimate: %v\n\n%s", err, usage())

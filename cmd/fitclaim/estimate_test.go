@@ -93,3 +93,16 @@ func TestEstimateText(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }
+
+// The help is whole: every placeholder of the usage text is filled in.
+func TestUsageFilledIn(t *testing.T) {
+	out, _, code := runCLI("estimate", "--help")
+	if code != 0 || !strings.Contains(out, "--memory GiB") || !strings.Contains(out, "--min-tps N") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, p := range []string{"TARGETFLAGS", "FAMILIES", "QUANTS"} {
+		if strings.Contains(out, p) {
+			t.Errorf("the usage text still says %s", p)
+		}
+	}
+}

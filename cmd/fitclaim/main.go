@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage() string {
-	s := strings.Replace(usageText, "TARGETFLAGS\n", claimFlagsHelp(), 1)
+	s := strings.Replace(usageText, "TARGETFLAGS", claimFlagsHelp(), 1)
 	return strings.Replace(s, "FAMILIES", "F: "+strings.Join(fit.Families(), ", "), 1)
 }
 

@@ -65,7 +65,9 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	weights := b.ParamsB * 1e9 * b.BytesPerParam
 	e.WeightsGiB = weights / gib
 	e.KVGiB = b.KVBytes / gib
-	e.ReserveGiB = runtimeOverhead * float64(n)
+	// What the engine needs per device beside weights and KV cache, as the claim's floor counts it
+	// (engine.go): the same verdict as the claim's memory floor, before its rounding up to Gi.
+	e.ReserveGiB = b.OverheadGiB * float64(n)
 	e.NeedGiB = e.WeightsGiB + e.KVGiB + e.ReserveGiB
 	perDevice := dev.MemoryGiB
 	if dev.Unified {
@@ -99,16 +101,21 @@ func (e *Estimate) decodeSpeed() float64 {
 	return 1 / (DecodeSeconds(e.ReadBytesPerDevice, e.Device.BandwidthGBs, e.Efficiency, e.OverheadSeconds) + e.CommSeconds)
 }
 
-// KVBytesAt is the KV cache of tokens of context for each of seqs sequences, all devices.
+// KVBytesAt is the KV-aware mode's KV cache of tokens of context for each of seqs sequences, all
+// devices: per layer kind on the resolved architecture (kvcache.go), else llmfit's estimate of
+// 0.000008 GB per billion parameters per token (fp16, scaled to the element size).
 func (b *Bounds) KVBytesAt(tokens, seqs int64) float64 {
 	_, elem, _ := kvElementBytes(b.KVCache)
-	return b.kvBytesPerToken(elem) * float64(tokens) * float64(seqs)
+	if b.Arch.CachesKV() {
+		return b.Arch.KVCacheBytes(int(tokens), elem) * float64(seqs)
+	}
+	return kvFallbackGBPerB * b.ParamsB * 1e9 * elem / 2 * float64(tokens) * float64(seqs)
 }
 
-// contextLimit is the longest context worth offering: the model's own where the catalog knows
-// it, else the input limit.
+// contextLimit is the longest context worth offering: the model's real maximum where it is
+// known, else the input limit.
 func contextLimit(b *Bounds) int64 {
-	if c := b.Model.ContextLength; c > 0 && !b.Custom && c < MaxContext {
+	if c := b.MaxContext; c > 0 && !b.Custom && c < MaxContext {
 		return int64(c)
 	}
 	return MaxContext

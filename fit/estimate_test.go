@@ -20,32 +20,33 @@ func customTarget(paramsB float64, layers, kvHeads, headDim int) Target {
 //
 //	weights = 8e9 × 0.58 = 4.64e9 B = 4.3213 GiB
 //	KV      = 2 × 32 × 8 × 128 × 2 B = 131,072 B/token × 8,192 = 2^30 B = 1 GiB
-//	need    = 4.3213 + 1 + 0.5 = 5.8213 GiB of 24: fits
+//	reserve = llama.cpp's 1.25 GiB per device (0.75 CUDA context + 512 × 262,144 × 4 B compute buffer)
+//	need    = 4.3213 + 1 + 1.25 = 6.5713 GiB of 24: fits
 //	speed   = 1 / ((4.64e9 + 2^30) / (1,000e9 × 0.7672) + 0.002138)
 //	        = 1 / (5.713741824e9 / 767.2e9 + 0.002138) = 1 / (0.0074475 + 0.002138) = 104.32 tok/s
-//	longest context = (24 − 4.3213 − 0.5) GiB / 131,072 B = 19.17866 × 8,192 = 157,111 tokens
-//	most sequences at 8,192 tokens = ⌊19.17866 GiB / 1 GiB⌋ = 19
+//	longest context = (24 − 4.32134 − 1.25) GiB / 131,072 B = 18.42866 × 8,192 = 150,967.6: 150,967 tokens
+//	most sequences at 8,192 tokens = ⌊18.42866 GiB / 1 GiB⌋ = 18
 func TestEstimateFitsByHand(t *testing.T) {
 	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 5.8213, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
+	if !e.Fits || !within(e.NeedGiB, 6.5713, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
 		t.Errorf("fits %v need %.4f usable %v reason %q", e.Fits, e.NeedGiB, e.UsableGiB, e.Reason)
 	}
 	if !within(e.TokensPerSecond, 104.32, 0.01) {
 		t.Errorf("speed %.3f tok/s, want 104.32", e.TokensPerSecond)
 	}
-	if e.MaxContextTokens != 157111 || e.MaxSequences != 19 {
-		t.Errorf("longest context %d, most sequences %d; want 157111, 19", e.MaxContextTokens, e.MaxSequences)
+	if e.MaxContextTokens != 150967 || e.MaxSequences != 18 {
+		t.Errorf("longest context %d, most sequences %d; want 150967, 18", e.MaxContextTokens, e.MaxSequences)
 	}
 }
 
 // The same model at Q8_0 on 16 GiB of unified memory (Apple): the GPU may use 75 %, 12 GiB.
 //
-//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 0.5 = 9.32311 ≤ 12: fits
-//	at 32,768 tokens: KV 4 GiB, need 12.32311 > 12: does not fit, no speed;
-//	longest context = (12 − 7.82311 − 0.5) × 8,192 = 3.67689 × 8,192 = 30,121.09: 30,121 tokens; sequences 0
+//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 1.25 = 10.07311 ≤ 12: fits
+//	at 32,768 tokens: KV 4 GiB, need 13.07311 > 12: does not fit, no speed;
+//	longest context = (12 − 7.82311 − 1.25) × 8,192 = 2.92689 × 8,192 = 23,977.09: 23,977 tokens; sequences 0
 //
 // and on a discrete 16 GiB device (all usable) the 32,768-token case fits.
 func TestEstimateUnifiedShareByHand(t *testing.T) {
@@ -56,7 +57,7 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 9.3231, 1e-4) {
+	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 10.0731, 1e-4) {
 		t.Errorf("8,192 tokens: fits %v need %.4f usable %v", e.Fits, e.NeedGiB, e.UsableGiB)
 	}
 	tg.Context = 32768
@@ -64,10 +65,10 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 12.3231, 1e-4) || e.MaxContextTokens != 30121 || e.MaxSequences != 0 {
+	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 13.0731, 1e-4) || e.MaxContextTokens != 23977 || e.MaxSequences != 0 {
 		t.Errorf("32,768 tokens: fits %v tps %v need %.4f longest %d sequences %d", e.Fits, e.TokensPerSecond, e.NeedGiB, e.MaxContextTokens, e.MaxSequences)
 	}
-	if !strings.Contains(e.Reason, "needs 12.32 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 30121 tokens") {
+	if !strings.Contains(e.Reason, "needs 13.07 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 23977 tokens") {
 		t.Errorf("reason %q", e.Reason)
 	}
 	apple.Unified = false
@@ -79,7 +80,7 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 // A custom 70 B model (80 layers, 8 KV heads of 128) at Q4_K_M on 2 × 24 GiB, 1,000 GB/s:
 //
 //	weights = 40.6e9 B = 37.8117 GiB; KV = 2 × 80 × 8 × 128 × 2 = 327,680 B × 8,192 = 2.5 GiB
-//	need = 37.8117 + 2.5 + 2 × 0.5 = 41.3117 of 48: fits
+//	need = 37.8117 + 2.5 + 2 × 1.25 = 42.8117 of 48: fits
 //	per device and token: (40.6e9 + 2.68435456e9) / 2 = 21.64217728e9 B
 //	speed = 1 / (21.64217728e9 / 767.2e9 + 0.002138 + 0.0005 × 1) = 1 / (0.0282093 + 0.002638) = 32.42
 //
@@ -92,7 +93,7 @@ func TestEstimateSplitByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 41.3117, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 32.42, 0.01) || e.CommSeconds != 0.0005 {
+	if !e.Fits || !within(e.NeedGiB, 42.8117, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 32.42, 0.01) || e.CommSeconds != 0.0005 {
 		t.Errorf("fits %v need %.4f usable %v speed %.3f comm %v", e.Fits, e.NeedGiB, e.UsableGiB, e.TokensPerSecond, e.CommSeconds)
 	}
 	tg.Count = 1
@@ -194,5 +195,25 @@ func TestFittingModels(t *testing.T) {
 	// A device too small for anything gives an empty list, not an error: 0.25 GiB.
 	if list, err := FittingModels(Device{MemoryGiB: 0.25, BandwidthGBs: 100, Family: "other"}, 1, 5); err != nil || len(list) != 0 {
 		t.Errorf("0.25 GiB: %d models, %v", len(list), err)
+	}
+}
+
+// The longest context follows the KV cache per layer kind: the custom 8 B model with 24 of its
+// 32 layers on a 4,096-token sliding window (2 × 8 × 128 × 2 B = 4,096 B per layer and token):
+//
+//	past 4,096 tokens, KV = 24 × 4,096 × 4,096 + 8 × 4,096 × T = 402,653,184 + 32,768 T bytes
+//	room = (24 − 1.25) × 2^30 − 4.64e9 = 24,427,626,496 − 4,640,000,000 = 19,787,626,496 B
+//	T ≤ (19,787,626,496 − 402,653,184) / 32,768 = 591,582.4: 591,582 tokens
+//
+// (all 32 layers growing would allow 150,967).
+func TestEstimateSlidingWindowContext(t *testing.T) {
+	tg := customTarget(8, 32, 8, 128)
+	tg.SlidingWindow, tg.SlidingLayers = 4096, 24
+	e, err := EstimateOn(tg, Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.MaxContextTokens != 591582 {
+		t.Errorf("longest context %d, want 591582", e.MaxContextTokens)
 	}
 }

@@ -322,14 +322,12 @@ func (b *Bounds) kvShape(t *Target) {
 		}
 	}
 	b.ContextTokens = ctx
-	if t.Sizing == SizingKV && b.Arch.CachesKV() {
-		b.KVBytes = b.Arch.KVCacheBytes(ctx, elem) * float64(t.Sequences)
-		return
-	}
 	if t.Sizing == SizingKV {
-		b.Arch.Source = SourceEstimated
-		b.KVBytes = kvFallbackGBPerB * b.ParamsB * 1e9 * elem / 2 * float64(ctx) * float64(t.Sequences)
-		b.KVEstimated = true
+		if !b.Arch.CachesKV() {
+			b.Arch.Source = SourceEstimated
+			b.KVEstimated = true
+		}
+		b.KVBytes = b.KVBytesAt(int64(ctx), int64(t.Sequences))
 		return
 	}
 	b.KVBytes = b.kvBytesPerToken(elem) * float64(ctx) * float64(t.Sequences)

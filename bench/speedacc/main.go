@@ -55,7 +55,7 @@ func main() {
 	committed := func(r *speedcal.Run) float64 {
 		fam, _ := fit.LookupFamily(r.Family)
 		w := fit.WeightsReadB(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE)
-		read := w*1e9*fit.BytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
+		read := w*1e9*fit.RealBytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
 		return fit.DecodeTps(read, r.BandwidthGBs, fam.Efficiency, fit.DecodeOverheadSeconds())
 	}
 	fmt.Printf("%d in-scope runs of %d in %s; committed constants: t0 %.3g ms/token, MoE read factor %.4g\n",

@@ -43,11 +43,11 @@ func TestEstimateJSONContract(t *testing.T) {
 }
 
 // The figures of fit's hand-computed case, rounded as the contract prints them:
-// need 5.8213 → 5.82 GiB, 104.32 → 104.3 tok/s, 157,111 tokens, 19 sequences.
+// need 6.5713 → 6.57 GiB, 104.32 → 104.3 tok/s, 150,967 tokens, 18 sequences.
 func TestEstimateJSONFigures(t *testing.T) {
 	out, errOut, code := runCLI("estimate", "--params", "8", "--layers", "32", "--kv-heads", "8", "--head-dim", "128",
 		"--memory", "24", "--bandwidth", "1000", "--family", "nvidia", "--json")
-	want := `{"fits":true,"needGiB":5.82,"usableGiB":24,"tokensPerSecond":104.3,"maxContextTokens":157111,"maxSequences":19}` + "\n"
+	want := `{"fits":true,"needGiB":6.57,"usableGiB":24,"tokensPerSecond":104.3,"maxContextTokens":150967,"maxSequences":18}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("exit %d: %s%s", code, out, errOut)
 	}

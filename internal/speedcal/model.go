@@ -19,7 +19,7 @@ type Constants struct {
 // touches and the fp16 KV cache at the run's context.
 func ReadBytes(r *Run, moeFactor float64) float64 {
 	w := fit.WeightsReadBAt(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE, moeFactor)
-	return w*1e9*fit.BytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
+	return w*1e9*fit.RealBytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
 }
 
 // Predict is the model's decode tokens/s for the run.

@@ -6,15 +6,18 @@ import "strings"
 // the memory bandwidth that bounds decode speed.
 type Accelerator struct {
 	ID           string
-	Vendor       string // nvidia, amd, intel
-	Kind         string // datacenter, workstation, consumer
+	Vendor       string // nvidia, amd, intel, apple
+	Kind         string // datacenter, workstation, consumer, unified (Apple silicon)
 	Name         string
-	Driver       string // the DRA driver that publishes it: gpu.nvidia.com, gpu.amd.com, gpu.intel.com
+	Driver       string // the DRA driver that publishes it: gpu.nvidia.com, gpu.amd.com, gpu.intel.com; "" = none (Apple)
 	ProductName  string // the productName attribute NVIDIA's driver publishes; empty where unknown
 	MemoryMiB    int64  // total memory as the driver reports it
 	MemoryExact  bool   // a known driver reading, not a spec-sheet approximation
 	BandwidthGBs float64
 	Notes        string
+	Family       string // the speed family: nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other
+	Unified      bool   // memory shared with the CPU (Apple silicon, GB10, MI300A)
+	Source       string // where the row's figures come from
 }
 
 // MemoryBytes is the capacity the driver publishes, in bytes.
@@ -33,12 +36,13 @@ func parseAccelerators(text string) []Accelerator {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 10 {
+		if len(f) != 13 {
 			panic("catalog: accelerators.tsv is malformed; run go generate ./catalog")
 		}
 		out = append(out, Accelerator{
 			ID: f[0], Vendor: f[1], Kind: f[2], Name: f[3], Driver: f[4], ProductName: f[5],
 			MemoryMiB: atoi64(f[6]), MemoryExact: f[7] == "yes", BandwidthGBs: atof(f[8]), Notes: f[9],
+			Family: f[10], Unified: f[11] == "true", Source: f[12],
 		})
 	}
 	return out

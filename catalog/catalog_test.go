@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,8 +88,11 @@ func TestCounts(t *testing.T) {
 	if len(ms) != 1852 {
 		t.Errorf("%d models, want 1,852", len(ms))
 	}
-	if n := len(Accelerators()); n != 36 {
-		t.Errorf("%d accelerators, want 36", n)
+	// data/accelerators.csv: the 36 datacenter, workstation and consumer boards of the first
+	// table, 30 GeForce RTX 20/30/40/50, 4 workstation, GB10, 8 AMD, 6 Intel and 44
+	// Apple silicon rows (one per memory size) = 129.
+	if n := len(Accelerators()); n != 129 {
+		t.Errorf("%d accelerators, want 129", n)
 	}
 	moe, moeActive, arch, vram, names := 0, 0, 0, 0, map[string]bool{}
 	quants := map[string]int{}
@@ -301,12 +305,17 @@ func TestAcceleratorsMatchCSV(t *testing.T) {
 		mib, _ := strconv.ParseInt(r[6], 10, 64)
 		bw, _ := strconv.ParseFloat(r[8], 64)
 		want := Accelerator{ID: r[0], Vendor: r[1], Kind: r[2], Name: r[3], Driver: r[4], ProductName: r[5],
-			MemoryMiB: mib, MemoryExact: r[7] == "yes", BandwidthGBs: bw, Notes: r[9]}
+			MemoryMiB: mib, MemoryExact: r[7] == "yes", BandwidthGBs: bw, Notes: r[9],
+			Family: r[10], Unified: r[11] == "true", Source: r[12]}
 		if a != want {
 			t.Errorf("accelerator %d:\n got %+v\nwant %+v", i, a, want)
 		}
 		if a.MemoryMiB <= 0 || a.BandwidthGBs <= 0 {
 			t.Errorf("%s: memory %d MiB, bandwidth %v", a.ID, a.MemoryMiB, a.BandwidthGBs)
+		}
+		if !slices.Contains([]string{"nvidia", "nvidia-pascal", "nvidia-unified", "amd", "apple", "intel", "other"}, a.Family) ||
+			a.Source == "" || (r[11] != "true" && r[11] != "false") {
+			t.Errorf("%s: family %q, unified %q, source %q", a.ID, a.Family, r[11], a.Source)
 		}
 	}
 	// The H100 SXM reading REFERENCE §4 quotes: 81,559 MiB, less than 80 GiB.

@@ -164,7 +164,8 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 	}
 	r, m := renderManifest(t, target)
 	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", target.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
-	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition"} {
+	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GB10"} { // the last two: 97,887 and 122,572 MiB
 		if !slices.Contains(r.Bounds.Products, p) {
 			t.Errorf("allow-list lacks %q", p)
 		}
@@ -174,8 +175,8 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 			t.Errorf("allow-list has %q", p)
 		}
 	}
-	if len(r.Bounds.Products) != 8 {
-		t.Errorf("allow-list has %d products, want the 8 above", len(r.Bounds.Products))
+	if len(r.Bounds.Products) != 10 {
+		t.Errorf("allow-list has %d products, want the 10 above", len(r.Bounds.Products))
 	}
 	byID := map[string]Accel{}
 	for _, a := range CatalogAccelerators() {
@@ -210,9 +211,10 @@ func findParamsB(t *testing.T, target fit.Target, memoryGi int64) fit.Target {
 
 // AMD and Intel claims enforce the memory floor only, as each driver reports
 // memory (AMD in bytes, 0 = unknown; Intel in Mi). By hand from the CSV:
-// 64 Gi = 65,536 MiB admits MI325X, MI300X, MI250X (one GCD) and MI210 (all at
-// or above 65,536 MiB), not MI100 or RX 7900 XTX; 48 Gi = 49,152 MiB admits
-// Max 1550 and Max 1100 (exactly 49,152 MiB), not Flex 170 or Arc A770.
+// 64 Gi = 65,536 MiB admits MI325X, MI300X, MI250X (one GCD) and MI210, then
+// the later rows MI250 (one GCD), MI300A, MI350X and MI355X (all at or above
+// 65,536 MiB), not MI100 or the Radeons; 48 Gi = 49,152 MiB admits Max 1550
+// and Max 1100 (exactly 49,152 MiB), not Flex 170 or the Arc boards (≤ 24 GB).
 func TestMemoryOnlyDrivers(t *testing.T) {
 	ctx := context.Background()
 	c := newChecker(t)
@@ -221,7 +223,8 @@ func TestMemoryOnlyDrivers(t *testing.T) {
 		gi     int64
 		want   []string
 	}{
-		{fit.DriverAMD, 64, []string{"gpu-amd-mi325x", "gpu-amd-mi300x", "gpu-amd-mi250x-gcd", "gpu-amd-mi210"}},
+		{fit.DriverAMD, 64, []string{"gpu-amd-mi325x", "gpu-amd-mi300x", "gpu-amd-mi250x-gcd", "gpu-amd-mi210",
+			"gpu-amd-mi250-gcd", "gpu-amd-mi300a", "gpu-amd-mi350x", "gpu-amd-mi355x"}},
 		{fit.DriverIntel, 48, []string{"gpu-intel-max-1550", "gpu-intel-max-1100"}},
 	} {
 		target := fit.DefaultTarget()

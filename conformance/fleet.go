@@ -333,6 +333,7 @@ func NewFleet(accels []Accel) (Fleet, error) {
 		case DriverIntel:
 			d := IntelDevice(a, VariantComplete)
 			real = []FakeDevice{d, d.Taint(), d.Drop("memory")}
+		case "": // no DRA driver publishes it (Apple silicon): only the llmfit.ai device
 		default:
 			return nil, fmt.Errorf("fleet: accelerator %s: unknown driver %q", a.ID, a.Driver)
 		}

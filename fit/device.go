@@ -99,8 +99,12 @@ func acceleratorNames() []string {
 }
 
 // AcceleratorFamily is the speed family of a catalog accelerator and whether its memory is
-// unified. Until the table carries a family column: by vendor, NVIDIA's Pascal boards by name.
+// unified: the table's family and unified columns (data/accelerators.csv), else by vendor,
+// NVIDIA's Pascal boards by name.
 func AcceleratorFamily(a *catalog.Accelerator) (family string, unified bool) {
+	if a.Family != "" {
+		return a.Family, a.Unified
+	}
 	switch a.Vendor {
 	case "nvidia":
 		n := strings.ToUpper(a.Name)

@@ -711,7 +711,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	ms := Matches(b)
-	if len(ms) != 36 {
+	if len(ms) != 129 { // every row of data/accelerators.csv
 		t.Fatalf("%d matches", len(ms))
 	}
 	h100 := findMatch(t, ms, "nvidia-h100-sxm")
@@ -746,14 +746,16 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 			t.Errorf("%s faster than %s before it", m.Accelerator.ID, ms[i-1].Accelerator.ID)
 		}
 	}
-	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405.
+	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405. The MI350X and MI355X
+	// (294,912 MiB, 8,000 GB/s) tie with the B200 and follow it in table order; the MI300A
+	// (131,072 MiB, 5,300 GB/s) ties with the MI300X.
 	var fits []string
 	for _, m := range ms {
 		if m.Fits() {
 			fits = append(fits, m.Accelerator.ID)
 		}
 	}
-	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550" {
+	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550" {
 		t.Errorf("fitting devices, best first: %s", got)
 	}
 }
@@ -772,12 +774,12 @@ func TestSelectedPerDriver(t *testing.T) {
 	}
 	cases := map[string]string{
 		// Both floors, any vendor.
-		"llmfit": "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
-		"any":    "nvidia-b200,amd-mi325x,amd-mi300x,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
+		"llmfit": "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
+		"any":    "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
 		// NVIDIA products meeting both floors.
 		"nvidia": "nvidia-b200,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl",
 		// Memory only: the AMD devices with ≥ 80 Gi, fast or not; same for Intel.
-		"amd":   "amd-mi325x,amd-mi300x",
+		"amd":   "amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a",
 		"intel": "intel-max-1550",
 	}
 	for d, want := range cases {

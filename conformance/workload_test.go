@@ -76,9 +76,11 @@ func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) 
 		t.Errorf("%s: %v", where, err)
 		return
 	}
-	tpl := tg
-	tpl.Template, tpl.Engine = true, engine // the claim of `claim --template --engine E`
-
+	tpl := tg // the claim of `claim --template --engine E`, and under vLLM --max-num-seqs = the sequences
+	tpl.Template, tpl.Engine = true, engine
+	if engine == deploy.EngineVLLM && tpl.MaxNumSeqs == 0 {
+		tpl.MaxNumSeqs = tpl.Sequences
+	}
 	c, err := claim.Render(tpl)
 	if err != nil {
 		t.Fatalf("%s: claim: %v", where, err)

@@ -32,18 +32,13 @@ const claimRef = "gpus"
 
 // Render sizes the target, renders its claim as a template and writes the Deployment and the
 // Service around it, for the target's engine and image. Errors are *target.FieldError.
-func Render(t target.Target) (Result, error) {
-	engine, err := engineOf(&t)
+func Render(asked target.Target) (Result, error) {
+	t, err := ClaimTarget(asked)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := checkImage(t.Image); err != nil {
-		return Result{}, err
-	}
-	query := claim.Permalink(t)
-	// The claim is rendered for the engine that runs on it (a sizing that depends on the engine
-	// then sizes for this one) and as a template, which each pod instantiates.
-	t.Template, t.Engine = true, engine
+	engine := t.Engine
+	query := claim.Permalink(asked)
 	c, err := claim.Render(t)
 	if err != nil {
 		return Result{}, err
@@ -63,7 +58,7 @@ func Render(t target.Target) (Result, error) {
 		if image == "" {
 			image = VLLMImage
 		}
-		p = vllmPlan(b, c.Matches, image)
+		p = vllmPlan(b, c.Matches, image, asked.MaxNumSeqs > 0)
 	}
 	r := Result{
 		Claim: c, Name: workloadName(c.Name), Engine: engine, Image: image, Args: p.Args, Port: p.Port,
@@ -71,6 +66,25 @@ func Render(t target.Target) (Result, error) {
 	}
 	r.YAML = c.YAML + "---\n" + manifests(&r, &p, b)
 	return r, nil
+}
+
+// ClaimTarget is the target whose claim the Deployment uses, as `fitclaim claim` would render it:
+// a template (each pod gets its own claim from it), sized for the engine that runs on it ("" is
+// vLLM), and under vLLM for the --max-num-seqs the Deployment writes (the sequences, unless the
+// target gives it), whose sampler rows are part of vLLM's activation peak.
+func ClaimTarget(t target.Target) (target.Target, error) {
+	engine, err := engineOf(&t)
+	if err != nil {
+		return t, err
+	}
+	if err := checkImage(t.Image); err != nil {
+		return t, err
+	}
+	t.Template, t.Engine = true, engine
+	if engine == EngineVLLM && t.MaxNumSeqs == 0 {
+		t.MaxNumSeqs = t.Sequences
+	}
+	return t, nil
 }
 
 // header explains every number of the Deployment and the Service.

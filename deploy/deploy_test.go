@@ -46,26 +46,27 @@ func TestArgs(t *testing.T) {
 		summary    string
 	}{{
 		// Qwen2.5-7B-Instruct-AWQ on 2 devices, 4 × 8192 tokens. The smallest product the NVIDIA
-		// claim admits is the T4: 14.74 GiB as CUDA sees it. Weights 5,785,780,224 × 0.5 B / 2 =
-		// 1.347 GiB per device; activation (2048 batched tokens on a small device, 4 sampled rows):
-		// 9.52 × 4 × 152,064 × 4 B + 1.43 × 2048 × 3584 × 2 B = 0.0216 + 0.0196 = 0.041 GiB;
-		// non-torch (tensor parallel) 0.55 GiB. KV per token per device: 2 × 28 layers × 4/2 heads
-		// × 128 × 2 B = 28,672 B; 4 × 8192 tokens = 0.875 GiB. Need (1.347 + 0.041 + 0.55 + 0.875)
-		// / 14.74 = 0.19 of the device, under vLLM's default 0.90, which stays. Pool: 0.90 × 14.74
-		// − 1.347 − 0.041 − 0.55 = 11.33 GiB, 51.8 requests of 8192 tokens; --max-num-seqs 4 holds 4.
-		// AWQ comes from the checkpoint: no --quantization.
+		// claim (5 Gi per device) admits is the T4: 14.74 GiB as CUDA sees it. Weights: fit's AWQ
+		// bytes with scales, 3.01 GB = 2.80 GiB, 1.40 GiB per device; activation (2048 batched tokens
+		// on a small device, 4 sampled rows): 9.52 × 4 × 152,064 × 4 B + 1.43 × 2048 × 3584 × 2 B =
+		// 0.0216 + 0.0196 = 0.041 GiB; non-torch (tensor parallel) 0.55 GiB. KV per token per
+		// device: 2 × 28 layers × 4/2 heads × 128 × 2 B = 28,672 B; 4 × 8192 tokens = 0.875 GiB.
+		// Need (1.40 + 0.041 + 0.55 + 0.875) / 14.74 = 0.19 of the device, under vLLM's default
+		// 0.90, which stays. Pool: 0.90 × 14.74 − 1.40 − 0.041 − 0.55 = 11.28 GiB, 51 requests of
+		// 8192 tokens (0.21875 GiB each); --max-num-seqs 4 holds 4. AWQ comes from the checkpoint:
+		// no --quantization.
 		name: "AWQ over 2 devices", link: "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&s=kv&ctx=8192&seq=4&drv=nvidia&n=2",
 		image: "vllm/vllm-openai:v0.20.0",
 		args: []string{"--model", "Qwen/Qwen2.5-7B-Instruct-AWQ", "--tensor-parallel-size", "2", "--max-model-len", "8192",
 			"--max-num-seqs", "4", "--gpu-memory-utilization", "0.90"},
 		starts: true, summary: "vLLM starts: 4 requests of 8192 tokens at once",
 	}, {
-		// Qwen3-8B in BF16 with an fp8 KV cache, 2 × 4096 tokens: the claim's floor (17 Gi) and
-		// bandwidth (623 GB/s) admit the RTX 4090 at the smallest: 24,564 MiB = 23.99 GiB less the
-		// driver's 0.44 = 23.55 GiB. Weights 8,190,735,360 × 2 B = 15.257 GiB; activation 9.52 × 2
-		// × 151,936 × 4 B + 1.43 × 2048 × 4096 × 2 B = 0.011 + 0.022 = 0.033 GiB; non-torch 0.112.
-		// Pool 0.90 × 23.55 − 15.257 − 0.033 − 0.112 = 5.79 GiB; a request: 2 × 36 × 8 × 128 × 1 B
-		// × 4096 = 0.281 GiB → 20.6 at once; 2 held.
+		// Qwen3-8B in BF16 with an fp8 KV cache, 2 × 4096 tokens: the claim's floor under vLLM
+		// (20 Gi) and bandwidth (463 GB/s) admit the A10G at the smallest: 23,028 MiB = 22.49 GiB
+		// less the driver's 0.44 = 22.05 GiB. Weights 8,190,735,360 × 2 B = 15.257 GiB; activation
+		// 9.52 × 2 × 151,936 × 4 B + 1.43 × 2048 × 4096 × 2 B = 0.011 + 0.022 = 0.033 GiB;
+		// non-torch 0.112. Pool 0.90 × 22.05 − 15.257 − 0.033 − 0.112 = 4.44 GiB; a request: 2 × 36
+		// × 8 × 128 × 1 B × 4096 = 0.281 GiB → 15.8 at once; 2 held.
 		name: "BF16 with an fp8 KV cache", link: "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia",
 		image: "vllm/vllm-openai:v0.20.0",
 		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "4096",
@@ -146,13 +147,17 @@ func TestVLLMRefusesGGUF(t *testing.T) {
 	}
 }
 
-// The document before the first "---" is exactly what claim renders in template mode for the
-// same engine (`fitclaim claim --template --engine E`).
+// The document before the first "---" is exactly what claim renders for ClaimTarget: a
+// template, for the engine (and under vLLM for --max-num-seqs = the sequences), as
+// `fitclaim claim --template --engine E [--max-num-seqs N]` writes it.
 func TestClaimBytes(t *testing.T) {
 	for _, link := range []string{"m=Qwen%2FQwen3-8B", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=any&n=2", "m=Qwen%2FQwen3-8B&tpl=1&name=my.claim"} {
 		for _, e := range Engines() {
 			tg := mustTarget(t, link)
 			tg.Template, tg.Engine = true, e
+			if e == EngineVLLM {
+				tg.MaxNumSeqs = tg.Sequences
+			}
 			c, err := claim.Render(tg)
 			if err != nil {
 				t.Fatal(err)

@@ -35,8 +35,10 @@ func FuzzRender(f *testing.F) {
 		if len(docs) != 3 || docs[0]+"\n" != r.Claim.YAML {
 			t.Fatalf("%q: %d documents, or the first is not the claim", link, len(docs))
 		}
-		tpl := tg
-		tpl.Template, tpl.Engine = true, r.Engine
+		tpl, err := ClaimTarget(tg)
+		if err != nil {
+			t.Fatalf("%q: Render took a target ClaimTarget refuses: %v", link, err)
+		}
 		c, err := claim.Render(tpl)
 		if err != nil || c.YAML != r.Claim.YAML {
 			t.Fatalf("%q: the claim differs from claim's template (%v)", link, err)

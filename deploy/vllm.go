@@ -1,10 +1,6 @@
 package deploy
 
-import (
-	"strconv"
-
-	"github.com/fitclaim/fitclaim/fit"
-)
+import "github.com/fitclaim/fitclaim/fit"
 
 // vllmPort is where vLLM's OpenAI-compatible server listens by default.
 const vllmPort = 8000
@@ -12,17 +8,17 @@ const vllmPort = 8000
 // vllmPlan writes vLLM's arguments from the fit. The model is passed with --model: the image's
 // entrypoint is `vllm serve`, and vLLM's Docker guide asks for --model there (a positional
 // model is silently replaced by the image's default).
-func vllmPlan(b *fit.Bounds, matches []fit.Match, image string) plan {
+func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) plan {
 	t := &b.Target
 	bud, budgetLines, batched := vllmBudget(b, matches)
 	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
-	u := twoDecimals(bud.Utilization) // PlanVLLM works in hundredths
+	u := utilization(t, &bud)
 	seqsWhy, uWhy := " = the sequences", " = the share of each device vLLM may use"
-	if t.MaxNumSeqs > 0 {
+	if seqsAsked {
 		seqsWhy = ", as asked"
 	}
 	if t.GPUMemoryUtilization > 0 {
-		u, uWhy = strconv.FormatFloat(t.GPUMemoryUtilization, 'f', -1, 64), ", as asked: the share of each device vLLM may use"
+		uWhy = ", as asked: the share of each device vLLM may use"
 	}
 	p.Args = []string{
 		"--model", b.Model.Name,

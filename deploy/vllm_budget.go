@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // vllmDevice is the device the vLLM flags are planned for: the smallest the claim admits, where
@@ -44,7 +45,7 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extr
 		extra = []string{"--max-num-batched-tokens", itoa(r.MaxTokens)}
 	}
 	lines = []string{
-		"budget: " + r.Engine + " on " + words + ": --gpu-memory-utilization " + twoDecimals(p.Utilization) + " × " +
+		"budget: " + r.Engine + " on " + words + ": --gpu-memory-utilization " + utilization(t, &p) + " × " +
 			twoDecimals(total) + " GiB = " + twoDecimals(r.BudgetGiB) + " GiB; − " + twoDecimals(r.WeightsGiB) + " GiB weights − " +
 			twoDecimals(r.ActivationGiB) + " GiB activation peak (" + itoa(r.MaxTokens) + " batched tokens) − " +
 			twoDecimals(r.NonTorchGiB) + " GiB non-torch = " + twoDecimals(r.KVCacheGiB) + " GiB KV cache per device; CUDA graphs (≤ " +
@@ -61,4 +62,13 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extr
 		lines = append(lines, "batch:  --max-num-batched-tokens "+itoa(r.MaxTokens)+": vLLM needs at least as many batched tokens as sequences")
 	}
 	return p, lines, extra
+}
+
+// utilization spells --gpu-memory-utilization: as the target gives it, else in PlanVLLM's
+// hundredths.
+func utilization(t *target.Target, p *fit.VLLMPlan) string {
+	if t.GPUMemoryUtilization > 0 {
+		return strconv.FormatFloat(t.GPUMemoryUtilization, 'f', -1, 64)
+	}
+	return twoDecimals(p.Utilization)
 }

@@ -294,3 +294,26 @@ func TestVLLMArgumentsAsAsked(t *testing.T) {
 		t.Errorf("gmu 0.5: starts %v, %q", r.Starts, r.Summary)
 	}
 }
+
+// A BF16 Deployment on a claim whose allow-list holds pre-Ampere products (no bfloat16) says so.
+func TestBF16OnOldDevices(t *testing.T) {
+	// Qwen3-0.6B in BF16 (1.2 GB) needs little bandwidth: the allow-list reaches the T4.
+	r := mustRender(t, "m=Qwen%2FQwen3-0.6B&q=BF16&s=kv&ctx=2048&drv=nvidia", with{})
+	found := false
+	for _, p := range r.Problems {
+		found = found || strings.Contains(p, "NVIDIA T4") && strings.Contains(p, "set quant F16")
+	}
+	if !found {
+		t.Errorf("problems %q do not name the T4", r.Problems)
+	}
+	// In F16 there is nothing to say.
+	r = mustRender(t, "m=Qwen%2FQwen3-0.6B&q=F16&s=kv&ctx=2048&drv=nvidia", with{})
+	for _, p := range r.Problems {
+		if strings.Contains(p, "bfloat16") {
+			t.Errorf("F16: %q", p)
+		}
+	}
+	if i := slices.Index(r.Args, "--dtype"); i < 0 || r.Args[i+1] != "float16" {
+		t.Errorf("F16 args %q", r.Args)
+	}
+}

@@ -58,6 +58,9 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 	if n := vendorNote(b, "vLLM"); n != "" {
 		notes = append(notes, n)
 	}
+	if n := bf16Note(b, matches); n != "" {
+		notes = append(notes, n)
+	}
 	p.Starts = len(blocking) == 0
 	if p.Starts {
 		p.Summary = bud.Summary

@@ -43,8 +43,19 @@ type FamilySpeed struct {
 	Runs       int     // in-scope runs of the training data for this family (0: the pooled value)
 }
 
-// LookupFamily returns a family's calibrated speed constants; the name is matched ignoring case.
+// familyAliases are the device classes of data/truth-train.tsv (data/README.md), accepted for
+// the families they were calibrated as, so a script can pass the data's own column.
+var familyAliases = map[string]string{
+	"nvidia_discrete": FamilyNVIDIA, "nvidia_pascal": FamilyNVIDIAPascal, "nvidia_unified": FamilyNVIDIAUnified,
+	"amd_discrete": FamilyAMD, "apple_unified": FamilyApple, "integrated": FamilyIntel,
+}
+
+// LookupFamily returns a family's calibrated speed constants; the name is matched ignoring case
+// (and the training data's class names are accepted for their families).
 func LookupFamily(name string) (FamilySpeed, bool) {
+	if f, ok := familyAliases[strings.ToLower(name)]; ok {
+		name = f
+	}
 	for _, f := range speedFamilies {
 		if strings.EqualFold(f.Family, name) {
 			return f, true

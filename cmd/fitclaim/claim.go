@@ -94,10 +94,16 @@ func (c claimArgs) target() (target.Target, error) {
 
 // switchValue reads a switch: --json, --json=true, --json=false.
 func switchValue(name, value string, hasValue bool) (bool, error) {
-	if hasValue && value != "true" && value != "false" {
-		return false, fmt.Errorf("--%s takes no value (or =true, =false)", name)
+	if !hasValue {
+		return true, nil
 	}
-	return !hasValue || value == "true", nil
+	switch strings.ToLower(value) { // the spellings a link's boolean takes (target.Field.Set)
+	case "true", "1", "yes", "on":
+		return true, nil
+	case "false", "0", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("--%s takes no value (or =true, =false)", name)
 }
 
 func runClaim(args []string, stdout, stderr io.Writer) int {

@@ -106,3 +106,15 @@ func TestUsageFilledIn(t *testing.T) {
 		}
 	}
 }
+
+// A script may pass the training data's own columns: --unified=1 and a device class name.
+func TestEstimateDataSpellings(t *testing.T) {
+	want, _, code := runCLI("estimate", "--params", "8", "--memory", "64", "--bandwidth", "400", "--family", "apple", "--unified", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	got, errOut, code := runCLI("estimate", "--params", "8", "--memory", "64", "--bandwidth", "400", "--family", "apple_unified", "--unified=1", "--json")
+	if code != 0 || got != want {
+		t.Errorf("exit %d: %s%s, want %s", code, got, errOut, want)
+	}
+}

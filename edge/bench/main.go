@@ -5,13 +5,16 @@
 // workerd/net/http, and workerd's CPU time per request beside the Workers free plan's 10 ms
 // budget. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs it.
 //
-// CPU time is the workerd process's own accounting by the kernel: user + system time of all
-// its threads (/proc/<pid>/stat, -edge-pid) over a phase, divided by the requests of the
-// phase. It is an upper bound of what Cloudflare bills: it also counts workerd's HTTP parsing,
-// its event loop and V8's garbage collection, which Cloudflare does not charge to the worker.
+// CPU time is each server process's own accounting by the kernel: user + system time of all
+// its threads (/proc/<pid>/stat) over a phase, divided by the requests of the phase. The
+// native server runs in a child process (this program with -serve-native) so that the client's
+// CPU time is not counted in it. For workerd (-edge-pid) it is an upper bound of what
+// Cloudflare bills: it also counts workerd's HTTP parsing, its event loop and V8's garbage
+// collection, which Cloudflare does not charge to the worker.
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -22,6 +25,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,7 +71,7 @@ func (r result) cpuPerRequest() time.Duration { return r.cpu / time.Duration(r.n
 type server struct {
 	name string
 	base string
-	pid  int // its process, for CPU time; 0: this process (not measured: the client shares it)
+	pid  int // its process, for CPU time (0: not measured)
 }
 
 func main() {
@@ -78,21 +82,23 @@ func main() {
 	seq := flag.Int("seq", 300, "requests per server one at a time (0: skip)")
 	warm := flag.Int("warm", 200, "warm-up requests per server, not counted (V8 tiers the wasm up meanwhile)")
 	limit := flag.Duration("timeout", 5*time.Minute, "stop the whole run after this long")
+	serveNative := flag.Bool("serve-native", false, "internal: serve edge/api on a loopback port, print its address, stop when stdin closes")
 	flag.Parse()
+	if *serveNative {
+		serve()
+		return
+	}
 	if *n < 1 || *c < 1 || *n > 100000 || *c > 256 || *seq < 0 || *seq > 100000 {
 		fail("need 1 <= -n <= 100000, 1 <= -c <= 256 and 0 <= -seq <= 100000")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	native, nativePID, stop, err := startNative()
 	if err != nil {
-		fail(err.Error())
+		fail("starting the native server: " + err.Error())
 	}
-	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-	native := "http://" + ln.Addr().String()
+	defer stop()
 
 	paths, want, err := workload(native)
 	if err != nil {
@@ -110,7 +116,7 @@ func main() {
 		}
 		servers = append(servers, server{"workerd (edge worker, wasm)", *edge, *edgePID})
 	}
-	servers = append(servers, server{"net/http (native Go)", native, 0})
+	servers = append(servers, server{"net/http (native Go)", native, nativePID})
 
 	// Warm-up, then the phases server by server: the same connections (c of them) stay open
 	// from the warm-up to the end.
@@ -173,6 +179,13 @@ func main() {
 			fmt.Printf("%s; Workers free plan budget %s per request (%s)\n", line, ms(freePlanCPU), met(worst <= freePlanCPU))
 			fmt.Println("  (CPU time = user + system time of all of workerd's threads over the phase, from /proc/<pid>/stat,")
 			fmt.Println("   divided by its requests: it includes workerd's HTTP handling and V8's GC, so it is an upper bound)")
+			if nat.cpu > 0 {
+				// Throughput on a busy machine depends on how the scheduler shares the cores;
+				// CPU time per request does not, so this ratio says what the code costs.
+				fmt.Printf("CPU time per request, workerd/net/http (its own process) at concurrency %d: %.1fx (%s vs %s);\n",
+					*c, float64(e.cpuPerRequest())/float64(nat.cpuPerRequest()), ms(e.cpuPerRequest()), ms(nat.cpuPerRequest()))
+				fmt.Println("  workerd runs the worker on one thread, net/http on every core")
+			}
 		} else if *edge != "" {
 			fmt.Println("workerd CPU time per request: not measured (no -edge-pid, or no /proc)")
 		}
@@ -181,8 +194,67 @@ func main() {
 		if ctx.Err() != nil {
 			fmt.Println("run stopped by -timeout")
 		}
+		stop() // os.Exit skips deferred calls
 		os.Exit(1)
 	}
+}
+
+// startNative runs this program with -serve-native as a child process and returns the URL it
+// serves, its process id and a function that stops it.
+func startNative() (base string, pid int, stop func(), err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	cmd := exec.Command(self, "-serve-native")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", 0, nil, err
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			in.Close() // the child exits when its stdin closes
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-done
+			}
+		})
+	}
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", 0, nil, fmt.Errorf("no address from the child: %v", err)
+	}
+	return "http://" + strings.TrimSpace(addr), cmd.Process.Pid, stop, nil
+}
+
+// serve is the child of startNative: edge/api's handler in net/http on a free loopback port,
+// until stdin closes.
+func serve() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fail(err.Error())
+	}
+	fmt.Println(ln.Addr().String())
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}()
+	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	fail(srv.Serve(ln).Error())
 }
 
 func met(ok bool) string {

@@ -21,6 +21,11 @@ type Match struct {
 	HeadroomPct   float64 // EstTps over MinTps, minus 100 %
 	DevicesNeeded int     // fewest devices of this product (≤ 8) that hold the model at the speed; 0 = none
 	Verdict       string  // in words
+
+	// When more devices than Count are needed: the speed on DevicesNeeded of them and the memory
+	// floor of each (0 otherwise).
+	NeededTps      float64
+	NeededMemoryGi int64
 }
 
 // Fits reports whether the device meets both floors.
@@ -48,6 +53,10 @@ func Matches(b Bounds) []Match {
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
 		m.DevicesNeeded = b.devicesNeeded(&a)
 		m.Verdict = verdict(&m, b.Target.Count)
+		if n := m.DevicesNeeded; n > b.Target.Count {
+			m.NeededTps = b.estTps(&a, n)
+			m.NeededMemoryGi, _ = b.floorsFor(n)
+		}
 		out[i] = m
 	}
 	// Sort positions, not the large structs: moving those (strings and all) cost half a render.
@@ -74,17 +83,15 @@ func Matches(b Bounds) []Match {
 
 // selects mirrors the CEL selector that package claim renders for the driver.
 func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
-	d := b.Driver
-	switch {
-	case d.Name == DriverLlmfit || d.Name == DriverAny:
-		// An llmfit.ai driver can publish any accelerator; for "any" the NVIDIA alternative
-		// selects the same set (its allow-list is exactly the NVIDIA devices meeting both floors).
-		return mem && bw
-	case d.ProductList:
-		return a.Vendor == d.Vendor && mem && bw && a.ProductName != ""
-	default: // memory floor only: the driver publishes no bandwidth
-		return a.Vendor == d.Vendor && mem
+	if !b.Selectable(a) {
+		return false
 	}
+	if b.Driver.Name == DriverLlmfit || b.Driver.Name == DriverAny || b.Driver.ProductList {
+		// For "any" the NVIDIA alternative selects the same set as llmfit.ai (its allow-list is
+		// exactly the NVIDIA devices meeting both floors).
+		return mem && bw
+	}
+	return mem // memory floor only: the driver publishes no bandwidth
 }
 
 // estTps is llmfit's bandwidth × efficiency / bytes read per token (N devices: N × 0.9 of one's

@@ -7,35 +7,61 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, setText, errMessage, num, plural } = P.util;
+  const { $, el, clear, setText, errMessage, num } = P.util;
 
-  // Form fields: camelCase target key, permalink key, kind, and when it is sent.
-  // group: "catalog" fields only in catalog mode, "custom" only in custom mode,
-  // "kv" only with sizing=kv.
-  const FIELDS = [
-    { key: "model", pk: "m", kind: "text", group: "catalog" },
-    { key: "paramsB", pk: "p", kind: "number", group: "custom" },
-    { key: "activeParamsB", pk: "ap", kind: "number", group: "custom" },
-    { key: "layers", pk: "L", kind: "int", group: "custom" },
-    { key: "kvHeads", pk: "kvh", kind: "int", group: "custom" },
-    { key: "headDim", pk: "hd", kind: "int", group: "custom" },
-    { key: "quant", pk: "q", kind: "select" },
-    { key: "minTps", pk: "tps", kind: "number" },
-    { key: "efficiencyPct", pk: "eff", kind: "int" },
-    { key: "sizing", pk: "s", kind: "select" },
-    { key: "context", pk: "ctx", kind: "int", group: "kv" },
-    { key: "sequences", pk: "seq", kind: "int", group: "kv" },
-    { key: "kvCache", pk: "kv", kind: "select", group: "kv" },
-    { key: "driver", pk: "drv", kind: "select" },
-    { key: "count", pk: "n", kind: "int" },
-    { key: "template", pk: "tpl", kind: "bool" },
-    { key: "name", pk: "name", kind: "text" },
-    { key: "deviceClass", pk: "dc", kind: "text" },
-  ];
+  // The form's fields come from the engine's one field table (fitclaim.fields(), written into
+  // index.html at build time so the form is labelled before the engine is there): each field
+  // the form has an input for, as {key: its JSON name, pk: its link key, kind, label, default}.
+  // Which are sent follows the form: a field in a hidden group (custom size, kv) is not.
+  function readFields() {
+    let table = [];
+    try { table = JSON.parse($("fields").textContent); } catch (_) { /* no table: no form */ }
+    return table.filter((f) => $(f.name)).map((f) => {
+      const node = $(f.name);
+      const kind = f.kind === "boolean" ? "bool" : f.kind === "number" || f.kind === "integer" ? "number"
+        : node.tagName === "SELECT" ? "select" : "text";
+      return { key: f.name, pk: f.key, kind, label: f.label, def: f };
+    });
+  }
+  const FIELDS = readFields();
   const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
-  const BY_PK = new Map(FIELDS.map((f) => [f.pk, f]));
-  // Select values that mean "the default", whichever way a target spells them.
-  const DEFAULT_SELECT = { sizing: "llmfit", driver: "llmfit", kvCache: "fp16" };
+
+  // Labels, units, ranges, placeholders and help from the table.
+  function labelForm() {
+    for (const f of FIELDS) {
+      const d = f.def;
+      const label = document.querySelector('label[for="' + f.key + '"]');
+      const unit = d.unit && f.kind === "number" && d.unit !== d.label.toLowerCase() ? " (" + d.unit + ")" : "";
+      if (label) label.textContent = d.label + unit;
+      const node = input(f.key);
+      if (f.kind === "number") {
+        if (d.max) node.max = String(d.max);
+        if (d.min) node.min = String(d.min);
+        node.placeholder = d.default ? String(d.default) : d.derived || "";
+      } else if (f.kind === "text" && f.key !== "model") {
+        node.placeholder = d.derived || "";
+        if (d.maxLength) node.maxLength = d.maxLength;
+      } else if (f.kind === "select") {
+        addChoices(f, d.choices);
+      }
+      const hint = $(f.key + "-hint");
+      if (hint && f.key !== "model") hint.textContent = d.help.charAt(0).toUpperCase() + d.help.slice(1) + (d.range ? "; " + d.range : "") + ".";
+    }
+  }
+
+  // A select keeps the page's wording of the choices it names and gains the engine's others;
+  // the field's default is the empty value.
+  function addChoices(f, list) {
+    if (!Array.isArray(list)) return;
+    const node = input(f.key);
+    const have = new Set(Array.from(node.options).map((o) => o.value));
+    for (const v of list) {
+      const value = String(v);
+      if (value === String(f.def.default) || have.has(value)) continue;
+      node.appendChild(new Option(value, value));
+      have.add(value);
+    }
+  }
 
   const state = {
     ready: false,
@@ -64,12 +90,7 @@
     for (const n of document.querySelectorAll(".kv-only")) n.hidden = !sizingKV();
   }
 
-  function fieldActive(f) {
-    if (f.group === "catalog") return source() === "catalog";
-    if (f.group === "custom") return source() === "custom";
-    if (f.group === "kv") return sizingKV();
-    return true;
-  }
+  function fieldActive(f) { return !input(f.key).closest("[hidden]"); }
 
   // The target: only the keys the user set.
   function readTarget() {
@@ -82,9 +103,9 @@
         if (node.value === "1") target[f.key] = true;
         continue;
       }
-      if (f.kind === "number" || f.kind === "int") {
+      if (f.kind === "number") {
         if (node.validity && node.validity.badInput) {
-          problems.push({ key: f.key, msg: f.key + " (" + f.pk + "): must be a number" });
+          problems.push({ key: f.key, msg: f.label + ": must be a number" });
           continue;
         }
         // The bridge is strict: a number field takes a JS number (the engine checks its range).
@@ -92,7 +113,7 @@
         if (raw === "") continue;
         const n = Number(raw);
         if (Number.isFinite(n)) target[f.key] = n;
-        else problems.push({ key: f.key, msg: f.key + " (" + f.pk + "): must be a number" });
+        else problems.push({ key: f.key, msg: f.label + ": must be a number" });
         continue;
       }
       const raw = f.kind === "text" ? node.value.trim() : node.value;
@@ -114,11 +135,11 @@
       const node = input(key);
       if (f.kind === "bool") {
         node.value = value === true || value === "true" || value === 1 ? "1" : "";
-      } else if (f.kind === "number" || f.kind === "int") {
+      } else if (f.kind === "number") {
         if (typeof value === "number" && value !== 0 && isFinite(value)) node.value = String(value);
       } else if (f.kind === "select") {
         let v = String(value);
-        if (DEFAULT_SELECT[key] === v) v = "";
+        if (String(f.def.default) === v) v = "";
         if (v !== "" && !Array.from(node.options).some((o) => o.value === v)) {
           node.appendChild(new Option(v, v)); // textContent-safe
         }
@@ -146,42 +167,9 @@
   }
 
   // ---------- errors ----------
-  const ALL_NAMES = FIELDS.map((f) => f.key).sort((a, b) => b.length - a.length);
-
-  function resolveName(token) {
-    if (!token) return null;
-    if (BY_KEY.has(token)) return token;
-    const lower = ALL_NAMES.find((k) => k.toLowerCase() === token.toLowerCase());
-    if (lower) return lower;
-    if (BY_PK.has(token)) return BY_PK.get(token).key;
-    return null;
-  }
-
-  // Which form field an engine error is about: an explicit property, the
-  // message's leading "field:", or the first field name the message mentions.
+  // Which form field an engine error is about: the engine says so (.field, the JSON name).
   function fieldOf(e) {
-    if (e && typeof e === "object") {
-      for (const p of ["field", "key"]) {
-        if (typeof e[p] === "string") {
-          const r = resolveName(e[p]);
-          if (r) return r;
-        }
-      }
-    }
-    const msg = errMessage(e);
-    const lead = /^\s*(?:[a-z ]*link[^:]*:\s*)?([A-Za-z][A-Za-z-]*)\s*(?::|=|\s)/.exec(msg);
-    if (lead) {
-      const r = resolveName(lead[1]);
-      if (r) return r;
-    }
-    let best = null;
-    let bestAt = Infinity;
-    for (const name of ALL_NAMES) {
-      const re = new RegExp("(^|[^A-Za-z0-9_])" + name + "(?![A-Za-z0-9_])");
-      const m = re.exec(msg);
-      if (m && m.index < bestAt) { best = name; bestAt = m.index; }
-    }
-    return best;
+    return e && typeof e.field === "string" && BY_KEY.has(e.field) ? e.field : null;
   }
 
   function clearFieldErrors() {
@@ -237,7 +225,7 @@
     }
     if (!("model" in target) && !("paramsB" in target)) {
       clearFieldErrors();
-      await showPrompt(seq);
+      showPrompt();
       return null;
     }
     let res;
@@ -279,23 +267,10 @@
     state.typing = edit === "typing";
   }
 
-  async function showPrompt(seq) {
-    const models = await safeModels("", 4);
-    if (seq !== renderSeq) return;
+  function showPrompt() {
     const summary = $("summary");
     clear(summary);
-    summary.appendChild(el("p", null, "Pick a model from the catalog, or choose “Custom size” and enter a parameter count: the claim appears here as you type."));
-    if (models.length) {
-      const p = el("p", "examples", "Try: ");
-      models.forEach((m, i) => {
-        const b = el("button", "btn link", m.name);
-        b.type = "button";
-        b.addEventListener("click", () => { $("model").value = m.name; rerender("commit"); $("model").focus(); });
-        p.appendChild(b);
-        if (i < models.length - 1) p.appendChild(document.createTextNode(" "));
-      });
-      summary.appendChild(p);
-    }
+    summary.appendChild(el("p", null, "Pick a model from the catalog, or choose “Custom size” and enter a parameter count."));
     $("result-error").hidden = true;
     if (!state.lastGood) $("output").hidden = true;
     else markStale(true);
@@ -353,115 +328,42 @@
     link.href = api;
     setText(link, api);
 
-    // Summary (the live region): one sentence.
+    // The summary (the live region), the verdict and the explanation: the engine's words.
+    const x = res.explain || {};
     const summary = $("summary");
     clear(summary);
-    const p = el("p");
-    const kind = (b.template !== undefined ? b.template : target.template) ? "ResourceClaimTemplate" : "ResourceClaim";
-    p.appendChild(document.createTextNode(kind + " "));
-    p.appendChild(el("strong", null, claimName));
-    const countTxt = b.count > 1 ? b.count + " devices, each with " : "a device with ";
-    p.appendChild(document.createTextNode(
-      ": " + countTxt + "≥ " + num(b.memoryGi) + " Gi of memory and ≥ " + num(b.minBandwidthGBs) +
-      " GB/s of bandwidth, from device class " + (b.deviceClass || "—") + "."));
-    summary.appendChild(p);
-    const matches = res.matches || [];
-    const fitting = matches.filter((m) => m.fits).length;
-    const selected = matches.filter((m) => m.fits && m.selected !== false).length;
-    summary.appendChild(el("p", "hint", fitting + " of " + matches.length +
-      " catalog accelerators meet both floors" + (b.count > 1 ? " with " + b.count + " devices" : "") +
-      (selected !== fitting ? "; " + selected + " of them are ones this claim's driver can select." : ".")));
-    // No device holds it: offer the smallest split the matching found.
-    const splits = matches.filter((m) => m.devicesNeeded > (b.count || 1)).map((m) => m.devicesNeeded);
-    if (fitting === 0 && splits.length) {
-      const n = Math.min(...splits);
-      const best = matches.find((m) => m.devicesNeeded === n);
-      const p2 = el("p", "hint");
-      p2.appendChild(document.createTextNode("No single device meets both floors; " + n + " × " + (best ? best.name : "one product") + " would. "));
-      const btn = el("button", "btn link", "Split over " + n + " devices");
-      btn.type = "button";
-      btn.id = "use-split";
-      btn.addEventListener("click", () => { $("count").value = String(n); rerender("commit"); $("count").focus(); });
-      p2.appendChild(btn);
-      summary.appendChild(p2);
+    summary.appendChild(el("p", null, x.summary));
+    summary.appendChild(el("p", "verdict-line", x.verdict));
+    if (x.split) {
+      summary.appendChild(choice(x.split.text, "Split over " + x.split.count + " devices", "use-split", () => { $("count").value = String(x.split.count); }, "count"));
     }
+    if (res.driverNote) {
+      summary.appendChild(choice(res.driverNote, "Use the " + res.driverSwitch + " driver", "use-driver", () => { $("driver").value = res.driverSwitch; }, "driver"));
+    }
+    const dl = el("dl");
+    for (const l of x.lines || []) {
+      dl.appendChild(el("dt", null, l.label || ""));
+      dl.appendChild(el("dd", null, l.text));
+    }
+    const box = $("explain");
+    clear(box);
+    box.appendChild(dl);
 
-    renderExplain(b);
     renderWarnings(res.warnings || []);
-    P.table.render(res.matches || [], b);
+    P.table.render(res.matches || [], b, x.matches);
     if (P.charts) P.charts.render(res);
     for (const panel of P.panels || []) panel.render && panel.render(res, target);
   }
 
-  function renderExplain(b) {
-    const box = $("explain");
-    clear(box);
-    const kv = b.sizing === "kv";
-    const moe = typeof b.activeParamsB === "number" && b.activeParamsB > 0 && b.activeParamsB < b.paramsB;
-    const count = b.count > 1 ? b.count : 1;
-    const eff = num(b.efficiencyPct);
-
-    const dl = el("dl");
-    const row = (k, v) => { dl.appendChild(el("dt", null, k)); dl.appendChild(el("dd", null, v)); };
-    row("Model", (b.model || "custom model") + ": " + num(b.paramsB, 1) + " B parameters" +
-      (moe ? ", of which " + num(b.activeParamsB, 1) + " B are active per token (mixture-of-experts)" : ""));
-    row("Weights", num(b.paramsB, 1) + " B × " + (typeof b.bytesPerParam === "number" ? num(b.bytesPerParam) + " bytes" : "the bytes") +
-      " per parameter at " + (b.quant || "the model's quantization") + " ≈ " + num(b.weightsGb, 1) + " GB" +
-      (b.quantOverride ? " (not the model's own quantization)" : ""));
-    if (kv) {
-      row("KV cache", "≈ " + num(b.kvCacheGi, 2) + " GiB for " + num(b.contextTokens) + " tokens × " +
-        num(b.sequences) + " " + plural(b.sequences, "sequence", "sequences") + " at " + (b.kvCache || "fp16") +
-        (b.kvEstimated ? " — estimated: the model's layers and heads are unknown" : ""));
-      row("Memory floor", "≥ " + num(b.memoryGi) + " Gi" + (count > 1 ? " per device" : "") + " = weights" +
-        (count > 1 ? " and KV cache split " + count + " ways" : " + KV cache") + " + " + num(b.overheadGi, 1) +
-        " GiB runtime overhead, rounded up");
-    } else {
-      const how = b.quantOverride
-        ? "the weights × 1.2 headroom (llmfit's rule for a quantization other than the model's own)"
-        : "the larger of the catalog's own memory figure for this model and its weights (llmfit's rule)";
-      row("Memory floor", "≥ " + num(b.memoryGi) + " Gi" + (count > 1 ? " per device (split " + count + " ways)" : "") +
-        ": " + how + ", " + num(b.memoryGb, 2) + " rounded up");
-    }
-    row("Bandwidth floor", "≥ " + num(b.minBandwidthGBs) + " GB/s" + (count > 1 ? " per device" : "") + " for ≥ " +
-      num(b.minTps) + " tok/s" + (kv ? " per sequence" : "") + " at " + eff + "% efficiency");
-    row("Device class", (b.deviceClass || "—") + (b.driver ? " (driver " + b.driver + ")" : "") +
-      (count > 1 ? ", " + count + " devices" : ""));
-    if (Array.isArray(b.productNames) && b.productNames.length) {
-      row("Allowed products", b.productNames.join(", "));
-    }
-    box.appendChild(dl);
-
-    const what = kv ? (moe ? "the active weights and the whole KV cache" : "the weights and the whole KV cache") : "the weights";
-    box.appendChild(el("p", null,
-      "Decoding a token reads " + what + " from memory once, so a device's speed is about its bandwidth × the efficiency ÷ the bytes read per token" +
-      (count > 1 ? "; " + count + " devices together give " + count + " × 0.9 of one device's bandwidth." : ".")));
-    const read = typeof b.readGbPerToken === "number" ? b.readGbPerToken : b.weightsGb;
-    const readTxt = num(read, read < 10 ? 2 : 1) + " GB";
-    const total = count > 1 ? "(" + count + " × 0.9 × bandwidth)" : "bandwidth";
-    box.appendChild(el("p", "formula",
-      "tok/s ≈ " + total + " × " + eff + "% ÷ " + readTxt + " per token\n" +
-      "⇒ bandwidth ≥ " + num(b.minTps) + " tok/s × " + readTxt + " ÷ " + eff + "%" +
-      (count > 1 ? " ÷ (" + count + " × 0.9)" : "") + " = " + num(b.minBandwidthGBs) + " GB/s (rounded up)"));
-
-    if (!kv && typeof b.kvTokensRoom === "number") {
-      const p = el("p");
-      const room = Math.max(0, Math.floor(b.kvTokensRoom));
-      p.appendChild(document.createTextNode(
-        "llmfit's sizing counts no KV cache: the memory floor leaves " +
-        (room > 0 ? "room for about " + num(room) + " tokens of fp16 KV cache beside the weights. "
-                  : "no room for a KV cache beside the weights and 0.5 GiB of runtime overhead. ")));
-      const btn = el("button", "btn link", "Size with the KV cache instead");
-      btn.type = "button";
-      btn.id = "switch-kv";
-      btn.addEventListener("click", () => {
-        $("sizing").value = "kv";
-        syncVisibility();
-        rerender("commit");
-        $("sizing").focus();
-      });
-      p.appendChild(btn);
-      box.appendChild(p);
-    }
+  // choice: the engine's sentence and a button that makes the change it proposes.
+  function choice(text, label, id, apply, focusId) {
+    const p = el("p", "hint", text + " ");
+    const btn = el("button", "btn link", label);
+    btn.type = "button";
+    btn.id = id;
+    btn.addEventListener("click", () => { apply(); rerender("commit"); $(focusId).focus(); });
+    p.appendChild(btn);
+    return p;
   }
 
   function renderWarnings(list) {
@@ -477,57 +379,17 @@
     return h.startsWith("#") ? h.slice(1) : h;
   }
 
-  async function safeParse(frag) {
-    try { return { target: await window.fitclaim.parsePermalink(frag) }; } catch (e) { return { error: e }; }
-  }
-
-  function describePair(pair) {
-    let shown = pair;
-    try { shown = decodeURIComponent(pair.replace(/\+/g, " ")); } catch (_) { /* keep raw */ }
-    if (shown.length > 80) shown = shown.slice(0, 77) + "…";
-    return shown;
-  }
-
-  // The pair of the link that spells a field (by its short key), for messages.
-  function pairFor(frag, key) {
-    const f = BY_KEY.get(key);
-    if (!f) return "";
-    return frag.split("&").find((p) => p.split("=")[0] === f.pk) || "";
-  }
-
-  // Read the link into the form: all of it if it parses; otherwise the pairs that parse (the
-  // engine hands them back on the Error as .target). Returns the dropped parts, {pair, error}.
+  // Read a link into the form: the engine keeps its good pairs and says, in one message, what it
+  // dropped and why; each dropped pair's message also sits by its field until the next edit.
   async function applyLink(frag) {
-    const dropped = [];
-    const whole = await safeParse(frag);
-    if (!whole.error) {
-      fillForm(whole.target);
-      return dropped;
-    }
-    const e = whole.error;
-    fillForm(e.target && typeof e.target === "object" ? e.target : {});
-    const list = Array.isArray(e.errors) && e.errors.length ? e.errors : [e];
-    for (const x of list) {
-      const key = fieldOf(x);
-      dropped.push({ pair: key ? pairFor(frag, key) : "", error: x });
-    }
-    return dropped;
-  }
-
-  function showDropped(dropped) {
+    const r = await window.fitclaim.repairLink(frag);
+    fillForm(r.target);
     const box = $("link-error");
-    box.hidden = dropped.length === 0;
-    box.textContent = "";
-    if (!dropped.length) return;
-    const lines = ["This link has " + (dropped.length === 1 ? "a part" : dropped.length + " parts") +
-      " that could not be used; the rest of it was kept."];
-    for (const d of dropped) {
-      const msg = errMessage(d.error);
-      lines.push("• " + (d.pair ? "“" + describePair(d.pair) + "”: " : "") + msg);
-      const key = fieldOf(d.error) || (BY_PK.get((d.pair || "").split("=")[0]) || {}).key;
-      if (key && BY_KEY.has(key) && !linkFieldErrors.has(key)) linkFieldErrors.set(key, msg);
+    box.textContent = r.message;
+    box.hidden = !r.message;
+    for (const d of r.dropped) {
+      if (BY_KEY.has(d.field) && !linkFieldErrors.has(d.field)) linkFieldErrors.set(d.field, d.message);
     }
-    box.textContent = lines.join("\n");
   }
 
   const linkFieldErrors = new Map();
@@ -776,50 +638,20 @@
     state.currentFragment = frag;
     renderSeq++; // whatever was in flight is about the old form
     state.typing = false;
+    $("link-error").hidden = true;
     if (!frag && state.example) {
       // A bare address: the example, as index.html already shows it; nothing to render.
       fillForm(state.example.target);
-      showDropped([]);
       clearFieldErrors();
       showResult(state.example.result, state.example.target);
       return;
     }
-    const dropped = frag ? await applyLink(frag) : (fillForm({}), []);
-    // One render; only when it fails on a value the parser let through (eff=500) is that field
-    // left out and the rest rendered again, so a link with a bad part still gives a claim.
-    for (let i = 0; i < FIELDS.length; i++) {
-      const err = await update(null);
-      if (!err) break;
-      const key = fieldOf(err);
-      const { target } = readTarget();
-      if (!key || !(key in target) || key === "model" || key === "paramsB") break;
-      const f = BY_KEY.get(key);
-      dropped.push({ pair: pairFor(frag, key) || (f.pk + "=" + String(target[key])), error: err });
-      input(key).value = "";
-      if (key === "sizing") syncVisibility();
-    }
-    showDropped(dropped);
+    if (frag) await applyLink(frag);
+    else fillForm({});
+    await update(null); // one render
     // Messages about the link's dropped parts sit by their fields until the next edit.
     for (const [key, msg] of linkFieldErrors) {
       if (input(key).getAttribute("aria-invalid") !== "true") showFieldError(key, msg);
-    }
-  }
-
-  // The engine's own lists of choices: the quantizations, KV cache types and drivers
-  // it knows. The page's labels stay; a choice the page lacks is added.
-  function applyOptions(options) {
-    if (!options || typeof options !== "object") return;
-    const lists = { quant: options.quants, kvCache: options.kvCaches, driver: options.drivers };
-    for (const [key, list] of Object.entries(lists)) {
-      if (!Array.isArray(list)) continue;
-      const node = input(key);
-      const have = new Set(Array.from(node.options).map((o) => o.value));
-      for (const v of list) {
-        const value = String(v);
-        if (value === DEFAULT_SELECT[key] || have.has(value)) continue;
-        node.appendChild(new Option(value, value));
-        have.add(value);
-      }
     }
   }
 
@@ -868,6 +700,7 @@
     wireTabs();
     wireActions();
     wireForm();
+    labelForm();
     P.table.wire();
     state.example = readExample();
     const bare = !fragment();
@@ -888,7 +721,6 @@
     }
     state.ready = true;
     const fc = window.fitclaim;
-    applyOptions(fc.options);
     const cat = fc.catalog || {};
     if (typeof cat.models === "number") $("catalog-size").textContent = "the catalog of " + num(cat.models) + " models";
     $("version").textContent = "fitclaim " + (fc.version || "") + (cat.date ? ", catalog of " + cat.date : "");

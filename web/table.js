@@ -91,9 +91,10 @@
   }
 
   // render shows the engine's matches; called on every render with the new list.
-  function render(list, bounds) {
+  function render(list, bounds, note) {
     t.list = list;
     t.bounds = bounds || {};
+    t.note = note || "";
     if (!list.some((m) => m.id === t.picked)) t.picked = "";
     fillVendors(list);
     draw();
@@ -116,10 +117,7 @@
     more.hidden = list.length <= SHOWN;
     setText(more, t.all ? "Show the first " + SHOWN + " only" : "Show all " + list.length + " accelerators");
     more.setAttribute("aria-expanded", t.all ? "true" : "false");
-    const b = t.bounds;
-    setText($("matches-note"), "Best first; click a column to sort it and a name to see its memory. Estimated tok/s = bandwidth × " +
-      num(b.efficiencyPct) + "% ÷ bytes read per token" + (b.count > 1 ? " on " + b.count + " devices" : "") +
-      "; headroom is how far that is above your " + num(b.minTps) + " tok/s; devices needed is the fewest of that product (up to 8) that meet both floors.");
+    setText($("matches-note"), t.note);
   }
 
   function fillVendors(list) {

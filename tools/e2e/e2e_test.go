@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -756,6 +757,21 @@ func TestScreenshots(t *testing.T) {
 				t.Errorf("the page scrolls sideways at %d px", c.width)
 			}
 			p.screenshot(c.name)
+			if c.mobile {
+				// On a phone the verdict (memory, bandwidth, how many devices fit) is on the first
+				// screen, without scrolling.
+				var bottom, height float64
+				p.eval(`document.querySelector("#summary .verdict-line").getBoundingClientRect().bottom`, &bottom)
+				p.eval(`window.innerHeight`, &height)
+				if bottom == 0 || bottom > height {
+					t.Errorf("the verdict ends at %.0f px, below the first screen (%.0f px)", bottom, height)
+				}
+				var buf []byte
+				p.run(chromedp.CaptureScreenshot(&buf))
+				if err := os.WriteFile(filepath.Join(artifactsDir(t), strings.Replace(c.name, ".png", "-first-screen.png", 1)), buf, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			p.noProblems()
 		})
 	}
@@ -973,5 +989,83 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 		t.Errorf("a bare visit's address gained a fragment %q before any edit", fr)
 	}
 	p.screenshot("e2e-bare-example.png")
+	p.noProblems()
+}
+
+// The two pictures (memory against a device, speed per accelerator) are inline SVG with a title
+// and a text equivalent; the accelerator table sorts by a column (and back), filters by vendor,
+// and marks the rows the claim's driver cannot select.
+func TestChartsAndTable(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := target(func(x *fit.Target) { x.Model = exampleModel; x.Driver = "nvidia" })
+	want := render(t, tg)
+	p.open(claim.Permalink(tg))
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+
+	for _, id := range []string{"chart-memory", "chart-speed"} {
+		var c struct {
+			Title, Desc, Caption, Role string
+			Shapes                     int
+		}
+		p.eval(fmt.Sprintf(`(() => { const f = document.getElementById(%q); if (!f) return {};
+			const s = f.querySelector("svg");
+			return { title: s.querySelector("title").textContent, desc: s.querySelector("desc").textContent,
+				caption: f.querySelector("figcaption").textContent, role: s.getAttribute("role"),
+				shapes: s.querySelectorAll("rect").length }; })()`, id), &c)
+		if c.Title == "" || c.Desc == "" || c.Role != "img" || c.Shapes == 0 || !strings.Contains(c.Caption, c.Desc) {
+			t.Errorf("%s: title %q, text %q, role %q, %d shapes, caption %q", id, c.Title, c.Desc, c.Role, c.Shapes, c.Caption)
+		}
+	}
+	var memTitle string
+	p.eval(`document.querySelector("#chart-memory title").textContent`, &memTitle)
+	if !strings.HasPrefix(memTitle, "Memory on one ") {
+		t.Errorf("memory chart title %q", memTitle)
+	}
+
+	// Sort by memory: a figure sorts largest first, then, clicked again, smallest first.
+	memories := func() []float64 {
+		var xs []float64
+		p.eval(`Array.from(document.querySelectorAll("#matches tr")).map(r => parseFloat(r.cells[5].textContent.replace(/,/g, "")))`, &xs)
+		return xs
+	}
+	sortAttr := func() string {
+		var a string
+		p.eval(`document.querySelector('th[data-sort="memoryGiB"]').getAttribute("aria-sort")`, &a)
+		return a
+	}
+	p.run(chromedp.Click(`th[data-sort="memoryGiB"] button`, chromedp.ByQuery))
+	xs := memories()
+	slices.Reverse(xs)
+	if len(xs) != len(want.Matches) || !slices.IsSorted(xs) || sortAttr() != "descending" {
+		t.Errorf("after one click on Memory the column is not descending (aria-sort %q): %v", sortAttr(), xs)
+	}
+	p.run(chromedp.Click(`th[data-sort="memoryGiB"] button`, chromedp.ByQuery))
+	if xs := memories(); !slices.IsSorted(xs) || sortAttr() != "ascending" {
+		t.Errorf("after a second click on Memory the column is not ascending (aria-sort %q): %v", sortAttr(), xs)
+	}
+
+	// Rows the NVIDIA driver cannot select say so; the vendor filter leaves only AMD's.
+	var unselectable []string
+	p.eval(`Array.from(document.querySelectorAll("#matches tr.unselectable .why")).map(e => e.textContent)`, &unselectable)
+	if len(unselectable) == 0 {
+		t.Errorf("no row is marked as one the NVIDIA driver cannot select")
+	}
+	for _, w := range unselectable {
+		if !strings.Contains(w, "cannot select") {
+			t.Errorf("an unselectable row says %q", w)
+		}
+	}
+	p.eval(`(() => { const s = document.getElementById("filter-vendor"); s.value = "amd"; s.dispatchEvent(new Event("change")); })()`, nil)
+	var vendors []string
+	p.eval(`Array.from(document.querySelectorAll("#matches tr .vendor")).map(e => e.textContent.split(" ")[0])`, &vendors)
+	if len(vendors) == 0 {
+		t.Fatal("the AMD filter left no rows")
+	}
+	for _, v := range vendors {
+		if v != "AMD" {
+			t.Errorf("the AMD filter shows a %s row", v)
+		}
+	}
 	p.noProblems()
 }

@@ -154,9 +154,11 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 	w.Strs(b.Products)
 	boolean(&w, "template", t.Template)
 	w.EndObject()
+	writeDriverNote(&w, b)
+	writeMemory(&w, b)
 
 	explain(&w, claim.Explain(&r))
-
+	used := b.Parts().Total()
 	w.Key("matches")
 	w.BeginArray()
 	for _, m := range r.Matches {
@@ -178,6 +180,7 @@ func ResultJSON(asked fit.Target, r claim.Result) string {
 		num(&w, "headroomPct", m.HeadroomPct)
 		integer(&w, "devicesNeeded", int64(m.DevicesNeeded))
 		str(&w, "verdict", m.Verdict)
+		writeMatchExtras(&w, b, &m, used)
 		w.EndObject()
 	}
 	w.EndArray()

@@ -49,12 +49,14 @@ func renderExample(fragment string) (*example, error) {
 }
 
 // fill writes the example into a page's placeholders (HTML comments, so web/index.html stays a
-// valid page): the YAML and JSON as text, and the data block app.js renders the rest from.
+// valid page): the YAML and JSON as text, the data block app.js renders the rest from, and the
+// field table (fitclaim.fields()), from which app.js labels the form before the engine is there.
 func (ex *example) fill(page []byte) ([]byte, error) {
 	repl := map[string]string{
 		"<!--example:yaml-->": html.EscapeString(ex.yaml),
 		"<!--example:json-->": html.EscapeString(ex.json),
-		"<!--example:data-->": `<script type="application/json" id="example">` + string(ex.data) + `</script>`,
+		"<!--example:data-->": `<script type="application/json" id="example">` + string(ex.data) + `</script>` +
+			`<script type="application/json" id="fields">` + strings.ReplaceAll(bridge.FieldsJSON(), "<", `\u003c`) + `</script>`,
 	}
 	s := string(page)
 	for k, v := range repl {

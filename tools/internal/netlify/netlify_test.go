@@ -352,3 +352,35 @@ func TestRepoNetlifyToml(t *testing.T) {
 		t.Errorf("api redirect: %q %v %+v", to, ok, c.Redirects[0])
 	}
 }
+
+func TestServerPrecompressed(t *testing.T) {
+	root := fstest.MapFS{
+		"app.js":    {Data: []byte("plain")},
+		"app.js.br": {Data: []byte("brotli")},
+		"app.js.gz": {Data: []byte("gzip")},
+		"only.css":  {Data: []byte("plain css")},
+	}
+	s := &Server{Root: root, Config: &Config{}}
+	cases := []struct{ path, accept, enc, body string }{
+		{"/app.js", "gzip, deflate, br", "br", "brotli"},
+		{"/app.js", "gzip", "gzip", "gzip"},
+		{"/app.js", "br;q=0, gzip", "gzip", "gzip"},
+		{"/app.js", "", "", "plain"},
+		{"/only.css", "br", "", "plain css"},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("GET", c.path, nil)
+		if c.accept != "" {
+			req.Header.Set("Accept-Encoding", c.accept)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		res := rec.Result()
+		if got := res.Header.Get("Content-Encoding"); got != c.enc || rec.Body.String() != c.body {
+			t.Errorf("%s with %q: Content-Encoding %q body %q, want %q %q", c.path, c.accept, got, rec.Body.String(), c.enc, c.body)
+		}
+		if ct := res.Header.Get("Content-Type"); c.path == "/app.js" && ct != "text/javascript; charset=utf-8" {
+			t.Errorf("%s: Content-Type %q: the original's, not the copy's", c.path, ct)
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package bridge
+
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/internal/jsontext"
+)
+
+// The parts of a render result only the page shows: the render in words (claim.Explain), the
+// memory picture, and each accelerator's row in words. The page draws and writes them as they
+// are; it computes no figure and writes no sentence of its own.
+
+// writeDriverNote: for the llmfit.ai class (which no real cluster has) one line saying so, and
+// the driver to switch to ("driverNote", "driverSwitch"; absent for the other drivers).
+func writeDriverNote(w *jsontext.Writer, b *fit.Bounds) {
+	if b.Driver.Name == fit.DriverLlmfit {
+		str(w, "driverNote", "The llmfit.ai device class belongs to llmfit's own DRA driver, which clusters do not run; NVIDIA's driver (gpu.nvidia.com) is the one most have.")
+		str(w, "driverSwitch", fit.DriverNVIDIA)
+	}
+}
+
+// writeMemory writes "memory": what one device holds under the claim, in GiB, in the order the
+// page stacks it; each match's freeGi is its memory left beside these.
+func writeMemory(w *jsontext.Writer, b *fit.Bounds) {
+	p := b.Parts()
+	reserve := "runtime reserve"
+	if b.Target.Sizing != fit.SizingKV {
+		reserve = "rest of llmfit's floor"
+	}
+	w.Key("memory")
+	w.BeginObject()
+	integer(w, "floorGi", b.MemoryGi)
+	w.Key("parts")
+	w.BeginArray()
+	for _, part := range []struct {
+		key, label string
+		gi         float64
+	}{{"weights", "weights", p.WeightsGiB}, {"kv", "KV cache", p.KVGiB}, {"reserve", reserve, p.ReserveGiB}} {
+		w.BeginObject()
+		str(w, "key", part.key)
+		str(w, "label", part.label)
+		num(w, "gi", part.gi)
+		w.EndObject()
+	}
+	w.EndArray()
+	w.EndObject()
+}
+
+// writeMatchExtras writes a match's page-only fields: whether the claim's driver can select the
+// product at all, why it falls short in words, its free memory under the claim, and for a
+// product that needs more devices, the speed and per-device floor at that count.
+func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used float64) {
+	a := &m.Accelerator
+	selectable := b.Selectable(a)
+	boolean(w, "selectable", selectable)
+	has := float64(a.MemoryMiB) / 1024
+	num(w, "freeGi", has-used)
+	why := ""
+	add := func(s string) {
+		if why != "" {
+			why += "; "
+		}
+		why += s
+	}
+	if !m.FitsMemory {
+		add("needs " + strconv.FormatInt(b.MemoryGi, 10) + " Gi, has " + strconv.FormatFloat(has, 'f', 1, 64))
+	}
+	if !m.FitsBandwidth {
+		add("needs " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s, has " + strconv.FormatFloat(a.BandwidthGBs, 'f', -1, 64))
+	}
+	if !selectable {
+		add("the " + b.Driver.Domain + " driver cannot select it")
+	}
+	str(w, "why", why)
+	if m.NeededTps > 0 {
+		num(w, "neededTps", m.NeededTps)
+		integer(w, "neededMemoryGi", m.NeededMemoryGi)
+	}
+}

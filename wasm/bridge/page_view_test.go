@@ -16,7 +16,7 @@ type pageResult struct {
 		Lines            []struct{ Label, Text string }
 	}
 	DriverNote, DriverSwitch string
-	Memory struct {
+	Memory                   struct {
 		FloorGi int64
 		Parts   []struct {
 			Key, Label string

@@ -302,3 +302,56 @@ func TestPools(t *testing.T) {
 		t.Errorf("%v %q", r.Allocatable, r.Placement)
 	}
 }
+
+func TestNodeSelectorsAndPerDeviceNodes(t *testing.T) {
+	// A slice for the nodes of a zone (their labels are not in the slices: a group of its own),
+	// and a slice whose devices each name their node (perDeviceNodeSelection).
+	in := `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: zone-a}
+spec:
+  driver: llmfit.ai
+  nodeSelector:
+    nodeSelectorTerms:
+    - matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [a]}]
+  pool: {name: zone-a, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: z0
+    attributes: {memoryBandwidthGBs: {int: 2000}, healthy: {bool: true}}
+    capacity: {memory: {value: 48Gi}}
+  - name: z1
+    attributes: {memoryBandwidthGBs: {int: 2000}, healthy: {bool: true}}
+    capacity: {memory: {value: 48Gi}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: per-device}
+spec:
+  driver: llmfit.ai
+  perDeviceNodeSelection: true
+  pool: {name: per-device, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: d0
+    nodeName: node-q
+    attributes: {memoryBandwidthGBs: {int: 2000}, healthy: {bool: true}}
+    capacity: {memory: {value: 48Gi}}
+  - name: d1
+    nodeName: node-r
+    attributes: {memoryBandwidthGBs: {int: 2000}, healthy: {bool: true}}
+    capacity: {memory: {value: 48Gi}}
+`
+	b := bounds(t, fit.DriverLlmfit, 40, 1000, 2)
+	r, err := Check(b, []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zone := "nodes matching topology.kubernetes.io/zone In (a)"
+	want := []string{zone + "/z0: model", zone + "/z1: model", "node-q/d0: model", "node-r/d1: model"}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
+	}
+	// Two on one node: node-q and node-r have one each; the zone's nodes have both.
+	if !r.Allocatable || r.Placement != "allocatable on "+zone+": model gets z0, z1" {
+		t.Errorf("%v %q", r.Allocatable, r.Placement)
+	}
+}

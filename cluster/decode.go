@@ -151,13 +151,39 @@ func placement(o *object, path string, m map[string]any) (node string, perDevice
 }
 
 // selectorText writes a node selector compactly and deterministically, as the name of a group
-// of nodes (its labels are not in the slices, so it cannot be resolved to node names).
+// of nodes (its labels are not in the slices, so it cannot be resolved to node names):
+// "topology.kubernetes.io/zone In (a, b)", terms joined by " or ".
 func selectorText(sel map[string]any) string {
-	b, err := json.Marshal(sel) // maps marshal with sorted keys
-	if err != nil {
-		return "a node selector"
+	terms, _ := sel["nodeSelectorTerms"].([]any)
+	var out []string
+	for _, tv := range terms {
+		term, _ := tv.(map[string]any)
+		var reqs []string
+		for _, key := range []string{"matchExpressions", "matchFields"} {
+			list, _ := term[key].([]any)
+			for _, rv := range list {
+				r, _ := rv.(map[string]any)
+				k, _ := r["key"].(string)
+				op, _ := r["operator"].(string)
+				req := k + " " + op
+				if vals, ok := r["values"].([]any); ok && len(vals) > 0 {
+					var vs []string
+					for _, v := range vals {
+						if s, ok := v.(string); ok {
+							vs = append(vs, s)
+						}
+					}
+					req += " (" + strings.Join(vs, ", ") + ")"
+				}
+				reqs = append(reqs, req)
+			}
+		}
+		out = append(out, strings.Join(reqs, ", "))
 	}
-	return clip(string(b))
+	if len(out) == 0 {
+		return "an empty node selector"
+	}
+	return clip(strings.Join(out, " or "))
 }
 
 // device reads one device: flat (v1, v1beta2) or under `basic` (v1beta1).

@@ -43,6 +43,7 @@ func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
 func Matches(b Bounds) []Match {
 	accs := catalog.Accelerators()
 	out := make([]Match, len(accs))
+	var floors splitFloors
 	for i := range accs {
 		a := accs[i]
 		m := Match{Accelerator: a}
@@ -51,7 +52,7 @@ func Matches(b Bounds) []Match {
 		m.Selected = b.selects(&a, m.FitsMemory, m.FitsBandwidth)
 		m.EstTps = b.estTps(&a, b.Target.Count)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
-		m.DevicesNeeded = b.devicesNeeded(&a)
+		m.DevicesNeeded = b.devicesNeeded(&a, &floors)
 		m.Verdict = verdict(&m, b.Target.Count)
 		if n := m.DevicesNeeded; n > b.Target.Count {
 			m.NeededTps = b.estTps(&a, n)
@@ -109,14 +110,30 @@ func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
 
 // devicesNeeded is the fewest devices of one product (up to MaxCount) whose per-device floors
 // it meets; 0 when even MaxCount are not enough.
-func (b *Bounds) devicesNeeded(a *catalog.Accelerator) int {
+func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 	for n := 1; n <= MaxCount; n++ {
-		mem, bw := b.floorsFor(n)
+		mem, bw := f.get(b, n)
 		if fitsMemory(a, mem) && a.BandwidthGBs >= float64(bw) {
 			return n
 		}
 	}
 	return 0
+}
+
+// splitFloors keeps floorsFor's answers for one set of bounds: they depend on the device
+// count only, and devicesNeeded asks for them for every accelerator (re-sizing the kv cache
+// each time was nearly half a render's time). The zero value is empty.
+type splitFloors struct {
+	known          [MaxCount + 1]bool
+	mem, bandwidth [MaxCount + 1]int64
+}
+
+func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth int64) {
+	if !f.known[n] {
+		f.mem[n], f.bandwidth[n] = b.floorsFor(n)
+		f.known[n] = true
+	}
+	return f.mem[n], f.bandwidth[n]
 }
 
 // floorsFor recomputes the per-device floors for a split over n devices.
@@ -181,9 +198,10 @@ func (b *Bounds) resolveProducts() error {
 		n    int
 	}
 	var cands []cand
+	var floors splitFloors
 	for _, a := range catalog.Accelerators() {
 		if a.Vendor == "nvidia" && a.ProductName != "" {
-			cands = append(cands, cand{a.Name, b.estTps(&a, b.Target.Count), b.devicesNeeded(&a)})
+			cands = append(cands, cand{a.Name, b.estTps(&a, b.Target.Count), b.devicesNeeded(&a, &floors)})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].tps > cands[j].tps })

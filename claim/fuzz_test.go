@@ -116,6 +116,11 @@ func FuzzParsePermalink(f *testing.F) {
 		"p=405&drv=any&n=2&tpl=1", "p=100&ap=10&L=48&kvh=8&hd=128&s=kv&seq=8&kv=q4_0",
 		"m=%zz", "tps=1&tps=2", "v=2", "foo=bar", "eff=55.5", "name=123&dc=true&p=7",
 		"tps=-0&p=-0", "m=a+b%2Bc&q=q8_0", "p=1e-300&s=kv", "ctx=2147483648", "n=8&drv=nvidia&p=7",
+		// Architecture overrides and serving formats (fit/kvcache.go, fit/formats.go).
+		"m=openai%2Fgpt-oss-120b&s=kv&ctx=131072&sw=4096&sl=36&L=36",
+		"p=671&s=kv&att=mla&L=61&klr=512&qkr=64&ne=256&nept=8&q=FP8",
+		"m=Qwen%2FQwen3-Next-80B-A3B-Instruct&s=kv&att=hybrid&fal=48&q=NVFP4",
+		"m=deepseek-ai%2FDeepSeek-R1&s=kv&att=gqa&engine=vllm",
 	} {
 		f.Add(s)
 	}

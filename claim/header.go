@@ -152,14 +152,18 @@ func archSource(b *fit.Bounds) string {
 	if b.KVEstimated {
 		return ""
 	}
-	src := a.Source
-	if a.Source == fit.SourceVerified && b.Model.Arch.Base != "" {
+	src := map[string]string{
+		fit.SourceLlmfit:   "the llmfit catalog",
+		fit.SourceGiven:    "the custom model's inputs",
+		fit.SourceOverride: "the override",
+	}[a.Source]
+	if a.Source == fit.SourceVerified {
 		src = "config.json of " + commentSafe(b.Model.Arch.Base) + " via architectures.csv"
 	}
+	out := "from " + src
 	if len(a.Overridden) > 0 && a.Source != fit.SourceOverride {
-		src = strings.Join(a.Overridden, ", ") + ": override; the rest: " + src
+		out = strings.Join(a.Overridden, ", ") + " from the override, the rest " + out
 	}
-	out := "facts from " + src
 	if b.MaxContext > 0 {
 		out += "; maximum context " + strconv.Itoa(b.MaxContext) + " tokens"
 	}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -37,8 +38,12 @@ func (b *Bounds) kvSpeed() (eff float64, family string) {
 	return f.Efficiency, f.Family
 }
 
-// leastEfficientFamily is the least efficient family among the catalog's accelerators.
-func leastEfficientFamily() FamilySpeed {
+// leastEfficientFamily is the least efficient family among the catalog's accelerators. Both
+// are fixed for the process, so it is found once: a kv render asks for it once per device
+// count, and the scan was a third of the edge API's time.
+var leastEfficientFamily = sync.OnceValue(findLeastEfficientFamily)
+
+func findLeastEfficientFamily() FamilySpeed {
 	var least FamilySpeed
 	for i, a := range catalog.Accelerators() {
 		fam, _ := AcceleratorFamily(&a)

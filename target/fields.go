@@ -49,7 +49,7 @@ var Fields = []Field{
 		str: func(t *Target) *string { return &t.DeviceClass }},
 	{Name: "sizing", Key: "s", Flag: "sizing", Arg: "S", Label: "Sizing mode", Default: SizingLlmfit, MaxLen: 16,
 		Choices: func() []string { return []string{SizingLlmfit, SizingKV} },
-		Help:    "llmfit's arithmetic, or kv: weights + KV cache + runtime overhead",
+		Help:    "llmfit's arithmetic, or kv: weights + KV cache + the engine's reserve",
 		str:     func(t *Target) *string { return &t.Sizing }},
 	{Name: "context", Key: "ctx", Flag: "context", Arg: "N", Label: "Context", Unit: "tokens", Min: 1, Max: MaxContext, ZeroOK: true,
 		Help: "kv: context tokens per sequence", Derived: "the model's, capped as llmfit caps it",

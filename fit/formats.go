@@ -130,6 +130,14 @@ func ReleaseFormat(m *catalog.Model) WeightFormat {
 // cover, in prequant's words; "" for a plain repository.
 func formatFromName(name string) string {
 	n := strings.ToLower(name)
+	if strings.Contains(n, "mlx") && !strings.Contains(n, "mxfp4") {
+		switch {
+		case strings.Contains(n, "4bit"):
+			return "mlx 4-bit"
+		case strings.Contains(n, "8bit"):
+			return "mlx 8-bit"
+		}
+	}
 	for _, c := range []struct{ in, p string }{
 		{"nvfp4", "nvfp4"}, {"mxfp4", "mxfp4 weights"}, {"fp8", "fp8"}, {"w8a8", "int8 w8a8"},
 		{"gguf", "gguf"}, {"mlx", "mlx"}, {"bnb", "bitsandbytes"}, {"awq", "awq"}, {"gptq", "gptq"},

@@ -34,7 +34,9 @@ func TestReleaseFormat(t *testing.T) {
 		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "AWQ-4bit"},
 		{"deepseek-ai/DeepSeek-R1", "FP8"},
 		{"openai/gpt-oss-120b", "MXFP4 experts + BF16"},
-		{"unsloth/gpt-oss-20b-GGUF", "Q4_K_M"}, // a GGUF repository: llmfit's quant
+		{"unsloth/gpt-oss-20b-GGUF", "Q4_K_M"},                                // a GGUF repository: llmfit's quant
+		{"lmstudio-community/DeepSeek-R1-0528-Qwen3-8B-MLX-4bit", "mlx-4bit"}, // prequant "mlx 4-bit"
+		{"mlx-community/Qwen2.5-0.5B-Instruct-4bit", "mlx-4bit"},              // no row: read from the name
 	} {
 		m, err := catalog.Lookup(c.model)
 		if err != nil {

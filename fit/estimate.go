@@ -56,7 +56,11 @@ func EstimateOn(t Target, d Device) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	return estimate(b, dev, name), nil
+	e := estimate(b, dev, name)
+	if !e.Fits {
+		e.Reason = e.reason()
+	}
+	return e, nil
 }
 
 func estimate(b Bounds, dev Device, name string) Estimate {
@@ -90,8 +94,6 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	e.ReadBytesPerDevice = b.readBytesPerToken() / float64(n)
 	if e.Fits {
 		e.TokensPerSecond = e.decodeSpeed()
-	} else {
-		e.Reason = e.reason()
 	}
 	return e
 }
@@ -166,10 +168,10 @@ func (e *Estimate) reason() string {
 // gemma4:e2b (billions: the parameters a token reads; the per-layer embeddings it skips stay in
 // memory), else 0.
 func EffectiveParamsB(name string) float64 {
-	low := strings.ToLower(name)
-	if !strings.Contains(low, "gemma") {
+	if !containsFold(name, "gemma") { // most names: no allocation
 		return 0
 	}
+	low := strings.ToLower(name)
 	for _, part := range strings.FieldsFunc(low, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '/' }) {
 		if len(part) >= 3 && part[0] == 'e' && part[len(part)-1] == 'b' {
 			if x, err := strconv.ParseFloat(part[1:len(part)-1], 64); err == nil && x > 0 && !math.IsInf(x, 0) {
@@ -186,4 +188,24 @@ func SequencesText(n int) string {
 		return "1 sequence"
 	}
 	return itoa(n) + " sequences"
+}
+
+// containsFold reports whether s contains the lower-case ASCII word sub, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,9 @@ package fit
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -48,9 +50,19 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].Downloads, all[x].Downloads) })
+	// No model whose weights alone, at the smallest bytes per parameter of any format, and the
+	// default engine's reserve exceed the devices is worth resolving.
+	usable := dev.MemoryGiB * float64(count)
+	if dev.Unified {
+		usable *= UnifiedGPUShare
+	}
+	reserve, _ := LookupEngine(t.Engine).Floor(&Bounds{}, 0, 0)
 	var out []ModelFit
 	for _, i := range order {
 		m := all[i]
+		if paramsB(&m)*1e9*minBytesPerParam()/gib+reserve*float64(count) > usable {
+			continue
+		}
 		b, err := ResolveEntry(t, m)
 		if err != nil {
 			continue // an entry that cannot be sized (no parameter count) is not offered
@@ -67,3 +79,15 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	}
 	return out, nil
 }
+
+// minBytesPerParam is the smallest bytes per parameter of any quantization or serving format.
+var minBytesPerParam = sync.OnceValue(func() float64 {
+	least := math.Inf(1)
+	for _, q := range Quants() {
+		least = math.Min(least, RealBytesPerParam(q))
+	}
+	for _, q := range ServingFormats() {
+		least = math.Min(least, RealBytesPerParam(q))
+	}
+	return least
+})

@@ -53,13 +53,13 @@ var familyAliases = map[string]string{
 // LookupFamily returns a family's calibrated speed constants; the name is matched ignoring case
 // (and the training data's class names are accepted for their families).
 func LookupFamily(name string) (FamilySpeed, bool) {
-	if f, ok := familyAliases[strings.ToLower(name)]; ok {
-		name = f
-	}
 	for _, f := range speedFamilies {
 		if strings.EqualFold(f.Family, name) {
 			return f, true
 		}
+	}
+	if alias, ok := familyAliases[strings.ToLower(name)]; ok {
+		return LookupFamily(alias)
 	}
 	return FamilySpeed{}, false
 }

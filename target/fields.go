@@ -36,7 +36,7 @@ var Fields = []Field{
 		Help:   "target decode speed, tokens/s per sequence",
 		number: func(t *Target) *float64 { return &t.MinTps }},
 	{Name: "efficiencyPct", Key: "eff", Flag: "efficiency", Arg: "N", Label: "Bandwidth efficiency", Unit: "percent", Min: 1, Max: 100, Default: "55",
-		Help:    "share of memory bandwidth reached",
+		Help:    "share of memory bandwidth reached; kv: any value but 55 overrides the calibrated efficiency of the device family",
 		integer: func(t *Target) *int { return &t.EfficiencyPct }},
 	{Name: "template", Key: "tpl", Flag: "template", Label: "Template",
 		Help:    "write a ResourceClaimTemplate instead of a ResourceClaim",

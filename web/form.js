@@ -1,0 +1,183 @@
+// fitclaim page: the form. Its fields, labels, units, ranges, help and choices come from the
+// engine's one field table (fitclaim.fields(), written into index.html when the site is built,
+// so the form is labelled before the engine loads); this file reads the form into a target,
+// fills it from one, and puts the engine's messages by their fields.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage;
+  const { $ } = P.util;
+
+  // The form's fields come from the engine's one field table (fitclaim.fields(), written into
+  // index.html at build time so the form is labelled before the engine is there): each field
+  // the form has an input for, as {key: its JSON name, pk: its link key, kind, label, default}.
+  // Which are sent follows the form: a field in a hidden group (custom size, kv) is not.
+  function readFields() {
+    let table = [];
+    try { table = JSON.parse($("fields").textContent); } catch (_) { /* no table: no form */ }
+    return table.filter((f) => $(f.name)).map((f) => {
+      const node = $(f.name);
+      const kind = f.kind === "boolean" ? "bool" : f.kind === "number" || f.kind === "integer" ? "number"
+        : node.tagName === "SELECT" ? "select" : "text";
+      return { key: f.name, pk: f.key, kind, label: f.label, def: f };
+    });
+  }
+  const FIELDS = readFields();
+  const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
+
+  // Labels, units, ranges, placeholders and help from the table.
+  function labelForm() {
+    for (const f of FIELDS) {
+      const d = f.def;
+      const label = document.querySelector('label[for="' + f.key + '"]');
+      const unit = d.unit && f.kind === "number" && d.unit !== d.label.toLowerCase() ? " (" + d.unit + ")" : "";
+      if (label) label.textContent = d.label + unit;
+      const node = input(f.key);
+      if (f.kind === "number") {
+        if (d.max) node.max = String(d.max);
+        if (d.min) node.min = String(d.min);
+        node.placeholder = d.default ? String(d.default) : d.derived || "";
+      } else if (f.kind === "text" && f.key !== "model") {
+        node.placeholder = d.derived || "";
+        if (d.maxLength) node.maxLength = d.maxLength;
+      } else if (f.kind === "select") {
+        addChoices(f, d.choices);
+      }
+      const hint = $(f.key + "-hint");
+      if (hint && f.key !== "model") hint.textContent = d.help.charAt(0).toUpperCase() + d.help.slice(1) + (d.range ? "; " + d.range : "") + ".";
+    }
+  }
+
+  // A select keeps the page's wording of the choices it names and gains the engine's others;
+  // the field's default is the empty value.
+  function addChoices(f, list) {
+    if (!Array.isArray(list)) return;
+    const node = input(f.key);
+    const have = new Set(Array.from(node.options).map((o) => o.value));
+    for (const v of list) {
+      const value = String(v);
+      if (value === String(f.def.default) || have.has(value)) continue;
+      node.appendChild(new Option(value, value));
+      have.add(value);
+    }
+  }
+
+  function input(key) { return $(key); }
+  function source() { return $("source-custom").checked ? "custom" : "catalog"; }
+  function setSource(s) {
+    $("source-custom").checked = s === "custom";
+    $("source-catalog").checked = s !== "custom";
+    syncVisibility();
+  }
+  function sizingKV() { return $("sizing").value === "kv"; }
+
+  function syncVisibility() {
+    const custom = source() === "custom";
+    $("custom-fields").hidden = !custom;
+    $("catalog-fields").hidden = custom;
+    for (const n of document.querySelectorAll(".kv-only")) n.hidden = !sizingKV();
+  }
+
+  function fieldActive(f) { return !input(f.key).closest("[hidden]"); }
+
+  // The target: only the keys the user set.
+  function readTarget() {
+    const target = {};
+    const problems = [];
+    for (const f of FIELDS) {
+      if (!fieldActive(f)) continue;
+      const node = input(f.key);
+      if (f.kind === "bool") {
+        if (node.value === "1") target[f.key] = true;
+        continue;
+      }
+      if (f.kind === "number") {
+        if (node.validity && node.validity.badInput) {
+          problems.push({ key: f.key, msg: f.label + ": must be a number" });
+          continue;
+        }
+        // The bridge is strict: a number field takes a JS number (the engine checks its range).
+        const raw = node.value.trim();
+        if (raw === "") continue;
+        const n = Number(raw);
+        if (Number.isFinite(n)) target[f.key] = n;
+        else problems.push({ key: f.key, msg: f.label + ": must be a number" });
+        continue;
+      }
+      const raw = f.kind === "text" ? node.value.trim() : node.value;
+      if (raw !== "") target[f.key] = raw;
+    }
+    for (const panel of P.panels || []) if (panel.fields) Object.assign(target, panel.fields()); // hardware.js's device
+    return { target, problems };
+  }
+
+  // Fill the form from a target (from a permalink). Unknown keys are ignored.
+  function fillForm(target) {
+    resetFields();
+    if (!target || typeof target !== "object") return;
+    const hasParams = typeof target.paramsB === "number" && target.paramsB > 0;
+    setSource(hasParams && !target.model ? "custom" : "catalog");
+    for (const [key, value] of Object.entries(target)) {
+      const f = BY_KEY.get(key);
+      if (!f || value === null || value === undefined) continue;
+      const node = input(key);
+      if (f.kind === "bool") {
+        node.value = value === true || value === "true" || value === 1 ? "1" : "";
+      } else if (f.kind === "number") {
+        if (typeof value === "number" && value !== 0 && isFinite(value)) node.value = String(value);
+      } else if (f.kind === "select") {
+        let v = String(value);
+        if (String(f.def.default) === v) v = "";
+        if (v !== "" && !Array.from(node.options).some((o) => o.value === v)) {
+          node.appendChild(new Option(v, v)); // textContent-safe
+        }
+        node.value = v;
+      } else {
+        node.value = String(value);
+      }
+    }
+    if (hasParams && target.model) {
+      // A named custom model is not something the form can express; keep the size.
+      setSource("custom");
+    }
+    syncVisibility();
+  }
+
+  function resetFields(keepModel) {
+    for (const f of FIELDS) {
+      if (keepModel && (f.key === "model")) continue;
+      const node = input(f.key);
+      node.value = "";
+    }
+    if (!keepModel) setSource("catalog");
+    syncVisibility();
+    clearFieldErrors();
+  }
+
+  // ---------- errors ----------
+  // Which form field an engine error is about: the engine says so (.field, the JSON name).
+  function fieldOf(e) {
+    return e && typeof e.field === "string" && BY_KEY.has(e.field) ? e.field : null;
+  }
+
+  function clearFieldErrors() {
+    for (const f of FIELDS) {
+      const node = input(f.key);
+      node.removeAttribute("aria-invalid");
+      const err = $(f.key + "-err");
+      if (err) { err.hidden = true; err.textContent = ""; }
+    }
+  }
+
+  function showFieldError(key, msg) {
+    const node = input(key);
+    const err = $(key + "-err");
+    if (!node || !err) return;
+    node.setAttribute("aria-invalid", "true");
+    err.textContent = msg;
+    err.hidden = false;
+  }
+
+  P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields,
+    labelForm, fieldOf, clearFieldErrors, showFieldError };
+})();

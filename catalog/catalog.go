@@ -29,7 +29,6 @@ var Date = strings.TrimSpace(dateTxt)
 // the architecture fields (Layers, KVHeads, HeadDim, HiddenSize) and for ActiveParameters.
 type Model struct {
 	Name             string
-	Provider         string
 	ParameterCount   string // llmfit's display form, "7.0B", "494M"
 	ParametersRaw    int64
 	MinRAMGB         float64
@@ -44,8 +43,6 @@ type Model struct {
 	VocabSize        int // the tokenizer's vocabulary (the logits vLLM's sampler sizes)
 	MoE              bool
 	ActiveParameters int64
-	UseCase          string
-	Capabilities     []string
 	Downloads        int64
 
 	// Arch holds the verified facts of data/architectures.csv (read from the model family's
@@ -121,7 +118,7 @@ func Models() []Model {
 // request that needs the catalog, in the page and in each edge worker instance.
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
-	var f [18 + 18]string // llmfit's 18 columns, then architectures.csv's
+	var f [15 + 18]string // llmfit's 15 columns that sizing reads, then architectures.csv's
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -136,35 +133,30 @@ func parseModels(text string) []Model {
 			panic("catalog: models.tsv is malformed; run go generate ./catalog")
 		}
 		m := Model{
-			Name:           f[0],
-			Provider:       f[1],
-			ParameterCount: f[2],
-			ParametersRaw:  atoi64(f[3]),
-			MinRAMGB:       atof(f[4]),
-			MinVRAMGB:      atof(f[5]),
-			HasMinVRAM:     f[5] != "",
-			Quantization:   f[6],
-			ContextLength:  int(atoi64(f[7])),
-			Layers:         int(atoi64(f[8])),
-			KVHeads:        int(atoi64(f[9])),
-			HeadDim:        int(atoi64(f[10])),
-			HiddenSize:     int(atoi64(f[11])),
-			MoE:            f[12] == "1",
-			UseCase:        f[14],
-			Downloads:      atoi64(f[16]),
-			VocabSize:      int(atoi64(f[17])),
+			Name:             f[0],
+			ParameterCount:   f[1],
+			ParametersRaw:    atoi64(f[2]),
+			MinRAMGB:         atof(f[3]),
+			MinVRAMGB:        atof(f[4]),
+			HasMinVRAM:       f[4] != "",
+			Quantization:     f[5],
+			ContextLength:    atoi(f[6]),
+			Layers:           atoi(f[7]),
+			KVHeads:          atoi(f[8]),
+			HeadDim:          atoi(f[9]),
+			HiddenSize:       atoi(f[10]),
+			MoE:              f[11] == "1",
+			ActiveParameters: atoi64(f[12]),
+			Downloads:        atoi64(f[13]),
+			VocabSize:        atoi(f[14]),
 		}
-		a := f[18:]
+		a := f[15:]
 		m.Arch = Architecture{
 			Base: a[0], Layers: atoi(a[1]), AttentionHeads: atoi(a[2]), KVHeads: atoi(a[3]), HeadDim: atoi(a[4]),
 			HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],
 			SlidingWindow: atoi(a[10]), SlidingLayers: atoi(a[11]), FullAttentionLayers: atoi(a[12]),
 			KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
 			SharedExperts: atoi(a[17]),
-		}
-		m.ActiveParameters = atoi64(f[13])
-		if f[15] != "" {
-			m.Capabilities = strings.Split(f[15], ",")
 		}
 		out = append(out, m)
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
@@ -143,7 +144,6 @@ func TestCounts(t *testing.T) {
 // srcEntry is the JSON source read independently of the generator.
 type srcEntry struct {
 	Name             string   `json:"name"`
-	Provider         string   `json:"provider"`
 	ParameterCount   string   `json:"parameter_count"`
 	ParametersRaw    *int64   `json:"parameters_raw"`
 	MinRAMGB         *float64 `json:"min_ram_gb"`
@@ -157,8 +157,6 @@ type srcEntry struct {
 	VocabSize        *int     `json:"vocab_size"`
 	IsMoE            *bool    `json:"is_moe"`
 	ActiveParameters *int64   `json:"active_parameters"`
-	UseCase          string   `json:"use_case"`
-	Capabilities     []string `json:"capabilities"`
 	Downloads        *int64   `json:"hf_downloads"`
 }
 
@@ -193,16 +191,12 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 	}
 	for i, e := range src {
 		m := ms[i]
-		caps := e.Capabilities
-		if len(caps) == 0 {
-			caps = nil
-		}
 		want := Model{
-			Name: e.Name, Provider: e.Provider, ParameterCount: e.ParameterCount, ParametersRaw: deref(e.ParametersRaw),
+			Name: e.Name, ParameterCount: e.ParameterCount, ParametersRaw: deref(e.ParametersRaw),
 			MinRAMGB: deref(e.MinRAMGB), MinVRAMGB: deref(e.MinVRAMGB), HasMinVRAM: e.MinVRAMGB != nil,
 			Quantization: e.Quantization, ContextLength: deref(e.ContextLength), Layers: deref(e.Layers),
 			KVHeads: deref(e.KVHeads), HeadDim: deref(e.HeadDim), HiddenSize: deref(e.HiddenSize), VocabSize: deref(e.VocabSize), MoE: deref(e.IsMoE),
-			ActiveParameters: deref(e.ActiveParameters), UseCase: e.UseCase, Capabilities: caps, Downloads: deref(e.Downloads),
+			ActiveParameters: deref(e.ActiveParameters), Downloads: deref(e.Downloads),
 		}
 		if !equalModel(m, want) {
 			t.Errorf("entry %d differs from the source:\n got %+v\nwant %+v", i, m, want)
@@ -211,14 +205,13 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 
 	// Literal values, read from the JSON by hand.
 	lit := []Model{
-		{Name: "meta-llama/Llama-3.1-8B-Instruct", Provider: "Meta", ParameterCount: "8.0B", ParametersRaw: 8030261248,
-			MinRAMGB: 4.5, MinVRAMGB: 4.1, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
-			UseCase: "Instruction following, chat", Capabilities: []string{"tool_use"}, Downloads: 9393633},
+		{Name: "meta-llama/Llama-3.1-8B-Instruct", ParameterCount: "8.0B", ParametersRaw: 8030261248,
+			MinRAMGB: 4.5, MinVRAMGB: 4.1, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096, Downloads: 9393633},
 		{Name: "Qwen/Qwen3-30B-A3B-Instruct-2507", ParametersRaw: 30531911680, MinRAMGB: 17.1, MinVRAMGB: 15.6, HasMinVRAM: true,
 			Quantization: "Q4_K_M", ContextLength: 262144, Layers: 48, KVHeads: 4, HeadDim: 128, MoE: true, ActiveParameters: 3339427840},
-		{Name: "microsoft/phi-3-mini-4k-instruct", Provider: "Microsoft", ParameterCount: "3.8B", ParametersRaw: 3821079552,
+		{Name: "microsoft/phi-3-mini-4k-instruct", ParameterCount: "3.8B", ParametersRaw: 3821079552,
 			MinRAMGB: 2.1, MinVRAMGB: 2.0, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
-			Layers: 32, KVHeads: 32, HeadDim: 96, HiddenSize: 3072, UseCase: "Instruction following, chat", Downloads: 750792},
+			Layers: 32, KVHeads: 32, HeadDim: 96, HiddenSize: 3072, Downloads: 750792},
 		{Name: "Intel/DeepSeek-V4-Flash-W4A16-AutoRound", ParametersRaw: 39916293330, MinRAMGB: 22.3, MinVRAMGB: 20.4,
 			HasMinVRAM: true, Quantization: "AutoRound-4bit", MoE: true, ActiveParameters: 2884575880},
 		{Name: "Qwen/Qwen2.5-0.5B-Instruct", ParameterCount: "494M", ParametersRaw: 494032768, MinRAMGB: 1.0, MinVRAMGB: 0.5,
@@ -235,7 +228,6 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 			}
 		}
 		check("Name", m.Name, w.Name)
-		check("Provider", m.Provider, w.Provider)
 		check("ParameterCount", m.ParameterCount, w.ParameterCount)
 		check("ParametersRaw", m.ParametersRaw, w.ParametersRaw)
 		check("MinRAMGB", m.MinRAMGB, w.MinRAMGB)
@@ -249,11 +241,7 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 		check("HiddenSize", m.HiddenSize, w.HiddenSize)
 		check("MoE", m.MoE, w.MoE)
 		check("ActiveParameters", m.ActiveParameters, w.ActiveParameters)
-		check("UseCase", m.UseCase, w.UseCase)
 		check("Downloads", m.Downloads, w.Downloads)
-		if w.Capabilities != nil && strings.Join(m.Capabilities, ",") != strings.Join(w.Capabilities, ",") {
-			t.Errorf("%s.Capabilities = %v, want %v", w.Name, m.Capabilities, w.Capabilities)
-		}
 	}
 	// Llama 3.1 8B has no architecture fields in llmfit's catalog: the KV fallback applies to it.
 	if m, _ := Lookup("meta-llama/Llama-3.1-8B-Instruct"); m.HasArchitecture() {
@@ -278,10 +266,6 @@ func reflectZero(v any) any {
 }
 
 func equalModel(a, b Model) bool {
-	if strings.Join(a.Capabilities, "\x00") != strings.Join(b.Capabilities, "\x00") || len(a.Capabilities) != len(b.Capabilities) {
-		return false
-	}
-	a.Capabilities, b.Capabilities = nil, nil
 	a.Arch, b.Arch = Architecture{}, Architecture{} // llmfit's fields only; see TestArchitecturesMerged
 	return reflect.DeepEqual(a, b)
 }
@@ -578,12 +562,9 @@ func TestSearchEmptyIsMostDownloaded(t *testing.T) {
 	if res[0].Name != "Qwen/Qwen3-VL-2B-Instruct" {
 		t.Errorf("most downloaded = %s, want Qwen/Qwen3-VL-2B-Instruct", res[0].Name)
 	}
-	var max int64
-	for _, m := range Models() {
-		max = maxInt(max, m.Downloads)
-	}
-	if res[0].Downloads != max {
-		t.Errorf("first has %d downloads, max is %d", res[0].Downloads, max)
+	most := slices.MaxFunc(Models(), func(a, b Model) int { return cmp.Compare(a.Downloads, b.Downloads) }).Downloads
+	if res[0].Downloads != most {
+		t.Errorf("first has %d downloads, the most is %d", res[0].Downloads, most)
 	}
 	for i := 1; i < len(res); i++ {
 		if res[i].Downloads > res[i-1].Downloads {
@@ -592,22 +573,20 @@ func TestSearchEmptyIsMostDownloaded(t *testing.T) {
 	}
 }
 
-func maxInt(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
 func TestLevenshtein(t *testing.T) {
 	cases := []struct {
 		a, b string
 		d    int
 	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"same", "same", 0}}
 	for _, c := range cases {
-		if got := levenshtein(c.a, c.b, new([2][]int)); got != c.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		// len(a)+len(b) edits always suffice, so that bound never stops it early.
+		if got := boundedLevenshtein(c.a, c.b, new([2][]int), len(c.a)+len(c.b)); got != c.d {
+			t.Errorf("boundedLevenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
+	}
+	// kitten → sitting takes 3 edits: under a bound of 1 the answer is only "more than 1".
+	if got := boundedLevenshtein("kitten", "sitting", new([2][]int), 1); got <= 1 {
+		t.Errorf("boundedLevenshtein(kitten, sitting, bound 1) = %d, want more than 1", got)
 	}
 }
 

@@ -140,12 +140,8 @@ func abs(x int) int {
 	return x
 }
 
-// levenshtein is the edit distance of a and b; rows are reused buffers. It stops early, with a
-// value above bound, once every entry of a row exceeds bound: the distance can only grow.
-func levenshtein(a, b string, rows *[2][]int) int {
-	return boundedLevenshtein(a, b, rows, len(a)+len(b))
-}
-
+// boundedLevenshtein is the edit distance of a and b; rows are reused buffers. It stops early,
+// with a value above bound, once every entry of a row exceeds bound: the distance can only grow.
 func boundedLevenshtein(a, b string, rows *[2][]int, bound int) int {
 	if cap(rows[0]) < len(b)+1 {
 		rows[0], rows[1] = make([]int, len(b)+1), make([]int, len(b)+1)

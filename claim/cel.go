@@ -45,21 +45,6 @@ func selectorLines(d fit.Driver, b *fit.Bounds) []string {
 	}
 }
 
-// joinSelector is the expression as the API server sees it after YAML folding.
-func joinSelector(lines []string) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			if !strings.HasSuffix(lines[i-1], ",") {
-				b.WriteString(" &&")
-			}
-			b.WriteByte(' ')
-		}
-		b.WriteString(l)
-	}
-	return b.String()
-}
-
 // celString quotes s as a CEL single-quoted string literal.
 func celString(s string) string {
 	return "'" + celEscaper.Replace(s) + "'"

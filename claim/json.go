@@ -2,6 +2,7 @@ package claim
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,7 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			f = append(f, jsonField{"productNames", "[\n    " + strings.Join(list, ",\n    ") + "\n  ]"})
 		}
 	}
-	sortFields(f)
+	slices.SortFunc(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
 	var s strings.Builder
 	s.WriteString("{\n")
 	for i, kv := range f {
@@ -66,14 +67,6 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	}
 	s.WriteString("}")
 	return s.String()
-}
-
-func sortFields(f []jsonField) {
-	for i := 1; i < len(f); i++ {
-		for j := i; j > 0 && f[j].key < f[j-1].key; j-- {
-			f[j], f[j-1] = f[j-1], f[j]
-		}
-	}
 }
 
 // roundHalfAway rounds to the given decimals, halves away from zero (Rust's f64::round).

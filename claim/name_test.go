@@ -3,7 +3,7 @@ package claim
 import (
 	"errors"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,7 +75,7 @@ func TestDeriveNameCatalog(t *testing.T) {
 			entries += len(ms)
 		}
 	}
-	sort.Strings(shared)
+	slices.Sort(shared)
 	if len(shared) != 15 || entries != 38 {
 		t.Errorf("%d entries share %d derived names, want 38 sharing 15: %v", entries, len(shared), shared)
 	}
@@ -110,7 +110,7 @@ func TestSharedNameWarning(t *testing.T) {
 		}
 		want := "the claim name " + r.Name + " is derived from " + strconv.Itoa(n) +
 			" catalog models (llmfit cuts names at 48 characters and ignores case); set name to make it unique"
-		if !contains(r.Warnings, want) {
+		if !slices.Contains(r.Warnings, want) {
 			t.Errorf("%s: warnings %q lack %q", m.Name, r.Warnings, want)
 		}
 		warned++
@@ -143,22 +143,9 @@ func TestSharedNameWarning(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
+// hasPrefix reports whether any string of list starts with p.
 func hasPrefix(list []string, p string) bool {
-	for _, x := range list {
-		if strings.HasPrefix(x, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(x string) bool { return strings.HasPrefix(x, p) })
 }
 
 func renderFixture(t *testing.T, mut func(*fit.Target)) (Result, error) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -569,7 +570,7 @@ func TestKVHeader(t *testing.T) {
 	if h := parseYAML(t, r.YAML).header[2:4]; h[0]+"\n"+h[1] != "# kv:     4096 tokens × 1 sequence, fp16: estimated 0.06 GB (0.000008 GB per billion params per token;\n#         the model's layers/heads are unknown)" {
 		t.Errorf("estimated kv lines: %q", h)
 	}
-	if !contains(r.Warnings, "the KV cache is estimated (0.000008 GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size") {
+	if !slices.Contains(r.Warnings, "the KV cache is estimated (0.000008 GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size") {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 }
@@ -582,7 +583,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves room for about 7233 tokens of fp16 KV cache; use sizing kv to size for a context") {
+	if !slices.Contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves room for about 7233 tokens of fp16 KV cache; use sizing kv to size for a context") {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 	// The fixture's 6 Gi leave room for 32,956 tokens > 4,096: no warning at all.
@@ -599,7 +600,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(r.Warnings, "context 65536 is longer than the model's 32768 tokens") {
+	if !slices.Contains(r.Warnings, "context 65536 is longer than the model's 32768 tokens") {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 	// AMD: the bandwidth floor is not enforced; said in the warnings and the header.
@@ -607,7 +608,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(rf.Warnings, "gpu.amd.com publishes no bandwidth: the 148 GB/s floor is not enforced by this claim, only memory") ||
+	if !slices.Contains(rf.Warnings, "gpu.amd.com publishes no bandwidth: the 148 GB/s floor is not enforced by this claim, only memory") ||
 		!strings.Contains(rf.YAML, "# driver: gpu.amd.com publishes no bandwidth and no product list is known: the ≥ 148 GB/s floor is NOT\n#         enforced, only memory\n") {
 		t.Errorf("amd: %q\n%s", rf.Warnings, rf.YAML)
 	}
@@ -616,7 +617,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(r.Warnings, "no accelerator in the catalog meets these floors with 1 device; 2 × NVIDIA B200 would (set count to 2)") {
+	if !slices.Contains(r.Warnings, "no accelerator in the catalog meets these floors with 1 device; 2 × NVIDIA B200 would (set count to 2)") {
 		t.Errorf("405B warnings: %q", r.Warnings)
 	}
 	// Nothing fits even eight.
@@ -624,7 +625,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(rf.Warnings, "no accelerator in the catalog meets these floors, even 8 of them") {
+	if !slices.Contains(rf.Warnings, "no accelerator in the catalog meets these floors, even 8 of them") {
 		t.Errorf("100k tok/s warnings: %q", rf.Warnings)
 	}
 	// The matches travel with the result.
@@ -700,7 +701,7 @@ func TestWarningNoKVRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Bounds.KVTokensRoom != 0 || !contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves no room for a KV cache beside the weights and 0.5 GiB of runtime overhead; use sizing kv to size for a context") {
+	if r.Bounds.KVTokensRoom != 0 || !slices.Contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves no room for a KV cache beside the weights and 0.5 GiB of runtime overhead; use sizing kv to size for a context") {
 		t.Errorf("room %d, warnings %q", r.Bounds.KVTokensRoom, r.Warnings)
 	}
 }

@@ -14,7 +14,9 @@ import (
 // Tests of the harness itself, on llmfit's golden outputs and on manifests
 // broken on purpose: each check must pass the good and catch the bad.
 
-func goldenPath(name string) string { return filepath.Join(RepoDir, "claim", "testdata", "golden", name) }
+func goldenPath(name string) string {
+	return filepath.Join(RepoDir, "claim", "testdata", "golden", name)
+}
 
 func readGolden(t *testing.T, name string) []byte {
 	t.Helper()

@@ -33,7 +33,6 @@ var llmfitGrid = func() []gridTarget {
 	}
 	var out []gridTarget
 	for _, g := range base {
-		g := g
 		out = append(out, g, gridTarget{g.name + "+template", func(t *fit.Target) { g.edit(t); t.Template = true }})
 	}
 	return out

@@ -49,7 +49,6 @@ func ggufType(q string) bool {
 
 func itoa(n int) string            { return strconv.Itoa(n) }
 func itoa64(n int64) string        { return strconv.FormatInt(n, 10) }
-func oneDecimal(x float64) string  { return strconv.FormatFloat(x, 'f', 1, 64) }
 func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 // plural writes "1 device", "2 devices".

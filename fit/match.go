@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -204,7 +203,7 @@ func (b *Bounds) resolveProducts() error {
 			cands = append(cands, cand{a.Name, b.estTps(&a, b.Target.Count), b.devicesNeeded(&a, &floors)})
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].tps > cands[j].tps })
+	slices.SortStableFunc(cands, func(x, y cand) int { return cmp.Compare(y.tps, x.tps) }) // fastest first
 	for _, c := range cands[:min(3, len(cands))] {
 		s := c.name + " (" + strconv.FormatInt(int64(math.Round(c.tps)), 10) + " tok/s"
 		if c.n > 0 {

@@ -2,7 +2,7 @@ package fit
 
 import "strings"
 
-// bytesPerParam is llmfit's table (REFERENCE §1), in the order it is shown to users.
+// quants is llmfit's bytes-per-parameter table (REFERENCE §1), in the order it is shown to users.
 var quants = []struct {
 	Name string
 	BPP  float64

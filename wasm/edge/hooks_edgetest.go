@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 )
 
-// TestPrefix is where the test-only routes live (edge/api's edge tests call them). They are
+// testPrefix is where the test-only routes live (edge/api's edge tests call them). They are
 // compiled only with -tags edgetest, which edge/test.sh alone passes to edge/build.sh.
 const testPrefix = "/__edgetest/"
 

@@ -1,11 +1,13 @@
 package conformance
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // fitclaim's checks of a name override and a device class override against
@@ -63,11 +65,18 @@ func TestOverridesAgreeWithValidator(t *testing.T) {
 				t.Errorf("%s %q (%d chars): rendered, but the validator refuses it: %v", field, short, len(n), valErr)
 			case renderErr != nil && valErr == nil:
 				t.Errorf("%s %q (%d chars): refused (%v), but the validator accepts it", field, short, len(n), renderErr)
-			case renderErr != nil && !strings.HasPrefix(renderErr.Error(), field):
+			case renderErr != nil && !namesField(renderErr, field):
 				t.Errorf("%s %q: the error does not name the field: %v", field, short, renderErr)
 			}
 		}
 	}
+}
+
+// namesField reports whether err is the field error of field, as every surface shows it: the
+// field's label first, then its JSON name and key in parentheses.
+func namesField(err error, field string) bool {
+	var fe *target.FieldError
+	return errors.As(err, &fe) && fe.Field == field && strings.Contains(err.Error(), "("+field)
 }
 
 // quoteYAML writes s as a double-quoted YAML scalar.

@@ -159,7 +159,7 @@ func (e *Estimate) reason() string {
 	case e.MaxContextTokens > 0:
 		s += "; at most " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens of context fit for " + SequencesText(b.Target.Sequences)
 	case e.WeightsGiB+e.ReserveGiB > e.UsableGiB:
-		s += "; the weights alone do not fit"
+		s += "; the weights and the reserve alone do not fit"
 	}
 	return s
 }
@@ -208,4 +208,19 @@ func containsFold(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// ActiveFromName is the active parameters (billions) a mixture-of-experts model's name states,
+// as in Qwen3-30B-A3B or Kimi-Linear-48B-A3B-Instruct (a part "A<number>B"), when that is less
+// than all of them; else 0. The speed data's mixture-of-experts status comes from the same tag.
+func ActiveFromName(name string, paramsB float64) float64 {
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == ':' }) {
+		if len(part) < 3 || part[0] != 'A' && part[0] != 'a' || part[len(part)-1] != 'B' && part[len(part)-1] != 'b' {
+			continue
+		}
+		if x, err := strconv.ParseFloat(part[1:len(part)-1], 64); err == nil && x > 0 && x < paramsB {
+			return x
+		}
+	}
+	return 0
 }

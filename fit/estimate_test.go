@@ -97,7 +97,7 @@ func TestEstimateSplitByHand(t *testing.T) {
 		t.Errorf("fits %v need %.4f usable %v speed %.3f comm %v", e.Fits, e.NeedGiB, e.UsableGiB, e.TokensPerSecond, e.CommSeconds)
 	}
 	tg.Count = 1
-	if e, err = EstimateOn(tg, d); err != nil || e.Fits || !strings.Contains(e.Reason, "the weights alone do not fit") || e.MaxContextTokens != 0 {
+	if e, err = EstimateOn(tg, d); err != nil || e.Fits || !strings.Contains(e.Reason, "the weights and the reserve alone do not fit") || e.MaxContextTokens != 0 {
 		t.Errorf("one device: fits %v reason %q longest %d err %v", e.Fits, e.Reason, e.MaxContextTokens, err)
 	}
 }
@@ -215,5 +215,24 @@ func TestEstimateSlidingWindowContext(t *testing.T) {
 	}
 	if e.MaxContextTokens != 591582 {
 		t.Errorf("longest context %d, want 591582", e.MaxContextTokens)
+	}
+}
+
+func TestActiveFromName(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		paramsB float64
+		want    float64
+	}{
+		{"moonshotai/Kimi-Linear-48B-A3B-Instruct", 49.1, 3},
+		{"Qwen/Qwen3-235B-A22B", 235, 22},
+		{"nvidia/Nemotron-3-Nano-30B-A3.5B", 30, 3.5},
+		{"meta-llama/Llama-3.1-8B-Instruct", 8, 0},
+		{"x/Model-A9B", 8, 0}, // not less than all of them
+		{"x/AWQ-4bit-ABB", 8, 0},
+	} {
+		if got := ActiveFromName(c.name, c.paramsB); got != c.want {
+			t.Errorf("ActiveFromName(%q) = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

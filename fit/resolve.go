@@ -174,6 +174,8 @@ func (b *Bounds) useEntry(t *Target, m *catalog.Model) {
 	b.ActiveParamsB = b.ParamsB
 	if m.MoE && m.ActiveParameters > 0 {
 		b.ActiveParamsB = float64(m.ActiveParameters) / 1e9
+	} else if a := ActiveFromName(m.Name, b.ParamsB); a > 0 {
+		b.ActiveParamsB = a // a mixture of experts the catalog does not mark: its name says (Kimi-Linear-48B-A3B)
 	}
 }
 

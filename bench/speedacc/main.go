@@ -15,15 +15,20 @@ import (
 	"github.com/fitclaim/fitclaim/internal/speedcal"
 )
 
-// viaEstimate asks the estimate command's engine (the API's and the page's too) about each run.
-func viaEstimate(runs []speedcal.Run) []float64 {
+// viaEstimate asks the estimate command's engine (the API's and the page's too) about each run:
+// by numbers, or by the catalog name where the run has one (byName).
+func viaEstimate(runs []speedcal.Run, byName bool) []float64 {
 	out := make([]float64, len(runs))
 	for i, r := range runs {
-		q := "p=" + num(r.ParamsB) + "&q=" + url.QueryEscape(r.Quant) + "&ctx=" + strconv.Itoa(r.ContextBench) +
-			"&memory=" + num(r.MemoryGiB) + "&bandwidth=" + num(r.BandwidthGBs) + "&family=" + r.Family
+		q := "p=" + num(r.ParamsB)
 		if r.MoE && r.ActiveB > 0 {
 			q += "&ap=" + num(r.ActiveB)
 		}
+		if byName && r.CatalogEntry != "" {
+			q = "m=" + url.QueryEscape(r.CatalogEntry)
+		}
+		q += "&q=" + url.QueryEscape(r.Quant) + "&ctx=" + strconv.Itoa(r.ContextBench) +
+			"&memory=" + num(r.MemoryGiB) + "&bandwidth=" + num(r.BandwidthGBs) + "&family=" + r.Family
 		if r.Unified {
 			q += "&unified=1"
 		}
@@ -64,8 +69,12 @@ func main() {
 		fam, _ := fit.LookupFamily(f)
 		fmt.Printf("  efficiency %-15s %.4g (%d runs)\n", f, fam.Efficiency, fam.Runs)
 	}
-	fmt.Print(speedcal.Standard(runs, committed, speedcal.Estimator{Name: "fitclaim estimate", Tps: viaEstimate(runs)}))
-	fmt.Println("(fitclaim estimate: each run asked as a script would, by numbers — --params, --active-params,")
-	fmt.Println(" --quant, --context, --memory, --bandwidth, --family, --unified — with no architecture, so the")
-	fmt.Println(" KV cache is llmfit's estimate and a Gemma \"E\" model is read whole; a refusal or \"does not fit\" is a miss)")
+	fmt.Print(speedcal.Standard(runs, committed,
+		speedcal.Estimator{Name: "estimate by numbers", Tps: viaEstimate(runs, false)},
+		speedcal.Estimator{Name: "estimate by name", Tps: viaEstimate(runs, true)}))
+	fmt.Println("(estimate by numbers: each run asked of fitclaim estimate as a script would — --params,")
+	fmt.Println(" --active-params, --quant, --context, --memory, --bandwidth, --family, --unified — with no")
+	fmt.Println(" architecture, so the KV cache is llmfit's estimate and a Gemma \"E\" model is read whole;")
+	fmt.Println(" by name: MODEL from the catalog where the run maps to one, with its architecture and the")
+	fmt.Println(" engine's reserve; a refusal or \"does not fit\" is a miss)")
 }

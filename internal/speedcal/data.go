@@ -22,6 +22,7 @@ type Run struct {
 	Unified               bool
 	BandwidthGBs          float64
 	Provider, Model       string
+	CatalogEntry          string // the catalog name the run maps to; "" if none
 	ParamsB, ActiveB      float64
 	MoE                   bool
 	EffectiveB            float64 // Gemma "E" models: the effective size; 0 otherwise
@@ -96,7 +97,7 @@ func parseRun(row map[string]string) (Run, error) {
 	r := Run{
 		File: row["file"], Hardware: row["hardware"], Class: row["class"],
 		GPUCount: int(num("gpu_count")), MemoryGiB: num("vram_gb"), Unified: row["unified"] == "1",
-		BandwidthGBs: num("bandwidth_gbs"), Provider: row["provider"], Model: row["model"],
+		BandwidthGBs: num("bandwidth_gbs"), Provider: row["provider"], Model: row["model"], CatalogEntry: row["catalog_entry"],
 		ParamsB: num("params_b"), ActiveB: num("active_params_b"), MoE: row["moe"] == "1",
 		EffectiveB: num("emodel_effective_b"), Quant: row["fitclaim_quant"],
 		KVBytesPerToken: num("kv_bytes_per_token"), ContextBench: int(num("context_bench")),

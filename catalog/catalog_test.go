@@ -680,3 +680,21 @@ func TestArchitecturesMerged(t *testing.T) {
 		}
 	}
 }
+
+// A device may be named by its id, its display name or its productName (fit.LookupAccelerator),
+// so no spelling may name two rows, ignoring case.
+func TestAcceleratorNamesNameOneRow(t *testing.T) {
+	owner := map[string]string{}
+	for _, a := range Accelerators() {
+		for _, n := range []string{a.ID, a.Name, a.ProductName} {
+			k := strings.ToLower(strings.TrimSpace(n))
+			if k == "" {
+				continue
+			}
+			if o, ok := owner[k]; ok && o != a.ID {
+				t.Errorf("%q names both %s and %s", n, o, a.ID)
+			}
+			owner[k] = a.ID
+		}
+	}
+}

@@ -53,7 +53,7 @@ func resolveDevice(d Device) (Device, string, error) {
 		}
 		a, ok := LookupAccelerator(d.On)
 		if !ok {
-			return Device{}, "", fieldErr("on", "unknown device "+strconv.Quote(d.On)+"; known: "+strings.Join(acceleratorNames(), ", "))
+			return Device{}, "", deviceField("on").Err(unknownAcceleratorMessage(d.On))
 		}
 		fam, unified := AcceleratorFamily(&a)
 		return Device{On: a.Name, MemoryGiB: float64(a.MemoryMiB) / 1024, BandwidthGBs: a.BandwidthGBs, Family: fam, Unified: unified}, a.Name, nil
@@ -79,23 +79,52 @@ func resolveDevice(d Device) (Device, string, error) {
 	return d, name, nil
 }
 
-// LookupAccelerator finds a catalog accelerator by id or name, ignoring case.
+// LookupAccelerator finds a catalog accelerator by its id, its display name or the productName
+// NVIDIA's driver publishes (what nvidia-smi and the ResourceSlices print: "NVIDIA H100 80GB
+// HBM3"), ignoring case and surrounding spaces. No two rows share any of these names (a catalog
+// test holds it), so the first match is the only one.
 func LookupAccelerator(name string) (catalog.Accelerator, bool) {
 	q := strings.TrimSpace(name)
+	if q == "" {
+		return catalog.Accelerator{}, false
+	}
 	for _, a := range catalog.Accelerators() {
-		if strings.EqualFold(a.ID, q) || strings.EqualFold(a.Name, q) {
+		if strings.EqualFold(a.ID, q) || strings.EqualFold(a.Name, q) || strings.EqualFold(a.ProductName, q) {
 			return a, true
 		}
 	}
 	return catalog.Accelerator{}, false
 }
 
-func acceleratorNames() []string {
-	var out []string
+// maxSuggestedAccelerators bounds the ids an unknown device's message offers.
+const maxSuggestedAccelerators = 8
+
+// unknownAcceleratorMessage says a device is not in the catalog and offers the ids whose id,
+// name or productName contain every word of the query ("h100" → the three H100 boards), or, when
+// none do, how the ids are spelled: listing all 129 would bury the answer.
+func unknownAcceleratorMessage(query string) string {
+	msg := "unknown device " + strconv.Quote(query)
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	var close []string
 	for _, a := range catalog.Accelerators() {
-		out = append(out, a.ID)
+		hay := strings.ToLower(a.ID + " " + a.Name + " " + a.ProductName)
+		all := len(words) > 0
+		for _, w := range words {
+			all = all && strings.Contains(hay, w)
+		}
+		if all {
+			close = append(close, a.ID)
+		}
 	}
-	return out
+	switch {
+	case len(close) > maxSuggestedAccelerators:
+		return msg + "; " + strconv.Itoa(len(close)) + " match, among them " + strings.Join(close[:maxSuggestedAccelerators], ", ") + ": give the id"
+	case len(close) > 0:
+		return msg + "; did you mean " + strings.Join(close, ", ") + "?"
+	}
+	return msg + "; give a catalog id (nvidia-h100-sxm, amd-mi300x, apple-m4-max-128, …), a device name or NVIDIA's productName, or the device's memory, bandwidth and family"
 }
 
 // AcceleratorFamily is the speed family of a catalog accelerator and whether its memory is

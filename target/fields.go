@@ -79,7 +79,7 @@ var Fields = []Field{
 		Help: "a custom mixture-of-experts model's active parameters", Derived: "all of them",
 		number: func(t *Target) *float64 { return &t.ActiveParamsB }},
 	{Name: "on", Key: "on", Flag: "on", Arg: "NAME", Label: "Device", MaxLen: 128,
-		Help: "estimate: a catalog accelerator, by id or name", Derived: "none: the device is given by its numbers",
+		Help: "estimate: a catalog accelerator, by id, name or the productName NVIDIA's driver publishes (any case)", Derived: "none: the device is given by its numbers",
 		str: func(t *Target) *string { return &t.On }},
 	{Name: "memoryGiB", Key: "memory", Flag: "memory", Arg: "GiB", Label: "Device memory", Unit: "GiB", Max: MaxDeviceMemoryGiB, ZeroOK: true,
 		Help: "estimate: one device's memory as its driver or OS reports it; with engine vllm, the total CUDA reports, as vLLM logs it (an H100 80GB: 79.18)", Derived: "none",

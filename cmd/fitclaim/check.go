@@ -63,6 +63,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		c, err = parseClaimArgs(rest)
 	}
+	if err == nil {
+		err = refuseForeignFlags("check", c)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "fitclaim check: %v\n\n%s", err, usage())
 		return exitUsage

@@ -11,6 +11,9 @@ import (
 // engine and image are two of them (--engine, --image).
 func runDeploy(args []string, stdout, stderr io.Writer) int {
 	c, err := parseClaimArgs(args)
+	if err == nil {
+		err = refuseForeignFlags("deploy", c)
+	}
 	if err == nil && c.json {
 		err = fmt.Errorf("--json: deploy writes YAML only (claim --json gives the fit as JSON)")
 	}

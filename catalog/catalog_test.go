@@ -63,8 +63,8 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		}
 	}
 	// The embedded strings are those files.
-	if b, _ := os.ReadFile("models.tsv"); string(b) != modelsTSV {
-		t.Error("modelsTSV is not models.tsv")
+	if b, err := os.ReadFile("models.tsv"); err != nil || string(b) != modelsTSV {
+		t.Errorf("modelsTSV is not models.tsv (%v)", err)
 	}
 	if Date != "2026-05-12" {
 		t.Errorf("Date = %q, want 2026-05-12", Date)
@@ -244,8 +244,8 @@ func TestEveryFieldMatchesSource(t *testing.T) {
 		check("Downloads", m.Downloads, w.Downloads)
 	}
 	// Llama 3.1 8B has no architecture fields in llmfit's catalog: the KV fallback applies to it.
-	if m, _ := Lookup("meta-llama/Llama-3.1-8B-Instruct"); m.HasArchitecture() {
-		t.Error("meta-llama/Llama-3.1-8B-Instruct unexpectedly has architecture fields")
+	if m, err := Lookup("meta-llama/Llama-3.1-8B-Instruct"); err != nil || m.HasArchitecture() {
+		t.Errorf("meta-llama/Llama-3.1-8B-Instruct unexpectedly has architecture fields (%v)", err)
 	}
 }
 
@@ -286,8 +286,14 @@ func TestAcceleratorsMatchCSV(t *testing.T) {
 	}
 	for i, r := range recs[1:] {
 		a := accs[i]
-		mib, _ := strconv.ParseInt(r[6], 10, 64)
-		bw, _ := strconv.ParseFloat(r[8], 64)
+		mib, err := strconv.ParseInt(r[6], 10, 64)
+		if err != nil {
+			t.Fatalf("accelerators.csv row %d memory_mib: %v", i+1, err)
+		}
+		bw, err := strconv.ParseFloat(r[8], 64)
+		if err != nil {
+			t.Fatalf("accelerators.csv row %d bandwidth_gbs: %v", i+1, err)
+		}
 		want := Accelerator{ID: r[0], Vendor: r[1], Kind: r[2], Name: r[3], Driver: r[4], ProductName: r[5],
 			MemoryMiB: mib, MemoryExact: r[7] == "yes", BandwidthGBs: bw, Notes: r[9],
 			Family: r[10], Unified: r[11] == "true", Source: r[12]}
@@ -322,11 +328,18 @@ func TestAcceleratorsMatchCSV(t *testing.T) {
 // under 120 KB; gzip -9 compresses worse than brotli, so it is an upper bound.
 func TestCompressedSize(t *testing.T) {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write([]byte(modelsTSV))
-	zw.Write([]byte(acceleratorsTSV))
-	zw.Write([]byte(dateTxt))
-	zw.Close()
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{modelsTSV, acceleratorsTSV, dateTxt} {
+		if _, err := zw.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("embedded catalog: %d bytes raw, %d bytes gzip -9", len(modelsTSV)+len(acceleratorsTSV)+len(dateTxt), buf.Len())
 	if buf.Len() >= 120_000 {
 		t.Errorf("embedded catalog is %d bytes gzip -9, budget 120 KB", buf.Len())
@@ -630,7 +643,9 @@ func BenchmarkLookupNotFound(b *testing.B) {
 	Models()
 	b.ReportAllocs()
 	for b.Loop() {
-		Lookup("NousResearch/Lama-2-7b-chat-hf")
+		if _, err := Lookup("NousResearch/Lama-2-7b-chat-hf"); err == nil {
+			b.Fatal("a misspelt name was found")
+		}
 	}
 }
 

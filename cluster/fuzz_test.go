@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -19,7 +21,10 @@ func FuzzCheck(f *testing.F) {
 	}
 	drivers := fit.DriverNames()
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
-		d, _ := fit.LookupDriver(drivers[int(pick)%len(drivers)])
+		d, ok := fit.LookupDriver(drivers[int(pick)%len(drivers)])
+		if !ok {
+			t.Fatalf("fit.DriverNames() lists %q, which LookupDriver does not know", drivers[int(pick)%len(drivers)])
+		}
 		b := &fit.Bounds{MemoryGi: int64(pick % 100), MinBandwidthGBs: int64(pick) * 10, Driver: d, DeviceClass: d.Domain,
 			Products: []string{"NVIDIA H100 80GB HBM3"}, Target: fit.DefaultTarget()}
 		b.Target.Count = 1 + int(pick%3)
@@ -30,7 +35,11 @@ func FuzzCheck(f *testing.F) {
 			}
 			return
 		}
-		_ = r.JSON()
-		_ = r.Table()
+		if js := r.JSON(); !json.Valid([]byte(js)) {
+			t.Fatalf("JSON() is not JSON: %s", js)
+		}
+		if table := r.Table(); !strings.HasPrefix(table, "NODE") {
+			t.Fatalf("Table() lacks its header row: %q", table)
+		}
 	})
 }

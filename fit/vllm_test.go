@@ -161,8 +161,11 @@ func TestVLLMShortfallIsTheMedian(t *testing.T) {
 	}
 	nearly(t, "median", (s[2]+s[3])/2, 0.4435, 0.0005)
 	nearly(t, "VLLMDriverShortfallGiB", VLLMDriverShortfallGiB, (s[2]+s[3])/2, 0.005)
-	h100, _ := LookupAccelerator("nvidia-h100-sxm")
-	h200, _ := LookupAccelerator("nvidia-h200")
+	h100, ok100 := LookupAccelerator("nvidia-h100-sxm")
+	h200, ok200 := LookupAccelerator("nvidia-h200")
+	if !ok100 || !ok200 {
+		t.Fatalf("catalog lacks the H100 SXM (%v) or the H200 (%v)", ok100, ok200)
+	}
 	nearly(t, "H100", VLLMTotalGiB(&h100), 79.18, 0)
 	nearly(t, "H200", VLLMTotalGiB(&h200), 143771.0/1024-0.44, 1e-12) // 140.4014 − 0.44 = 139.9614
 }

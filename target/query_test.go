@@ -147,14 +147,19 @@ func TestFieldsCoverTarget(t *testing.T) {
 	if _, ok := ByName("nope"); ok {
 		t.Error("ByName(nope)")
 	}
-	f, _ := ByName("minTps")
+	f, ok := ByName("minTps")
+	if !ok {
+		t.Fatal("ByName(minTps): no such field")
+	}
 	tg := Default()
 	if err := f.Set(&tg, "12.5"); err != nil || tg.MinTps != 12.5 || f.Kind() != KindNumber {
 		t.Errorf("Set: %v %v", err, tg.MinTps)
 	}
 	kinds := map[string]Kind{"model": KindString, "paramsB": KindNumber, "efficiencyPct": KindInteger, "template": KindBool, "count": KindInteger, "activeParamsB": KindNumber}
 	for name, k := range kinds {
-		if f, _ := ByName(name); f.Kind() != k {
+		if f, ok := ByName(name); !ok {
+			t.Errorf("ByName(%s): no such field", name)
+		} else if f.Kind() != k {
 			t.Errorf("%s kind %v, want %v", name, f.Kind(), k)
 		}
 	}

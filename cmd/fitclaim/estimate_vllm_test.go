@@ -21,8 +21,11 @@ func TestEstimateEngineVLLM(t *testing.T) {
 	}
 	// the utilization is vLLM's argument: 0.95 gives 0.95 × 18 − 15.697328 = 1.402672 GiB,
 	// 1,641 blocks of 917,504 B; still short of 1.75 GiB for 32,768 tokens
-	out, _, _ = runCLI("estimate", "--json", "Qwen/Qwen2-7B-Instruct", "--quant", "BF16", "--context", "32768",
+	out, errOut, code = runCLI("estimate", "--json", "Qwen/Qwen2-7B-Instruct", "--quant", "BF16", "--context", "32768",
 		"--memory", "18", "--bandwidth", "300", "--family", "nvidia", "--engine", "vllm", "--gpu-memory-utilization", "0.95")
+	if code != 0 {
+		t.Fatalf("at 0.95: exit %d: %s", code, errOut)
+	}
 	if !strings.Contains(out, `"kvCacheGiB":1.4,"kvCacheTokens":26256,`) {
 		t.Errorf("at 0.95: %s", out)
 	}

@@ -55,9 +55,14 @@ func FuzzQuoteRoundTrips(f *testing.F) {
 		if err := json.Unmarshal([]byte(Quote(s)), &back); err != nil {
 			t.Fatalf("Quote(%q) = %s: %v", s, Quote(s), err)
 		}
-		want, _ := json.Marshal(s) // encoding/json also turns invalid UTF-8 into U+FFFD
+		want, err := json.Marshal(s) // encoding/json also turns invalid UTF-8 into U+FFFD
+		if err != nil {
+			t.Fatal(err)
+		}
 		var wantBack string
-		json.Unmarshal(want, &wantBack)
+		if err := json.Unmarshal(want, &wantBack); err != nil {
+			t.Fatal(err)
+		}
 		if back != wantBack {
 			t.Fatalf("Quote(%q) reads back %q, want %q", s, back, wantBack)
 		}

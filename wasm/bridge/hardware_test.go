@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/estimate"
 )
 
@@ -52,7 +53,14 @@ func TestDevicesJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(DevicesJSON()), &v); err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Families) != 7 || len(v.Devices) == 0 || v.Devices[0].ID == "" || v.Devices[0].Family == "" {
-		t.Errorf("%+v", v)
+	if len(v.Families) != 7 || len(v.Devices) != len(catalog.Accelerators()) {
+		t.Errorf("%d families, %d devices; want 7 and the catalog's %d", len(v.Families), len(v.Devices), len(catalog.Accelerators()))
+	}
+	// The catalog's first row, nvidia-b200: 183,359 MiB / 1024 = 179.0615234375 GiB, unrounded.
+	if len(v.Devices) > 0 {
+		d := v.Devices[0]
+		if d.ID != "nvidia-b200" || d.Name != "NVIDIA B200" || d.Family != "nvidia" || d.MemoryGiB != 179.0615234375 {
+			t.Errorf("first device %+v, want nvidia-b200, NVIDIA B200, nvidia, 179.0615234375 GiB", d)
+		}
 	}
 }

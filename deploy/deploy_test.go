@@ -96,10 +96,11 @@ func TestArgs(t *testing.T) {
 	}, {
 		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
 		// The model's own format in kv mode is its release format, BF16 (fit.ReleaseFormat).
+		// Qwen/Qwen3-8B holds safetensors only: -hf names its GGUF re-upload unsloth/Qwen3-8B-GGUF.
 		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
 		o:     with{Engine: "llama.cpp"},
 		image: "ghcr.io/ggml-org/llama.cpp:server-rocm-b9603",
-		args: []string{"-hf", "Qwen/Qwen3-8B:BF16", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
+		args: []string{"-hf", "unsloth/Qwen3-8B-GGUF:BF16", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"},
 		starts: true, summary: "llama.cpp starts: 4 slots of 8192 tokens",
 	}, {
@@ -107,9 +108,26 @@ func TestArgs(t *testing.T) {
 		name: "image override", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=1024",
 		o:     with{Engine: "llama.cpp", Image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc"},
 		image: "registry.example/llama.cpp:server-cuda12-b1@sha256:abc",
-		args: []string{"-hf", "Qwen/Qwen3-8B:BF16", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
+		args: []string{"-hf", "unsloth/Qwen3-8B-GGUF:BF16", "--ctx-size", "1024", "--parallel", "1", "-ngl", "999",
 			"--host", "0.0.0.0", "--port", "8080"},
 		starts: true, summary: "llama.cpp starts: 1 slot of 1024 tokens",
+	}, {
+		// A GGUF repository is downloaded from as it is.
+		name: "a GGUF repository", link: "m=unsloth%2Fgpt-oss-20b-GGUF&s=kv&ctx=4096&q=Q4_K_M",
+		o:     with{Engine: "llama.cpp"},
+		image: "ghcr.io/ggml-org/llama.cpp:server-cuda12-b9603",
+		args: []string{"-hf", "unsloth/gpt-oss-20b-GGUF:Q4_K_M", "--ctx-size", "4096", "--parallel", "1", "-ngl", "999",
+			"--host", "0.0.0.0", "--port", "8080"},
+		starts: true, summary: "llama.cpp starts: 1 slot of 4096 tokens",
+	}, {
+		// An FP8 release publishes no GGUF files and the catalog knows no re-upload of it: -hf on
+		// it would fail to find a file, so llama.cpp does not start as written.
+		name: "no GGUF files", link: "m=nvidia%2FLlama-3.1-8B-Instruct-FP8&s=kv&ctx=4096&q=Q4_K_M",
+		o:     with{Engine: "llama.cpp"},
+		image: "ghcr.io/ggml-org/llama.cpp:server-cuda12-b9603",
+		args: []string{"-hf", "nvidia/Llama-3.1-8B-Instruct-FP8:Q4_K_M", "--ctx-size", "4096", "--parallel", "1", "-ngl", "999",
+			"--host", "0.0.0.0", "--port", "8080"},
+		summary: "llama.cpp does not start as sized: nvidia/Llama-3.1-8B-Instruct-FP8 publishes no GGUF files and the catalog knows no GGUF re-upload of it",
 	}}
 	for _, c := range cases {
 		r := mustRender(t, c.link, c.o)

@@ -1,6 +1,9 @@
 package deploy
 
-import "github.com/fitclaim/fitclaim/fit"
+import (
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/fit"
+)
 
 // llamaCppPort is llama.cpp's server's default port.
 const llamaCppPort = 8080
@@ -8,13 +11,19 @@ const llamaCppPort = 8080
 // llamaCppPlan writes llama.cpp server's arguments: the context is one pool shared by the
 // parallel slots (each slot gets ctx-size / parallel tokens), every layer is offloaded to the
 // devices (-ngl 999: more than any model has), and -hf REPO:TYPE downloads the GGUF file of that
-// tensor type. With several devices llama.cpp splits the layers over all it sees.
+// tensor type from the model's GGUF repository (catalog.GGUFRepository: a safetensors repository
+// holds none, so its GGUF re-upload). With several devices llama.cpp splits the layers over all
+// it sees.
 func llamaCppPlan(b *fit.Bounds, image string) plan {
 	t := &b.Target
 	ctx := b.ContextTokens * t.Sequences
+	repo, reupload, hasGGUF := catalog.GGUFRepository(&b.Model)
+	if !hasGGUF {
+		repo = b.Model.Name
+	}
 	p := plan{container: container{Name: "llama-server", Image: image, Port: llamaCppPort}}
 	p.Args = []string{
-		"-hf", b.Model.Name + ":" + b.Quant,
+		"-hf", repo + ":" + b.Quant,
 		"--ctx-size", itoa(ctx),
 		"--parallel", itoa(t.Sequences),
 		"-ngl", "999",
@@ -33,13 +42,19 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 		p.Problems = append(p.Problems, "llama.cpp has no fp8 KV cache: set kvCache q8_0 (the same 1 byte per element), or engine vllm")
 	}
 	formatOK := ggufType(b.Quant)
-	if !formatOK {
+	switch {
+	case !formatOK:
 		p.Problems = append(p.Problems, "llama.cpp reads GGUF files and "+b.Quant+" is not a GGUF type: set quant Q4_K_M (or another GGUF type), or engine vllm")
-	} else {
-		p.Explain = append(p.Explain, "weights: -hf downloads the "+b.Quant+" GGUF file of "+b.Model.Name+
-			"; if that repository holds no GGUF files, point -hf at its GGUF re-upload")
+	case !hasGGUF:
+		p.Problems = append(p.Problems, b.Model.Name+" publishes no GGUF files and the catalog knows no GGUF re-upload of it: "+
+			"give -hf a GGUF repository of these weights, or engine vllm")
+	case reupload:
+		p.Explain = append(p.Explain, "weights: "+b.Model.Name+" publishes no GGUF files; -hf downloads the "+b.Quant+
+			" GGUF file of its re-upload "+repo+" (the catalog's most downloaded); check that it holds that type")
+	default:
+		p.Explain = append(p.Explain, "weights: -hf downloads the "+b.Quant+" GGUF file of "+repo)
 	}
-	p.Starts = formatOK && b.KVCache != "fp8"
+	p.Starts = formatOK && hasGGUF && b.KVCache != "fp8"
 	if p.Starts {
 		p.Summary = "llama.cpp starts: " + plural(t.Sequences, "slot") + " of " + itoa(b.ContextTokens) + " tokens"
 	} else {

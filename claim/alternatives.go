@@ -33,3 +33,24 @@ func Alternatives(b *fit.Bounds) []Alternative {
 	}
 	return out
 }
+
+// requestName is the name of the one device request every claim makes.
+const requestName = "model"
+
+// matchAttribute is the attribute several NVIDIA devices of one claim must share.
+const matchAttribute = "gpu.nvidia.com/productName"
+
+// constraintRequest names the request that must get devices of one product, when a model is
+// split over several NVIDIA devices (mixed products would run at the slowest one's speed).
+func constraintRequest(b *fit.Bounds) string {
+	if b.Target.Count < 2 {
+		return ""
+	}
+	switch b.Driver.Name {
+	case fit.DriverNVIDIA:
+		return requestName
+	case fit.DriverAny:
+		return requestName + "/" + fit.DriverNVIDIA
+	}
+	return ""
+}

@@ -3,8 +3,6 @@ package claim
 import (
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -42,44 +40,6 @@ func llmfitLines(b *fit.Bounds) []string {
 			strconv.FormatInt(totalBandwidth(b), 10) + " GB/s for ≥ " + shortest(t.MinTps) + " tok/s",
 		"memory: ≥ " + strconv.FormatInt(b.MemoryGi*int64(t.Count), 10) + " Gi (weights + KV/runtime headroom)",
 	}
-}
-
-// commentWidth is where fitclaim's own header lines wrap (llmfit's lines are kept as they are),
-// so a manifest reads in a terminal and in a code review.
-const commentWidth = 100
-
-// wrapAll wraps each line at spaces; continuation lines are indented under the text that follows
-// the line's label ("kv:     ", "driver: ").
-func wrapAll(lines []string) []string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, wrap(l, commentWidth, "        ")...)
-	}
-	return out
-}
-
-func wrap(line string, width int, indent string) []string {
-	var out []string
-	const shortTail = 12 // a tail this short stays on its line rather than dangle alone ("GB")
-	for utf8.RuneCountInString(line) > width+shortTail || utf8.RuneCountInString(line) > width && !endsShort(line, width, shortTail) {
-		cut := -1
-		n := 0
-		for i, r := range line {
-			if n > width {
-				break
-			}
-			if r == ' ' && i > len(indent) {
-				cut = i
-			}
-			n++
-		}
-		if cut <= 0 {
-			break // one long word: leave it whole
-		}
-		out = append(out, strings.TrimRight(line[:cut], " "))
-		line = indent + strings.TrimLeft(line[cut:], " ")
-	}
-	return append(out, line)
 }
 
 func kvHeaderLines(b *fit.Bounds) []string {
@@ -209,25 +169,12 @@ func deviceLines(b *fit.Bounds) []string {
 	return out
 }
 
-// endsShort reports whether what lies past width is a short tail, so the line is kept whole.
-func endsShort(line string, width, tail int) bool {
-	return utf8.RuneCountInString(line)-width <= tail && !strings.Contains(string([]rune(line)[width:]), " ")
-}
-
 // totalBandwidth is the bandwidth the whole model needs, before any split.
 func totalBandwidth(b *fit.Bounds) int64 {
 	if b.Target.Count == 1 {
 		return b.MinBandwidthGBs
 	}
 	return fit.CeilFloor(b.Target.MinTps * b.ReadGBPerToken * 100 / float64(b.Target.EfficiencyPct))
-}
-
-// plural writes "1 sequence", "4 sequences".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func perDevice(n int) string {
@@ -242,25 +189,4 @@ func splitWords(n int) string {
 		return ", split " + strconv.Itoa(n) + " ways,"
 	}
 	return ""
-}
-
-// oneDecimal is Rust's {:.1}; twoDecimals its {:.2}.
-func oneDecimal(x float64) string  { return strconv.FormatFloat(x, 'f', 1, 64) }
-func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
-
-// shortest is Rust's Display for f64: the shortest round-trip digits, never an exponent.
-func shortest(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// commentSafe keeps user text inside its comment line: control characters, line and paragraph
-// separators and invalid UTF-8 become U+FFFD, so nothing can start a new YAML line.
-func commentSafe(s string) string {
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\ufeff' {
-			return '\ufffd'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\ufffd"))
 }

@@ -209,28 +209,6 @@ func TestNameOverride(t *testing.T) {
 	}
 }
 
-// Names and classes keep llmfit's plain spelling when YAML reads them as text, and are quoted
-// only when it would not.
-func TestYAMLStringQuoting(t *testing.T) {
-	for s, want := range map[string]string{
-		"test-model-7b-fit": "test-model-7b-fit", "llmfit.ai": "llmfit.ai", "gpu.nvidia.com": "gpu.nvidia.com",
-		"a1": "a1", "1a": "1a", "1-2": "1-2", "1.2.3": "1.2.3", "e1": "e1", "0x": "0x", "yes-fit": "yes-fit", "2001-12-145": "2001-12-145",
-		"123": "'123'", "1.5": "'1.5'", "1e3": "'1e3'", "0x1f": "'0x1f'", "true": "'true'", "off": "'off'", "null": "'null'", "2001-12-14": "'2001-12-14'",
-	} {
-		if got := yamlString(s); got != want {
-			t.Errorf("yamlString(%q) = %s, want %s", s, got, want)
-		}
-	}
-	r, err := renderFixture(t, func(t *fit.Target) { t.Name, t.DeviceClass = "2001-12-14", "true" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := parseYAML(t, r.YAML)
-	if path(t, p.doc, "metadata", "name") != "2001-12-14" || path(t, p.request, "exactly", "deviceClassName") != "true" {
-		t.Errorf("quoted values read back wrong:\n%s", r.YAML)
-	}
-}
-
 func TestDeviceClassValidation(t *testing.T) {
 	r, err := renderFixture(t, func(t *fit.Target) { t.DeviceClass = "gpu.example.com" })
 	if err != nil || !strings.Contains(r.YAML, "deviceClassName: gpu.example.com\n") || r.Bounds.DeviceClass != "gpu.example.com" ||

@@ -1,8 +1,3 @@
-// Package claim turns a target and its bounds into a Kubernetes DRA ResourceClaim or
-// ResourceClaimTemplate (resource.k8s.io/v1) as YAML, the same fit as JSON, and back and forth
-// between a Target and its permalink/query spelling. It writes text directly instead of using a
-// YAML or JSON library: the output layout is fixed (byte-identical to llmfit's), and leaving
-// those libraries out keeps the browser build small.
 package claim
 
 import "github.com/fitclaim/fitclaim/catalog"

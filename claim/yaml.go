@@ -8,9 +8,6 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 )
 
-// requestName is the name of the one device request every claim makes.
-const requestName = "model"
-
 // lineWriter writes indented YAML lines.
 type lineWriter struct {
 	b strings.Builder
@@ -83,24 +80,6 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 		}
 		w.line(in+8, l)
 	}
-}
-
-// matchAttribute is the attribute several NVIDIA devices of one claim must share.
-const matchAttribute = "gpu.nvidia.com/productName"
-
-// constraintRequest names the request that must get devices of one product, when a model is
-// split over several NVIDIA devices (mixed products would run at the slowest one's speed).
-func constraintRequest(b *fit.Bounds) string {
-	if b.Target.Count < 2 {
-		return ""
-	}
-	switch b.Driver.Name {
-	case fit.DriverNVIDIA:
-		return requestName
-	case fit.DriverAny:
-		return requestName + "/" + fit.DriverNVIDIA
-	}
-	return ""
 }
 
 // yamlString writes a checked DNS-1123 subdomain (a claim name, a DeviceClass name) as a YAML

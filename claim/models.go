@@ -5,8 +5,30 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
+
+// ModelSummary is a catalog entry as a type-ahead picker and the models API show it.
+type ModelSummary struct {
+	Name          string  `json:"name"`
+	ParamsB       float64 `json:"paramsB"`
+	Quant         string  `json:"quant"`
+	ContextLength int     `json:"contextLength"`
+	MoE           bool    `json:"moe"`
+}
+
+// SearchModels is catalog.Search, summarised.
+func SearchModels(query string, limit int) []ModelSummary {
+	found := catalog.Search(query, limit)
+	out := make([]ModelSummary, len(found))
+	for i := range found {
+		m := &found[i]
+		out[i] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: m.ContextLength, MoE: m.MoE}
+	}
+	return out
+}
 
 // The catalog search's limit, read alike by the API (text), the bridge (a JS number) and the
 // command line.

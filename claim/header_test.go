@@ -1,0 +1,244 @@
+package claim
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// A model name cannot break out of its comment line, whatever it holds.
+func TestModelNameCannotEscapeComment(t *testing.T) {
+	evil := []string{
+		"evil\nkind: Secret",
+		"evil\r\nmetadata:\n  name: pwned",
+		"evil\rapiVersion: v1",
+		"evil\u2028kind: Secret",
+		"evil\u2029kind: Secret",
+		"evil\u0085kind: Secret", // NEL, a YAML 1.1 line break
+		"evil\x00\x01\x1b[31m\x7f",
+		"evil\n---\napiVersion: v1\nkind: Secret",
+		"evil\n...\n",
+		"evil\ufeff#",
+		"\xff\xfe invalid utf-8 \xc3",
+		"evil\t# tab",
+		strings.Repeat("\n", 290) + "x",
+		strings.Repeat("é", 140) + "\nkind: Secret",
+	}
+	clean, err := renderFixture(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanDoc := parseYAML(t, clean.YAML).doc
+	for _, name := range evil {
+		m := testModel7B
+		m.Name = name
+		r, err := renderModel(m, fit.DefaultTarget(), "9.9.9-test")
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		p := parseYAML(t, r.YAML)
+		if len(p.header) != 4 {
+			t.Errorf("%q: %d header lines, want 4:\n%s", name, len(p.header), r.YAML)
+		}
+		if !strings.HasPrefix(p.header[1], "# model:  evil") && strings.HasPrefix(name, "evil") {
+			t.Errorf("%q: model line %q", name, p.header[1])
+		}
+		// Same structure as the clean render but for the derived name.
+		if n := path(t, p.doc, "metadata", "name").(string); !validLabel(n) || n != DeriveName(name) {
+			t.Errorf("%q: name %q", name, n)
+		}
+		p.doc["metadata"] = cleanDoc["metadata"]
+		if !reflect.DeepEqual(p.doc, cleanDoc) {
+			t.Errorf("%q: structure differs:\n%s", name, r.YAML)
+		}
+		// The JSON carries the name escaped and parses back to it (invalid UTF-8 as U+FFFD).
+		var j map[string]any
+		if err := json.Unmarshal([]byte(r.JSON), &j); err != nil {
+			t.Errorf("%q: JSON: %v\n%s", name, err, r.JSON)
+		} else if j["model"] != string([]rune(name)) {
+			t.Errorf("%q: JSON model %q", name, j["model"])
+		}
+	}
+	// kv headers carry the name too.
+	m := testModel7B
+	m.Name = "evil\nkind: Secret"
+	r, err := renderModel(m, fit.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "kv", Sequences: 1, KVCache: "fp16", Driver: "amd", Count: 2}, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := parseYAML(t, r.YAML); p.doc["kind"] != "ResourceClaim" || len(p.doc) != 4 {
+		t.Errorf("kv: %v", p.doc)
+	}
+}
+
+func TestCommentSafe(t *testing.T) {
+	cases := map[string]string{
+		"plain":                  "plain",
+		"a\nb":                   "a\ufffdb",
+		"a\u2028b":               "a\ufffdb",
+		"a\x85b":                 "a\ufffdb", // invalid UTF-8 byte
+		"a\u0085b":               "a\ufffdb", // NEL
+		"tab\there":              "tab\ufffdhere",
+		"café ≈ 7B":              "café ≈ 7B",
+		strings.Repeat("x", 301): strings.Repeat("x", 300) + "…",
+		// The 300-byte cut lands inside a rune: the half rune becomes U+FFFD.
+		"x" + strings.Repeat("é", 160): "x" + strings.Repeat("é", 149) + "\ufffd…",
+	}
+	for in, want := range cases {
+		if got := commentSafe(in); got != want {
+			t.Errorf("commentSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHeaderNumbers(t *testing.T) {
+	cases := []struct {
+		tps  float64
+		want string
+	}{{20, "for ≥ 20 tok/s"}, {22.5, "for ≥ 22.5 tok/s"}, {0.1, "for ≥ 0.1 tok/s"}, {100000, "for ≥ 100000 tok/s"}, {0.00001, "for ≥ 0.00001 tok/s"}}
+	for _, c := range cases {
+		r, err := renderFixture(t, func(t *fit.Target) { t.MinTps = c.tps })
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := parseYAML(t, r.YAML)
+		if !strings.HasSuffix(p.header[2], c.want) {
+			t.Errorf("minTps %v: %q, want suffix %q", c.tps, p.header[2], c.want)
+		}
+	}
+	// 22.5 tok/s: ceil(22.5 × 4.06 × 100 / 55) = ceil(166.09) = 167.
+	r, err := renderFixture(t, func(t *fit.Target) { t.MinTps = 22.5 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# fit:    tok/s ≈ bandwidth × 55% / 4.1 GB  ⇒  bandwidth ≥ 167 GB/s for ≥ 22.5 tok/s"; parseYAML(t, r.YAML).header[2] != want {
+		t.Errorf("header: %q", parseYAML(t, r.YAML).header[2])
+	}
+	// Params and weights with one decimal: Q8_0 7 × 1.05 = 7.3500000000000005 in binary → "7.4" (the golden file agrees).
+	r, err = renderFixture(t, func(t *fit.Target) { t.Quant = "Q8_0" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := parseYAML(t, r.YAML).header[1]; h != "# model:  Test Model 7B (7.0B params, Q8_0 ≈ 7.4 GB weights)" {
+		t.Errorf("header: %q", h)
+	}
+	// Count > 1 in llmfit mode: the memory line shows the whole model, the split line each device.
+	r, err = renderFixture(t, func(t *fit.Target) { t.Count = 2 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parseYAML(t, r.YAML)
+	if p.header[3] != "# memory: ≥ 6 Gi (weights + KV/runtime headroom)" ||
+		!strings.Contains(p.header[2], "bandwidth ≥ 148 GB/s") ||
+		p.header[4] != "# split:  2 devices, each ≥ 3 Gi and ≥ 83 GB/s (together 2 × 0.9 of one device's bandwidth)" {
+		t.Errorf("count 2 header: %q", p.header)
+	}
+}
+
+func TestKVHeader(t *testing.T) {
+	tg := fit.DefaultTarget()
+	tg.Model, tg.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv"
+	r, err := RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parseYAML(t, r.YAML)
+	want := []string{
+		"# Generated by fitclaim 9.9.9-test — do not compute these constants by hand.",
+		"# model:  Qwen/Qwen3-30B-A3B-Instruct-2507 (30.5B params, 3.3B active, BF16 ≈ 61.1 GB weights)",
+		"# arch:   from config.json of Qwen/Qwen3-30B-A3B-Instruct-2507 via architectures.csv; maximum context",
+		"#         262144 tokens",
+		"# kv:     8192 tokens × 1 sequence, fp16: 2 × 48 layers × 4 KV heads × 128 head dim × 2 B = 0.81 GB",
+		// 3,339,427,840 × 1.442 × 2 B = 9.63 GB; (9.63 + 0.81) / 0.0205471566 = 507.91 → 508 (fit's TestKVMixtureOfExperts)
+		"# fit:    s/token = (9.63 GB weights (3.3B active × 1.442 MoE read factor) + 0.81 GB KV) / (bandwidth",
+		"#         × 42.93%, calibrated for intel, the least efficient family any vendor's device may be) +",
+		"#         2.138 ms overhead  ⇒  bandwidth ≥ 508 GB/s for ≥ 20 tok/s per sequence",
+		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 1.25 GiB llama.cpp reserve (0.75 CUDA",
+		"#         context + 0.5 compute buffer))",
+	}
+	if !reflect.DeepEqual(p.header, want) {
+		t.Errorf("kv header:\n%s\nwant\n%s", strings.Join(p.header, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(r.JSON, `"speedEfficiency": 0.4293,`) || !strings.Contains(r.JSON, `"speedFamily": "intel",`) ||
+		!strings.Contains(r.JSON, `"speedOverheadMs": 2.138,`) || !strings.Contains(r.JSON, `"activeParamsB": 3.339,`) || !strings.Contains(r.JSON, `"kvCacheGi": 0.75,`) || !strings.Contains(r.JSON, `"kvEstimated": false,`) {
+		t.Errorf("kv JSON:\n%s", r.JSON)
+	}
+	// The estimate says so: moondream2 has no architecture anywhere; 0.000008 × 1.927237104 × 4,096 = 0.063 GB.
+	tg.Model = "vikhyatk/moondream2"
+	r, err = RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := parseYAML(t, r.YAML).header[2:4]; h[0]+"\n"+h[1] != "# kv:     4096 tokens × 1 sequence, fp16: estimated 0.06 GB (0.000008 GB per billion params per token;\n#         the model's layers/heads are unknown)" {
+		t.Errorf("estimated kv lines: %q", h)
+	}
+	if !slices.Contains(r.Warnings, "the KV cache is estimated (0.000008 GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size") {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+}
+
+// Wrapped header lines stay within 100 columns (a short unbroken tail may run 12 past it) and
+// never leave a unit dangling alone on a continuation line.
+func TestHeaderWrap(t *testing.T) {
+	long := "kv:     32768 tokens × 4 sequences, fp16: 2 × 48 layers × 4 KV heads × 128 head dim × 2 B = 12.88 GB"
+	if got := wrap(long, commentWidth, "        "); len(got) != 1 {
+		t.Errorf("a 2-character tail was wrapped: %q", got)
+	}
+	list := "driver: " + strings.TrimSuffix(strings.Repeat("NVIDIA H100 80GB HBM3, ", 12), ", ")
+	got := wrap(list, commentWidth, "        ")
+	if len(got) < 3 {
+		t.Fatalf("not wrapped: %q", got)
+	}
+	for i, l := range got {
+		if n := len([]rune(l)); n > commentWidth+12 || strings.HasSuffix(l, " ") || i > 0 && !strings.HasPrefix(l, "        N") {
+			t.Errorf("line %d (%d runes) %q", i, n, l)
+		}
+	}
+	if strings.Join(strings.Fields(strings.Join(got, " ")), " ") != strings.Join(strings.Fields(list), " ") {
+		t.Errorf("wrapping lost words: %q", got)
+	}
+}
+
+// The kv line writes each attention kind's formula with the model's numbers, and the arch line
+// says where the facts came from (figures as fit's TestKVCachePerLayerKind computes them).
+func TestKVHeaderPerKind(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		want []string
+	}{
+		// (18 × 131,072 + 18 × 128) × 2 × 8 × 64 × 2 B = 4,836,556,800 B = 4.84 GB
+		{"m=openai%2Fgpt-oss-120b&s=kv&ctx=131072", []string{
+			"# kv:     131072 tokens × 1 sequence, fp16: 2 × (18 full layers × tokens + 18 sliding layers ×",
+			"#         min(tokens, 128)) × 8 KV heads × 64 head dim × 2 B = 4.84 GB"}},
+		// 61 × (512 + 64) × 2 B × 163,840 = 11,513,364,480 B = 11.51 GB
+		{"m=deepseek-ai%2FDeepSeek-R1&s=kv&ctx=163840", []string{
+			"# kv:     163840 tokens × 1 sequence, fp16: 61 layers × (512 latent + 64 RoPE key) per token (MLA) × 2",
+			"#         B = 11.51 GB"}},
+		// 12 × 2 × 2 × 256 × 2 B × 262,144 = 6,442,450,944 B = 6.44 GB
+		{"m=Qwen%2FQwen3-Next-80B-A3B-Instruct&s=kv&ctx=262144", []string{
+			"# kv:     262144 tokens × 1 sequence, fp16: 2 × 12 full-attention layers (of 48; the others keep a",
+			"#         fixed state) × 2 KV heads × 256 head dim × 2 B = 6.44 GB"}},
+		// An override is named: 2 × 32 × 16 × 128 × 2 B × 8,192 = 2,147,483,648 B = 2.15 GB.
+		{"m=meta-llama%2FLlama-3.1-8B-Instruct&s=kv&kvh=16", []string{
+			"# arch:   kvHeads from the override, the rest from config.json of meta-llama/Llama-3.1-8B(-Instruct)",
+			"#         via architectures.csv; maximum context 131072 tokens",
+			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 32 layers × 16 KV heads × 128 head dim × 2 B = 2.15 GB"}},
+	} {
+		tg, err := ParsePermalink(c.link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RenderVersion(tg, "9.9.9-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := strings.Join(parseYAML(t, r.YAML).header, "\n")
+		if !strings.Contains(h, strings.Join(c.want, "\n")) {
+			t.Errorf("%s: header\n%s\nlacks\n%s", c.link, h, strings.Join(c.want, "\n"))
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package claim
+
+import (
+	"strconv"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+// warnings are what a careful reviewer would point out about a claim that is nonetheless valid.
+func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
+	t := &b.Target
+	var w []string
+	if t.Name == "" && !b.Custom {
+		if n := sharedCount(name); n > 1 {
+			w = append(w, "the claim name "+name+" is derived from "+strconv.Itoa(n)+
+				" catalog models (llmfit cuts names at "+strconv.Itoa(stemMax)+" characters and ignores case); set name to make it unique")
+		}
+	}
+	if t.Sizing == fit.SizingLlmfit {
+		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
+			room := "room for about " + strconv.FormatInt(b.KVTokensRoom, 10) + " tokens of fp16 KV cache"
+			if b.KVTokensRoom == 0 {
+				room = "no room for a KV cache beside the weights and " + shortest(fit.RuntimeOverheadGiB) + " GiB of runtime overhead"
+			}
+			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
+		}
+	} else {
+		if m := b.MaxContext; m > 0 && b.ContextTokens > m {
+			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
+		}
+		if b.KVEstimated {
+			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
+		}
+	}
+	if !b.Driver.Bandwidth {
+		w = append(w, b.Driver.Domain+" publishes no bandwidth: the "+strconv.FormatInt(b.MinBandwidthGBs, 10)+
+			" GB/s floor is not enforced by this claim, only memory")
+	}
+	if p := proposal(matches, t.Count); p != "" {
+		w = append(w, p)
+	}
+	return w
+}
+
+// proposal suggests the smallest device count when nothing in the catalog fits as asked.
+func proposal(matches []fit.Match, count int) string {
+	for i := range matches {
+		if matches[i].Fits() {
+			return ""
+		}
+	}
+	m, ok := SplitProposal(matches)
+	if !ok {
+		return "no accelerator in the catalog meets these floors, even " + strconv.Itoa(fit.MaxCount) + " of them"
+	}
+	return "no accelerator in the catalog meets these floors with " + plural(count, "device") + "; " +
+		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
+}

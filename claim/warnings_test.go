@@ -1,0 +1,82 @@
+package claim
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
+)
+
+func TestWarnings(t *testing.T) {
+	// llmfit mode leaves room for 7,233 fp16 tokens of Qwen2.5-7B (fit tests compute it) < 8,192.
+	tg := fit.DefaultTarget()
+	tg.Model = "Qwen/Qwen2.5-7B-Instruct"
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves room for about 7233 tokens of fp16 KV cache; use sizing kv to size for a context") {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+	// The fixture's 6 Gi leave room for 32,956 tokens > 4,096: no warning at all.
+	rf, err := renderFixture(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rf.Warnings) != 0 {
+		t.Errorf("fixture warnings: %q", rf.Warnings)
+	}
+	// Context longer than the model's.
+	tg.Sizing, tg.Context = "kv", 65536
+	r, err = Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.Warnings, "context 65536 is longer than the model's 32768 tokens") {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+	// AMD: the bandwidth floor is not enforced; said in the warnings and the header.
+	rf, err = renderFixture(t, func(t *fit.Target) { t.Driver = "amd" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rf.Warnings, "gpu.amd.com publishes no bandwidth: the 148 GB/s floor is not enforced by this claim, only memory") ||
+		!strings.Contains(rf.YAML, "# driver: gpu.amd.com publishes no bandwidth and no product list is known: the ≥ 148 GB/s floor is NOT\n#         enforced, only memory\n") {
+		t.Errorf("amd: %q\n%s", rf.Warnings, rf.YAML)
+	}
+	// Nothing fits one device: propose the smallest count.
+	r, err = Render(fit.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.Warnings, "no accelerator in the catalog meets these floors with 1 device; 2 × NVIDIA B200 would (set count to 2)") {
+		t.Errorf("405B warnings: %q", r.Warnings)
+	}
+	// Nothing fits even eight.
+	rf, err = renderFixture(t, func(t *fit.Target) { t.MinTps = 100000 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rf.Warnings, "no accelerator in the catalog meets these floors, even 8 of them") {
+		t.Errorf("100k tok/s warnings: %q", rf.Warnings)
+	}
+	// The matches travel with the result.
+	if len(rf.Matches) != 129 { // every row of data/accelerators.csv
+		t.Errorf("%d matches", len(rf.Matches))
+	}
+}
+
+// Llama-2-7b's llmfit floor (4 Gi) is smaller than its weights (3.63 GiB) plus 0.5 GiB overhead:
+// the warning says there is no room at all rather than "about 0 tokens".
+func TestWarningNoKVRoom(t *testing.T) {
+	tg := fit.DefaultTarget()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bounds.KVTokensRoom != 0 || !slices.Contains(r.Warnings, "llmfit sizing computes no KV cache: the memory floor leaves no room for a KV cache beside the weights and 0.5 GiB of runtime overhead; use sizing kv to size for a context") {
+		t.Errorf("room %d, warnings %q", r.Bounds.KVTokensRoom, r.Warnings)
+	}
+}

@@ -114,7 +114,7 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	var w lines
 	for _, l := range header(r, p, b) {
-		for _, part := range wrap(commentSafe(l)) {
+		for _, part := range claim.WrapComment(commentSafe(l)) { // 80 columns, as the claim's header
 			w.line(0, "# "+part)
 		}
 	}

@@ -48,32 +48,3 @@ func commentSafe(s string) string {
 		return r
 	}, strings.ToValidUTF8(s, "\ufffd"))
 }
-
-// commentWidth is where the header wraps: 80 columns, as issue 12 asks of the header lines
-// fitclaim adds beyond llmfit's.
-const commentWidth = 80
-
-// wrap breaks a header line at spaces; continuation lines are indented under the text after the
-// label ("engine: ").
-func wrap(line string) []string {
-	const indent = "        "
-	var out []string
-	for utf8.RuneCountInString(line) > commentWidth {
-		cut, n := -1, 0
-		for i, r := range line {
-			if n > commentWidth {
-				break
-			}
-			if r == ' ' && i > len(indent) {
-				cut = i
-			}
-			n++
-		}
-		if cut <= 0 {
-			break
-		}
-		out = append(out, strings.TrimRight(line[:cut], " "))
-		line = indent + strings.TrimLeft(line[cut:], " ")
-	}
-	return append(out, line)
-}

@@ -1,0 +1,56 @@
+package claim
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Issue 12: the header lines fitclaim adds beyond llmfit's wrap at 80 columns, "# " included,
+// so a manifest reads in an 80-column terminal and in a review. llmfit's own lines (llmfit
+// sizing, the llmfit driver, one device) and the first line, which names fitclaim in llmfit's
+// words, stay as they are.
+func TestHeaderWrapsAt80Columns(t *testing.T) {
+	for _, link := range []string{
+		"m=Qwen%2FQwen3-8B&s=kv&ctx=8192&drv=nvidia",
+		"m=openai%2Fgpt-oss-120b&s=kv&drv=nvidia&n=2",
+		"m=deepseek-ai%2FDeepSeek-R1&s=kv&drv=any&n=8",
+		"m=meta-llama%2FLlama-3.1-8B-Instruct&s=kv&ctx=32768&seq=4&drv=amd&engine=vllm",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&drv=nvidia",
+		"m=google%2Fgemma-3-27b-it&s=kv&drv=intel&n=3&kv=q8_0",
+	} {
+		tg, err := target.ParsePermalink(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(r.YAML, "\n") {
+			if !strings.HasPrefix(l, "#") {
+				break
+			}
+			llmfits := tg.Sizing == target.SizingLlmfit && (strings.HasPrefix(l, "# model:") || strings.HasPrefix(l, "# fit:") || strings.HasPrefix(l, "# memory:"))
+			if i > 0 && !llmfits && utf8.RuneCountInString(l) > 80 {
+				t.Errorf("%s: header line %d is %d columns:\n%s", link, i, utf8.RuneCountInString(l), l)
+			}
+		}
+	}
+}
+
+// Wrapping keeps every word and never splits one; a word longer than the line stays whole.
+func TestWrapComment(t *testing.T) {
+	line := "driver: " + strings.Repeat("word ", 30) + strings.Repeat("x", 90)
+	got := WrapComment(line)
+	if strings.Join(strings.Fields(strings.Join(got, " ")), " ") != strings.Join(strings.Fields(line), " ") {
+		t.Errorf("words changed:\n%q", got)
+	}
+	for _, l := range got[:len(got)-1] {
+		if utf8.RuneCountInString("# "+l) > 80 || !strings.HasPrefix(l, "driver: ") && !strings.HasPrefix(l, "        ") {
+			t.Errorf("line %q", l)
+		}
+	}
+}

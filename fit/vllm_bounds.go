@@ -60,8 +60,8 @@ func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
 	in := VLLMInput{
 		TotalGiB: totalGiB, Device: device, TP: n,
 		WeightsGiB:  b.ParamsB * 1e9 * b.BytesPerParam / float64(n) / gib,
-		Vocab:       m.VocabSize,
-		Hidden:      m.HiddenSize,
+		Vocab:       m.Vocabulary(), // a gated repository's from its re-uploads (catalog.Model.Vocabulary)
+		Hidden:      m.Width(),
 		MaxModelLen: b.ContextTokens,
 		// the target's vLLM arguments (0 = vLLM's defaults)
 		Utilization: b.Target.GPUMemoryUtilization,

@@ -14,8 +14,16 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// DeviceKeys are the device fields' query keys (each is also its flag).
-var DeviceKeys = []string{"on", "memory", "bandwidth", "family", "unified"}
+// DeviceKeys are the device fields' query keys (each is also its flag), in the table's order.
+var DeviceKeys = func() []string {
+	var keys []string
+	for i := range target.Fields {
+		if target.Fields[i].Device {
+			keys = append(keys, target.Fields[i].Key)
+		}
+	}
+	return keys
+}()
 
 // Flags are the flags of fitclaim estimate, exactly the contract's; each is a field of the
 // table (package target), which reads and checks it.

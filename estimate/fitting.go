@@ -1,7 +1,6 @@
 package estimate
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +33,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 	def := target.Default()
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		if f.Get(&t) != f.Get(&def) && f.Name != "count" && !slices.Contains(DeviceKeys, f.Key) {
+		if f.Get(&t) != f.Get(&def) && f.Name != "count" && !f.Device {
 			return nil, &fit.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
 				strings.Join(DeviceKeys, ", ") + ", n, limit"}
 		}

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -61,11 +60,11 @@ func resolveDevice(d Device) (Device, string, error) {
 	if d.MemoryGiB == 0 && d.BandwidthGBs == 0 && d.Family == "" {
 		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give its memory, bandwidth and family")
 	}
-	if math.IsNaN(d.MemoryGiB) || d.MemoryGiB <= 0 || d.MemoryGiB > MaxDeviceMemoryGiB {
-		return Device{}, "", deviceField("memoryGiB").Errorf(ftoa(d.MemoryGiB))
+	if err := deviceField("memoryGiB").CheckNumber(d.MemoryGiB); err != nil {
+		return Device{}, "", err
 	}
-	if math.IsNaN(d.BandwidthGBs) || d.BandwidthGBs <= 0 || d.BandwidthGBs > MaxDeviceBandwidthGBs {
-		return Device{}, "", deviceField("bandwidthGBs").Errorf(ftoa(d.BandwidthGBs))
+	if err := deviceField("bandwidthGBs").CheckNumber(d.BandwidthGBs); err != nil {
+		return Device{}, "", err
 	}
 	f, ok := LookupFamily(d.Family)
 	if !ok {

@@ -27,6 +27,7 @@ type Field struct {
 	Default string // the value, spelled as in a link, when absent; "" = the zero value
 	Derived string // what the zero value means where it is derived ("the model's own")
 	Help    string // one line for the command line and the page
+	Device  bool   // one of the device the estimate runs on: only fitclaim estimate reads it
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
 	// default; for a string, "") passes and means Derived. Strings: at most MaxLen bytes and, when Choices is set

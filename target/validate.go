@@ -27,9 +27,7 @@ func (f *Field) check(t *Target) error {
 		if x == 0 && f.ZeroOK {
 			return nil
 		}
-		if math.IsNaN(x) || math.IsInf(x, 0) || x <= f.Min || x > f.Max {
-			return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
-		}
+		return f.CheckNumber(x)
 	case KindInteger:
 		n := *f.integer(t)
 		if n == 0 && f.ZeroOK {
@@ -54,6 +52,15 @@ func (f *Field) check(t *Target) error {
 		}) {
 			return f.Errorf(strconv.Quote(s))
 		}
+	}
+	return nil
+}
+
+// CheckNumber is a number field's range, Min < x ≤ Max, without the ZeroOK exception: for a
+// value that must be given (a device given by its numbers needs its memory and bandwidth).
+func (f *Field) CheckNumber(x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x <= f.Min || x > f.Max {
+		return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	return nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
-	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -12,7 +10,7 @@ import (
 // (the device of estimate, the container image of deploy); "" = every claim-writing command.
 func readerOf(f *target.Field) string {
 	switch {
-	case slices.Contains(estimate.DeviceKeys, f.Key):
+	case f.Device:
 		return "estimate"
 	case f.Name == "image":
 		return "deploy"

@@ -189,7 +189,27 @@ func VLLM(in VLLMInput) VLLMResult {
 	}
 	r.KVCacheGiB = r.BudgetGiB - r.WeightsGiB - r.ActivationGiB - r.NonTorchGiB
 	r.layout(in)
+	r.noUtilizationHelps(in.TotalGiB)
 	return r
+}
+
+// noUtilizationHelps replaces vLLM's advice to raise gpu_memory_utilization where no utilization
+// can help: weights beyond the device fail to load (CUDA out of memory, before any KV cache is
+// sized), and weights, activation and non-torch memory beyond it leave nothing even at 1.
+func (r *VLLMResult) noUtilizationHelps(totalGiB float64) {
+	if r.Starts || r.KVCacheGiB > 0 {
+		return
+	}
+	const fix = "; more devices (a larger tensor-parallel size) or a smaller weight format would"
+	switch used := r.WeightsGiB + r.ActivationGiB + r.NonTorchGiB; {
+	case r.WeightsGiB > totalGiB:
+		r.Reason = "CUDA out of memory while loading the weights: " + gib2(r.WeightsGiB) + " GiB per device, more than the device's " +
+			gib2(totalGiB) + " GiB" + fix + "."
+	case used >= totalGiB:
+		r.Reason = "No available memory for the cache blocks. The weights " + gib2(r.WeightsGiB) + " + activation " +
+			gib2(r.ActivationGiB) + " + non-torch " + gib2(r.NonTorchGiB) + " GiB exceed the device's " + gib2(totalGiB) +
+			" GiB at any gpu_memory_utilization" + fix + "."
+	}
 }
 
 // VLLMLayout is what vLLM does with kvGiB of available KV memory (as it logs it): blocks,

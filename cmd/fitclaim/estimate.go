@@ -11,15 +11,17 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// estimateFlag names the flag of a field for messages, as the table spells it.
-func estimateFlag(field string) string {
-	if f, ok := target.ByName(field); ok {
-		if f.Flag == "" {
-			return f.Arg
-		}
-		return "--" + f.Flag
+// estimateField names a field for messages by its label and its flag, as the table spells them
+// ("Device bandwidth (--bandwidth)"); the model, which has no flag, by its label alone.
+func estimateField(field string) string {
+	f, ok := target.ByName(field)
+	switch {
+	case !ok:
+		return field
+	case f.Flag == "":
+		return f.Label
 	}
-	return field
+	return f.Label + " (--" + f.Flag + ")"
 }
 
 // parseEstimateArgs reads the command line as claim does (the flags are the field table's),
@@ -54,7 +56,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		var fe *fit.FieldError
 		if errors.As(err, &fe) {
-			fmt.Fprintf(stderr, "fitclaim estimate: %s: %s\n", estimateFlag(fe.Field), fe.Msg)
+			fmt.Fprintf(stderr, "fitclaim estimate: %s: %s\n", estimateField(fe.Field), fe.Msg)
 		} else {
 			fmt.Fprintln(stderr, "fitclaim estimate:", err)
 		}

@@ -53,21 +53,21 @@ func TestEstimateJSONFigures(t *testing.T) {
 	}
 }
 
-// Bad input exits non-zero and names the flag and the allowed range.
+// Bad input exits non-zero and names the field by its label, its flag and the allowed range.
 func TestEstimateBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		code int
 		want []string
 	}{
-		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "1000", "--family", "tpu"}, exitError, []string{"--family", "nvidia-pascal", "tpu"}},
-		{[]string{"--params", "8", "--memory", "0", "--bandwidth", "1000", "--family", "amd"}, exitError, []string{"--memory", "greater than 0"}},
-		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "-5", "--family", "amd"}, exitError, []string{"--bandwidth", "greater than 0"}},
-		{[]string{"--params", "8", "--active-params", "9", "--on", "nvidia-t4"}, exitError, []string{"--active-params", "at most"}},
-		{[]string{"--params", "8", "--count", "9", "--on", "nvidia-t4"}, exitError, []string{"--count", "1 to 8"}},
-		{[]string{"--params", "8", "--context", "-1", "--on", "nvidia-t4"}, exitError, []string{"--context", "1 to"}},
-		{[]string{"--params", "8"}, exitError, []string{"--on", "memory, bandwidth and family"}},
-		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"--on", "not both"}},
+		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "1000", "--family", "tpu"}, exitError, []string{"Device family (--family)", "nvidia-pascal", "tpu"}},
+		{[]string{"--params", "8", "--memory", "0", "--bandwidth", "1000", "--family", "amd"}, exitError, []string{"Device memory (--memory)", "greater than 0"}},
+		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "-5", "--family", "amd"}, exitError, []string{"Device bandwidth (--bandwidth)", "greater than 0"}},
+		{[]string{"--params", "8", "--active-params", "9", "--on", "nvidia-t4"}, exitError, []string{"Active parameters (--active-params)", "at most"}},
+		{[]string{"--params", "8", "--count", "9", "--on", "nvidia-t4"}, exitError, []string{"Devices (--count)", "1 to 8"}},
+		{[]string{"--params", "8", "--context", "-1", "--on", "nvidia-t4"}, exitError, []string{"Context (--context)", "1 to"}},
+		{[]string{"--params", "8"}, exitError, []string{"Device (--on)", "memory, bandwidth and family"}},
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"Device (--on)", "not both"}},
 		{[]string{"--params", "8", "--on", "nvidia-t4", "--min-tps", "3"}, exitUsage, []string{"unknown flag --min-tps"}},
 		{[]string{"--params", "8", "--on"}, exitUsage, []string{"--on needs a value"}},
 	} {

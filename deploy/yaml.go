@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // lines writes indented YAML lines.
@@ -37,14 +36,4 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// commentSafe keeps text inside its comment line (as claim's header does).
-func commentSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\ufeff' {
-			return '\ufffd'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\ufffd"))
 }

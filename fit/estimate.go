@@ -48,6 +48,19 @@ func EstimateOn(t Target, d Device) (Estimate, error) {
 		return EstimateVLLM(t, d)
 	}
 	t.Sizing = SizingKV
+	e, err := resolveEstimate(t, d)
+	if err != nil {
+		return Estimate{}, err
+	}
+	if !e.Fits {
+		e.Reason = e.reason()
+	}
+	return e, nil
+}
+
+// resolveEstimate checks the device, then sizes the target, and judges one on the other (the
+// llama.cpp-style reserve; EstimateVLLM goes on from there).
+func resolveEstimate(t Target, d Device) (Estimate, error) {
 	dev, name, err := resolveDevice(d)
 	if err != nil {
 		return Estimate{}, err
@@ -56,11 +69,7 @@ func EstimateOn(t Target, d Device) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	e := estimate(b, dev, name)
-	if !e.Fits {
-		e.Reason = e.reason()
-	}
-	return e, nil
+	return estimate(b, dev, name), nil
 }
 
 func estimate(b Bounds, dev Device, name string) Estimate {
@@ -129,7 +138,12 @@ func largestFitting(limit int64, ok func(int64) bool) int64 {
 	if !ok(1) {
 		return 0
 	}
-	lo, hi := int64(1), limit
+	return largestAbove(1, limit, ok)
+}
+
+// largestAbove is the largest n in [lo, hi] with ok(n), by bisection, for ok true at lo (not
+// asked) and up to a point, false after it; lo when no larger n is ok.
+func largestAbove(lo, hi int64, ok func(int64) bool) int64 {
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		if ok(mid) {

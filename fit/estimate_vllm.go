@@ -28,15 +28,11 @@ func isVLLM(t *Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
 // says whether vLLM starts with --max-model-len = the context. Errors are *FieldError.
 func EstimateVLLM(t Target, d Device) (Estimate, error) {
 	t.Sizing, t.Engine = SizingKV, EngineVLLM
-	dev, name, err := resolveDevice(d)
+	e, err := resolveEstimate(t, d)
 	if err != nil {
 		return Estimate{}, err
 	}
-	b, err := Resolve(t)
-	if err != nil {
-		return Estimate{}, err
-	}
-	e := estimate(b, dev, name)
+	b, dev, name := e.Bounds, e.Device, e.DeviceName
 	total := dev.MemoryGiB
 	if dev.On != "" {
 		a, _ := LookupAccelerator(dev.On)

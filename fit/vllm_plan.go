@@ -157,16 +157,7 @@ func vllmFix(in VLLMInput, context, sequences int, top float64) string {
 
 // vllmLongest is the largest n in 1..limit-1 with ok(n) (ok grows false with n); 0 if none.
 func vllmLongest(ok func(int) bool, limit int) int {
-	lo, hi := 0, limit-1
-	for lo < hi {
-		mid := lo + (hi-lo+1)/2
-		if ok(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	return int(largestAbove(0, int64(limit-1), func(n int64) bool { return ok(int(n)) }))
 }
 
 // VLLMClaimFloorGi is the claim's per-device memory floor under vLLM, in whole Gi of the

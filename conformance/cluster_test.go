@@ -324,14 +324,7 @@ func TestClusterCELErrorsAgree(t *testing.T) {
 	for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAny} {
 		target := fit.DefaultTarget()
 		target.ParamsB, target.Driver = 7, drv
-		r, err := claim.Render(target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := DecodeAndValidate([]byte(r.YAML))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, m := renderManifest(t, target)
 		reqs, err := Requests(m)
 		if err != nil {
 			t.Fatal(err)

@@ -46,13 +46,15 @@ func TestArgs(t *testing.T) {
 		summary    string
 	}{{
 		// Qwen2.5-7B-Instruct-AWQ on 2 devices, 4 × 8192 tokens. The smallest product the NVIDIA
-		// claim (5 Gi per device) admits is the T4: 14.74 GiB as CUDA sees it. Weights: fit's AWQ
-		// bytes with scales, 3.01 GB = 2.80 GiB, 1.40 GiB per device; activation (2048 batched tokens
+		// claim (6 Gi per device) admits is the T4: 14.74 GiB as CUDA sees it. Weights: fit's AWQ
+		// bytes with scales for the linear layers, the embedding and LM head (2 × 152,064 × 3584 =
+		// 1,089,994,752) in 16 bits: (5,785,780,224 − 1,089,994,752) × 0.51953125 + 1,089,994,752 × 2
+		// = 4,619,596,800 B = 4.30 GiB, 2.15 GiB per device; activation (2048 batched tokens
 		// on a small device, 4 sampled rows): 9.52 × 4 × 152,064 × 4 B + 1.43 × 2048 × 3584 × 2 B =
 		// 0.0216 + 0.0196 = 0.041 GiB; non-torch (tensor parallel) 0.55 GiB. KV per token per
 		// device: 2 × 28 layers × 4/2 heads × 128 × 2 B = 28,672 B; 4 × 8192 tokens = 0.875 GiB.
-		// Need (1.40 + 0.041 + 0.55 + 0.875) / 14.74 = 0.19 of the device, under vLLM's default
-		// 0.90, which stays. Pool: 0.90 × 14.74 − 1.40 − 0.041 − 0.55 = 11.28 GiB, 51 requests of
+		// Need (2.15 + 0.041 + 0.55 + 0.875) / 14.74 = 0.25 of the device, under vLLM's default
+		// 0.90, which stays. Pool: 0.90 × 14.74 − 2.15 − 0.041 − 0.55 = 10.52 GiB, 48 requests of
 		// 8192 tokens (0.21875 GiB each); --max-num-seqs 4 holds 4. AWQ comes from the checkpoint:
 		// no --quantization.
 		name: "AWQ over 2 devices", link: "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&s=kv&ctx=8192&seq=4&drv=nvidia&n=2",

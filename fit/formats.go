@@ -66,17 +66,56 @@ type WeightFormat struct {
 }
 
 // BytesPerParam is the format's average real bytes per parameter for a model of paramsB total
-// and activeB active parameters with the architecture's experts. Routed experts hold
+// and activeB active parameters with the architecture's experts, of which embedB (the token
+// embedding and the LM head, EmbeddingParamsB) stay 16-bit. Routed experts hold
 // E × (total − active) / (E − k) parameters: each of the E experts has the same size x, and
 // total − active = (E − k) × x.
-func (f WeightFormat) BytesPerParam(paramsB, activeB float64, a *Architecture) float64 {
+func (f WeightFormat) BytesPerParam(paramsB, activeB, embedB float64, a *Architecture) float64 {
 	rest := RealBytesPerParam(f.Rest)
+	if _, _, serving := servingBPP(f.Rest); !serving {
+		embedB = 0 // llmfit's GGUF and MLX figures are averages over the whole file already
+	}
 	if f.Experts == "" || a.Experts <= a.ExpertsPerToken || !(paramsB > activeB) {
-		return rest
+		return sixteenBitEmbeddings(rest, paramsB, embedB)
 	}
 	experts := float64(a.Experts) * (paramsB - activeB) / float64(a.Experts-a.ExpertsPerToken)
 	share := min(experts/paramsB, 1)
-	return share*RealBytesPerParam(f.Experts) + (1-share)*rest
+	restShare := 1 - share
+	if restShare > 0 {
+		rest = sixteenBitEmbeddings(rest, restShare*paramsB, embedB)
+	}
+	return share*RealBytesPerParam(f.Experts) + restShare*rest
+}
+
+// The quantized serving formats (FP8, INT8, NVFP4, MXFP4, AWQ, GPTQ) quantize the linear layers
+// and leave the token embedding and the LM head in 16 bits: llm-compressor, ModelOpt, AutoAWQ
+// and GPTQ skip them, and vLLM's load-time fp8 quantizes linear layers only. Their logged sizes
+// say so: RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic loaded 33.88 GiB per device on 2
+// (data/vllm-train.tsv, llmd-03), (70.560 − 2.101) × 1 B + 2.101 × 2 B = 72.661 GB = 67.67 GiB,
+// 33.84 each; counted at 1 B for all: 32.86. unsloth/Qwen3-8B-FP8 loaded 8.96 GiB (uns-09):
+// 9.435 GB = 8.79 GiB, against 7.63.
+
+// bf16Bytes is the 16-bit width the embedding and the LM head keep.
+const bf16Bytes = 2
+
+// EmbeddingParamsB is the token embedding and the LM head, in billions of parameters:
+// 2 × vocabulary × hidden size, both counted (an LM head of its own, as in the Llama, Qwen3 8B+,
+// Mistral and DeepSeek models; a small model that ties them errs high by one matrix); 0 when
+// either size is unknown.
+func EmbeddingParamsB(vocab, hidden int) float64 {
+	if vocab <= 0 || hidden <= 0 {
+		return 0
+	}
+	return 2 * float64(vocab) * float64(hidden) / 1e9
+}
+
+// sixteenBitEmbeddings is the average bytes per parameter of paramsB parameters at bpp of which
+// embedB stay 16-bit; formats of 16 bits or more are unchanged.
+func sixteenBitEmbeddings(bpp, paramsB, embedB float64) float64 {
+	if bpp >= bf16Bytes || embedB <= 0 || !(paramsB > embedB) {
+		return bpp
+	}
+	return ((paramsB-embedB)*bpp + embedB*bf16Bytes) / paramsB
 }
 
 // ReleaseFormat is "the model's own" format in the KV-aware mode: the repository's release

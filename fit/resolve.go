@@ -236,7 +236,7 @@ func (b *Bounds) resolveQuant(t *Target) error {
 	if b.Quant != b.Format.Name {
 		b.Format = WeightFormat{Name: b.Quant, Rest: b.Quant}
 	}
-	b.BytesPerParam = b.Format.BytesPerParam(b.ParamsB, b.ActiveParamsB, &b.Arch)
+	b.BytesPerParam = b.Format.BytesPerParam(b.ParamsB, b.ActiveParamsB, EmbeddingParamsB(b.Model.Vocabulary(), b.Model.Width()), &b.Arch)
 	return nil
 }
 

@@ -1,0 +1,28 @@
+package fit
+
+import "testing"
+
+// vLLM's logged weights of an FP8 release (data/vllm-train.tsv, llmd-03:
+// RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic, tensor-parallel 2, 33.88 GiB per device). The
+// embedding and the LM head stay 16-bit: 2 × 128,256 × 8,192 = 2,101,346,304 parameters;
+// (70,560,423,936 − 2,101,346,304) × 1 B + 2,101,346,304 × 2 B = 72,661,770,240 B
+// = 67.6716 GiB, 33.8358 per device (1 B for all gave 70,560,423,936 B = 32.8572).
+func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
+	tg := DefaultTarget()
+	tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", SizingKV, EngineVLLM, 2
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !within(b.WeightsGB, 72.66177024, 1e-8) {
+		t.Errorf("weights %v GB, want 72.66177024", b.WeightsGB)
+	}
+	if in := VLLMInputFor(&b, 79.18, "NVIDIA H100 SXM 80GB"); !within(in.WeightsGiB, 33.8358, 1e-4) {
+		t.Errorf("weights per device %.4f GiB, want 33.8358 (vLLM logged 33.88)", in.WeightsGiB)
+	}
+	// A GGUF type keeps llmfit's whole-file average: Q4_K_M is 0.58 B for every parameter.
+	tg.Quant = "Q4_K_M"
+	if b, err = Resolve(tg); err != nil || b.BytesPerParam != 0.58 {
+		t.Errorf("Q4_K_M: %v B per parameter (%v)", b.BytesPerParam, err)
+	}
+}

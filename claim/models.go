@@ -19,13 +19,15 @@ type ModelSummary struct {
 	MoE           bool    `json:"moe"`
 }
 
-// SearchModels is catalog.Search, summarised.
+// SearchModels is catalog.Search, summarised. The context is the model's real maximum
+// (fit.ArchitectureOf: architectures.csv's, else the catalog's): llmfit's catalog multiplies it
+// by the RoPE factor or holds a 4,096 placeholder for gated repositories.
 func SearchModels(query string, limit int) []ModelSummary {
 	found := catalog.Search(query, limit)
 	out := make([]ModelSummary, len(found))
 	for i := range found {
 		m := &found[i]
-		out[i] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: m.ContextLength, MoE: m.MoE}
+		out[i] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: fit.ArchitectureOf(m).MaxContext, MoE: m.MoE}
 	}
 	return out
 }

@@ -91,14 +91,15 @@ func verdict(matches []fit.Match, count int) string {
 	return s + "; " + strconv.Itoa(selected) + " of them are ones this claim's driver can select."
 }
 
-// SplitProposal is the product that needs the fewest devices when no accelerator meets the
-// floors as asked; ok is false when one does, or when none would even with fit.MaxCount.
+// SplitProposal is the product the claim's driver can select that needs the fewest devices when
+// none it can select meets the floors as asked; ok is false when one does, or when none would
+// even with fit.MaxCount.
 func SplitProposal(matches []fit.Match) (best fit.Match, ok bool) {
 	for _, m := range matches {
-		if m.Fits() {
+		if m.Selectable && m.Fits() {
 			return fit.Match{}, false
 		}
-		if m.DevicesNeeded > 0 && (!ok || m.DevicesNeeded < best.DevicesNeeded) {
+		if m.Selectable && m.DevicesNeeded > 0 && (!ok || m.DevicesNeeded < best.DevicesNeeded) {
 			best, ok = m, true
 		}
 	}

@@ -80,10 +80,16 @@ func TestVerdictWords(t *testing.T) {
 
 func TestSplitProposal(t *testing.T) {
 	a := func(name string, n int) fit.Match {
-		return fit.Match{Accelerator: catalog.Accelerator{Name: name}, DevicesNeeded: n}
+		return fit.Match{Accelerator: catalog.Accelerator{Name: name}, DevicesNeeded: n, Selectable: true}
 	}
 	if m, ok := SplitProposal([]fit.Match{a("x", 0), a("y", 4), a("z", 2), a("w", 2)}); !ok || m.Accelerator.Name != "z" {
 		t.Errorf("fewest devices, first of equals: %+v %v", m, ok)
+	}
+	// A product the driver cannot select is never proposed, however few it needs.
+	other := a("v", 1)
+	other.Selectable = false
+	if m, ok := SplitProposal([]fit.Match{other, a("y", 4)}); !ok || m.Accelerator.Name != "y" {
+		t.Errorf("unselectable proposed: %+v %v", m, ok)
 	}
 	if _, ok := SplitProposal([]fit.Match{a("x", 0)}); ok {
 		t.Error("none would, even 8")

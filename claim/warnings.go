@@ -45,7 +45,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 // proposal suggests the smallest device count when nothing in the catalog fits as asked.
 func proposal(matches []fit.Match, count int) string {
 	for i := range matches {
-		if matches[i].Fits() {
+		if matches[i].Selectable && matches[i].Fits() {
 			return ""
 		}
 	}

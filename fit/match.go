@@ -16,6 +16,7 @@ type Match struct {
 	FitsMemory    bool    // reported memory ≥ the memory floor (as the scheduler compares it)
 	FitsBandwidth bool    // bandwidth ≥ the bandwidth floor
 	Selected      bool    // the rendered claim's selector would pick this device
+	Selectable    bool    // the claim's driver can select this product at all (Bounds.Selectable)
 	EstTps        float64 // estimated decode tok/s (per sequence) on Count devices of this product
 	HeadroomPct   float64 // EstTps over MinTps, minus 100 %
 	DevicesNeeded int     // fewest devices of this product (≤ 8) that hold the model at the speed; 0 = none
@@ -48,7 +49,8 @@ func Matches(b Bounds) []Match {
 		m := Match{Accelerator: a}
 		m.FitsMemory = fitsMemory(&a, b.MemoryGi)
 		m.FitsBandwidth = a.BandwidthGBs >= float64(b.MinBandwidthGBs)
-		m.Selected = b.selects(&a, m.FitsMemory, m.FitsBandwidth)
+		m.Selectable = b.Selectable(&a)
+		m.Selected = m.Selectable && b.selects(&a, m.FitsMemory, m.FitsBandwidth)
 		m.EstTps = b.estTps(&a, b.Target.Count)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
 		m.DevicesNeeded = b.devicesNeeded(&a, &floors)

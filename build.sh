@@ -6,7 +6,7 @@
 #                         with the headers and redirects of netlify.toml, and /api/* from the edge
 #                         worker in workerd on $API_PORT (default 8787; SERVE_API=0: site only)
 #   ./build.sh test       every test: vet, unit, wasm-in-Chromium, end-to-end, conformance, fuzzing, edge
-#   ./build.sh bench      figures: bytes, page and render times, wasm vs native (bench/bench.sh), Go and edge benchmarks
+#   ./build.sh bench      every figure: bytes, page and render times, wasm vs native, accuracy, Go and edge benchmarks (bench/bench.sh)
 #   ./build.sh sizes      raw, gzip -9 and brotli sizes of each file in dist/ (not the precompressed copies)
 #   ./build.sh edge       build the edge worker (edge/build.sh)
 #   ./build.sh edge-serve serve the edge worker locally (edge/serve.sh)
@@ -284,41 +284,15 @@ cmd_test() {
 # ---------------------------------------------------------------------------
 # bench
 
-# Figures, not pass/fail: bench/bench.sh prints 1. first-load bytes against the 1.0 MB brotli
-# budget, 2. navigation -> first rendered claim beside a minimal Go wasm page, 3. render latency
-# in the page, 4. the catalog swept in wasm beside natively; then 5. the Go benchmarks of
-# catalog/fit/claim and 6. edge/bench.sh (when present). A step that breaks is said and the
-# others still run; the exit status is non-zero if any broke.
+# Figures, not pass/fail: bench/bench.sh is the one command that prints them all (its header
+# and bench/README.md list them); this sets up its tools and builds the site it measures.
 cmd_bench() {
 	ensure_go
 	ensure_chromium
 	ensure_brotli
 	cmd_build
 	build_wasmbrowsertest
-	local s rc=0 failed=()
-	for s in bench/*.sh; do
-		[ -f "$s" ] || continue
-		say "bench: $s"
-		bash "$s" || { rc=1; failed+=("$s"); }
-	done
-	local pkgs=() p
-	for p in ./catalog/ ./fit/ ./claim/; do
-		[ -d "$p" ] && grep -qs '^func Benchmark' "$p"*_test.go && pkgs+=("$p")
-	done
-	printf '\n=== 5. Go benchmarks (%s) ===\n' "${pkgs[*]:-none}"
-	if [ ${#pkgs[@]} -gt 0 ]; then
-		go test -run='^$' -bench=. -benchmem "${pkgs[@]}" || { rc=1; failed+=("go benchmarks"); }
-	else
-		echo "no Benchmark functions in catalog/, fit/ or claim/ yet"
-	fi
-	printf '\n=== 6. edge API load run (edge/bench.sh) ===\n'
-	if [ -f edge/bench.sh ]; then
-		timeout --foreground 15m bash edge/bench.sh || { rc=1; failed+=("edge/bench.sh"); }
-	else
-		echo "edge/bench.sh is not there yet: skipped"
-	fi
-	[ $rc = 0 ] || say "bench: these steps broke (figures above are incomplete): ${failed[*]}"
-	return $rc
+	bash bench/bench.sh
 }
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# fitclaim's benchmark script: prints figures, never fails on a slow result (it is not a timed
-# test). `./build.sh bench` builds dist/ and runs it; it can also run alone on a built dist/.
+# fitclaim's one benchmark command: prints every figure, never fails on a slow result (it is not
+# a timed test). `./build.sh bench` builds dist/ and runs it; it can also run alone on a built
+# dist/. bench/README.md lists every benchmark it runs and where it lives.
 #
 #   1. first-load bytes of dist/ (raw, gzip -9, brotli -q 11) against the 1.0 MB brotli budget
 #   2. navigation -> first rendered claim in headless Chromium, beside a minimal Go wasm page
@@ -9,10 +10,14 @@
 #   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
 #   4b. the speed estimate against measured runs (bench/speedacc), beside llmfit's formula
 #   4c. the vLLM engine budget against logged start-ups (bench/vllmacc)
+#   5. the Go benchmarks: every package of the root module with Benchmark functions, outside
+#      bench/sweep and bench/bridgebench (run above): catalog, fit, bench/render, ...
+#   6. the edge API under load in workerd beside net/http (edge/bench.sh)
+# A step that breaks is said and the others still run; the exit status is non-zero if any broke.
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
 # SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3),
-# FRAGMENT (permalink opened).
+# FRAGMENT (permalink opened), GO_BENCHTIME (step 5, default 1s), EDGE=0 (skip step 6).
 # Loopback only; every server and browser it starts is stopped on exit (trap).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -63,6 +68,8 @@ run_child() {
 }
 
 note() { printf '%s\n' "$*" >>"$SUMMARY"; }
+FAILED=()
+broke() { FAILED+=("$1"); note "$1: FAILED (see above)"; }
 human() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%.2f MB", b/1048576; else if (b >= 1024) printf "%.1f KB", b/1024; else printf "%d B", b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
 
@@ -294,9 +301,36 @@ else
 	note "catalog sweep: FAILED (see above)"
 fi
 
-section "4b. speed estimate: share of measured runs within ±25 % (bench/speedacc)"; go run ./bench/speedacc || note "speed accuracy: FAILED"
+section "4b. speed estimate: share of measured runs within ±25 % (bench/speedacc)"; go run ./bench/speedacc || broke "speed accuracy"
 
-section "4c. vLLM engine budget: available KV, tokens, concurrency against logged start-ups (bench/vllmacc)"; go run ./bench/vllmacc || note "vLLM accuracy: FAILED"
+section "4c. vLLM engine budget: available KV, tokens, concurrency against logged start-ups (bench/vllmacc)"; go run ./bench/vllmacc || broke "vLLM accuracy"
+
+# ---------------------------------------------------------------------------
+# 5. Go benchmarks, natively: every package with Benchmark functions but the two run above
+
+GO_BENCH_PKGS=()
+while IFS= read -r d; do
+	case $d in ./bench/sweep | ./bench/bridgebench) ;; *) GO_BENCH_PKGS+=("$d") ;; esac
+done < <(grep -lsr --include='*_test.go' '^func Benchmark' . | grep -v -e '^\./tools/' -e '^\./conformance/' -e '^\./edge/' |
+	xargs -r -n1 dirname | sort -u)
+section "5. Go benchmarks (${GO_BENCH_PKGS[*]:-none}; -benchtime ${GO_BENCHTIME:-1s})"
+if [ ${#GO_BENCH_PKGS[@]} -gt 0 ]; then
+	run_child go test -run '^$' -bench . -benchtime "${GO_BENCHTIME:-1s}" -benchmem "${GO_BENCH_PKGS[@]}" || broke "Go benchmarks"
+fi
+
+# ---------------------------------------------------------------------------
+# 6. The edge API under load (edge/bench.sh: workerd beside net/http on loopback)
+
+section "6. edge API load run (edge/bench.sh)"
+if [ "${EDGE:-1}" = 0 ]; then
+	echo "EDGE=0: skipped"
+else
+	run_child timeout --foreground 15m bash edge/bench.sh || broke "edge load run"
+fi
 
 section "summary (bench/bench.sh)"
 cat "$SUMMARY"
+if [ ${#FAILED[@]} -gt 0 ]; then
+	say "these steps broke (the figures above are incomplete): ${FAILED[*]}"
+	exit 1
+fi

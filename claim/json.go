@@ -1,7 +1,6 @@
 package claim
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,19 +29,19 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 		{"model", jsonString(b.Model.Name)},
 		{"quant", jsonString(b.Quant)},
 		{"resolverVersion", jsonString(version)},
-		{"weightsGb", jsonFloat(roundHalfAway(b.WeightsGB, 1))},
+		{"weightsGb", jsonFloat(jsontext.Round(b.WeightsGB, 1))},
 	}
 	if t.Sizing == fit.SizingKV {
 		f = append(f,
-			jsonField{"activeParamsB", jsonFloat(roundHalfAway(b.ActiveParamsB, 3))},
+			jsonField{"activeParamsB", jsonFloat(jsontext.Round(b.ActiveParamsB, 3))},
 			jsonField{"contextTokens", strconv.Itoa(b.ContextTokens)},
 			jsonField{"kvCache", jsonString(b.KVCache)},
-			jsonField{"kvCacheGi", jsonFloat(roundHalfAway(b.KVBytes/(1<<30), 3))},
+			jsonField{"kvCacheGi", jsonFloat(jsontext.Round(b.KVBytes/(1<<30), 3))},
 			jsonField{"kvEstimated", strconv.FormatBool(b.KVEstimated)},
 			jsonField{"sequences", strconv.Itoa(t.Sequences)},
-			jsonField{"speedEfficiency", jsonFloat(roundHalfAway(b.SpeedEfficiency, 4))},
+			jsonField{"speedEfficiency", jsonFloat(jsontext.Round(b.SpeedEfficiency, 4))},
 			jsonField{"speedFamily", jsonString(b.SpeedFamily)},
-			jsonField{"speedOverheadMs", jsonFloat(roundHalfAway(b.SpeedOverheadSeconds*1e3, 3))},
+			jsonField{"speedOverheadMs", jsonFloat(jsontext.Round(b.SpeedOverheadSeconds*1e3, 3))},
 			jsonField{"sizing", jsonString(t.Sizing)})
 	}
 	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
@@ -67,12 +66,6 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	}
 	s.WriteString("}")
 	return s.String()
-}
-
-// roundHalfAway rounds to the given decimals, halves away from zero (Rust's f64::round).
-func roundHalfAway(x float64, decimals int) float64 {
-	p := math.Pow(10, float64(decimals))
-	return math.Round(x*p) / p
 }
 
 // jsonFloat prints a float as serde_json does (ryu): shortest digits, always with a fraction or

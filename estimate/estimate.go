@@ -5,7 +5,6 @@
 package estimate
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -61,11 +60,6 @@ func Run(v target.Values) (fit.Estimate, error) {
 	return fit.EstimateOn(t, d)
 }
 
-func round(x float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(x*p) / p
-}
-
 // JSON is the contract's object, exactly: fits, needGiB, usableGiB, tokensPerSecond (only when it
 // fits), maxContextTokens, maxSequences, reason (only when it does not fit). GiB to 2 decimals,
 // tokens/s to 1.
@@ -75,12 +69,12 @@ func JSON(e fit.Estimate) string {
 	w.Key("fits")
 	w.Bool(e.Fits)
 	w.Key("needGiB")
-	w.Num(round(e.NeedGiB, 2))
+	w.Num(jsontext.Round(e.NeedGiB, 2))
 	w.Key("usableGiB")
-	w.Num(round(e.UsableGiB, 2))
+	w.Num(jsontext.Round(e.UsableGiB, 2))
 	if e.Fits {
 		w.Key("tokensPerSecond")
-		w.Num(round(e.TokensPerSecond, 1))
+		w.Num(jsontext.Round(e.TokensPerSecond, 1))
 	}
 	w.Key("maxContextTokens")
 	w.Int(e.MaxContextTokens)
@@ -96,11 +90,11 @@ func JSON(e fit.Estimate) string {
 		w.Key("engine")
 		w.Str(e.Engine)
 		w.Key("kvCacheGiB")
-		w.Num(round(r.KVCacheGiB, 2))
+		w.Num(jsontext.Round(r.KVCacheGiB, 2))
 		w.Key("kvCacheTokens")
 		w.Int(r.KVCacheTokens)
 		w.Key("maxConcurrency")
-		w.Num(round(r.MaxConcurrency, 2))
+		w.Num(jsontext.Round(r.MaxConcurrency, 2))
 		w.Key("starts")
 		w.Bool(r.Starts)
 		if !r.Starts {
@@ -133,7 +127,7 @@ func Text(e fit.Estimate) string {
 	}
 	s.WriteString("fits: needs " + gib(e.NeedGiB) + " GiB (weights " + gib(e.WeightsGiB) + " + KV cache " + gib(e.KVGiB) +
 		" + reserve " + gib(e.ReserveGiB) + ") of " + gib(e.UsableGiB) + " GiB usable\n")
-	s.WriteString("speed: " + strconv.FormatFloat(round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (calibrated: " +
+	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (calibrated: " +
 		strconv.FormatFloat(e.Efficiency*100, 'f', 1, 64) + " % of " + strconv.FormatFloat(e.Device.BandwidthGBs, 'f', -1, 64) +
 		" GB/s for the " + e.Device.Family + " family, " + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token")
 	if e.CommSeconds > 0 {

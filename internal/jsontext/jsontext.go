@@ -10,6 +10,13 @@ import (
 	"unicode/utf8"
 )
 
+// Round rounds x to the given decimals, halves away from zero (Rust's f64::round): the numbers
+// claim's JSON and the estimate's carry.
+func Round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
+}
+
 // Quote writes s as a JSON string the way serde_json does: escapes for '"', '\\' and control
 // characters only; invalid UTF-8 becomes U+FFFD.
 func Quote(s string) string {

@@ -68,3 +68,12 @@ func FuzzQuoteRoundTrips(f *testing.F) {
 		}
 	})
 }
+
+func TestRound(t *testing.T) {
+	cases := []struct{ x, want float64 }{{7.35, 7.4}, {4.06, 4.1}, {0.05, 0.1}, {2.25, 2.3}, {-2.25, -2.3}, {0.04, 0}, {17.7085087744, 17.7}}
+	for _, c := range cases {
+		if got := Round(c.x, 1); got != c.want {
+			t.Errorf("Round(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8, FP16, FP8, INT8, MXFP4, NVFP4`},
 		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
 		{func(t *Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
-			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give paramsB for a model that is not in the catalog`},
+			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give Parameters (paramsB) for a model that is not in the catalog`},
 		{func(t *Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
 			`Model (model, m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
 		{func(t *Target) { t.Model = "llama-2-7b-chat" },

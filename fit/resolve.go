@@ -158,7 +158,7 @@ func (b *Bounds) resolveModel(t *Target) error {
 	if err != nil {
 		var nf *catalog.NotFoundError
 		if errors.As(err, &nf) && len(nf.Suggestions) == 0 {
-			return fieldErr("model", err.Error()+"; or give paramsB for a model that is not in the catalog")
+			return fieldErr("model", err.Error()+"; or give "+deviceField("paramsB").Label+" (paramsB) for a model that is not in the catalog")
 		}
 		return fieldErr("model", err.Error())
 	}

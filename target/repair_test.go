@@ -1,6 +1,7 @@
 package target
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,20 @@ func TestRepairLinkClipsLongPairs(t *testing.T) {
 	// 3 bytes of "zz=" and 40 two-byte "é": cut at 60 bytes is "zz=" and 28 "é" (59 bytes).
 	if len(r.Dropped) != 1 || !strings.Contains(r.Message(), "“zz="+strings.Repeat("é", 28)+"…”") {
 		t.Errorf("%q", r.Message())
+	}
+}
+
+// A model name of spaces names nothing: the same message as no model at all, by the label of
+// the custom size.
+func TestBlankModelIsNoModel(t *testing.T) {
+	for _, q := range []string{"m=%20%20%20", "m=%09"} {
+		tg, err := ParsePermalink(q)
+		if err == nil {
+			err = tg.Validate()
+		}
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "model" || !strings.Contains(err.Error(), "choose a catalog model, or give Parameters") {
+			t.Errorf("%s: %v", q, err)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func (t *Target) checkTogether() error {
 	if t.Model != "" && t.ParamsB != 0 {
 		return params.Err("give either a catalog model or a custom model's " + params.Label + ", not both")
 	}
-	if t.Model == "" && t.ParamsB == 0 {
+	if strings.TrimSpace(t.Model) == "" && t.ParamsB == 0 { // a name of spaces names nothing
 		return field("model").Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
 	}
 	custom := t.Model == ""

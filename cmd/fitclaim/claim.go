@@ -85,11 +85,23 @@ func (c claimArgs) target() (target.Target, error) {
 	if !c.hasLink {
 		return target.ParseQuery(c.values)
 	}
-	link := c.permalink
-	if at := strings.IndexAny(link, "#?"); at >= 0 {
-		link = link[at+1:]
+	return target.ParsePermalink(linkTarget(c.permalink))
+}
+
+// linkTarget is the part of a link that holds the target: a page link's fragment, an API link's
+// query (without a fragment pasted after it), or the key=value pairs themselves.
+func linkTarget(link string) string {
+	before, fragment, hasFragment := strings.Cut(link, "#")
+	if hasFragment && fragment != "" && !strings.Contains(before, "/api/") {
+		return fragment
 	}
-	return target.ParsePermalink(link)
+	if _, query, ok := strings.Cut(before, "?"); ok {
+		return query
+	}
+	if hasFragment {
+		return fragment
+	}
+	return link
 }
 
 // switchValue reads a switch: --json, --json=true, --json=false.

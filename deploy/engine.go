@@ -59,7 +59,8 @@ func plural(n int, noun string) string {
 	return itoa(n) + " " + noun + "s"
 }
 
-// vendorNote is the problem of running a CUDA build on another vendor's devices.
+// vendorNote is the problem of running a CUDA build on another vendor's devices (under vLLM, whose
+// pinned image is the CUDA build, it stops the pod; an image given is taken at its word).
 func vendorNote(b *fit.Bounds, engine string) string {
 	switch b.Target.Driver {
 	case fit.DriverAMD:

@@ -55,8 +55,10 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		notes = append(notes, "vLLM holds "+plural(bud.Requests, "request")+" of "+itoa(bud.MaxModelLen)+
 			" tokens at once, fewer than the "+itoa(t.Sequences)+" sequences asked; the others wait. "+bud.Fix)
 	}
-	if n := vendorNote(b, "vLLM"); n != "" {
-		notes = append(notes, n)
+	if n := vendorNote(b, "vLLM"); n != "" && image == VLLMImage {
+		// the pinned image is the CUDA build: on AMD or Intel devices the pod does not run; an
+		// image given for the vendor is taken at its word
+		blocking = append([]string{n}, blocking...)
 	}
 	if n := bf16Note(b, matches); n != "" {
 		notes = append(notes, n)

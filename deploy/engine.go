@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -25,16 +26,16 @@ type plan struct {
 	Summary  string // one line: "vLLM starts: N requests of L tokens at once", or why not
 }
 
-// checkpointQuantized reports whether a catalog entry's repository holds pre-quantized weights
-// whose format the engine reads from the checkpoint's config (AWQ, GPTQ, AutoRound). The other
-// entries carry llmfit's default Q4_K_M, an assumption about a GGUF download: their repositories
-// hold the original 16-bit weights.
+// checkpointQuantized reports whether a repository's format (checkpointFormat) is pre-quantized
+// weights the engine reads from the checkpoint's config: AWQ, GPTQ, AutoRound, FP8, INT8 (W8A8),
+// NVFP4, MXFP4 and the mixed releases (gpt-oss's MXFP4 experts + BF16). GGUF and MLX are files
+// vLLM does not serve from these repositories; the rest hold 16-bit weights.
 func checkpointQuantized(own string) bool {
 	switch own {
-	case "AWQ-4bit", "AWQ-8bit", "GPTQ-Int4", "GPTQ-Int8", "AutoRound-4bit":
+	case "AWQ-4bit", "AWQ-8bit", "GPTQ-Int4", "GPTQ-Int8", "AutoRound-4bit", "FP8", "INT8", "NVFP4", "MXFP4":
 		return true
 	}
-	return false
+	return strings.Contains(own, " experts + ") && !strings.Contains(own, "mlx") // gpt-oss, DeepSeek-V4, Kimi-K2.5
 }
 
 // ggufType reports whether a quantization is one of llama.cpp's GGUF tensor types (the names

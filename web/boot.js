@@ -14,9 +14,14 @@
     if (WebAssembly.compileStreaming && type.startsWith("application/wasm")) return WebAssembly.compileStreaming(resp);
     return WebAssembly.compile(await resp.arrayBuffer());
   };
+  // A bare visit shows the example first (app.js draws it from index.html): compiling the engine
+  // at once would take the cores it needs, so there the compile starts once the page is parsed
+  // and drawn; the download (the preload) starts at once either way.
+  const ready = location.hash.length > 1 ? Promise.resolve()
+    : new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => setTimeout(resolve, 0), { once: true }));
   // Settles to {module} or {error}: never an unhandled rejection, whatever app.js is doing.
   const engine = typeof WebAssembly === "object"
-    ? compile().then((module) => ({ module }), (error) => ({ error }))
+    ? ready.then(compile).then((module) => ({ module }), (error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
   window.fitclaimBoot = { engine };
 })();

@@ -143,6 +143,7 @@ func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth int64) {
 		return b.MemoryGi, b.MinBandwidthGBs
 	}
 	c := *b
+	c.Target.Count = n // vLLM's floor reads the tensor-parallel size from the target
 	if c.Target.Sizing == SizingKV {
 		c.sizeKV(n)
 	} else {

@@ -1,0 +1,33 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+)
+
+// Under vLLM the floor of a split into n devices is vLLM's budget at tensor-parallel size n.
+// floorsFor(n) sized a copy for n devices but vLLM's floor read the target's own count, so every
+// n gave the one-device floor: no product ever "fits as N devices" and no split was proposed.
+//
+// DeepSeek-R1, 4 × 32,768 tokens, on B200s (183,359 MiB = 179.06 GiB): per device at n = 5,
+// weights 639.25 / 5 = 127.85 GiB, the MLA latent cache unsplit (vLLM replicates it) 8.58 GiB,
+// activation 4.85 and non-torch 0.55: (127.85 + 8.58 + 4.85 + 0.55) / 0.9 + 1.12 CUDA graphs +
+// 0.44 the driver keeps = 157.59 + 1.56 = 159.15 → 160 Gi, which a B200 holds; at n = 4,
+// (159.81 + 8.58 + 5.40) / 0.9 + 1.56 = 194.66 → 195 Gi, which it does not.
+func TestVLLMSplitFloors(t *testing.T) {
+	tg := DefaultTarget()
+	tg.Model, tg.Sizing, tg.Engine, tg.Context, tg.Sequences, tg.Driver =
+		"deepseek-ai/DeepSeek-R1", SizingKV, EngineVLLM, 32768, 4, DriverNVIDIA
+	_, err := Resolve(tg)
+	if err == nil || !strings.Contains(err.Error(), "NVIDIA B200 (") || !strings.Contains(err.Error(), "fits as 5 devices") {
+		t.Fatalf("one device: %v; want the B200 proposed as 5 devices", err)
+	}
+	tg.Count = 5
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.MemoryGi != 160 {
+		t.Errorf("5 devices: %d Gi per device, want 160", b.MemoryGi)
+	}
+}

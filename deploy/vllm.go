@@ -88,6 +88,12 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 func vllmWeights(b *fit.Bounds) (flags []string, line, problem string) {
 	q, model := b.Quant, b.Model.Name
 	own := checkpointFormat(&b.Model)
+	switch {
+	case b.Model.IsGGUFRepository():
+		return nil, "", model + " holds GGUF files (llama.cpp's), which vLLM does not serve: engine llama.cpp, or the original 16-bit repository"
+	case strings.HasPrefix(own, "mlx-"):
+		return nil, "", model + " holds Apple MLX weights (" + own + "), which vLLM does not serve: engine llama.cpp with a GGUF repository, or the original 16-bit repository"
+	}
 	if checkpointQuantized(own) {
 		if strings.EqualFold(q, own) {
 			return nil, "weights: " + own + ", read from the checkpoint's quantization_config (vLLM needs no --quantization)", ""

@@ -42,3 +42,17 @@ func TestVLLMServesTheReleaseFormat(t *testing.T) {
 		t.Errorf("NVFP4 of a BF16 checkpoint: starts %v, %q", r.Starts, r.Summary)
 	}
 }
+
+// A GGUF or MLX repository holds no 16-bit weights for vLLM to load: the message says what the
+// repository holds and what serves it, instead of "vLLM would load its 16-bit weights".
+func TestVLLMRefusesGGUFAndMLXRepositories(t *testing.T) {
+	for link, want := range map[string]string{
+		"m=unsloth%2FQwen3-8B-GGUF&s=kv&ctx=8192&drv=nvidia":       "unsloth/Qwen3-8B-GGUF holds GGUF files (llama.cpp's), which vLLM does not serve: engine llama.cpp, or the original 16-bit repository",
+		"m=mlx-community%2FQwen3-8B-4bit&s=kv&ctx=8192&drv=nvidia": "mlx-community/Qwen3-8B-4bit holds Apple MLX weights (mlx-4bit), which vLLM does not serve: engine llama.cpp with a GGUF repository, or the original 16-bit repository",
+	} {
+		r := mustRender(t, link, with{})
+		if r.Starts || !strings.Contains(r.Summary, want) || strings.Contains(r.Summary, "16-bit weights") {
+			t.Errorf("%s: starts %v, %q", link, r.Starts, r.Summary)
+		}
+	}
+}

@@ -108,6 +108,43 @@ func (o ArchOverride) Apply(a Architecture) Architecture {
 	return a
 }
 
+// checkOverridden refuses a shape an override left impossible or incomplete, naming the field to
+// give (by its label): layers of a kind beyond the model's layers, an MLA or hybrid kind without
+// its sizes, a sliding window without the layers that use it, or the other way round. A shape
+// nothing overrode is the catalog's, and stands as it is.
+func (a *Architecture) checkOverridden() error {
+	if len(a.Overridden) == 0 {
+		return nil
+	}
+	atMostLayers := func(name string, n int) error {
+		if a.Layers > 0 && n > a.Layers {
+			return deviceField(name).Err("must be at most the model's " + itoa(a.Layers) + " layers (got " + itoa(n) + ")")
+		}
+		return nil
+	}
+	needs := func(name, why string) error {
+		f := deviceField(name)
+		return f.Err(why + ": give " + f.Label + " (" + f.Name + ") too")
+	}
+	switch {
+	case a.Attention == AttentionMLA && a.KVLoraRank+a.QKRopeHeadDim <= 0:
+		return needs("kvLoraRank", "attention mla caches one latent per layer")
+	case a.Attention == AttentionHybrid && a.FullAttentionLayers <= 0:
+		return needs("fullAttentionLayers", "attention hybrid caches only its full-attention layers")
+	case a.SlidingWindow > 0 && a.SlidingLayers <= 0:
+		return needs("slidingLayers", "a sliding window applies to the layers that use it")
+	case a.SlidingLayers > 0 && a.SlidingWindow <= 0:
+		return needs("slidingWindow", "sliding-window layers keep a window of tokens")
+	}
+	if err := atMostLayers("slidingLayers", a.SlidingLayers); err != nil {
+		return err
+	}
+	if a.Attention == AttentionHybrid {
+		return atMostLayers("fullAttentionLayers", a.FullAttentionLayers)
+	}
+	return nil
+}
+
 // CachesKV reports whether the shape is complete enough for the per-layer KV formulas.
 func (a *Architecture) CachesKV() bool {
 	if a.Layers <= 0 {

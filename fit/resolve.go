@@ -105,6 +105,9 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 	}
 	if t.Sizing == SizingKV {
 		b.Arch = archOverride(&t).Apply(b.Arch)
+		if err := b.Arch.checkOverridden(); err != nil {
+			return Bounds{}, err
+		}
 		b.MaxContext = b.Arch.MaxContext
 		b.Engine = LookupEngine(t.Engine).Name
 	}

@@ -33,6 +33,10 @@ func EstimateVLLM(t Target, d Device) (Estimate, error) {
 		return Estimate{}, err
 	}
 	b, dev, name := e.Bounds, e.Device, e.DeviceName
+	if dev.Family == FamilyApple {
+		return Estimate{}, deviceField("engine").Err(VLLMEngine + " has no Apple GPU (Metal) backend: " +
+			name + " runs the model with engine llama.cpp (or MLX)")
+	}
 	total := dev.MemoryGiB
 	if dev.On != "" {
 		a, _ := LookupAccelerator(dev.On)

@@ -57,7 +57,7 @@ func Matches(b Bounds) []Match {
 		m.Verdict = verdict(&m, b.Target.Count)
 		if n := m.DevicesNeeded; n > b.Target.Count {
 			m.NeededTps = b.estTps(&a, n)
-			m.NeededMemoryGi, _ = b.floorsFor(n)
+			m.NeededMemoryGi, _ = floors.get(&b, n) // computed once per count for the whole catalog
 		}
 		out[i] = m
 	}

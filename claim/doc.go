@@ -19,5 +19,5 @@
 //	models.go        the catalog search as the picker and the models API show it
 //	version.go       fitclaim's version
 //
-// The permalink and query codec is package target's (query.go keeps the old names meanwhile).
+// The permalink and query codec is package target's.
 package claim

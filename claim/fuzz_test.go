@@ -11,6 +11,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // checkRendered demands what every successful render must give: one YAML document that parses
@@ -59,11 +60,11 @@ func checkRendered(t *testing.T, r Result) {
 	}
 }
 
-func requireFieldError(t *testing.T, err error) *fit.FieldError {
+func requireFieldError(t *testing.T, err error) *target.FieldError {
 	t.Helper()
-	var fe *fit.FieldError
+	var fe *target.FieldError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T) is not a *fit.FieldError", err, err)
+		t.Fatalf("error %v (%T) is not a *target.FieldError", err, err)
 	}
 	if fe.Field == "" || fe.Msg == "" {
 		t.Fatalf("empty FieldError %#v", fe)
@@ -86,7 +87,7 @@ func FuzzRenderModelName(f *testing.F) {
 		if raw%3 == 0 { // some entries without architecture
 			m.Layers, m.KVHeads, m.HeadDim = 0, 0, 0
 		}
-		tg := fit.DefaultTarget()
+		tg := target.Default()
 		tg.MinTps, tg.EfficiencyPct, tg.Quant, tg.Count, tg.Name = minTps, eff, quant, count, override
 		tg.Driver = fit.DriverNames()[int(driver)%len(fit.DriverNames())]
 		if kv {
@@ -125,17 +126,17 @@ func FuzzParsePermalink(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, frag string) {
-		tg, errs := ParsePermalinkPartial(frag)
+		tg, errs := target.ParsePermalinkPartial(frag)
 		for _, e := range errs {
 			requireFieldError(t, e)
 		}
-		tg1, err := ParsePermalink(frag)
+		tg1, err := target.ParsePermalink(frag)
 		if (err != nil) != (len(errs) > 0) || !reflect.DeepEqual(tg1, tg) {
 			t.Fatalf("ParsePermalink and ParsePermalinkPartial disagree: %v vs %v", err, errs)
 		}
 		// Whatever was read, its permalink reads back as the same target.
-		link := Permalink(tg)
-		back, err := ParsePermalink(link)
+		link := target.Permalink(tg)
+		back, err := target.ParsePermalink(link)
 		if err != nil || !reflect.DeepEqual(back, tg) {
 			t.Fatalf("Permalink(%+v) = %q reads back as %+v, %v", tg, link, back, err)
 		}
@@ -183,7 +184,7 @@ func FuzzNameOverride(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		r, err := renderModel(testModel7B, fit.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1,
+		r, err := renderModel(testModel7B, target.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1,
 			KVCache: "fp16", Driver: "llmfit", Count: 1, Name: name}, "9.9.9-fuzz")
 		valid := validSubdomain(name) // Kubernetes' rule: no 63-character limit on a part
 		switch {

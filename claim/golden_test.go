@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // goldenDir holds llmfit's byte-exact outputs for its own test fixture (copied from llmfit's claim).
@@ -37,15 +37,15 @@ func afterFirstLine(s string) string {
 func TestGoldenYAML(t *testing.T) {
 	cases := []struct {
 		file   string
-		target func(*fit.Target)
+		target func(*target.Target)
 	}{
-		{"test-model-7b.default.yaml", func(*fit.Target) {}},
-		{"test-model-7b.q8_0.yaml", func(t *fit.Target) { t.Quant = "Q8_0" }},
-		{"test-model-7b.template.yaml", func(t *fit.Target) { t.Template = true }},
+		{"test-model-7b.default.yaml", func(*target.Target) {}},
+		{"test-model-7b.q8_0.yaml", func(t *target.Target) { t.Quant = "Q8_0" }},
+		{"test-model-7b.template.yaml", func(t *target.Target) { t.Template = true }},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			target := fit.DefaultTarget()
+			target := target.Default()
 			c.target(&target)
 			r, err := renderModel(testModel7B, target, "9.9.9-test")
 			if err != nil {
@@ -64,7 +64,7 @@ func TestGoldenYAML(t *testing.T) {
 }
 
 func TestGoldenJSON(t *testing.T) {
-	r, err := renderModel(testModel7B, fit.DefaultTarget(), "9.9.9-test")
+	r, err := renderModel(testModel7B, target.Default(), "9.9.9-test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // A model name cannot break out of its comment line, whatever it holds.
@@ -36,7 +36,7 @@ func TestModelNameCannotEscapeComment(t *testing.T) {
 	for _, name := range evil {
 		m := testModel7B
 		m.Name = name
-		r, err := renderModel(m, fit.DefaultTarget(), "9.9.9-test")
+		r, err := renderModel(m, target.Default(), "9.9.9-test")
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
 		}
@@ -66,7 +66,7 @@ func TestModelNameCannotEscapeComment(t *testing.T) {
 	// kv headers carry the name too.
 	m := testModel7B
 	m.Name = "evil\nkind: Secret"
-	r, err := renderModel(m, fit.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "kv", Sequences: 1, KVCache: "fp16", Driver: "amd", Count: 2}, "9.9.9-test")
+	r, err := renderModel(m, target.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "kv", Sequences: 1, KVCache: "fp16", Driver: "amd", Count: 2}, "9.9.9-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestHeaderNumbers(t *testing.T) {
 		want string
 	}{{20, "for ≥ 20 tok/s"}, {22.5, "for ≥ 22.5 tok/s"}, {0.1, "for ≥ 0.1 tok/s"}, {100000, "for ≥ 100000 tok/s"}, {0.00001, "for ≥ 0.00001 tok/s"}}
 	for _, c := range cases {
-		r, err := renderFixture(t, func(t *fit.Target) { t.MinTps = c.tps })
+		r, err := renderFixture(t, func(t *target.Target) { t.MinTps = c.tps })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestHeaderNumbers(t *testing.T) {
 		}
 	}
 	// 22.5 tok/s: ceil(22.5 × 4.06 × 100 / 55) = ceil(166.09) = 167.
-	r, err := renderFixture(t, func(t *fit.Target) { t.MinTps = 22.5 })
+	r, err := renderFixture(t, func(t *target.Target) { t.MinTps = 22.5 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestHeaderNumbers(t *testing.T) {
 		t.Errorf("header: %q", parseYAML(t, r.YAML).header[2])
 	}
 	// Params and weights with one decimal: Q8_0 7 × 1.05 = 7.3500000000000005 in binary → "7.4" (the golden file agrees).
-	r, err = renderFixture(t, func(t *fit.Target) { t.Quant = "Q8_0" })
+	r, err = renderFixture(t, func(t *target.Target) { t.Quant = "Q8_0" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestHeaderNumbers(t *testing.T) {
 		t.Errorf("header: %q", h)
 	}
 	// Count > 1 in llmfit mode: the memory line shows the whole model, the split line each device.
-	r, err = renderFixture(t, func(t *fit.Target) { t.Count = 2 })
+	r, err = renderFixture(t, func(t *target.Target) { t.Count = 2 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestHeaderNumbers(t *testing.T) {
 }
 
 func TestKVHeader(t *testing.T) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv"
 	r, err := RenderVersion(tg, "9.9.9-test")
 	if err != nil {
@@ -238,7 +238,7 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 32 layers × 16 KV heads × 128 head",
 			"#         dim × 2 B = 2.15 GB"}},
 	} {
-		tg, err := ParsePermalink(c.link)
+		tg, err := target.ParsePermalink(c.link)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func TestJSONLayout(t *testing.T) {
@@ -26,7 +26,7 @@ func TestJSONLayout(t *testing.T) {
 		t.Errorf("values: %v", j)
 	}
 	// llmfit mode with overrides of everything llmfit knows still has exactly ten keys.
-	r, err = renderFixture(t, func(t *fit.Target) {
+	r, err = renderFixture(t, func(t *target.Target) {
 		t.Quant, t.MinTps, t.EfficiencyPct, t.Template, t.Name, t.DeviceClass = "Q8_0", 22.5, 60, true, "x", "y.z"
 	})
 	if err != nil {
@@ -37,7 +37,7 @@ func TestJSONLayout(t *testing.T) {
 	}
 	// 7.35 rounds half away from zero to 7.4 (Rust's round), not to even.
 	// kv mode adds its keys; another driver adds count, driver and the product list.
-	r, err = renderFixture(t, func(t *fit.Target) { t.Sizing, t.Driver = "kv", "nvidia" })
+	r, err = renderFixture(t, func(t *target.Target) { t.Sizing, t.Driver = "kv", "nvidia" })
 	if err != nil {
 		t.Fatal(err)
 	}

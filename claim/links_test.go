@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -27,7 +26,7 @@ func TestParsedLinksRender(t *testing.T) {
 			continue
 		}
 		r, err := Render(tg)
-		var fe *fit.FieldError
+		var fe *target.FieldError
 		if err != nil && !errors.As(err, &fe) {
 			t.Errorf("%s: %v is not a FieldError", s, err)
 		}

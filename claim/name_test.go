@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Kubernetes' own patterns (k8s.io/apimachinery/pkg/util/validation), written out independently.
@@ -102,7 +102,7 @@ func TestSharedNameWarning(t *testing.T) {
 		if n < 2 {
 			continue
 		}
-		tg := fit.DefaultTarget()
+		tg := target.Default()
 		tg.Model = m.Name
 		r, err := RenderVersion(tg, "9.9.9-test")
 		if err != nil {
@@ -124,7 +124,7 @@ func TestSharedNameWarning(t *testing.T) {
 	if warned != 38 {
 		t.Errorf("%d entries warned, want 38", warned)
 	}
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
 	r, err := Render(tg)
 	if err != nil {
@@ -134,7 +134,7 @@ func TestSharedNameWarning(t *testing.T) {
 		t.Errorf("unique name warned: %q", r.Warnings)
 	}
 	// A custom model's name is never "shared" with the catalog.
-	r, err = Render(fit.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	r, err = Render(target.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,9 +148,9 @@ func hasPrefix(list []string, p string) bool {
 	return slices.ContainsFunc(list, func(x string) bool { return strings.HasPrefix(x, p) })
 }
 
-func renderFixture(t *testing.T, mut func(*fit.Target)) (Result, error) {
+func renderFixture(t *testing.T, mut func(*target.Target)) (Result, error) {
 	t.Helper()
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	if mut != nil {
 		mut(&tg)
 	}
@@ -168,7 +168,7 @@ func TestNameOverride(t *testing.T) {
 		strings.Repeat("a", 64), strings.Repeat("a", 100) + ".b",
 		strings.Repeat(strings.Repeat("a", 62)+".", 4) + "a", // 253 characters
 	} {
-		r, err := renderFixture(t, func(t *fit.Target) { t.Name = ok })
+		r, err := renderFixture(t, func(t *target.Target) { t.Name = ok })
 		if err != nil {
 			t.Errorf("name %q: %v", ok, err)
 			continue
@@ -197,8 +197,8 @@ func TestNameOverride(t *testing.T) {
 		{strings.Repeat("x", 10000), "must be at most 253 characters (got 10000)"},
 	}
 	for _, c := range bad {
-		_, err := renderFixture(t, func(t *fit.Target) { t.Name = c.in })
-		var fe *fit.FieldError
+		_, err := renderFixture(t, func(t *target.Target) { t.Name = c.in })
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != "name" || fe.Key != "name" {
 			t.Errorf("name %q: %v, want a FieldError on name", c.in, err)
 			continue
@@ -210,7 +210,7 @@ func TestNameOverride(t *testing.T) {
 }
 
 func TestDeviceClassValidation(t *testing.T) {
-	r, err := renderFixture(t, func(t *fit.Target) { t.DeviceClass = "gpu.example.com" })
+	r, err := renderFixture(t, func(t *target.Target) { t.DeviceClass = "gpu.example.com" })
 	if err != nil || !strings.Contains(r.YAML, "deviceClassName: gpu.example.com\n") || r.Bounds.DeviceClass != "gpu.example.com" ||
 		!strings.Contains(r.JSON, `"deviceClass": "gpu.example.com"`) {
 		t.Errorf("custom class: %v\n%s", err, r.YAML)
@@ -220,8 +220,8 @@ func TestDeviceClassValidation(t *testing.T) {
 		t.Errorf("selector domain changed with the class:\n%s", r.YAML)
 	}
 	for _, bad := range []string{"GPU.nvidia.com", "gpu_nvidia", "gpu..nvidia", "-gpu", strings.Repeat("a", 254), "gpu nvidia", "gpu.nvidia.com\n"} {
-		_, err := renderFixture(t, func(t *fit.Target) { t.DeviceClass = bad })
-		var fe *fit.FieldError
+		_, err := renderFixture(t, func(t *target.Target) { t.DeviceClass = bad })
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != "deviceClass" || !strings.HasPrefix(err.Error(), "Device class (deviceClass, dc): must be") {
 			t.Errorf("deviceClass %q: %v", bad, err)
 		}

@@ -3,6 +3,7 @@ package claim
 import (
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Result is everything a surface shows for a target. YAML and JSON are the exact bytes every
@@ -17,10 +18,10 @@ type Result struct {
 }
 
 // Render sizes a target and renders its claim, stamped with this fitclaim's Version.
-func Render(t fit.Target) (Result, error) { return RenderVersion(t, Version) }
+func Render(t target.Target) (Result, error) { return RenderVersion(t, Version) }
 
 // RenderVersion is Render with another generator version (tests compare with llmfit's goldens).
-func RenderVersion(t fit.Target, version string) (Result, error) {
+func RenderVersion(t target.Target, version string) (Result, error) {
 	b, err := fit.Resolve(t)
 	if err != nil {
 		return Result{}, err
@@ -29,7 +30,7 @@ func RenderVersion(t fit.Target, version string) (Result, error) {
 }
 
 // renderModel renders a target for a given entry rather than a catalog lookup.
-func renderModel(m catalog.Model, t fit.Target, version string) (Result, error) {
+func renderModel(m catalog.Model, t target.Target, version string) (Result, error) {
 	b, err := fit.ResolveEntry(t, m)
 	if err != nil {
 		return Result{}, err

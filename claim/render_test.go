@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func TestRenderErrors(t *testing.T) {
 	for _, c := range []struct {
-		t     fit.Target
+		t     target.Target
 		field string
 	}{
-		{fit.Target{}, "minTps"},
-		{fit.Target{Model: "no-such-model-zzzzzzzzzzzz", MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}, "model"},
-		{fit.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1, Name: "Bad"}, "name"},
+		{target.Target{}, "minTps"},
+		{target.Target{Model: "no-such-model-zzzzzzzzzzzz", MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}, "model"},
+		{target.Target{ParamsB: 7, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1, Name: "Bad"}, "name"},
 	} {
 		_, err := Render(c.t)
-		var fe *fit.FieldError
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: %v, want a FieldError on %s", c.t, err, c.field)
 		}
@@ -30,7 +31,7 @@ func TestVersion(t *testing.T) {
 	if Version != Release+"+catalog.2026-05-12" {
 		t.Errorf("Version = %q", Version)
 	}
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.ParamsB = 7
 	r, err := Render(tg)
 	if err != nil {
@@ -45,7 +46,7 @@ func TestVersion(t *testing.T) {
 func TestExtremeRender(t *testing.T) {
 	// The KV-aware sizing refuses a speed at or past 1 / (t0 + communication): 1 / (2.138 + 3.5 ms) =
 	// 177.37 tok/s on 8 devices; the extreme inputs are tried just under it.
-	tg := fit.Target{ParamsB: fit.MaxParamsB, Quant: "F32", MinTps: 177, EfficiencyPct: 1, Sizing: "kv",
+	tg := target.Target{ParamsB: fit.MaxParamsB, Quant: "F32", MinTps: 177, EfficiencyPct: 1, Sizing: "kv",
 		Context: fit.MaxContext, Sequences: fit.MaxSequences, KVCache: "fp16", Driver: "llmfit", Count: 8,
 		Layers: fit.MaxLayers, KVHeads: fit.MaxKVHeads, HeadDim: fit.MaxHeadDim}
 	r, err := Render(tg)

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func TestWarnings(t *testing.T) {
 	// llmfit mode leaves room for 7,233 fp16 tokens of Qwen2.5-7B (fit tests compute it) < 8,192.
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model = "Qwen/Qwen2.5-7B-Instruct"
 	r, err := Render(tg)
 	if err != nil {
@@ -37,7 +37,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 	// AMD: the bandwidth floor is not enforced; said in the warnings and the header.
-	rf, err = renderFixture(t, func(t *fit.Target) { t.Driver = "amd" })
+	rf, err = renderFixture(t, func(t *target.Target) { t.Driver = "amd" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("amd: %q\n%s", rf.Warnings, rf.YAML)
 	}
 	// Nothing fits one device: propose the smallest count.
-	r, err = Render(fit.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+	r, err = Render(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("405B warnings: %q", r.Warnings)
 	}
 	// Nothing fits even eight.
-	rf, err = renderFixture(t, func(t *fit.Target) { t.MinTps = 100000 })
+	rf, err = renderFixture(t, func(t *target.Target) { t.MinTps = 100000 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestWarnings(t *testing.T) {
 // Llama-2-7b's llmfit floor (4 Gi) is smaller than its weights (3.63 GiB) plus 0.5 GiB overhead:
 // the warning says there is no room at all rather than "about 0 tokens".
 func TestWarningNoKVRoom(t *testing.T) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
 	r, err := Render(tg)
 	if err != nil {

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/target"
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
-
-	"github.com/fitclaim/fitclaim/fit"
 )
 
 // parsed is a rendered manifest read back.
@@ -125,7 +124,7 @@ func TestYAMLParsesBack(t *testing.T) {
 	}
 
 	// Template: spec.spec, same request.
-	r, err = renderFixture(t, func(t *fit.Target) { t.Template = true })
+	r, err = renderFixture(t, func(t *target.Target) { t.Template = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,36 +149,36 @@ func TestYAMLShapes(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		mut  func(*fit.Target)
+		mut  func(*target.Target)
 		w    want
 	}{
 		{"llmfit", nil, want{class: "llmfit.ai", exprHas: []string{"quantity('6Gi')", ">= 148"}}},
-		{"nvidia", func(t *fit.Target) { t.Driver = "nvidia" }, want{class: "gpu.nvidia.com",
+		{"nvidia", func(t *target.Target) { t.Driver = "nvidia" }, want{class: "gpu.nvidia.com",
 			exprHas: []string{"'type' in device.attributes['gpu.nvidia.com'] && device.attributes['gpu.nvidia.com'].type == 'gpu'",
 				"device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('6Gi')) >= 0",
 				"'productName' in device.attributes['gpu.nvidia.com'] && device.attributes['gpu.nvidia.com'].productName in ['NVIDIA B200', 'NVIDIA H200', ",
 				"'Tesla T4', ", "'NVIDIA GeForce RTX 4080', ", "'NVIDIA GB10']"},
 			exprHasNot: []string{"memoryBandwidthGBs", "healthy", ",,", "&& &&"}}},
-		{"amd", func(t *fit.Target) { t.Driver = "amd" }, want{class: "gpu.amd.com",
+		{"amd", func(t *target.Target) { t.Driver = "amd" }, want{class: "gpu.amd.com",
 			exprHas:    []string{"'memory' in device.capacity['gpu.amd.com'] && device.capacity['gpu.amd.com'].memory.compareTo(quantity('6Gi')) >= 0"},
 			exprHasNot: []string{"&& 'memoryBandwidthGBs'", "productName"}}},
-		{"intel", func(t *fit.Target) { t.Driver = "intel" }, want{class: "gpu.intel.com",
+		{"intel", func(t *target.Target) { t.Driver = "intel" }, want{class: "gpu.intel.com",
 			exprHas: []string{"device.capacity['gpu.intel.com'].memory.compareTo(quantity('6Gi')) >= 0"}}},
-		{"any", func(t *fit.Target) { t.Driver = "any" }, want{firstAvail: []string{"llmfit", "nvidia"}}},
-		{"nvidia x2", func(t *fit.Target) { t.Driver, t.Count = "nvidia", 2 }, want{class: "gpu.nvidia.com", count: 2, constraint: "model",
+		{"any", func(t *target.Target) { t.Driver = "any" }, want{firstAvail: []string{"llmfit", "nvidia"}}},
+		{"nvidia x2", func(t *target.Target) { t.Driver, t.Count = "nvidia", 2 }, want{class: "gpu.nvidia.com", count: 2, constraint: "model",
 			exprHas: []string{"quantity('3Gi')"}}},
-		{"llmfit x3", func(t *fit.Target) { t.Count = 3 }, want{class: "llmfit.ai", count: 3,
+		{"llmfit x3", func(t *target.Target) { t.Count = 3 }, want{class: "llmfit.ai", count: 3,
 			exprHas: []string{"quantity('2Gi')", ">= 55 &&"}}}, // 6/3 = 2 Gi; 147.64 / 2.7 = 54.68 → 55
-		{"any x2", func(t *fit.Target) { t.Driver, t.Count = "any", 2 }, want{firstAvail: []string{"llmfit", "nvidia"}, count: 2, constraint: "model/nvidia"}},
+		{"any x2", func(t *target.Target) { t.Driver, t.Count = "any", 2 }, want{firstAvail: []string{"llmfit", "nvidia"}, count: 2, constraint: "model/nvidia"}},
 		// kv: the fixture's own format is BF16 (no release format known): 7e9 × 2 B = 13.0385 GiB + estimated
 		// KV 0.000008 × 7 × 4,096 = 0.229376 GB = 0.2136 GiB + 1.25 GiB llama.cpp reserve = 14.502 → 15 Gi.
-		{"kv", func(t *fit.Target) { t.Sizing = "kv" }, want{class: "llmfit.ai", exprHas: []string{"quantity('15Gi')"}}},
-		{"class", func(t *fit.Target) { t.DeviceClass = "my-class.example" }, want{class: "my-class.example", exprHas: []string{"'llmfit.ai'"}}},
+		{"kv", func(t *target.Target) { t.Sizing = "kv" }, want{class: "llmfit.ai", exprHas: []string{"quantity('15Gi')"}}},
+		{"class", func(t *target.Target) { t.DeviceClass = "my-class.example" }, want{class: "my-class.example", exprHas: []string{"'llmfit.ai'"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, tpl := range []bool{false, true} {
-				r, err := renderFixture(t, func(t *fit.Target) {
+				r, err := renderFixture(t, func(t *target.Target) {
 					if c.mut != nil {
 						c.mut(t)
 					}
@@ -268,7 +267,7 @@ func TestYAMLStringQuoting(t *testing.T) {
 			t.Errorf("yamlString(%q) = %s, want %s", s, got, want)
 		}
 	}
-	r, err := renderFixture(t, func(t *fit.Target) { t.Name, t.DeviceClass = "2001-12-14", "true" })
+	r, err := renderFixture(t, func(t *target.Target) { t.Name, t.DeviceClass = "2001-12-14", "true" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // bounds builds the bounds a claim is judged by, by hand: the floors are inputs here, not
@@ -21,7 +22,7 @@ func bounds(t *testing.T, driver string, memoryGi, bandwidth int64, count int, p
 	if driver == fit.DriverAny {
 		b.DeviceClass = fit.AnyAlternatives()[0].Domain
 	}
-	b.Target = fit.DefaultTarget()
+	b.Target = target.Default()
 	b.Target.Driver, b.Target.Count = driver, count
 	return b
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // BoundsFromClaimJSON rebuilds, from a claim's JSON (claim.Result.JSON, what `fitclaim claim
@@ -44,7 +45,7 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 		c.DeviceClass = d.Domain
 	}
 	b := &fit.Bounds{MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
-	b.Target = fit.DefaultTarget()
+	b.Target = target.Default()
 	b.Target.Driver, b.Target.Count = c.Driver, c.Count
 	return b, nil
 }

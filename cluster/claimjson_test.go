@@ -6,6 +6,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The page's panel judges from the claim's JSON what the command line judges from the target:
@@ -23,7 +24,7 @@ func TestClaimJSONGivesTheSameReport(t *testing.T) {
 	for _, drv := range fit.DriverNames() {
 		for _, count := range []int{1, 2} {
 			for _, p := range []float64{7, 70} {
-				target := fit.DefaultTarget()
+				target := target.Default()
 				target.ParamsB, target.Driver, target.Count = p, drv, count
 				r, err := claim.Render(target)
 				if err != nil {

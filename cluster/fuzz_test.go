@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
@@ -26,7 +27,7 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("fit.DriverNames() lists %q, which LookupDriver does not know", drivers[int(pick)%len(drivers)])
 		}
 		b := &fit.Bounds{MemoryGi: int64(pick % 100), MinBandwidthGBs: int64(pick) * 10, Driver: d, DeviceClass: d.Domain,
-			Products: []string{"NVIDIA H100 80GB HBM3"}, Target: fit.DefaultTarget()}
+			Products: []string{"NVIDIA H100 80GB HBM3"}, Target: target.Default()}
 		b.Target.Count = 1 + int(pick%3)
 		r, err := Check(b, data)
 		if err != nil {

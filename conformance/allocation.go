@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // CheckAllocation runs the scheduler's allocator for a rendered, defaulted
@@ -15,7 +16,7 @@ import (
 // claim constrains it; no alternative with enough devices means refusal.
 // It returns the sub-request (or request) that got the devices, "" when
 // refused.
-func (c *Checker) CheckAllocation(ctx context.Context, t fit.Target, b *fit.Bounds, m Manifest, fleet Fleet) (string, error) {
+func (c *Checker) CheckAllocation(ctx context.Context, t target.Target, b *fit.Bounds, m Manifest, fleet Fleet) (string, error) {
 	spec := c.Drivers[t.Driver]
 	fleet = fleet.Replicate(t.Count)
 	byName := map[string]FakeDevice{}

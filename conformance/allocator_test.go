@@ -8,12 +8,13 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 	"k8s.io/dynamic-resource-allocation/structured"
 )
 
-func renderManifest(t *testing.T, target fit.Target) (claim.Result, Manifest) {
+func renderManifest(t *testing.T, tg target.Target) (claim.Result, Manifest) {
 	t.Helper()
-	r, err := claim.Render(target)
+	r, err := claim.Render(tg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +47,12 @@ func TestAllocatorNVIDIAFleets(t *testing.T) {
 func allocatorNVIDIAFleets(t *testing.T) {
 	ctx := context.Background()
 	accels := CatalogAccelerators()
-	target := fit.DefaultTarget()
-	target.Model = "Qwen/Qwen2.5-7B-Instruct"
-	target.MinTps = 150 // a floor some NVIDIA products miss
-	target.Driver = fit.DriverNVIDIA
-	target.Count = 2
-	r, m := renderManifest(t, target)
+	tg := target.Default()
+	tg.Model = "Qwen/Qwen2.5-7B-Instruct"
+	tg.MinTps = 150 // a floor some NVIDIA products miss
+	tg.Driver = fit.DriverNVIDIA
+	tg.Count = 2
+	r, m := renderManifest(t, tg)
 	b := &r.Bounds
 	products := NVIDIAProducts(accels, b.MemoryGi, b.MinBandwidthGBs)
 	var listed, unlisted []Accel
@@ -68,7 +69,7 @@ func allocatorNVIDIAFleets(t *testing.T) {
 	if len(listed) < 2 || len(unlisted) < 1 {
 		t.Fatalf("%d Gi, %d GB/s: need two listed products and one too slow with enough memory; listed %v", b.MemoryGi, b.MinBandwidthGBs, products)
 	}
-	t.Logf("%s n=2 at 150 tok/s: %d Gi, %d GB/s per device; allow-list %q; too slow: %s", target.Model, b.MemoryGi, b.MinBandwidthGBs, products, unlisted[0].Name)
+	t.Logf("%s n=2 at 150 tok/s: %d Gi, %d GB/s per device; allow-list %q; too slow: %s", tg.Model, b.MemoryGi, b.MinBandwidthGBs, products, unlisted[0].Name)
 	dev := func(a Accel, v string, name string) FakeDevice {
 		d := NVIDIADevice(a, v, 1)
 		d.Name = name
@@ -108,8 +109,8 @@ func allocatorNVIDIAFleets(t *testing.T) {
 	}
 
 	// any: llmfit.ai first, NVIDIA next, nothing when neither fits.
-	target.Driver, target.Count = fit.DriverAny, 1
-	r, m = renderManifest(t, target)
+	tg.Driver, tg.Count = fit.DriverAny, 1
+	r, m = renderManifest(t, tg)
 	llm := LLMfitDevice(listed[0], VariantComplete)
 	sick := LLMfitDevice(listed[0], VariantUnhealthy)
 	gpu := dev(listed[0], VariantComplete, "gpu")
@@ -149,12 +150,12 @@ func allocatorNVIDIAFleets(t *testing.T) {
 // H100 SXM or PCIe, and the allocator must agree.
 func TestEightyGiBOnNVIDIA(t *testing.T) {
 	ctx := context.Background()
-	target := fit.DefaultTarget()
-	target.Driver, target.MinTps = fit.DriverNVIDIA, 1 // bandwidth floor far below every product
+	tg := target.Default()
+	tg.Driver, tg.MinTps = fit.DriverNVIDIA, 1 // bandwidth floor far below every product
 	found := false
 	for p := 100.0; p < 200; p += 0.25 {
-		target.ParamsB = p
-		if b, err := fit.Resolve(target); err == nil && b.MemoryGi == 80 {
+		tg.ParamsB = p
+		if b, err := fit.Resolve(tg); err == nil && b.MemoryGi == 80 {
 			found = true
 			break
 		}
@@ -162,8 +163,8 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 	if !found {
 		t.Fatal("no custom model size gives an 80 Gi floor")
 	}
-	r, m := renderManifest(t, target)
-	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", target.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
+	r, m := renderManifest(t, tg)
+	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", tg.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
 	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
 		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GB10"} { // the last two: 97,887 and 122,572 MiB
 		if !slices.Contains(r.Bounds.Products, p) {
@@ -197,16 +198,16 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 }
 
 // findParamsB returns a custom model size whose floor for target is memoryGi.
-func findParamsB(t *testing.T, target fit.Target, memoryGi int64) fit.Target {
+func findParamsB(t *testing.T, tg target.Target, memoryGi int64) target.Target {
 	t.Helper()
 	for p := 1.0; p < 1000; p += 0.25 {
-		target.ParamsB = p
-		if b, err := fit.Resolve(target); err == nil && b.MemoryGi == memoryGi {
-			return target
+		tg.ParamsB = p
+		if b, err := fit.Resolve(tg); err == nil && b.MemoryGi == memoryGi {
+			return tg
 		}
 	}
 	t.Fatalf("no custom model size gives a %d Gi floor", memoryGi)
-	return target
+	return tg
 }
 
 // AMD and Intel claims enforce the memory floor only, as each driver reports
@@ -227,10 +228,10 @@ func TestMemoryOnlyDrivers(t *testing.T) {
 			"gpu-amd-mi250-gcd", "gpu-amd-mi300a", "gpu-amd-mi350x", "gpu-amd-mi355x"}},
 		{fit.DriverIntel, 48, []string{"gpu-intel-max-1550", "gpu-intel-max-1100"}},
 	} {
-		target := fit.DefaultTarget()
-		target.Driver = tc.driver
-		target = findParamsB(t, target, tc.gi)
-		r, m := renderManifest(t, target)
+		tg := target.Default()
+		tg.Driver = tc.driver
+		tg = findParamsB(t, tg, tc.gi)
+		r, m := renderManifest(t, tg)
 		reqs, err := Requests(m)
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Package cluster judges a cluster's ResourceSlices against a claim without Kubernetes. These
@@ -43,7 +44,7 @@ func clusterFixtures(t *testing.T) map[string][]byte {
 
 // clusterTargets is a grid of claims over sizes, speeds, drivers and counts: floors from 1 Gi to
 // several hundred, NVIDIA allow-lists of one to many products, firstAvailable, matchAttribute.
-func clusterTargets(short bool) []fit.Target {
+func clusterTargets(short bool) []target.Target {
 	sizes := []struct {
 		paramsB float64
 		quant   string
@@ -67,11 +68,11 @@ func clusterTargets(short bool) []fit.Target {
 		}{70, "Q4_K_M", 20})
 		counts = []int{1, 2}
 	}
-	var out []fit.Target
+	var out []target.Target
 	for _, drv := range fit.DriverNames() {
 		for _, n := range counts {
 			for _, s := range sizes {
-				t := fit.DefaultTarget()
+				t := target.Default()
 				t.ParamsB, t.Quant, t.MinTps, t.Driver, t.Count = s.paramsB, s.quant, s.tps, drv, n
 				out = append(out, t)
 			}
@@ -103,8 +104,8 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 	clusters := clusterFixtures(t)
 	clusters["fleet"] = fleetSlicesYAML(t, testFleet(t))
 	checked, allocatable := 0, 0
-	for _, target := range clusterTargets(testing.Short()) {
-		r, err := claim.Render(target)
+	for _, tg := range clusterTargets(testing.Short()) {
+		r, err := claim.Render(tg)
 		if err != nil {
 			continue // an NVIDIA target no catalog product meets: no claim to check
 		}
@@ -119,10 +120,10 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 		alts := reqs[0].Alternatives
 		// Devices at each floor and one step below it (a byte, a MiB, a GB/s), for this claim.
 		b := &r.Bounds
-		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs).Replicate(target.Count),
-			RealBoundaryDevices(b.MemoryGi, b.Products).Replicate(target.Count)...))
+		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs).Replicate(tg.Count),
+			RealBoundaryDevices(b.MemoryGi, b.Products).Replicate(tg.Count)...))
 		for name, data := range clusters {
-			what := name + " × " + claimLabel(target)
+			what := name + " × " + claimLabel(tg)
 			k8s, err := DecodeSlices(data)
 			if err != nil {
 				t.Fatalf("%s: Kubernetes decode: %v", what, err)
@@ -156,7 +157,7 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 	t.Logf("%d claim × cluster pairs agree (%d allocatable)", checked, allocatable)
 }
 
-func claimLabel(t fit.Target) string {
+func claimLabel(t target.Target) string {
 	return fmt.Sprintf("p=%g q=%s tps=%g drv=%s n=%d", t.ParamsB, t.Quant, t.MinTps, t.Driver, t.Count)
 }
 
@@ -322,9 +323,9 @@ func TestClusterCELErrorsAgree(t *testing.T) {
 	}
 	errorsSeen := 0
 	for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAny} {
-		target := fit.DefaultTarget()
-		target.ParamsB, target.Driver = 7, drv
-		r, m := renderManifest(t, target)
+		tg := target.Default()
+		tg.ParamsB, tg.Driver = 7, drv
+		r, m := renderManifest(t, tg)
 		reqs, err := Requests(m)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Custom models (paramsB, with and without an architecture) from the
@@ -19,16 +20,16 @@ func TestCustomModels(t *testing.T) {
 		for _, arch := range []bool{false, true} {
 			for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAMD, fit.DriverIntel, fit.DriverAny} {
 				for _, count := range []int{1, 3, fit.MaxCount} {
-					target := fit.DefaultTarget()
-					target.ParamsB, target.Driver, target.Count = p, drv, count
+					tg := target.Default()
+					tg.ParamsB, tg.Driver, tg.Count = p, drv, count
 					name := fmt.Sprintf("paramsB=%g driver=%s n=%d", p, drv, count)
 					if arch {
-						target.Sizing, target.Layers, target.KVHeads, target.HeadDim = fit.SizingKV, 80, 8, 128
-						target.ActiveParamsB = p / 8
-						target.Context, target.Sequences = 16384, 4
+						tg.Sizing, tg.Layers, tg.KVHeads, tg.HeadDim = fit.SizingKV, 80, 8, 128
+						tg.ActiveParamsB = p / 8
+						tg.Context, tg.Sequences = 16384, 4
 						name += " kv arch"
 					}
-					out, r, m, err := c.Check(ctx, target, "")
+					out, r, m, err := c.Check(ctx, tg, "")
 					if err != nil {
 						t.Errorf("%s: %v", name, err)
 						continue

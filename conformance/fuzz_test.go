@@ -10,6 +10,7 @@ import (
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 var (
@@ -17,7 +18,7 @@ var (
 	fuzzChecker *Checker
 )
 
-// FuzzTargetConforms: any target is either refused with a *fit.FieldError or
+// FuzzTargetConforms: any target is either refused with a *target.FieldError or
 // renders a manifest that passes every check of the sweep (strict decode,
 // official validation, CEL limits, the fleet, fit's table, the JSON) and the
 // allocator's. `go test` runs the seeds; `go test -fuzz FuzzTargetConforms
@@ -33,38 +34,38 @@ func FuzzTargetConforms(f *testing.F) {
 		models := catalog.Models()
 		quants := append([]string{""}, fit.Quants()...)
 		drivers := fit.DriverNames()
-		target := fit.DefaultTarget()
-		target.Model = models[int(model)%len(models)].Name
-		target.MinTps, target.EfficiencyPct = minTps, eff
-		target.Quant = quants[int(quant)%len(quants)]
-		target.Count = int(count)
-		target.Driver = drivers[int(driver)%len(drivers)]
+		tg := target.Default()
+		tg.Model = models[int(model)%len(models)].Name
+		tg.MinTps, tg.EfficiencyPct = minTps, eff
+		tg.Quant = quants[int(quant)%len(quants)]
+		tg.Count = int(count)
+		tg.Driver = drivers[int(driver)%len(drivers)]
 		if kv {
-			target.Sizing, target.Context, target.Sequences = fit.SizingKV, int(context_), int(seq)
+			tg.Sizing, tg.Context, tg.Sequences = fit.SizingKV, int(context_), int(seq)
 		}
-		target.Template, target.Name = template, name
+		tg.Template, tg.Name = template, name
 		c := fuzzChecker
-		if _, rerr := claim.Render(target); rerr != nil {
-			var fe *fit.FieldError
+		if _, rerr := claim.Render(tg); rerr != nil {
+			var fe *target.FieldError
 			if !errors.As(rerr, &fe) {
-				t.Fatalf("%+v: refused without a field error: %v", target, rerr)
+				t.Fatalf("%+v: refused without a field error: %v", tg, rerr)
 			}
-			lt := target
+			lt := tg
 			lt.Driver = fit.DriverLlmfit
 			if _, lerr := claim.Render(lt); lerr == nil {
 				// Valid input refused: only right when no NVIDIA product fits.
-				if out, _, _, err := c.Check(context.Background(), target, target.Model); err != nil || out != Refused {
-					t.Fatalf("%+v: %v (outcome %v)", target, err, out)
+				if out, _, _, err := c.Check(context.Background(), tg, tg.Model); err != nil || out != Refused {
+					t.Fatalf("%+v: %v (outcome %v)", tg, err, out)
 				}
 			}
 			return
 		}
-		out, r, m, err := c.Check(context.Background(), target, target.Model)
+		out, r, m, err := c.Check(context.Background(), tg, tg.Model)
 		if err != nil || out != Rendered {
-			t.Fatalf("%+v: %v", target, err)
+			t.Fatalf("%+v: %v", tg, err)
 		}
 		if _, err := c.CheckAllocation(context.Background(), r.Bounds.Target, &r.Bounds, m, c.Fleet); err != nil {
-			t.Fatalf("%+v: %v", target, err)
+			t.Fatalf("%+v: %v", tg, err)
 		}
 	})
 }

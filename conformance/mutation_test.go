@@ -8,6 +8,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The checks must catch a wrong claim: each case alters a correct rendering
@@ -16,17 +17,17 @@ import (
 func TestCheckerCatchesWrongClaims(t *testing.T) {
 	ctx := context.Background()
 	c := newChecker(t)
-	render := func(driver string) (fit.Target, claim.Result) {
-		target := fit.DefaultTarget()
-		target.Model, target.MinTps, target.Driver = "Qwen/Qwen2.5-7B-Instruct", 150, driver
-		r, err := claim.Render(target)
+	render := func(driver string) (target.Target, claim.Result) {
+		tg := target.Default()
+		tg.Model, tg.MinTps, tg.Driver = "Qwen/Qwen2.5-7B-Instruct", 150, driver
+		r, err := claim.Render(tg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.CheckResult(ctx, target, &r); err != nil {
+		if _, err := c.CheckResult(ctx, tg, &r); err != nil {
 			t.Fatalf("unaltered %s claim: %v", driver, err)
 		}
-		return target, r
+		return tg, r
 	}
 	lt, lr := render(fit.DriverLlmfit)
 	nt, nr := render(fit.DriverNVIDIA)
@@ -35,7 +36,7 @@ func TestCheckerCatchesWrongClaims(t *testing.T) {
 	ngi := nr.Bounds.MemoryGi
 	for _, tc := range []struct {
 		name   string
-		target fit.Target
+		target target.Target
 		r      claim.Result
 		old    string
 		new    string

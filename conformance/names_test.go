@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -24,22 +23,22 @@ func TestOverridesAgreeWithValidator(t *testing.T) {
 	}
 	for _, field := range []string{"name", "deviceClass"} {
 		for _, n := range names {
-			target := fit.DefaultTarget()
-			target.Model = "Qwen/Qwen2.5-7B-Instruct"
+			tg := target.Default()
+			tg.Model = "Qwen/Qwen2.5-7B-Instruct"
 			if field == "name" {
-				target.Name = n
+				tg.Name = n
 			} else {
-				target.DeviceClass = n
+				tg.DeviceClass = n
 			}
-			r, renderErr := claim.Render(target)
+			r, renderErr := claim.Render(tg)
 			var valErr error
 			var yaml string
 			if renderErr == nil {
 				yaml = r.YAML
 			} else {
 				// What the validator says about the same manifest with this value.
-				target.Name, target.DeviceClass = "", ""
-				base, err := claim.Render(target)
+				tg.Name, tg.DeviceClass = "", ""
+				base, err := claim.Render(tg)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Outcome of checking one target.
@@ -66,7 +67,7 @@ func NewChecker(accels []Accel, drivers map[string]DriverSpec) (*Checker, error)
 // matched fleet devices (and boundary devices) against the expectation, and
 // fit's matching table against the same. wantModel, if set, is the catalog
 // entry t must have resolved to.
-func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Outcome, *claim.Result, Manifest, error) {
+func (c *Checker) Check(ctx context.Context, t target.Target, wantModel string) (Outcome, *claim.Result, Manifest, error) {
 	spec, ok := c.Drivers[t.Driver]
 	if !ok {
 		return 0, nil, Manifest{}, fmt.Errorf("no driver spec for %q", t.Driver)
@@ -88,7 +89,7 @@ func (c *Checker) Check(ctx context.Context, t fit.Target, wantModel string) (Ou
 
 // CheckResult checks a rendered result (its YAML against its Bounds and
 // Matches); Check calls it, and tests call it on results altered on purpose.
-func (c *Checker) CheckResult(ctx context.Context, t fit.Target, r *claim.Result) (Manifest, error) {
+func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Result) (Manifest, error) {
 	spec, ok := c.Drivers[t.Driver]
 	if !ok {
 		return Manifest{}, fmt.Errorf("no driver spec for %q", t.Driver)
@@ -206,7 +207,7 @@ func (c *Checker) checkMatches(r claim.Result, spec DriverSpec, matched []string
 // checkRefusal: a render error is only right for a driver with an NVIDIA
 // allow-list when no NVIDIA accelerator meets the floors (the floors taken
 // from the same target rendered for llmfit.ai), and must name the driver field.
-func (c *Checker) checkRefusal(t fit.Target, spec DriverSpec, renderErr error) (Outcome, *claim.Result, Manifest, error) {
+func (c *Checker) checkRefusal(t target.Target, spec DriverSpec, renderErr error) (Outcome, *claim.Result, Manifest, error) {
 	if !spec.Products {
 		return 0, nil, Manifest{}, fmt.Errorf("render: %w", renderErr)
 	}
@@ -219,7 +220,7 @@ func (c *Checker) checkRefusal(t fit.Target, spec DriverSpec, renderErr error) (
 	if p := NVIDIAProducts(c.Accels, lb.MemoryGi, lb.MinBandwidthGBs); len(p) > 0 {
 		return 0, nil, Manifest{}, fmt.Errorf("render refused (%v) although %q meet %d Gi and %d GB/s", renderErr, p, lb.MemoryGi, lb.MinBandwidthGBs)
 	}
-	var fe *fit.FieldError
+	var fe *target.FieldError
 	if !errors.As(renderErr, &fe) || fe.Field != "driver" || !strings.Contains(fe.Error(), "best candidates") {
 		return 0, nil, Manifest{}, fmt.Errorf("refusal is not a driver field error naming candidates: %v", renderErr)
 	}
@@ -228,7 +229,7 @@ func (c *Checker) checkRefusal(t fit.Target, spec DriverSpec, renderErr error) (
 }
 
 // checkJSON: the JSON summary a controller reads says what the manifest says.
-func checkJSON(r *claim.Result, m Manifest, t fit.Target) error {
+func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 	var j struct {
 		ClaimName       string   `json:"claimName"`
 		DeviceClass     string   `json:"deviceClass"`

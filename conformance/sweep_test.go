@@ -13,27 +13,28 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // gridTarget is one point of a target grid, applied to a catalog entry.
 type gridTarget struct {
 	name string
-	edit func(*fit.Target)
+	edit func(*target.Target)
 }
 
 // llmfitGrid is issue 2's grid: defaults; 30 tok/s at 60 %; Q8_0, F16 and
 // Q2_K overrides; each with template off and on.
 var llmfitGrid = func() []gridTarget {
 	base := []gridTarget{
-		{"defaults", func(*fit.Target) {}},
-		{"30tps-60pct", func(t *fit.Target) { t.MinTps, t.EfficiencyPct = 30, 60 }},
-		{"Q8_0", func(t *fit.Target) { t.Quant = "Q8_0" }},
-		{"F16", func(t *fit.Target) { t.Quant = "F16" }},
-		{"Q2_K", func(t *fit.Target) { t.Quant = "Q2_K" }},
+		{"defaults", func(*target.Target) {}},
+		{"30tps-60pct", func(t *target.Target) { t.MinTps, t.EfficiencyPct = 30, 60 }},
+		{"Q8_0", func(t *target.Target) { t.Quant = "Q8_0" }},
+		{"F16", func(t *target.Target) { t.Quant = "F16" }},
+		{"Q2_K", func(t *target.Target) { t.Quant = "Q2_K" }},
 	}
 	var out []gridTarget
 	for _, g := range base {
-		out = append(out, g, gridTarget{g.name + "+template", func(t *fit.Target) { g.edit(t); t.Template = true }})
+		out = append(out, g, gridTarget{g.name + "+template", func(t *target.Target) { g.edit(t); t.Template = true }})
 	}
 	return out
 }()
@@ -74,10 +75,10 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				target := fit.DefaultTarget()
-				target.Model = j.entry.Name
-				j.g.edit(&target)
-				out, r, m, err := c.Check(ctx, target, j.entry.Name)
+				tg := target.Default()
+				tg.Model = j.entry.Name
+				j.g.edit(&tg)
+				out, r, m, err := c.Check(ctx, tg, j.entry.Name)
 				got := "-"
 				if err == nil && out == Rendered && j.alloc {
 					got, err = c.CheckAllocation(ctx, r.Bounds.Target, &r.Bounds, m, c.Fleet)
@@ -86,7 +87,7 @@ func sweep(t *testing.T, c *Checker, entries []catalog.Model, grid []gridTarget,
 					}
 					// With several alternatives, also without the first one's
 					// devices: the allocator must fall back to the next.
-					if alts := c.Drivers[target.Driver].Alts; err == nil && len(alts) > 1 {
+					if alts := c.Drivers[tg.Driver].Alts; err == nil && len(alts) > 1 {
 						var fb string
 						fb, err = c.CheckAllocation(ctx, r.Bounds.Target, &r.Bounds, m,
 							c.Fleet.Without(func(d FakeDevice) bool { return d.Driver == alts[0].Class }))
@@ -182,13 +183,13 @@ var driverGrid = func() []gridTarget {
 				if template {
 					name += " template"
 				}
-				out = append(out, gridTarget{name, func(t *fit.Target) {
+				out = append(out, gridTarget{name, func(t *target.Target) {
 					t.Driver, t.Count, t.Sizing, t.Template = drv, count, sizing, template
 				}})
 			}
 		}
 		drv := drv
-		out = append(out, gridTarget{drv + " n=4 kv ctx=32768 seq=2 q8_0", func(t *fit.Target) {
+		out = append(out, gridTarget{drv + " n=4 kv ctx=32768 seq=2 q8_0", func(t *target.Target) {
 			t.Driver, t.Count, t.Sizing, t.Context, t.Sequences, t.KVCache = drv, 4, fit.SizingKV, 32768, 2, "q8_0"
 		}})
 	}

@@ -13,18 +13,19 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // deployGrid is a spread of catalog models (every step-th entry, so every size and every
 // quantization of the catalog appears) × both engines × 1, 2, 4 and 8 devices, over the drivers
 // in turn and both sizings.
-func deployGrid(step int) []fit.Target {
+func deployGrid(step int) []target.Target {
 	drivers := fit.DriverNames()
-	var out []fit.Target
+	var out []target.Target
 	models := catalog.Models()
 	for i := 0; i < len(models); i += step {
 		for j, n := range []int{1, 2, 4, 8} {
-			t := fit.DefaultTarget()
+			t := target.Default()
 			t.Model, t.Count = models[i].Name, n
 			t.Driver = drivers[(i/step+j)%len(drivers)]
 			if j%2 == 1 {
@@ -33,7 +34,7 @@ func deployGrid(step int) []fit.Target {
 			out = append(out, t)
 		}
 	}
-	named := fit.DefaultTarget()
+	named := target.Default()
 	named.Model, named.Name, named.Count = "Qwen/Qwen3-8B", "my.claim.v2", 2
 	return append(out, named)
 }
@@ -54,7 +55,7 @@ func TestDeployConforms(t *testing.T) {
 			if err != nil {
 				// A catalog entry the nvidia driver cannot serve is refused as the claim is.
 				if _, cerr := claim.Render(tg); cerr == nil {
-					t.Errorf("%s %s: deploy refused a target claim renders: %v", claim.Permalink(tg), engine, err)
+					t.Errorf("%s %s: deploy refused a target claim renders: %v", target.Permalink(tg), engine, err)
 				}
 				continue
 			}
@@ -68,9 +69,9 @@ func TestDeployConforms(t *testing.T) {
 	}
 }
 
-func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) {
+func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Result) {
 	t.Helper()
-	where := claim.Permalink(tg) + " engine=" + engine
+	where := target.Permalink(tg) + " engine=" + engine
 	w, err := DecodeWorkload([]byte(r.YAML))
 	if err != nil {
 		t.Errorf("%s: %v", where, err)
@@ -139,7 +140,7 @@ func checkWorkload(t *testing.T, tg fit.Target, engine string, r deploy.Result) 
 
 // The validators are not vacuous: each mutation of a good output is refused.
 func TestDeployMutationsRefused(t *testing.T) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Count, tg.Driver = "Qwen/Qwen3-8B", 2, fit.DriverNVIDIA
 	r, err := deploy.Render(tg)
 	if err != nil {

@@ -38,7 +38,7 @@ func Render(asked target.Target) (Result, error) {
 		return Result{}, err
 	}
 	engine := t.Engine
-	query := claim.Permalink(asked)
+	query := target.Permalink(asked)
 	c, err := claim.Render(t)
 	if err != nil {
 		return Result{}, err

@@ -7,13 +7,12 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
-func mustTarget(t *testing.T, link string) fit.Target {
+func mustTarget(t *testing.T, link string) target.Target {
 	t.Helper()
-	tg, err := claim.ParsePermalink(link)
+	tg, err := target.ParsePermalink(link)
 	if err != nil {
 		t.Fatalf("%s: %v", link, err)
 	}

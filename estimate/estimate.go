@@ -34,19 +34,19 @@ var Flags = []string{
 
 // ParseQuery reads a target, and the device it names, from query pairs (the claim's codec and
 // defaults).
-func ParseQuery(v target.Values) (fit.Target, fit.Device, error) {
+func ParseQuery(v target.Values) (target.Target, fit.Device, error) {
 	t, err := target.ParseQuery(v)
 	if err != nil {
-		return fit.Target{}, fit.Device{}, err
+		return target.Target{}, fit.Device{}, err
 	}
 	return t, fit.DeviceOf(&t), nil
 }
 
 // ParseRawQuery reads a raw query string or permalink fragment.
-func ParseRawQuery(raw string) (fit.Target, fit.Device, error) {
+func ParseRawQuery(raw string) (target.Target, fit.Device, error) {
 	t, err := target.ParsePermalink(raw)
 	if err != nil {
-		return fit.Target{}, fit.Device{}, err
+		return target.Target{}, fit.Device{}, err
 	}
 	return t, fit.DeviceOf(&t), nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The contract's vLLM fields: Qwen2-7B-Instruct BF16 at 32,768 tokens on a device CUDA counts as
@@ -13,7 +14,7 @@ import (
 // tokens is the longest that would. The floor (15.697328 + 1.75) / 0.9 + 1.12 = 20.51 GiB;
 // with the weights, activation and non-torch over 0.9 (17.44 GiB) plus 1.12 above 18, no context fits.
 func TestJSONVLLM(t *testing.T) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Quant, tg.Context = "Qwen/Qwen2-7B-Instruct", "BF16", 32768
 	e, err := fit.EstimateVLLM(tg, fit.Device{MemoryGiB: 18, BandwidthGBs: 300, Family: fit.FamilyNVIDIA})
 	if err != nil {

@@ -34,7 +34,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 	for i := range target.Fields {
 		f := &target.Fields[i]
 		if f.Get(&t) != f.Get(&def) && f.Name != "count" && !f.Device {
-			return nil, &fit.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
+			return nil, &target.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
 				strings.Join(DeviceKeys, ", ") + ", n, limit"}
 		}
 	}

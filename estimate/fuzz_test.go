@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Any query gives a field error or the contract's object as valid JSON: never a panic, never a
@@ -24,7 +24,7 @@ func FuzzRunRaw(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		e, err := RunRaw(q)
 		if err != nil {
-			var fe *fit.FieldError
+			var fe *target.FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("%q: not a field error: %v", q, err)
 			}

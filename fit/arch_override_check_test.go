@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // An architecture override that leaves the shape impossible or incomplete is refused, naming the
@@ -13,28 +15,28 @@ import (
 // the header and changed nothing.
 func TestArchOverrideMustBeWhole(t *testing.T) {
 	for _, c := range []struct {
-		set   func(*Target)
+		set   func(*target.Target)
 		field string
 		want  string
 	}{
-		{func(t *Target) { t.SlidingWindow, t.SlidingLayers = 128, 100 }, "slidingLayers", "at most the model's 36 layers"},
-		{func(t *Target) { t.Attention, t.FullAttentionLayers = "hybrid", 100 }, "fullAttentionLayers", "at most the model's 36 layers"},
-		{func(t *Target) { t.Attention = "mla" }, "kvLoraRank", "MLA latent rank"},
-		{func(t *Target) { t.Attention = "hybrid" }, "fullAttentionLayers", "Full-attention layers"},
-		{func(t *Target) { t.SlidingWindow = 128 }, "slidingLayers", "Sliding-window layers"},
-		{func(t *Target) { t.SlidingLayers = 18 }, "slidingWindow", "Sliding window"},
+		{func(t *target.Target) { t.SlidingWindow, t.SlidingLayers = 128, 100 }, "slidingLayers", "at most the model's 36 layers"},
+		{func(t *target.Target) { t.Attention, t.FullAttentionLayers = "hybrid", 100 }, "fullAttentionLayers", "at most the model's 36 layers"},
+		{func(t *target.Target) { t.Attention = "mla" }, "kvLoraRank", "MLA latent rank"},
+		{func(t *target.Target) { t.Attention = "hybrid" }, "fullAttentionLayers", "Full-attention layers"},
+		{func(t *target.Target) { t.SlidingWindow = 128 }, "slidingLayers", "Sliding-window layers"},
+		{func(t *target.Target) { t.SlidingLayers = 18 }, "slidingWindow", "Sliding window"},
 	} {
-		tg := DefaultTarget()
+		tg := target.Default()
 		tg.Model, tg.Sizing = "Qwen/Qwen3-8B", SizingKV
 		c.set(&tg)
 		_, err := Resolve(tg)
-		var fe *FieldError
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v; want an error on %s saying %q", tg, err, c.field, c.want)
 		}
 	}
 	// A whole override is taken: 18 of 36 layers sliding at 128 tokens.
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing, tg.SlidingWindow, tg.SlidingLayers = "Qwen/Qwen3-8B", SizingKV, 128, 18
 	if _, err := Resolve(tg); err != nil {
 		t.Error(err)

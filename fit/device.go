@@ -25,7 +25,7 @@ const (
 )
 
 // DeviceOf is the device a target names (its on, memory, bandwidth, family and unified fields).
-func DeviceOf(t *Target) Device {
+func DeviceOf(t *target.Target) Device {
 	return Device{On: t.On, MemoryGiB: t.MemoryGiB, BandwidthGBs: t.BandwidthGBs, Family: t.Family, Unified: t.Unified}
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // An operator names a device as they see it: the catalog id, the display name, or the
@@ -39,7 +41,7 @@ func TestLookupAcceleratorByIDNameOrProductName(t *testing.T) {
 // 129 of them.
 func TestUnknownAcceleratorSuggestsClosest(t *testing.T) {
 	_, err := EstimateOn(customTarget(8, 32, 8, 128), Device{On: "h100"})
-	var fe *FieldError
+	var fe *target.FieldError
 	if !errors.As(err, &fe) || fe.Field != "on" {
 		t.Fatalf("error %v, want one naming on", err)
 	}

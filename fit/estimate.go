@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Estimate is the answer to the reverse question: on this hardware, does the target fit, and
@@ -43,7 +45,7 @@ const CommSecondsPerExtraDevice = 0.0005
 
 // EstimateOn judges a target on a device (t.Count of them). The target is sized in the KV-aware
 // mode whatever its Sizing says. Errors are *FieldError.
-func EstimateOn(t Target, d Device) (Estimate, error) {
+func EstimateOn(t target.Target, d Device) (Estimate, error) {
 	if isVLLM(&t) {
 		return EstimateVLLM(t, d)
 	}
@@ -60,7 +62,7 @@ func EstimateOn(t Target, d Device) (Estimate, error) {
 
 // resolveEstimate checks the device, then sizes the target, and judges one on the other (the
 // llama.cpp-style reserve; EstimateVLLM goes on from there).
-func resolveEstimate(t Target, d Device) (Estimate, error) {
+func resolveEstimate(t target.Target, d Device) (Estimate, error) {
 	dev, name, err := resolveDevice(d)
 	if err != nil {
 		return Estimate{}, err

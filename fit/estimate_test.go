@@ -5,12 +5,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 
-func customTarget(paramsB float64, layers, kvHeads, headDim int) Target {
-	t := DefaultTarget()
+func customTarget(paramsB float64, layers, kvHeads, headDim int) target.Target {
+	t := target.Default()
 	t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = paramsB, layers, kvHeads, headDim
 	return t
 }
@@ -109,7 +111,7 @@ func TestEstimateSplitByHand(t *testing.T) {
 //	read = 3e9 × 1.442 × 0.58 + 1.96608e9 = 2.509080e9 + 1.96608e9 = 4.47516e9 B
 //	speed = 1 / (4.47516e9 / (1,000e9 × 0.7947) + 0.002138) = 1 / (0.0056313 + 0.002138) = 128.71
 func TestEstimateMoEByHand(t *testing.T) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.ParamsB, tg.ActiveParamsB = 30, 3
 	e, err := EstimateOn(tg, Device{MemoryGiB: 48, BandwidthGBs: 1000, Family: "amd"})
 	if err != nil {
@@ -147,7 +149,7 @@ func TestEstimateBadDevice(t *testing.T) {
 		{Device{MemoryGiB: 16, BandwidthGBs: 100, Family: "tpu"}, "family"},
 	} {
 		_, err := EstimateOn(tg, c.d)
-		var fe *FieldError
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: error %v, want one naming %s", c.d, err, c.field)
 		}
@@ -180,7 +182,7 @@ func TestFittingModels(t *testing.T) {
 		if i > 0 && m.Downloads > list[i-1].Downloads {
 			t.Errorf("%s (%d downloads) after %s (%d)", m.Name, m.Downloads, list[i-1].Name, list[i-1].Downloads)
 		}
-		tg := DefaultTarget()
+		tg := target.Default()
 		tg.Model = m.Name
 		e, err := EstimateOn(tg, d)
 		if err != nil || !e.Fits || e.TokensPerSecond != m.TokensPerSecond || m.NeedGiB > 23.99 {

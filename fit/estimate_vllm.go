@@ -18,7 +18,7 @@ const (
 )
 
 // isVLLM reports whether a target runs vLLM (the table accepts the name in any case).
-func isVLLM(t *Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
+func isVLLM(t *target.Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
 
 // EstimateVLLM judges a target on t.Count devices (the tensor-parallel size) running vLLM
 // with the target's vLLM arguments (EstimateOn calls it for engine vllm).
@@ -26,7 +26,7 @@ func isVLLM(t *Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
 // H100 80GB shows 79.18 GiB); a catalog device (On) is converted from its driver figure by
 // VLLMTotalGiB. Fits compares the memory floor (VLLMFloorGiB) with the device; the VLLM result
 // says whether vLLM starts with --max-model-len = the context. Errors are *FieldError.
-func EstimateVLLM(t Target, d Device) (Estimate, error) {
+func EstimateVLLM(t target.Target, d Device) (Estimate, error) {
 	t.Sizing, t.Engine = SizingKV, EngineVLLM
 	e, err := resolveEstimate(t, d)
 	if err != nil {

@@ -3,10 +3,12 @@ package fit
 import (
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
-func qwen2Target(ctx int) Target {
-	tg := DefaultTarget()
+func qwen2Target(ctx int) target.Target {
+	tg := target.Default()
 	tg.Model, tg.Quant, tg.Context = "Qwen/Qwen2-7B-Instruct", "BF16", ctx
 	return tg
 }
@@ -61,20 +63,20 @@ func TestEstimateVLLMDoesNotStart(t *testing.T) {
 // vLLM's arguments are checked by the table, and belong to engine vllm.
 func TestEstimateVLLMOptionErrors(t *testing.T) {
 	for _, c := range []struct {
-		mut   func(*Target)
+		mut   func(*target.Target)
 		field string
 	}{
-		{func(t *Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, 1.5 }, "gpuMemoryUtilization"},
-		{func(t *Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, -0.1 }, "gpuMemoryUtilization"},
-		{func(t *Target) { t.Engine, t.MaxNumSeqs = EngineVLLM, -1 }, "maxNumSeqs"},
-		{func(t *Target) { t.Engine, t.MaxNumBatchedTokens = EngineVLLM, MaxContext+1 }, "maxNumBatchedTokens"},
-		{func(t *Target) { t.Engine = "sglang" }, "engine"},
-		{func(t *Target) { t.Engine, t.MaxNumSeqs = EngineLlamaCpp, 8 }, "maxNumSeqs"}, // not llama.cpp's
+		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, 1.5 }, "gpuMemoryUtilization"},
+		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, -0.1 }, "gpuMemoryUtilization"},
+		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = EngineVLLM, -1 }, "maxNumSeqs"},
+		{func(t *target.Target) { t.Engine, t.MaxNumBatchedTokens = EngineVLLM, MaxContext+1 }, "maxNumBatchedTokens"},
+		{func(t *target.Target) { t.Engine = "sglang" }, "engine"},
+		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = EngineLlamaCpp, 8 }, "maxNumSeqs"}, // not llama.cpp's
 	} {
 		tg := qwen2Target(1024)
 		c.mut(&tg)
 		_, err := EstimateOn(tg, Device{On: "nvidia-l4"})
-		fe, ok := err.(*FieldError)
+		fe, ok := err.(*target.FieldError)
 		if !ok || fe.Field != c.field {
 			t.Errorf("%+v: %v", tg, err)
 		}

@@ -16,9 +16,9 @@ var testModel7B = catalog.Model{
 	MinRAMGB: 8.0, MinVRAMGB: 6.0, HasMinVRAM: true, Quantization: "Q4_K_M", ContextLength: 4096,
 }
 
-func resolveFixture(t *testing.T, mut func(*Target)) Bounds {
+func resolveFixture(t *testing.T, mut func(*target.Target)) Bounds {
 	t.Helper()
-	tg := DefaultTarget()
+	tg := target.Default()
 	if mut != nil {
 		mut(&tg)
 	}
@@ -29,9 +29,9 @@ func resolveFixture(t *testing.T, mut func(*Target)) Bounds {
 	return b
 }
 
-func resolve(t *testing.T, mut func(*Target)) Bounds {
+func resolve(t *testing.T, mut func(*target.Target)) Bounds {
 	t.Helper()
-	tg := DefaultTarget()
+	tg := target.Default()
 	mut(&tg)
 	b, err := Resolve(tg)
 	if err != nil {
@@ -43,8 +43,8 @@ func resolve(t *testing.T, mut func(*Target)) Bounds {
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 func TestDefaultTarget(t *testing.T) {
-	d := DefaultTarget()
-	want := Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}
+	d := target.Default()
+	want := target.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}
 	if d != want {
 		t.Errorf("DefaultTarget() = %+v, want %+v", d, want)
 	}
@@ -64,7 +64,7 @@ func TestLlmfitVectors(t *testing.T) {
 	}
 	// Q8_0: weights 7 × 1.05 = 7.35; an override, so memory 7.35 × 1.2 = 8.82 → 9 Gi;
 	// bandwidth ceil(20 × 7.35 × 100 / 55) = ceil(267.27) = 268.
-	b = resolveFixture(t, func(t *Target) { t.Quant = "Q8_0" })
+	b = resolveFixture(t, func(t *target.Target) { t.Quant = "Q8_0" })
 	if !near(b.WeightsGB, 7.35) || b.MemoryGi != 9 || b.MinBandwidthGBs != 268 || !b.QuantOverride || !near(b.MemoryGB, 8.82) {
 		t.Errorf("Q8_0: weights %v, %v GB → %d Gi, %d GB/s, override %v; want 7.35, 8.82 → 9, 268, true",
 			b.WeightsGB, b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs, b.QuantOverride)
@@ -72,21 +72,21 @@ func TestLlmfitVectors(t *testing.T) {
 	// 30 tok/s at 60 %: 7 × 0.58 is 4.0599999999999996 in float64 (0.58 is a shade under), so
 	// ((30 × 4.0599999999999996) × 100) / 60 = 202.99999999999997 and its ceiling is 203, as
 	// llmfit's f64 arithmetic gives (a quotient a hair above 203 would give 204).
-	b = resolveFixture(t, func(t *Target) { t.MinTps, t.EfficiencyPct = 30, 60 })
+	b = resolveFixture(t, func(t *target.Target) { t.MinTps, t.EfficiencyPct = 30, 60 })
 	if b.MinBandwidthGBs != 203 || b.MemoryGi != 6 {
 		t.Errorf("30 tok/s at 60%%: %d GB/s and %d Gi, want 203 and 6", b.MinBandwidthGBs, b.MemoryGi)
 	}
 	// The entry's min_ram is the floor when min_vram is absent: max(8.0, 4.06) → 8 Gi.
 	noVRAM := testModel7B
 	noVRAM.MinVRAMGB, noVRAM.HasMinVRAM = 0, false
-	b, err := ResolveEntry(DefaultTarget(), noVRAM)
+	b, err := ResolveEntry(target.Default(), noVRAM)
 	if err != nil || b.MemoryGi != 8 {
 		t.Errorf("no min_vram: %d Gi, %v; want 8", b.MemoryGi, err)
 	}
 	// Weights above the catalog minimum win: F32 own quant, 7 × 4 = 28 GB → 28 Gi.
 	f32 := testModel7B
 	f32.Quantization = "F32"
-	b, err = ResolveEntry(DefaultTarget(), f32)
+	b, err = ResolveEntry(target.Default(), f32)
 	if err != nil || b.MemoryGi != 28 || b.QuantOverride {
 		t.Errorf("F32 own: %d Gi, override %v, %v; want 28", b.MemoryGi, b.QuantOverride, err)
 	}
@@ -95,17 +95,17 @@ func TestLlmfitVectors(t *testing.T) {
 func TestLlmfitErrorVectors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		mut   func(*Target)
+		mut   func(*target.Target)
 		field string
 	}{
-		{"minTps 0", func(t *Target) { t.MinTps = 0 }, "minTps"},
-		{"efficiency 0", func(t *Target) { t.EfficiencyPct = 0 }, "efficiencyPct"},
-		{"efficiency 101", func(t *Target) { t.EfficiencyPct = 101 }, "efficiencyPct"},
+		{"minTps 0", func(t *target.Target) { t.MinTps = 0 }, "minTps"},
+		{"efficiency 0", func(t *target.Target) { t.EfficiencyPct = 0 }, "efficiencyPct"},
+		{"efficiency 101", func(t *target.Target) { t.EfficiencyPct = 101 }, "efficiencyPct"},
 	} {
-		tg := DefaultTarget()
+		tg := target.Default()
 		c.mut(&tg)
 		_, err := ResolveEntry(tg, testModel7B)
-		var fe *FieldError
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s: %v, want a FieldError on %s", c.name, err, c.field)
 		}
@@ -113,7 +113,7 @@ func TestLlmfitErrorVectors(t *testing.T) {
 	// Zero parameters: "cannot size model … (unknown parameter count)".
 	zero := testModel7B
 	zero.ParametersRaw, zero.ParameterCount = 0, "unknown"
-	_, err := ResolveEntry(DefaultTarget(), zero)
+	_, err := ResolveEntry(target.Default(), zero)
 	if err == nil || err.Error() != `Model (model, m): cannot size model "Test Model 7B" (unknown parameter count)` {
 		t.Errorf("zero params: %v", err)
 	}
@@ -122,63 +122,65 @@ func TestLlmfitErrorVectors(t *testing.T) {
 // Every error of Target validation, with its field, key and text (ranges included).
 func TestValidationMessages(t *testing.T) {
 	cases := []struct {
-		mut  func(*Target)
+		mut  func(*target.Target)
 		want string
 	}{
-		{func(t *Target) { t.MinTps = 0 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 0)"},
-		{func(t *Target) { t.MinTps = -3 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got -3)"},
-		{func(t *Target) { t.MinTps = math.NaN() }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got NaN)"},
-		{func(t *Target) { t.MinTps = math.Inf(1) }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got +Inf)"},
-		{func(t *Target) { t.MinTps = 100000.5 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
-		{func(t *Target) { t.EfficiencyPct = 0 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 0)"},
-		{func(t *Target) { t.EfficiencyPct = 101 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 101)"},
-		{func(t *Target) { t.EfficiencyPct = -55 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -55)"},
-		{func(t *Target) { t.Sizing = "KV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KV")`},
-		{func(t *Target) { t.Sizing = "" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "")`},
-		{func(t *Target) { t.Context = -1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got -1)"},
-		{func(t *Target) { t.Context = 1<<24 + 1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got 16777217)"},
-		{func(t *Target) { t.Sequences = 0 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 0)"},
-		{func(t *Target) { t.Sequences = 4097 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 4097)"},
-		{func(t *Target) { t.KVCache = "fp4" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "fp4")`},
-		{func(t *Target) { t.KVCache = "" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "")`},
-		{func(t *Target) { t.Driver = "cuda" }, `DRA driver (driver, drv): must be one of llmfit, nvidia, amd, intel, any (got "cuda")`},
-		{func(t *Target) { t.Count = 0 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 0)"},
-		{func(t *Target) { t.Count = 9 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 9)"},
-		{func(t *Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "Parameters (paramsB, p): give either a catalog model or a custom model's Parameters, not both"},
-		{func(t *Target) { t.Model = strings.Repeat("x", 301) }, "Model (model, m): must be at most 300 characters (got 301)"},
-		{func(t *Target) {}, "Model (model, m): choose a catalog model, or give Parameters (paramsB, billions) for a custom one"},
-		{func(t *Target) { t.ParamsB = -7 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got -7)"},
-		{func(t *Target) { t.ParamsB = math.NaN() }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
-		{func(t *Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
-		{func(t *Target) { t.ParamsB = 100001 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got 100001)"},
-		{func(t *Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 1001 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
-		{func(t *Target) { t.Model, t.Attention = "NousResearch/Llama-2-7b-chat-hf", "GQA" }, `Attention kind (attention, att): must be one of gqa, mha, mqa, mla, hybrid (got "GQA")`},
-		{func(t *Target) { t.Model, t.Layers, t.SlidingLayers = "NousResearch/Llama-2-7b-chat-hf", 32, 33 }, "Sliding-window layers (slidingLayers, sl): must be at most Layers (32) (got 33)"},
-		{func(t *Target) { t.Model, t.SlidingWindow = "NousResearch/Llama-2-7b-chat-hf", -1 }, "Sliding window (slidingWindow, sw): must be a whole number from 1 to 16777216 tokens (got -1)"},
-		{func(t *Target) { t.Model, t.Experts, t.ExpertsPerToken = "NousResearch/Llama-2-7b-chat-hf", 8, 9 }, "Experts per token (expertsPerToken, nept): must be at most Experts (8) (got 9)"},
-		{func(t *Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model (paramsB); a catalog model brings its own"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "KV heads (kvHeads, kvh): must be a whole number from 1 to 1024 (got -8)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "Head dimension (headDim, hd): must be a whole number from 1 to 4096 (got 4097)"},
-		{func(t *Target) { t.ParamsB, t.Layers, t.KVHeads = 7, 32, 8 }, "Head dimension (headDim, hd): Layers, KV heads and Head dimension go together: give all three or none"},
-		{func(t *Target) { t.ParamsB, t.Layers = 7, 32 }, "KV heads (kvHeads, kvh): Layers, KV heads and Head dimension go together: give all three or none"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "Active parameters (activeParamsB, ap): must be at most the model's Parameters (7 billion) (got 8)"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got -1)"},
-		{func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
-		{func(t *Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8, FP16, FP8, INT8, MXFP4, NVFP4`},
-		{func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
-		{func(t *Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
+		{func(t *target.Target) { t.MinTps = 0 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 0)"},
+		{func(t *target.Target) { t.MinTps = -3 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got -3)"},
+		{func(t *target.Target) { t.MinTps = math.NaN() }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got NaN)"},
+		{func(t *target.Target) { t.MinTps = math.Inf(1) }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got +Inf)"},
+		{func(t *target.Target) { t.MinTps = 100000.5 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
+		{func(t *target.Target) { t.EfficiencyPct = 0 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 0)"},
+		{func(t *target.Target) { t.EfficiencyPct = 101 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 101)"},
+		{func(t *target.Target) { t.EfficiencyPct = -55 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -55)"},
+		{func(t *target.Target) { t.Sizing = "KV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KV")`},
+		{func(t *target.Target) { t.Sizing = "" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "")`},
+		{func(t *target.Target) { t.Context = -1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got -1)"},
+		{func(t *target.Target) { t.Context = 1<<24 + 1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got 16777217)"},
+		{func(t *target.Target) { t.Sequences = 0 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 0)"},
+		{func(t *target.Target) { t.Sequences = 4097 }, "Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *target.Target) { t.KVCache = "fp4" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "fp4")`},
+		{func(t *target.Target) { t.KVCache = "" }, `KV cache type (kvCache, kv): must be one of fp16, fp8, q8_0, q4_0 (got "")`},
+		{func(t *target.Target) { t.Driver = "cuda" }, `DRA driver (driver, drv): must be one of llmfit, nvidia, amd, intel, any (got "cuda")`},
+		{func(t *target.Target) { t.Count = 0 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 0)"},
+		{func(t *target.Target) { t.Count = 9 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 9)"},
+		{func(t *target.Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "Parameters (paramsB, p): give either a catalog model or a custom model's Parameters, not both"},
+		{func(t *target.Target) { t.Model = strings.Repeat("x", 301) }, "Model (model, m): must be at most 300 characters (got 301)"},
+		{func(t *target.Target) {}, "Model (model, m): choose a catalog model, or give Parameters (paramsB, billions) for a custom one"},
+		{func(t *target.Target) { t.ParamsB = -7 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got -7)"},
+		{func(t *target.Target) { t.ParamsB = math.NaN() }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
+		{func(t *target.Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
+		{func(t *target.Target) { t.ParamsB = 100001 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got 100001)"},
+		{func(t *target.Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 1001 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
+		{func(t *target.Target) { t.Model, t.Attention = "NousResearch/Llama-2-7b-chat-hf", "GQA" }, `Attention kind (attention, att): must be one of gqa, mha, mqa, mla, hybrid (got "GQA")`},
+		{func(t *target.Target) { t.Model, t.Layers, t.SlidingLayers = "NousResearch/Llama-2-7b-chat-hf", 32, 33 }, "Sliding-window layers (slidingLayers, sl): must be at most Layers (32) (got 33)"},
+		{func(t *target.Target) { t.Model, t.SlidingWindow = "NousResearch/Llama-2-7b-chat-hf", -1 }, "Sliding window (slidingWindow, sw): must be a whole number from 1 to 16777216 tokens (got -1)"},
+		{func(t *target.Target) {
+			t.Model, t.Experts, t.ExpertsPerToken = "NousResearch/Llama-2-7b-chat-hf", 8, 9
+		}, "Experts per token (expertsPerToken, nept): must be at most Experts (8) (got 9)"},
+		{func(t *target.Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
+		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "KV heads (kvHeads, kvh): must be a whole number from 1 to 1024 (got -8)"},
+		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "Head dimension (headDim, hd): must be a whole number from 1 to 4096 (got 4097)"},
+		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads = 7, 32, 8 }, "Head dimension (headDim, hd): Layers, KV heads and Head dimension go together: give all three or none"},
+		{func(t *target.Target) { t.ParamsB, t.Layers = 7, 32 }, "KV heads (kvHeads, kvh): Layers, KV heads and Head dimension go together: give all three or none"},
+		{func(t *target.Target) { t.ParamsB, t.ActiveParamsB = 7, 8 }, "Active parameters (activeParamsB, ap): must be at most the model's Parameters (7 billion) (got 8)"},
+		{func(t *target.Target) { t.ParamsB, t.ActiveParamsB = 7, -1 }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got -1)"},
+		{func(t *target.Target) { t.ParamsB, t.ActiveParamsB = 7, math.NaN() }, "Active parameters (activeParamsB, ap): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
+		{func(t *target.Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8, FP16, FP8, INT8, MXFP4, NVFP4`},
+		{func(t *target.Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
+		{func(t *target.Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
 			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give Parameters (paramsB) for a model that is not in the catalog`},
-		{func(t *Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
+		{func(t *target.Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
 			`Model (model, m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
-		{func(t *Target) { t.Model = "llama-2-7b-chat" },
+		{func(t *target.Target) { t.Model = "llama-2-7b-chat" },
 			`Model (model, m): "llama-2-7b-chat" matches 3 models: NousResearch/Llama-2-7b-chat-hf, TheBloke/Llama-2-7B-Chat-GPTQ, unsloth/llama-2-7b-chat-bnb-4bit; give the full name`},
 	}
 	for _, c := range cases {
-		tg := DefaultTarget()
+		tg := target.Default()
 		c.mut(&tg)
 		_, err := Resolve(tg)
-		var fe *FieldError
+		var fe *target.FieldError
 		if !errors.As(err, &fe) {
 			t.Errorf("%+v: err %v, want *FieldError %q", tg, err, c.want)
 			continue
@@ -193,36 +195,36 @@ func TestValidationMessages(t *testing.T) {
 }
 
 func TestFieldErrorText(t *testing.T) {
-	if got := (&FieldError{Field: "name", Key: "name", Label: "Claim name", Msg: "x"}).Error(); got != "Claim name (name): x" {
+	if got := (&target.FieldError{Field: "name", Key: "name", Label: "Claim name", Msg: "x"}).Error(); got != "Claim name (name): x" {
 		t.Errorf("same key: %q", got)
 	}
-	if got := (&FieldError{Field: "query", Msg: "x"}).Error(); got != "query: x" {
+	if got := (&target.FieldError{Field: "query", Msg: "x"}).Error(); got != "query: x" {
 		t.Errorf("no key: %q", got)
 	}
-	if got := NewFieldError("minTps", "m").Error(); got != "Target decode speed (minTps, tps): m" {
+	if got := target.NewFieldError("minTps", "m").Error(); got != "Target decode speed (minTps, tps): m" {
 		t.Errorf("NewFieldError: %q", got)
 	}
 }
 
 func TestValidInputsAtTheLimits(t *testing.T) {
-	for _, mut := range []func(*Target){
-		func(t *Target) { t.MinTps = 100000 },
-		func(t *Target) { t.MinTps = 0.001 },
-		func(t *Target) { t.EfficiencyPct = 1 },
-		func(t *Target) { t.EfficiencyPct = 100 },
-		func(t *Target) { t.Sizing, t.Context = "kv", 1 },
-		func(t *Target) { t.Sizing, t.Context = "kv", 1<<24 },
-		func(t *Target) { t.Sequences = 4096 },
-		func(t *Target) { t.Count = 8 },
-		func(t *Target) { t.KVCache = "FP8" }, // element types ignore case
+	for _, mut := range []func(*target.Target){
+		func(t *target.Target) { t.MinTps = 100000 },
+		func(t *target.Target) { t.MinTps = 0.001 },
+		func(t *target.Target) { t.EfficiencyPct = 1 },
+		func(t *target.Target) { t.EfficiencyPct = 100 },
+		func(t *target.Target) { t.Sizing, t.Context = "kv", 1 },
+		func(t *target.Target) { t.Sizing, t.Context = "kv", 1<<24 },
+		func(t *target.Target) { t.Sequences = 4096 },
+		func(t *target.Target) { t.Count = 8 },
+		func(t *target.Target) { t.KVCache = "FP8" }, // element types ignore case
 	} {
-		tg := DefaultTarget()
+		tg := target.Default()
 		mut(&tg)
 		if _, err := ResolveEntry(tg, testModel7B); err != nil {
 			t.Errorf("%+v: %v", tg, err)
 		}
 	}
-	b := resolveFixture(t, func(t *Target) { t.KVCache = "Q8_0" })
+	b := resolveFixture(t, func(t *target.Target) { t.KVCache = "Q8_0" })
 	if b.KVCache != "q8_0" || b.Target.KVCache != "q8_0" {
 		t.Errorf("kvCache Q8_0 → %q, want canonical q8_0", b.KVCache)
 	}
@@ -245,7 +247,7 @@ func TestQuantTable(t *testing.T) {
 		if q == "Q4_K_M" {
 			continue
 		}
-		b := resolveFixture(t, func(t *Target) { t.Quant = q })
+		b := resolveFixture(t, func(t *target.Target) { t.Quant = q })
 		if b.Quant != q || !b.QuantOverride || !near(b.WeightsGB, 7*bpp) || b.MemoryGi != int64(math.Ceil(7*bpp*1.2)) {
 			t.Errorf("quant %s: %s override %v weights %v, %d Gi", q, b.Quant, b.QuantOverride, b.WeightsGB, b.MemoryGi)
 		}
@@ -261,22 +263,22 @@ func TestQuantTable(t *testing.T) {
 func TestQuantCanonicalisation(t *testing.T) {
 	// q4_k_m is the entry's own quant in another case: canonical spelling, not an override, so the
 	// catalog minimum applies (6 Gi), not weights × 1.2 (4.872 → 5 Gi).
-	b := resolveFixture(t, func(t *Target) { t.Quant = "q4_k_m" })
+	b := resolveFixture(t, func(t *target.Target) { t.Quant = "q4_k_m" })
 	if b.Quant != "Q4_K_M" || b.Target.Quant != "Q4_K_M" || b.QuantOverride || b.MemoryGi != 6 || b.MinBandwidthGBs != 148 {
 		t.Errorf("q4_k_m: %s (target %s), override %v, %d Gi, %d GB/s", b.Quant, b.Target.Quant, b.QuantOverride, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	b = resolveFixture(t, func(t *Target) { t.Quant = "q8_0" })
+	b = resolveFixture(t, func(t *target.Target) { t.Quant = "q8_0" })
 	if b.Quant != "Q8_0" || !b.QuantOverride || b.MemoryGi != 9 || b.MinBandwidthGBs != 268 {
 		t.Errorf("q8_0: %s, override %v, %d Gi, %d GB/s", b.Quant, b.QuantOverride, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	b = resolveFixture(t, func(t *Target) { t.Quant = "MLX-4BIT" })
+	b = resolveFixture(t, func(t *target.Target) { t.Quant = "MLX-4BIT" })
 	if b.Quant != "mlx-4bit" {
 		t.Errorf("MLX-4BIT → %q", b.Quant)
 	}
 	// Unknown quant typed by a user: an error listing the known ones.
 	for _, q := range []string{"IQ4_XS", "AutoRound-4bit", "Q4", " Q4_K_M"} {
-		_, err := ResolveEntry(Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1, Quant: q}, testModel7B)
-		var fe *FieldError
+		_, err := ResolveEntry(target.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1, Quant: q}, testModel7B)
+		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != "quant" || !strings.Contains(err.Error(), "known: F32, F16, BF16, Q8_0") ||
 			!strings.Contains(err.Error(), "GPTQ-Int8") {
 			t.Errorf("quant %q: %v", q, err)
@@ -292,14 +294,14 @@ func TestAutoRoundKeepsFallback(t *testing.T) {
 			continue
 		}
 		n++
-		b := resolve(t, func(t *Target) { t.Model = m.Name })
+		b := resolve(t, func(t *target.Target) { t.Model = m.Name })
 		w := float64(m.ParametersRaw) / 1e9 * 0.58
 		if b.Quant != "AutoRound-4bit" || b.QuantOverride || b.BytesPerParam != 0.58 || b.WeightsGB != w ||
 			b.MemoryGi != int64(math.Ceil(math.Max(m.MinVRAMGB, w))) || b.MinBandwidthGBs != int64(math.Ceil(((20*w)*100)/55)) {
 			t.Errorf("%s: %+v", m.Name, b)
 		}
 		// Its own quant in another case is still its own.
-		b = resolve(t, func(t *Target) { t.Model, t.Quant = m.Name, "autoround-4BIT" })
+		b = resolve(t, func(t *target.Target) { t.Model, t.Quant = m.Name, "autoround-4BIT" })
 		if b.Quant != "AutoRound-4bit" || b.QuantOverride {
 			t.Errorf("%s autoround-4BIT: %s override %v", m.Name, b.Quant, b.QuantOverride)
 		}
@@ -309,12 +311,12 @@ func TestAutoRoundKeepsFallback(t *testing.T) {
 	}
 	// By hand: Intel/DeepSeek-V4-Flash-W4A16-AutoRound, 39,916,293,330 parameters × 0.58 = 23.1514501314 GB;
 	// memory max(20.4, 23.15) → 24 Gi; bandwidth ceil(20 × 23.1514501314 × 100 / 55) = ceil(841.87) = 842.
-	b := resolve(t, func(t *Target) { t.Model = "Intel/DeepSeek-V4-Flash-W4A16-AutoRound" })
+	b := resolve(t, func(t *target.Target) { t.Model = "Intel/DeepSeek-V4-Flash-W4A16-AutoRound" })
 	if b.MemoryGi != 24 || b.MinBandwidthGBs != 842 {
 		t.Errorf("DeepSeek-V4-Flash AutoRound: %d Gi, %d GB/s; want 24, 842", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Another entry's quant is not this one's: AutoRound-4bit on a Q4_K_M entry is unknown.
-	_, err := Resolve(Target{Model: "NousResearch/Llama-2-7b-chat-hf", Quant: "AutoRound-4bit", MinTps: 20, EfficiencyPct: 55,
+	_, err := Resolve(target.Target{Model: "NousResearch/Llama-2-7b-chat-hf", Quant: "AutoRound-4bit", MinTps: 20, EfficiencyPct: 55,
 		Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
 	if err == nil || !strings.Contains(err.Error(), `unknown quantization "AutoRound-4bit"`) {
 		t.Errorf("AutoRound-4bit on a Q4_K_M entry: %v", err)
@@ -340,7 +342,7 @@ func TestParameterCountFallback(t *testing.T) {
 	// An entry with only parameter_count is sized from it.
 	e := testModel7B
 	e.ParametersRaw = 0
-	b, err := ResolveEntry(DefaultTarget(), e)
+	b, err := ResolveEntry(target.Default(), e)
 	if err != nil || b.MinBandwidthGBs != 148 {
 		t.Errorf("from parameter_count: %d GB/s, %v", b.MinBandwidthGBs, err)
 	}
@@ -388,7 +390,9 @@ var orderSensitive = []struct {
 
 func TestOperationOrder(t *testing.T) {
 	for _, c := range orderSensitive {
-		b := resolve(t, func(t *Target) { t.Model, t.Quant, t.MinTps, t.EfficiencyPct = c.model, c.quant, c.minTps, c.eff })
+		b := resolve(t, func(t *target.Target) {
+			t.Model, t.Quant, t.MinTps, t.EfficiencyPct = c.model, c.quant, c.minTps, c.eff
+		})
 		if b.MinBandwidthGBs != c.want {
 			t.Errorf("%s %s %v tok/s %d%%: %d GB/s, want llmfit's %d", c.model, c.quant, c.minTps, c.eff, b.MinBandwidthGBs, c.want)
 		}
@@ -405,7 +409,7 @@ func TestOperationOrder(t *testing.T) {
 	for _, q := range []string{"", "mlx-4bit"} {
 		n := 0
 		for _, m := range catalog.Models() {
-			b := resolve(t, func(t *Target) { t.Model, t.Quant = m.Name, q })
+			b := resolve(t, func(t *target.Target) { t.Model, t.Quant = m.Name, q })
 			tps, w, eff := b.Target.MinTps, b.WeightsGB, float64(b.Target.EfficiencyPct)
 			if int64(math.Ceil(tps*(w*100/eff))) != b.MinBandwidthGBs || int64(math.Ceil((tps*100/eff)*w)) != b.MinBandwidthGBs {
 				n++
@@ -420,7 +424,7 @@ func TestOperationOrder(t *testing.T) {
 // Every catalog entry resolves at llmfit's defaults, with llmfit's arithmetic.
 func TestCatalogSweepDefaults(t *testing.T) {
 	for _, m := range catalog.Models() {
-		b, err := Resolve(Target{Model: m.Name, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
+		b, err := Resolve(target.Target{Model: m.Name, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1})
 		if err != nil {
 			t.Errorf("%s: %v", m.Name, err)
 			continue
@@ -457,14 +461,14 @@ func TestCatalogSweepModes(t *testing.T) {
 	}
 	nvidiaErrs := 0
 	for _, m := range catalog.Models() {
-		for _, mut := range []func(*Target){
-			func(t *Target) { t.Sizing = "kv" },
-			func(t *Target) { t.Sizing, t.KVCache, t.Sequences = "kv", "q4_0", 4 },
-			func(t *Target) { t.Driver = "amd" },
-			func(t *Target) { t.Driver, t.Count = "intel", 2 },
-			func(t *Target) { t.Quant, t.MinTps, t.EfficiencyPct = "F16", 30, 60 },
+		for _, mut := range []func(*target.Target){
+			func(t *target.Target) { t.Sizing = "kv" },
+			func(t *target.Target) { t.Sizing, t.KVCache, t.Sequences = "kv", "q4_0", 4 },
+			func(t *target.Target) { t.Driver = "amd" },
+			func(t *target.Target) { t.Driver, t.Count = "intel", 2 },
+			func(t *target.Target) { t.Quant, t.MinTps, t.EfficiencyPct = "F16", 30, 60 },
 		} {
-			tg := DefaultTarget()
+			tg := target.Default()
 			tg.Model = m.Name
 			mut(&tg)
 			b, err := Resolve(tg)
@@ -476,10 +480,10 @@ func TestCatalogSweepModes(t *testing.T) {
 				t.Errorf("%s %+v: %d Gi %d GB/s", m.Name, tg, b.MemoryGi, b.MinBandwidthGBs)
 			}
 		}
-		tg := DefaultTarget()
+		tg := target.Default()
 		tg.Model, tg.Driver = m.Name, "nvidia"
 		b, err := Resolve(tg)
-		var fe *FieldError
+		var fe *target.FieldError
 		switch {
 		case err == nil && len(b.Products) == 0:
 			t.Errorf("%s nvidia: no products and no error", m.Name)
@@ -506,44 +510,44 @@ func TestKVDense(t *testing.T) {
 	// memory = 4.1137 + 0.4375 + 1.25 = 5.8012 → 6 Gi
 	// read/token = 4,417,057,576.96 + 469,762,048 = 4,886,819,624.96 B = 4.8868 GB
 	// bandwidth = 4.88681962 / 0.0205471566 = 237.83 → 238 GB/s
-	q4 := func(f func(t *Target)) func(t *Target) {
-		return func(t *Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", "Q4_K_M"; f(t) }
+	q4 := func(f func(t *target.Target)) func(t *target.Target) {
+		return func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", "Q4_K_M"; f(t) }
 	}
-	b := resolve(t, q4(func(t *Target) {}))
+	b := resolve(t, q4(func(t *target.Target) {}))
 	if b.ContextTokens != 8192 || b.KVBytes != 469762048 || b.KVEstimated || b.MemoryGi != 6 || b.MinBandwidthGBs != 238 ||
 		!near(b.MemoryGB, 5.801205434799194) || b.OverheadGiB != 1.25 || !near(b.ReadGBPerToken, 4.88681962496) {
 		t.Errorf("Qwen2.5-7B kv: ctx %d, kv %v B, est %v, %v GB → %d Gi, %d GB/s", b.ContextTokens, b.KVBytes, b.KVEstimated, b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// fp8: kv = 234,881,024 B = 0.21875 GiB; memory 5.5825 → 6 Gi; read 4.6519386 GB → 226.40 → 227 GB/s.
-	b = resolve(t, q4(func(t *Target) { t.KVCache = "fp8" }))
+	b = resolve(t, q4(func(t *target.Target) { t.KVCache = "fp8" }))
 	if b.KVBytes != 234881024 || b.MemoryGi != 6 || b.MinBandwidthGBs != 227 || b.KVCache != "fp8" {
 		t.Errorf("fp8: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// q8_0: ggml blocks of 32 values + an fp16 scale, 34/32 B: kv = 2 × 28 × 4 × 128 × 8,192 × 1.0625
 	// = 249,561,088 B; memory 5.5961 → 6 Gi; read 4.6666187 GB → 227.12 → 228 GB/s.
-	b = resolve(t, q4(func(t *Target) { t.KVCache = "q8_0" }))
+	b = resolve(t, q4(func(t *target.Target) { t.KVCache = "q8_0" }))
 	if b.KVBytes != 249561088 || b.MemoryGi != 6 || b.MinBandwidthGBs != 228 {
 		t.Errorf("q8_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// q4_0: 18/32 B: kv = 28,672 × 8,192 × 0.5625 = 132,120,576 B; read 4.5491782 GB → 221.40 → 222 GB/s.
-	b = resolve(t, q4(func(t *Target) { t.KVCache = "q4_0" }))
+	b = resolve(t, q4(func(t *target.Target) { t.KVCache = "q4_0" }))
 	if b.KVBytes != 132120576 || b.MemoryGi != 6 || b.MinBandwidthGBs != 222 {
 		t.Errorf("q4_0: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// 4 sequences of 32,768 tokens: kv = 57,344 B/token × 32,768 × 4 = 7,516,192,768 B = 7 GiB;
 	// memory 4.1137 + 7 + 1.25 = 12.3637 → 13 Gi; read 11.9332503 GB → 580.77 → 581 GB/s.
-	b = resolve(t, q4(func(t *Target) { t.Context, t.Sequences = 32768, 4 }))
+	b = resolve(t, q4(func(t *target.Target) { t.Context, t.Sequences = 32768, 4 }))
 	if b.ContextTokens != 32768 || b.KVBytes != 7516192768 || b.MemoryGi != 13 || b.MinBandwidthGBs != 581 || b.Target.Sequences != 4 {
 		t.Errorf("4 × 32k: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// An explicit context longer than the model's is taken as asked (the render warns).
-	b = resolve(t, q4(func(t *Target) { t.Context = 65536 }))
+	b = resolve(t, q4(func(t *target.Target) { t.Context = 65536 }))
 	if b.ContextTokens != 65536 || b.KVBytes != 57344*65536 || b.MaxContext != 32768 {
 		t.Errorf("ctx 65536: %d tokens, %v B, max %d", b.ContextTokens, b.KVBytes, b.MaxContext)
 	}
 	// Without a quant the model's own is its release format, BF16: 7,615,616,512 × 2 B = 14.1853 GiB;
 	// memory 14.1853 + 0.4375 + 1.25 = 15.8728 → 16 Gi; read 15.2312330 + 0.4697620 = 15.7009951 GB → 764.14 → 765.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
 	if b.Quant != "BF16" || b.QuantOverride || b.BytesPerParam != 2 || b.MemoryGi != 16 || b.MinBandwidthGBs != 765 {
 		t.Errorf("Qwen2.5-7B own format: %s override %v, %v B/param, %d Gi, %d GB/s", b.Quant, b.QuantOverride, b.BytesPerParam, b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -557,7 +561,7 @@ func TestKVLlama31At32kTimes4(t *testing.T) {
 	// weights (its release format, BF16) = 8,030,261,248 × 2 = 16,060,522,496 B = 14.9575 GiB
 	// memory = 14.9575 + 16 + 1.25 = 32.2075 → 33 Gi (the estimate used to ask 24)
 	// read = 16.0605225 + 17.1798692 = 33.2403917 GB → 33.2403917 / 0.0205471566 = 1617.76 → 1618 GB/s
-	b := resolve(t, func(t *Target) {
+	b := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Context, t.Sequences = "meta-llama/Llama-3.1-8B-Instruct", "kv", 32768, 4
 	})
 	if b.KVEstimated || b.KVBytes != 17179869184 || b.KVBytes/gib != 16 || b.Quant != "BF16" || b.MemoryGi != 33 ||
@@ -567,12 +571,12 @@ func TestKVLlama31At32kTimes4(t *testing.T) {
 	}
 	// The default context is its real one (131,072) capped at 8,192, not the 4,096 placeholder:
 	// kv = 131,072 B × 8,192 = 1 GiB; memory 14.9575 + 1 + 1.25 = 17.2075 → 18 Gi.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "meta-llama/Llama-3.1-8B-Instruct", "kv" })
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "meta-llama/Llama-3.1-8B-Instruct", "kv" })
 	if b.ContextTokens != 8192 || b.KVBytes != 1<<30 || b.MemoryGi != 18 {
 		t.Errorf("Llama-3.1-8B default: ctx %d kv %v, %d Gi", b.ContextTokens, b.KVBytes, b.MemoryGi)
 	}
 	// llmfit mode does not move: max(4.1, 8,030,261,248 × 0.58 = 4.6576 GB) → 5 Gi; ceil(20 × 4.6576 × 100 / 55) = 170.
-	b = resolve(t, func(t *Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
+	b = resolve(t, func(t *target.Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
 	if b.MemoryGi != 5 || b.MinBandwidthGBs != 170 || b.OverheadGiB != 0 || b.Quant != "Q4_K_M" {
 		t.Errorf("Llama-3.1-8B llmfit: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -587,14 +591,14 @@ func TestKVMixtureOfExperts(t *testing.T) {
 	// read/token = active 3,339,427,840 × MoE read factor 1.442 × 2 B = 9,630,909,890.56 B
 	//              + kv 805,306,368 B = 10.4362163 GB
 	// bandwidth = 10.4362163 / 0.0205471566 = 507.91 → 508 GB/s
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
 	if b.ActiveParamsB != 3.33942784 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 59 ||
 		b.MinBandwidthGBs != 508 || !near(b.ActiveGB, 6.67885568) || !near(b.ReadGBPerToken, 10.43621625856) {
 		t.Errorf("Qwen3-30B-A3B kv: active %v, kv %v, %d Gi, %d GB/s, read %v", b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs, b.ReadGBPerToken)
 	}
 	// llmfit mode sizes on all parameters: ceil(20 × 17.7085 × 100 / 55) = ceil(643.95) = 644;
 	// memory max(15.6, 17.7085) → 18 Gi.
-	b = resolve(t, func(t *Target) { t.Model = "Qwen/Qwen3-30B-A3B-Instruct-2507" })
+	b = resolve(t, func(t *target.Target) { t.Model = "Qwen/Qwen3-30B-A3B-Instruct-2507" })
 	if b.MinBandwidthGBs != 644 || b.MemoryGi != 18 {
 		t.Errorf("Qwen3-30B-A3B llmfit: %d Gi, %d GB/s; want 18, 644", b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -611,7 +615,7 @@ func TestKVTokensRoom(t *testing.T) {
 	}
 	// Qwen2.5-7B in llmfit mode: floor max(3.9, 4.417) → 5 Gi; room = 5 × 2^30 − 4,417,057,576.96 − 2^29
 	// = 5,368,709,120 − 4,417,057,576.96 − 536,870,912 = 414,780,631.04 B; 57,344 B per token → 7,233 tokens.
-	b = resolve(t, func(t *Target) { t.Model = "Qwen/Qwen2.5-7B-Instruct" })
+	b = resolve(t, func(t *target.Target) { t.Model = "Qwen/Qwen2.5-7B-Instruct" })
 	if b.MemoryGi != 5 || b.KVTokensRoom != 7233 {
 		t.Errorf("Qwen2.5-7B: %d Gi, room %d tokens; want 5, 7233", b.MemoryGi, b.KVTokensRoom)
 	}
@@ -619,7 +623,7 @@ func TestKVTokensRoom(t *testing.T) {
 
 func TestCountSplit(t *testing.T) {
 	// llmfit mode, fixture on 2 devices: memory 6 / 2 = 3 → 3 Gi; bandwidth 147.636 / (2 × 0.9) = 82.02 → 83.
-	b := resolveFixture(t, func(t *Target) { t.Count = 2 })
+	b := resolveFixture(t, func(t *target.Target) { t.Count = 2 })
 	if b.MemoryGi != 3 || b.MinBandwidthGBs != 83 || b.OverheadGiB != 0 {
 		t.Errorf("llmfit ×2: %d Gi, %d GB/s; want 3, 83", b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -627,7 +631,9 @@ func TestCountSplit(t *testing.T) {
 	// → 4 Gi per device (the 1.25 GiB llama.cpp reserve on each); each device reads half, 2.4434098 GB, and
 	// 0.5 ms of communication joins t0: 2.4434098 / (0.4293 × (0.05 − 0.002138 − 0.0005)) = 2.4434098 / 0.0203325
 	// = 120.17 → 121 GB/s.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Count, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", 2, "Q4_K_M" })
+	b = resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Count, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", 2, "Q4_K_M"
+	})
 	if b.MemoryGi != 4 || b.MinBandwidthGBs != 121 || !near(b.MemoryGB, 3.525602717399597) {
 		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 3.5256 → 4, 121", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -638,7 +644,7 @@ func TestCountSplit(t *testing.T) {
 		n       int
 		mem, bw int64
 	}{{1, 282, 8542}, {3, 94, 3164}, {4, 71, 2373}, {8, 36, 1187}} {
-		b := resolve(t, func(t *Target) { t.ParamsB, t.Count = 405, c.n })
+		b := resolve(t, func(t *target.Target) { t.ParamsB, t.Count = 405, c.n })
 		if b.MemoryGi != c.mem || b.MinBandwidthGBs != c.bw {
 			t.Errorf("405B ×%d: %d Gi, %d GB/s; want %d, %d", c.n, b.MemoryGi, b.MinBandwidthGBs, c.mem, c.bw)
 		}
@@ -648,28 +654,28 @@ func TestCountSplit(t *testing.T) {
 func TestCustomModel(t *testing.T) {
 	// 70B, default quant Q4_K_M (always an override for a custom model): weights 40.6 GB,
 	// memory 48.72 → 49 Gi; bandwidth ceil(20 × 40.6 × 100 / 55) = ceil(1476.36) = 1477.
-	b := resolve(t, func(t *Target) { t.ParamsB = 70 })
+	b := resolve(t, func(t *target.Target) { t.ParamsB = 70 })
 	if !b.Custom || b.Model.Name != "custom 70B" || b.Quant != "Q4_K_M" || !b.QuantOverride || b.MemoryGi != 49 || b.MinBandwidthGBs != 1477 {
 		t.Errorf("custom 70B: %+v", b)
 	}
 	// kv with layers 80 × kvHeads 8 × headDim 128 at 8,192 tokens: kv = 2 × 80 × 8 × 128 × 8,192 × 2
 	// = 2,684,354,560 B = 2.5 GiB; memory 40.6e9 / 2^30 + 2.5 + 1.25 = 41.5617 → 42 Gi;
 	// read 43.2843546 GB → 43.2843546 / 0.0205471566 = 2106.59 → 2107 GB/s.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 70, "kv", 80, 8, 128 })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 70, "kv", 80, 8, 128 })
 	if b.KVEstimated || b.ContextTokens != 8192 || b.KVBytes != 2684354560 || b.MemoryGi != 42 || b.MinBandwidthGBs != 2107 ||
 		b.Arch.Source != SourceGiven {
 		t.Errorf("custom 70B arch: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Without architecture: the estimate 0.000008 × 70 × 8,192 = 4.58752 GB = 4.2725 GiB;
 	// memory 37.8117 + 4.2725 + 1.25 = 43.33 → 44 Gi; read 45.18752 GB → 2199.15 → 2200 GB/s.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.Sizing = 70, "kv" })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Sizing = 70, "kv" })
 	if !b.KVEstimated || b.KVBytes != 4587520000 || b.MemoryGi != 44 || b.MinBandwidthGBs != 2200 || b.Arch.Source != SourceEstimated {
 		t.Errorf("custom 70B estimated: est %v kv %v, %d Gi, %d GB/s", b.KVEstimated, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// A mixture of experts: 100B total, 10B active, 48 × 8 × 128: kv = 1,610,612,736 B = 1.5 GiB;
 	// memory 58e9 / 2^30 + 1.5 + 1.25 = 56.7667 → 57 Gi; read 10 × 1.442 × 0.58 = 8.3636 GB + 1.6106127 GB
 	// = 9.9742127 GB → 485.43 → 486 GB/s.
-	b = resolve(t, func(t *Target) {
+	b = resolve(t, func(t *target.Target) {
 		t.ParamsB, t.ActiveParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 100, 10, "kv", 48, 8, 128
 	})
 	if !b.Model.MoE || b.ActiveParamsB != 10 || b.KVBytes != 1610612736 || b.MemoryGi != 57 || b.MinBandwidthGBs != 486 {
@@ -677,17 +683,17 @@ func TestCustomModel(t *testing.T) {
 	}
 	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 54.0167 + 6.1035 + 1.25
 	// = 61.37 → 62 Gi; read 8.3636 + 6.5536 = 14.9172 GB → 725.998 → 726 GB/s.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
 	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 62 || b.MinBandwidthGBs != 726 {
 		t.Errorf("custom MoE estimated: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// activeParamsB equal to paramsB is not a mixture of experts.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.ActiveParamsB = 7, 7 })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.ActiveParamsB = 7, 7 })
 	if b.Model.MoE || b.ActiveParamsB != 7 {
 		t.Errorf("active = total: moe %v", b.Model.MoE)
 	}
 	// A quant override of a custom model.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.Quant = 7, "f16" })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Quant = 7, "f16" })
 	if b.Quant != "F16" || b.WeightsGB != 14 || b.MemoryGi != 17 { // 14 × 1.2 = 16.8 → 17
 		t.Errorf("custom F16: %s %v %d", b.Quant, b.WeightsGB, b.MemoryGi)
 	}
@@ -707,7 +713,7 @@ func findMatch(t *testing.T, ms []Match, id string) Match {
 func TestMatchesMemoryAsReported(t *testing.T) {
 	// Custom 114B Q4_K_M: 114 × 0.58 × 1.2 = 79.344 → 80 Gi; ceil(20 × 66.12 × 100 / 55) = 2405 GB/s.
 	// An "80 GB" H100 reports 81,559 MiB < 81,920 MiB = 80 Gi: it must not fit.
-	b := resolve(t, func(t *Target) { t.ParamsB = 114 })
+	b := resolve(t, func(t *target.Target) { t.ParamsB = 114 })
 	if b.MemoryGi != 80 || b.MinBandwidthGBs != 2405 {
 		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
@@ -731,7 +737,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		t.Errorf("H100 NVL: %+v", nvl)
 	}
 	// 79 Gi fits the H100: custom 113B → 113 × 0.696 = 78.648 → 79 Gi = 80,896 MiB ≤ 81,559.
-	b = resolve(t, func(t *Target) { t.ParamsB = 113 })
+	b = resolve(t, func(t *target.Target) { t.ParamsB = 113 })
 	if h := findMatch(t, Matches(b), "nvidia-h100-sxm"); b.MemoryGi != 79 || !h.FitsMemory || !h.Fits() {
 		t.Errorf("113B on H100: %d Gi, %+v", b.MemoryGi, h)
 	}
@@ -764,7 +770,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 func TestSelectedPerDriver(t *testing.T) {
 	// Custom 114B: 80 Gi, 2,405 GB/s (see above).
 	sel := func(driver string) string {
-		b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, driver })
+		b := resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, driver })
 		var ids []string
 		for _, m := range Matches(b) {
 			if m.Selected {
@@ -789,23 +795,23 @@ func TestSelectedPerDriver(t *testing.T) {
 		}
 	}
 	// The NVIDIA allow-list is exactly the selected products, in catalog order.
-	b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, "nvidia" })
+	b := resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "nvidia" })
 	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL" {
 		t.Errorf("products = %s", got)
 	}
 	if b.DeviceClass != "gpu.nvidia.com" {
 		t.Errorf("nvidia class = %s", b.DeviceClass)
 	}
-	b = resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, "any" })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "any" })
 	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 5 {
 		t.Errorf("any: class %s, %d products", b.DeviceClass, len(b.Products))
 	}
 	for d, class := range map[string]string{"amd": "gpu.amd.com", "intel": "gpu.intel.com", "llmfit": "llmfit.ai"} {
-		b := resolve(t, func(t *Target) { t.ParamsB, t.Driver = 114, d })
+		b := resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, d })
 		if b.DeviceClass != class || len(b.Products) != 0 {
 			t.Errorf("%s: class %s, products %v", d, b.DeviceClass, b.Products)
 		}
-		b = resolve(t, func(t *Target) { t.ParamsB, t.Driver, t.DeviceClass = 114, d, "my.class" })
+		b = resolve(t, func(t *target.Target) { t.ParamsB, t.Driver, t.DeviceClass = 114, d, "my.class" })
 		if b.DeviceClass != "my.class" {
 			t.Errorf("%s with deviceClass: %s", d, b.DeviceClass)
 		}
@@ -826,7 +832,7 @@ func TestSelectedPerDriver(t *testing.T) {
 
 func TestDevicesNeededAndVerdicts(t *testing.T) {
 	// Custom 405B (282 Gi, 8,542 GB/s on one device; see TestCountSplit for the splits).
-	b := resolve(t, func(t *Target) { t.ParamsB = 405 })
+	b := resolve(t, func(t *target.Target) { t.ParamsB = 405 })
 	ms := Matches(b)
 	// H100 SXM: ×3 needs 94 Gi > 79.65 GiB; ×4 needs 71 Gi and 2,373 GB/s ≤ 3,350 → 4.
 	if h := findMatch(t, ms, "nvidia-h100-sxm"); h.DevicesNeeded != 4 || h.Verdict != "needs 4 devices" {
@@ -848,20 +854,20 @@ func TestDevicesNeededAndVerdicts(t *testing.T) {
 	}
 	// With count 4 on H100s: each device 71 Gi, 2,373 GB/s: fits; estTps on 4 devices
 	// = 3350 × 4 × 0.9 × 0.55 / 234.9 = 28.22 tok/s.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.Count = 405, 4 })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Count = 405, 4 })
 	h := findMatch(t, Matches(b), "nvidia-h100-sxm")
 	if !h.Fits() || h.Verdict != "fits on 4 devices" || !near(h.EstTps, 3350*4*0.9*0.55/234.9) || h.DevicesNeeded != 4 {
 		t.Errorf("H100 ×4: %+v", h)
 	}
 	// Too slow only: the fixture at 100,000 tok/s needs ceil(100000 × 4.06 × 100 / 55) = 738,182 GB/s.
-	b = resolveFixture(t, func(t *Target) { t.MinTps = 100000 })
+	b = resolveFixture(t, func(t *target.Target) { t.MinTps = 100000 })
 	for _, m := range Matches(b) {
 		if m.Verdict != "too slow" || m.DevicesNeeded != 0 || !m.FitsMemory {
 			t.Errorf("fixture at 100k tok/s on %s: %+v", m.Accelerator.ID, m)
 		}
 	}
 	// Too little memory only: 1,000B at 0.1 tok/s: 696 Gi, ceil(0.1 × 580 × 100 / 55) = 106 GB/s.
-	b = resolve(t, func(t *Target) { t.ParamsB, t.MinTps = 1000, 0.1 })
+	b = resolve(t, func(t *target.Target) { t.ParamsB, t.MinTps = 1000, 0.1 })
 	if m := findMatch(t, Matches(b), "nvidia-t4"); m.Verdict != "too little memory" || !m.FitsBandwidth {
 		t.Errorf("1000B on T4: %+v", m)
 	}
@@ -876,26 +882,26 @@ func TestNVIDIANoProduct(t *testing.T) {
 	// 405B at the defaults: 282 Gi per device is more than any NVIDIA product holds.
 	// Best by estimated speed: B200 8000 × 0.55 / 234.9 = 18.73 → 19 tok/s, fits as 2;
 	// H200 and H200 NVL 4800 × 0.55 / 234.9 = 11.24 → 11 tok/s, each fits as 3 (×2 needs 141 Gi > 140.4 GiB).
-	_, err := Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1})
+	_, err := Resolve(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1})
 	want := "DRA driver (driver, drv): no NVIDIA accelerator in the catalog meets memory ≥ 282 Gi and bandwidth ≥ 8542 GB/s per device; " +
 		"best candidates: NVIDIA B200 (19 tok/s, fits as 2 devices), NVIDIA H200 SXM (11 tok/s, fits as 3 devices), " +
 		"NVIDIA H200 NVL (11 tok/s, fits as 3 devices); lower minTps, raise count or choose another driver"
-	var fe *FieldError
+	var fe *target.FieldError
 	if !errors.As(err, &fe) || err.Error() != want {
 		t.Errorf("error = %v\n want  %s", err, want)
 	}
 	// any needs an NVIDIA alternative too.
-	_, err = Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "any", Count: 1})
+	_, err = Resolve(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "any", Count: 1})
 	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200") {
 		t.Errorf("any: %v", err)
 	}
 	// With count 2 the B200 fits, and the allow-list holds it alone.
-	b, err := Resolve(Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 2})
+	b, err := Resolve(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 2})
 	if err != nil || strings.Join(b.Products, ",") != "NVIDIA B200" {
 		t.Errorf("×2: %v, %v", b.Products, err)
 	}
 	// No speed at all: no "fits as".
-	_, err = ResolveEntry(Target{MinTps: 100000, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1}, testModel7B)
+	_, err = ResolveEntry(target.Target{MinTps: 100000, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1}, testModel7B)
 	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200 (1084 tok/s), NVIDIA H200 SXM (650 tok/s)") {
 		t.Errorf("too fast: %v", err)
 	}
@@ -903,23 +909,23 @@ func TestNVIDIANoProduct(t *testing.T) {
 
 // The biggest inputs the limits allow stay inside int64: no wrapped, negative floors.
 func TestExtremeInputsStayPositive(t *testing.T) {
-	cases := []func(*Target){
-		func(t *Target) {
+	cases := []func(*target.Target){
+		func(t *target.Target) {
 			t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct = MaxParamsB, "F32", MaxMinTps, 1
 		},
-		func(t *Target) {
+		func(t *target.Target) {
 			t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = MaxParamsB, "kv", MaxLayers, MaxKVHeads, MaxHeadDim
 			t.Context, t.Sequences, t.MinTps, t.EfficiencyPct, t.Quant = MaxContext, MaxSequences, MaxMinTps, 1, "F32"
 		},
-		func(t *Target) { t.ParamsB = 1e-300 },
-		func(t *Target) { t.ParamsB, t.Sizing = 1e-300, "kv" },
+		func(t *target.Target) { t.ParamsB = 1e-300 },
+		func(t *target.Target) { t.ParamsB, t.Sizing = 1e-300, "kv" },
 	}
 	for _, mut := range cases {
-		tg := DefaultTarget()
+		tg := target.Default()
 		mut(&tg)
 		b, err := Resolve(tg)
 		if err != nil {
-			var fe *FieldError
+			var fe *target.FieldError
 			if !errors.As(err, &fe) {
 				t.Errorf("%+v: %v is not a FieldError", tg, err)
 			}
@@ -941,7 +947,7 @@ func TestExtremeInputsStayPositive(t *testing.T) {
 }
 
 func BenchmarkResolve(b *testing.B) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
 	b.ReportAllocs()
 	for b.Loop() {
@@ -952,7 +958,7 @@ func BenchmarkResolve(b *testing.B) {
 }
 
 func BenchmarkMatches(b *testing.B) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
 	bd, err := Resolve(tg)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // ModelFit is one catalog model that fits a device, at its defaults.
@@ -42,7 +43,7 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	if count < 1 || count > MaxCount {
 		return nil, fieldErr("count", "must be a whole number of devices from 1 to "+itoa(MaxCount)+" (got "+itoa(count)+")")
 	}
-	t := DefaultTarget()
+	t := target.Default()
 	t.Sizing, t.Count = SizingKV, count
 	all := catalog.Models()
 	order := make([]int, len(all))

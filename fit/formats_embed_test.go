@@ -1,6 +1,10 @@
 package fit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
 
 // vLLM's logged weights of an FP8 release (data/vllm-train.tsv, llmd-03:
 // RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic, tensor-parallel 2, 33.88 GiB per device). The
@@ -8,7 +12,7 @@ import "testing"
 // (70,560,423,936 − 2,101,346,304) × 1 B + 2,101,346,304 × 2 B = 72,661,770,240 B
 // = 67.6716 GiB, 33.8358 per device (1 B for all gave 70,560,423,936 B = 32.8572).
 func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", SizingKV, EngineVLLM, 2
 	b, err := Resolve(tg)
 	if err != nil {

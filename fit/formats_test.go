@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func TestServingFormatBytes(t *testing.T) {
@@ -54,19 +55,21 @@ func TestMixedWeightFormat(t *testing.T) {
 	// × 128 = 114,391,720,599.7 = 95.0 % of the parameters in MXFP4 (0.53125 B), 5.0 % in BF16 (2 B):
 	// 0.95 × 0.53125 + 0.05 × 2 = 0.6046875 B per parameter × 120.412 = 72.8118 GB of weights
 	// (the released checkpoint is about 65 GB: llmfit's parameter count is higher than the config's 116.8 B).
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", "kv" })
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", "kv" })
 	if b.Quant != "MXFP4 experts + BF16" || !near(b.BytesPerParam, 0.6046875) || !near(b.WeightsGB, 72.811835313) {
 		t.Errorf("gpt-oss-120b: %s, %v B/param, %v GB", b.Quant, b.BytesPerParam, b.WeightsGB)
 	}
 	// Its own format typed back is accepted; MXFP4 for everything is an override.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "mxfp4 experts + bf16" })
+	b = resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "mxfp4 experts + bf16"
+	})
 	if b.Quant != "MXFP4 experts + BF16" || b.QuantOverride {
 		t.Errorf("own format typed: %s override %v", b.Quant, b.QuantOverride)
 	}
 	// MXFP4 for every linear layer; the embedding and the LM head (2 × 201,088 × 2,880 =
 	// 1,158,266,880) stay 16-bit: (120,412,337,472 − 1,158,266,880) × 0.53125 + 1,158,266,880 × 2
 	// = 63,353,725,002 + 2,316,533,760 = 65,670,258,762 B = 0.5453782 B per parameter.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "MXFP4" })
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "MXFP4" })
 	if b.Quant != "MXFP4" || !b.QuantOverride || !within(b.BytesPerParam, 0.5453782, 1e-7) {
 		t.Errorf("MXFP4 override: %s %v %v", b.Quant, b.QuantOverride, b.BytesPerParam)
 	}
@@ -74,11 +77,11 @@ func TestMixedWeightFormat(t *testing.T) {
 	// (2 × 128,256 × 4,096 = 1,050,673,152 parameters) at 2 B: (8,030,261,248 − 1,050,673,152) × 1
 	// + 1,050,673,152 × 2 = 6,979,588,096 + 2,101,346,304 = 9,080,934,400 B = 8.457 GiB (the
 	// checkpoint's 9.08 GB; vLLM loads it as about 8.5 GiB); llmfit mode keeps Q4_K_M.
-	b = resolve(t, func(t *Target) { t.Model, t.Sizing = "nvidia/Llama-3.1-8B-Instruct-FP8", "kv" })
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/Llama-3.1-8B-Instruct-FP8", "kv" })
 	if b.Quant != "FP8" || !within(b.WeightsGB, 9.0809344, 1e-9) {
 		t.Errorf("FP8 repo kv: %s %v %v", b.Quant, b.BytesPerParam, b.WeightsGB)
 	}
-	b = resolve(t, func(t *Target) { t.Model = "nvidia/Llama-3.1-8B-Instruct-FP8" })
+	b = resolve(t, func(t *target.Target) { t.Model = "nvidia/Llama-3.1-8B-Instruct-FP8" })
 	if b.Quant != "Q4_K_M" || b.BytesPerParam != 0.58 {
 		t.Errorf("FP8 repo llmfit: %s %v", b.Quant, b.BytesPerParam)
 	}

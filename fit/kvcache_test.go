@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func archOf(t *testing.T, name string) Architecture {
@@ -95,16 +96,16 @@ func TestArchitectureSources(t *testing.T) {
 func TestArchitectureOverrideInTarget(t *testing.T) {
 	// Llama-3.1-8B with 16 KV heads instead of 8: kv doubles to 2 GiB at 8,192 tokens;
 	// memory 14.9575 + 2 + 1.25 = 18.2075 → 19 Gi.
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing, t.KVHeads = "meta-llama/Llama-3.1-8B-Instruct", "kv", 16 })
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.KVHeads = "meta-llama/Llama-3.1-8B-Instruct", "kv", 16 })
 	if b.KVBytes != 2<<30 || b.MemoryGi != 19 || len(b.Arch.Overridden) != 1 {
 		t.Errorf("kvHeads override: kv %v, %d Gi, %v", b.KVBytes, b.MemoryGi, b.Arch.Overridden)
 	}
-	b = resolve(t, func(t *Target) { t.Model, t.KVHeads = "meta-llama/Llama-3.1-8B-Instruct", 16 })
+	b = resolve(t, func(t *target.Target) { t.Model, t.KVHeads = "meta-llama/Llama-3.1-8B-Instruct", 16 })
 	if b.MemoryGi != 5 || b.MinBandwidthGBs != 170 {
 		t.Errorf("llmfit mode moved: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// A custom MLA model: 61 × (512 + 64) × 2 B × 8,192 = 70,272 × 8,192 = 575,668,224 B.
-	b = resolve(t, func(t *Target) {
+	b = resolve(t, func(t *target.Target) {
 		t.ParamsB, t.Sizing, t.Attention, t.Layers, t.KVLoraRank, t.QKRopeHeadDim = 671, "kv", "mla", 61, 512, 64
 	})
 	if b.KVEstimated || b.KVBytes != 575668224 {

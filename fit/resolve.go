@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Bounds is what a device (or each of Count devices) must offer for the target, and the numbers
 // that explain it.
 type Bounds struct {
-	Target Target        // the target as resolved: canonical quant, defaults applied
+	Target target.Target // the target as resolved: canonical quant, defaults applied
 	Model  catalog.Model // the catalog entry, or a synthesized one for a custom model
 	Custom bool
 
@@ -65,7 +66,7 @@ const (
 )
 
 // Resolve computes the bounds of a target. Errors are *FieldError.
-func Resolve(t Target) (Bounds, error) {
+func Resolve(t target.Target) (Bounds, error) {
 	if err := t.Validate(); err != nil {
 		return Bounds{}, err
 	}
@@ -78,7 +79,7 @@ func Resolve(t Target) (Bounds, error) {
 
 // ResolveEntry computes the bounds of a target for a given catalog entry instead of looking
 // t.Model up (llmfit's unit-test fixture is not in the catalog).
-func ResolveEntry(t Target, m catalog.Model) (Bounds, error) {
+func ResolveEntry(t target.Target, m catalog.Model) (Bounds, error) {
 	t.Model = m.Name
 	if err := t.Validate(); err != nil {
 		return Bounds{}, err
@@ -88,7 +89,7 @@ func ResolveEntry(t Target, m catalog.Model) (Bounds, error) {
 	return b.resolve(t)
 }
 
-func (b Bounds) resolve(t Target) (Bounds, error) {
+func (b Bounds) resolve(t target.Target) (Bounds, error) {
 	if err := b.resolveQuant(&t); err != nil {
 		return Bounds{}, err
 	}
@@ -134,7 +135,7 @@ func (b Bounds) resolve(t Target) (Bounds, error) {
 	return b, nil
 }
 
-func (b *Bounds) resolveModel(t *Target) error {
+func (b *Bounds) resolveModel(t *target.Target) error {
 	if t.Model == "" {
 		b.Custom = true
 		b.ParamsB = t.ParamsB
@@ -169,7 +170,7 @@ func (b *Bounds) resolveModel(t *Target) error {
 	return nil
 }
 
-func (b *Bounds) useEntry(t *Target, m *catalog.Model) {
+func (b *Bounds) useEntry(t *target.Target, m *catalog.Model) {
 	b.Model = *m
 	b.Arch = ArchitectureOf(m)
 	t.Model = m.Name
@@ -207,7 +208,7 @@ func paramsB(m *catalog.Model) float64 {
 	return x * mult
 }
 
-func (b *Bounds) resolveQuant(t *Target) error {
+func (b *Bounds) resolveQuant(t *target.Target) error {
 	own := b.Model.Quantization
 	kv := t.Sizing == SizingKV
 	if kv && !b.Custom {
@@ -313,7 +314,7 @@ func ceilFloor(x float64) int64 {
 
 // kvShape fills the KV-cache size for the target's context and sequences. llmfit mode keeps
 // llmfit's fields; the KV-aware mode sizes per layer kind on the resolved architecture.
-func (b *Bounds) kvShape(t *Target) {
+func (b *Bounds) kvShape(t *target.Target) {
 	name, elem, _ := kvElementBytes(t.KVCache)
 	b.KVCache, t.KVCache = name, name
 	ctx := t.Context

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The KV-aware mode's bandwidth floor is the calibrated speed model inverted: a device of
@@ -84,7 +85,7 @@ func kvBandwidthFloor(readPerDevice, eff, overhead, comm, minTps float64) (float
 func MaxReachableTps(n int) float64 { return 1 / (decodeOverheadSeconds + commSeconds(n)) }
 
 // unreachableErr refuses a target speed at or beyond what the overhead allows.
-func unreachableErr(t *Target) error {
+func unreachableErr(t *target.Target) error {
 	max := MaxReachableTps(t.Count)
 	limit := strconv.FormatFloat(float64(int64(max*10))/10, 'f', 1, 64) // rounded down: it must stay unreachable-free
 	why := strconv.FormatFloat(decodeOverheadSeconds*1e3, 'f', 3, 64) + " ms per-token overhead"

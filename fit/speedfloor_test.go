@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Qwen2.5-7B at Q4_K_M in the KV-aware sizing reads 4.88681962496 GB per token (TestKVDense).
@@ -23,7 +25,7 @@ func TestKVFloorFamilies(t *testing.T) {
 		// an explicit efficiency overrides: 4.88681962 / (0.60 × 0.047862) = 4.88681962 / 0.0287172 = 170.17 → 171
 		{DriverLlmfit, 60, "", 171},
 	} {
-		b := resolve(t, func(t *Target) {
+		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Driver, t.EfficiencyPct, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, c.driver, c.eff, "Q4_K_M"
 		})
 		if b.SpeedFamily != c.family || b.MinBandwidthGBs != c.floor || b.SpeedOverheadSeconds != 0.002138 {
@@ -35,10 +37,10 @@ func TestKVFloorFamilies(t *testing.T) {
 // No bandwidth reaches 1 / t0 = 1 / 0.002138 s = 467.73 tok/s: the target is refused, naming the
 // field and the largest reachable speed; just under it is accepted.
 func TestKVUnreachableSpeed(t *testing.T) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing, tg.MinTps = "Qwen/Qwen2.5-7B-Instruct", SizingKV, 468
 	_, err := Resolve(tg)
-	var fe *FieldError
+	var fe *target.FieldError
 	if !errors.As(err, &fe) || fe.Field != "minTps" || !strings.Contains(fe.Msg, "below 467.7 tokens/s") {
 		t.Fatalf("468 tok/s: %v", err)
 	}
@@ -62,7 +64,7 @@ func TestKVUnreachableSpeed(t *testing.T) {
 // 4.88681962 GB per token of Qwen2.5-7B at Q4_K_M: 1 / (4.88681962 / (1008 × 0.7672) + 0.002138)
 // = 1 / (4.88681962 / 773.3376 + 0.002138) = 1 / (0.0063191 + 0.002138) = 118.25 tok/s.
 func TestKVMatchSpeed(t *testing.T) {
-	b := resolve(t, func(t *Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, "Q4_K_M" })
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, "Q4_K_M" })
 	for _, m := range Matches(b) {
 		if m.Accelerator.Name == "NVIDIA GeForce RTX 4090" {
 			if !within(m.EstTps, 118.25, 0.01) {

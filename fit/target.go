@@ -6,22 +6,8 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// Target is target.Target, and FieldError target.FieldError: package target owns what a user
-// asks and its one table of fields. These aliases keep code written against fit compiling;
-// new code names package target.
-type (
-	Target     = target.Target
-	FieldError = target.FieldError
-)
-
-// DefaultTarget is target.Default: llmfit's default target with no model chosen.
-func DefaultTarget() Target { return target.Default() }
-
-// NewFieldError is target.NewFieldError.
-func NewFieldError(field, msg string) *FieldError { return target.NewFieldError(field, msg) }
-
 // fieldErr is an error about a Target field, named as the table names it.
-func fieldErr(field, msg string) *FieldError { return target.NewFieldError(field, msg) }
+func fieldErr(field, msg string) *target.FieldError { return target.NewFieldError(field, msg) }
 
 // The sizing modes and the input limits are the table's (package target); these names keep
 // code written against fit compiling.
@@ -60,7 +46,7 @@ func init() {
 }
 
 // archOverride is the target's architecture fields as an override of the model's facts.
-func archOverride(t *Target) ArchOverride {
+func archOverride(t *target.Target) ArchOverride {
 	return ArchOverride{
 		Layers: t.Layers, KVHeads: t.KVHeads, HeadDim: t.HeadDim, Attention: t.Attention,
 		SlidingWindow: t.SlidingWindow, SlidingLayers: t.SlidingLayers, FullAttentionLayers: t.FullAttentionLayers,

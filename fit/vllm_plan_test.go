@@ -1,6 +1,10 @@
 package fit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
 
 var llama8B = VLLMInput{TotalGiB: 79.18, Device: "NVIDIA H100 80GB", WeightsGiB: 14.99, Vocab: 128256, Hidden: 4096,
 	Cache: VLLMCache{FullLayers: 32, KVHeads: 8, HeadDim: 128, ElemBytes: 2}}
@@ -91,7 +95,7 @@ func TestVLLMFloor(t *testing.T) {
 // The claim under vLLM, then the plan on the smallest device it admits: Qwen2-7B-Instruct BF16,
 // 4 sequences of 16,384 tokens on one device.
 func TestVLLMClaimFloorAndPlan(t *testing.T) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", SizingKV, 16384, 4
 	b, err := Resolve(tg)
 	if err != nil {

@@ -3,6 +3,8 @@ package fit
 import (
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Under vLLM the floor of a split into n devices is vLLM's budget at tensor-parallel size n.
@@ -15,7 +17,7 @@ import (
 // 0.44 the driver keeps = 157.59 + 1.56 = 159.15 → 160 Gi, which a B200 holds; at n = 4,
 // (159.81 + 8.58 + 5.40) / 0.9 + 1.56 = 194.66 → 195 Gi, which it does not.
 func TestVLLMSplitFloors(t *testing.T) {
-	tg := DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Engine, tg.Context, tg.Sequences, tg.Driver =
 		"deepseek-ai/DeepSeek-R1", SizingKV, EngineVLLM, 32768, 4, DriverNVIDIA
 	_, err := Resolve(tg)

@@ -1,6 +1,10 @@
 package fit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
 
 // The gated repositories of llmfit's catalog carry no vocabulary or width (meta-llama's,
 // google's), so vLLM's activation peak was sized on the fallbacks (152,064 tokens, 8,192 wide).
@@ -28,7 +32,7 @@ func TestVLLMActivationUsesTheArchitecture(t *testing.T) {
 		{"google/gemma-3-27b-it", 262208, 5376, 9.639628},
 		{"meta-llama/Llama-3.3-70B-Instruct", 128256, 8192, 9.52*1024*128256*4/gib + 1.43*8192*8192*2/gib},
 	} {
-		tg := DefaultTarget()
+		tg := target.Default()
 		tg.Model, tg.Sizing, tg.Engine = c.model, SizingKV, EngineVLLM
 		b, err := Resolve(tg)
 		if err != nil {

@@ -9,16 +9,16 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 	"github.com/fitclaim/fitclaim/wasm/bridge"
 )
 
 // targets cycles through the catalog at defaults.
-func targets() []fit.Target {
+func targets() []target.Target {
 	ms := catalog.Models()
-	out := make([]fit.Target, len(ms))
+	out := make([]target.Target, len(ms))
 	for i, m := range ms {
-		out[i] = fit.DefaultTarget()
+		out[i] = target.Default()
 		out[i].Model = m.Name
 	}
 	return out
@@ -26,7 +26,7 @@ func targets() []fit.Target {
 
 // renderEach renders one catalog entry per op and hands the result to stage, the part after
 // claim.Render that a benchmark adds; the stages differ only in it.
-func renderEach(b *testing.B, stage func(fit.Target, claim.Result)) {
+func renderEach(b *testing.B, stage func(target.Target, claim.Result)) {
 	ts := targets()
 	b.ReportAllocs()
 	i := 0
@@ -42,9 +42,9 @@ func renderEach(b *testing.B, stage func(fit.Target, claim.Result)) {
 }
 
 func BenchmarkStage1Render(b *testing.B) {
-	renderEach(b, func(fit.Target, claim.Result) {})
+	renderEach(b, func(target.Target, claim.Result) {})
 }
 
 func BenchmarkStage2RenderView(b *testing.B) {
-	renderEach(b, func(t fit.Target, r claim.Result) { _ = bridge.ResultJSON(t, r) })
+	renderEach(b, func(t target.Target, r claim.Result) { _ = bridge.ResultJSON(t, r) })
 }

@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
 // BenchmarkRender is one render of a catalog model at llmfit's defaults: lookup, sizing,
 // matching, YAML, JSON and warnings.
 func BenchmarkRender(b *testing.B) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
 	if _, err := claim.Render(tg); err != nil {
 		b.Fatal(err)
@@ -28,7 +27,7 @@ func BenchmarkRender(b *testing.B) {
 
 // BenchmarkRenderKVNvidia is the heaviest common render: kv sizing with the NVIDIA allow-list.
 func BenchmarkRenderKVNvidia(b *testing.B) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Driver, tg.Context = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv", "nvidia", 32768
 	b.ReportAllocs()
 	for b.Loop() {
@@ -40,7 +39,7 @@ func BenchmarkRenderKVNvidia(b *testing.B) {
 
 // BenchmarkPermalinkRoundTrip writes a target's permalink and reads it back.
 func BenchmarkPermalinkRoundTrip(b *testing.B) {
-	tg := fit.DefaultTarget()
+	tg := target.Default()
 	tg.Model, tg.MinTps, tg.EfficiencyPct, tg.Sizing, tg.Driver = "NousResearch/Llama-2-7b-chat-hf", 30, 60, "kv", "nvidia"
 	b.ReportAllocs()
 	for b.Loop() {

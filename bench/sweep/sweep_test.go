@@ -8,14 +8,14 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // sweep renders every catalog entry at llmfit's defaults and returns the bytes of YAML written.
 func sweep(tb testing.TB, names []string) int {
 	n := 0
 	for _, name := range names {
-		t := fit.DefaultTarget()
+		t := target.Default()
 		t.Model = name
 		r, err := claim.Render(t)
 		if err != nil {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 const fixture = "../../cluster/testdata/two-nodes.yaml"
@@ -17,7 +17,7 @@ func TestCheckMatchesEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, err := claim.ParsePermalink("p=7&drv=nvidia&n=2")
+	target, err := target.ParsePermalink("p=7&drv=nvidia&n=2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/fitclaim/fitclaim/estimate"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -54,7 +53,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	}
 	e, err := estimate.Run(v)
 	if err != nil {
-		var fe *fit.FieldError
+		var fe *target.FieldError
 		if errors.As(err, &fe) {
 			fmt.Fprintf(stderr, "fitclaim estimate: %s: %s\n", estimateField(fe.Field), fe.Msg)
 		} else {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -16,7 +17,7 @@ func runCLI(args ...string) (stdout, stderr string, code int) {
 
 // The command line prints exactly the bytes the engine renders for the same target.
 func TestClaimMatchesEngine(t *testing.T) {
-	target, err := claim.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&tpl=1")
+	target, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&tpl=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestClaimMatchesEngine(t *testing.T) {
 }
 
 func TestClaimKVFlags(t *testing.T) {
-	target, err := claim.ParsePermalink("m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia")
+	target, err := target.ParsePermalink("m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia")
 	if err != nil {
 		t.Fatal(err)
 	}

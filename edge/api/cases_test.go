@@ -15,7 +15,7 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/edge/api"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // A case is one request and what the answer must be. The same cases run against the handler in
@@ -50,7 +50,7 @@ func etagOf(body string) string {
 	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
-func mustRender(t *testing.T, tg fit.Target) claim.Result {
+func mustRender(t *testing.T, tg target.Target) claim.Result {
 	t.Helper()
 	res, err := claim.Render(tg)
 	if err != nil {
@@ -81,8 +81,8 @@ func cases(t *testing.T) []tcase {
 		t.Fatal("catalog search for qwen2.5 7b found nothing")
 	}
 	model := first[0].Name
-	targets := map[string]fit.Target{}
-	tg := fit.DefaultTarget()
+	targets := map[string]target.Target{}
+	tg := target.Default()
 	tg.Model = model
 	targets["catalog model, defaults"] = tg
 	tg2 := tg
@@ -91,12 +91,12 @@ func cases(t *testing.T) []tcase {
 	tg3 := tg
 	tg3.Sizing, tg3.Context, tg3.Sequences, tg3.KVCache, tg3.Name = "kv", 32768, 4, "fp8", "my-claim"
 	targets["kv sizing, named"] = tg3
-	tg4 := fit.DefaultTarget()
+	tg4 := target.Default()
 	tg4.ParamsB, tg4.Driver = 70, "any"
 	targets["custom 70B, any driver"] = tg4
 	for name, tg := range targets {
 		res := mustRender(t, tg)
-		q := claim.Permalink(tg)
+		q := target.Permalink(tg)
 		cs = append(cs,
 			tcase{name: "yaml " + name, target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML},
 			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON},
@@ -112,7 +112,7 @@ func cases(t *testing.T) []tcase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := claim.Permalink(tg)
+		q := target.Permalink(tg)
 		cs = append(cs, tcase{name: "deploy " + o[0] + " " + o[1], target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML})
 	}
 	cs = append(cs,

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // CheckPath is the one route that takes a body:
@@ -52,7 +52,7 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusRequestEntityTooLarge, tooBig)
 		return
 	}
-	t, err := claim.ParseRawQuery(r.URL.RawQuery)
+	t, err := target.ParsePermalink(r.URL.RawQuery)
 	var rep cluster.Report
 	if err == nil {
 		rep, err = cluster.CheckTarget(t, data)

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func post(t *testing.T, url, contentType string, body io.Reader) (int, http.Header, string) {
@@ -35,7 +35,7 @@ func TestCheckRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, err := claim.ParseRawQuery("p=70&drv=nvidia&n=2")
+	target, err := target.ParsePermalink("p=70&drv=nvidia&n=2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Score is one V1 row against the model.
@@ -190,7 +191,7 @@ func EndToEnd(rows []Row) []Chain {
 		if !r.V1() || r.PP > 1 || !Known(r.Total) || !Known(r.Util) || !Known(r.Avail) || r.AvailApprox {
 			continue
 		}
-		t := fit.DefaultTarget()
+		t := target.Default()
 		t.Model, t.Sizing, t.Engine, t.Count = strings.Fields(r.Model + " ?")[0], fit.SizingKV, fit.EngineVLLM, max(1, r.TP)
 		t.Context = max(1, r.MaxModelLen)
 		if r.KVDType == "fp8" {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // paste puts text into the slices box as a paste does (the value, then an input event).
@@ -53,8 +53,8 @@ func engineRows(r cluster.Report) []string {
 func TestClusterPanel(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 2 })
-	p.open(claim.Permalink(tg))
+	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 2 })
+	p.open(target.Permalink(tg))
 	want := render(t, tg)
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
 
@@ -84,7 +84,7 @@ func TestClusterPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.open(claim.Permalink(tg3))
+	p.open(target.Permalink(tg3))
 	p.waitText("yaml", func(s string) bool { return s == render(t, tg3).YAML }, "the 3-device claim")
 	p.waitText("cluster-verdict", func(s string) bool { return s == rep3.Placement }, "the new placement: "+rep3.Placement)
 

@@ -7,13 +7,13 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // deployed is what the Go engine's deploy gives for a target.
-func deployed(t *testing.T, tg fit.Target) deploy.Result {
+func deployed(t *testing.T, tg target.Target) deploy.Result {
 	t.Helper()
 	r, err := deploy.Render(tg)
 	if err != nil {
@@ -27,10 +27,10 @@ func deployed(t *testing.T, tg fit.Target) deploy.Result {
 func TestDeploymentTab(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) {
+	tg := targetWith(func(x *target.Target) {
 		x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-8B", fit.SizingKV, 4096, 2, "nvidia"
 	})
-	p.open(claim.Permalink(tg))
+	p.open(target.Permalink(tg))
 	p.waitText("yaml", nonEmpty, "a claim")
 
 	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
@@ -68,7 +68,7 @@ func TestDeploymentTab(t *testing.T) {
 	// A new claim on screen re-renders the tab.
 	tg2 := tl
 	tg2.Count = 2
-	p.run(chromedp.Evaluate(`location.hash = "#`+claim.Permalink(target(func(x *fit.Target) { *x = tg2; x.Engine = "" }))+`"`, nil))
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(targetWith(func(x *target.Target) { *x = tg2; x.Engine = "" }))+`"`, nil))
 	want2 := deployed(t, tg2)
 	p.waitText("deploy-yaml", func(s string) bool { return s == want2.YAML }, "the deploy YAML of the new claim")
 
@@ -87,10 +87,10 @@ func TestDeploymentTab(t *testing.T) {
 func TestDeploymentTabFromLink(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) {
+	tg := targetWith(func(x *target.Target) {
 		x.Model, x.Sizing, x.Context, x.Engine, x.Image = "Qwen/Qwen3-8B", fit.SizingKV, 2048, "llama.cpp", "registry.example/llama.cpp:server-cuda12-b1"
 	})
-	p.open(claim.Permalink(tg))
+	p.open(target.Permalink(tg))
 	p.waitText("yaml", nonEmpty, "a claim")
 	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
 	want := deployed(t, tg)

@@ -36,6 +36,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 	"github.com/fitclaim/fitclaim/tools/internal/netlify"
 )
 
@@ -305,7 +306,7 @@ func (p *page) screenshot(name string) {
 }
 
 // render is what the Go engine gives for a target.
-func render(t *testing.T, tg fit.Target) claim.Result {
+func render(t *testing.T, tg target.Target) claim.Result {
 	t.Helper()
 	r, err := claim.Render(tg)
 	if err != nil {
@@ -314,8 +315,8 @@ func render(t *testing.T, tg fit.Target) claim.Result {
 	return r
 }
 
-func target(mod func(*fit.Target)) fit.Target {
-	t := fit.DefaultTarget()
+func targetWith(mod func(*target.Target)) target.Target {
+	t := target.Default()
 	mod(&t)
 	return t
 }
@@ -397,7 +398,7 @@ func TestTypeModelSeeClaim(t *testing.T) {
 	// The pick keeps the example's other settings: the user's claim is the example made theirs.
 	var exampleFrag string
 	p.eval(`JSON.parse(document.getElementById("example").textContent).fragment`, &exampleFrag)
-	tg, err := claim.ParsePermalink(exampleFrag)
+	tg, err := target.ParsePermalink(exampleFrag)
 	if err != nil {
 		t.Fatalf("the example's fragment %q: %v", exampleFrag, err)
 	}
@@ -408,7 +409,7 @@ func TestTypeModelSeeClaim(t *testing.T) {
 	if !strings.Contains(p.text("summary"), want.Name) {
 		t.Errorf("summary %q does not name the claim %q", p.text("summary"), want.Name)
 	}
-	if fr := p.fragment(); fr != claim.Permalink(tg) {
+	if fr := p.fragment(); fr != target.Permalink(tg) {
 		t.Errorf("address bar fragment %q, want the permalink of %q", fr, picked)
 	}
 	p.noProblems()
@@ -419,21 +420,21 @@ func TestTypeModelSeeClaim(t *testing.T) {
 // API link and kubectl line carry the same keys.
 func TestPermalinkRendersEngineBytes(t *testing.T) {
 	s := serve(t)
-	cases := []fit.Target{
-		target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }),
-		target(func(x *fit.Target) {
+	cases := []target.Target{
+		targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }),
+		targetWith(func(x *target.Target) {
 			x.Model = exampleModel
 			x.Sizing = fit.SizingKV
 			x.Context = 4096
 			x.Sequences = 4
 			x.Driver = "nvidia"
 		}),
-		target(func(x *fit.Target) { x.ParamsB = 13; x.Quant = "Q8_0"; x.Template = true; x.Name = "my-claim" }),
+		targetWith(func(x *target.Target) { x.ParamsB = 13; x.Quant = "Q8_0"; x.Template = true; x.Name = "my-claim" }),
 	}
 	p := newPage(t, s.URL, 1280, 1000)
 	for i, tg := range cases {
 		want := render(t, tg)
-		frag := claim.Permalink(tg)
+		frag := target.Permalink(tg)
 		t.Run(frag, func(t *testing.T) {
 			p.t = t
 			if i == 0 {
@@ -479,16 +480,16 @@ func TestPermalinkRendersEngineBytes(t *testing.T) {
 func TestAddressBarFollowsForm(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	start := target(func(x *fit.Target) { x.Model = exampleModel })
-	p.open(claim.Permalink(start))
+	start := targetWith(func(x *target.Target) { x.Model = exampleModel })
+	p.open(target.Permalink(start))
 	p.waitText("yaml", nonEmpty, "a claim")
 	var histLen int
 	p.eval(`history.length`, &histLen)
 
 	p.run(chromedp.SetValue("#minTps", "", chromedp.ByQuery), chromedp.SendKeys("#minTps", "42", chromedp.ByQuery))
-	want := target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 42 })
-	if got := p.fragment(); got != claim.Permalink(want) {
-		t.Errorf("after typing 42 tok/s the fragment is %q, want %q", got, claim.Permalink(want))
+	want := targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 42 })
+	if got := p.fragment(); got != target.Permalink(want) {
+		t.Errorf("after typing 42 tok/s the fragment is %q, want %q", got, target.Permalink(want))
 	}
 	wantRes := render(t, want)
 	p.waitText("yaml", func(s string) bool { return s == wantRes.YAML }, "the YAML for 42 tok/s")
@@ -496,7 +497,7 @@ func TestAddressBarFollowsForm(t *testing.T) {
 	// A select: switch to KV sizing.
 	p.eval(`(() => { const s = document.getElementById("sizing"); s.value = "kv"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
 	frag := p.fragment()
-	tg, err := claim.ParsePermalink(frag)
+	tg, err := target.ParsePermalink(frag)
 	if err != nil {
 		t.Fatalf("the page wrote a fragment the engine cannot read: %q: %v", frag, err)
 	}
@@ -515,8 +516,8 @@ func TestAddressBarFollowsForm(t *testing.T) {
 	// Back undoes the last edit, then the one before; Forward redoes it.
 	p.eval(`history.back()`, nil)
 	p.waitText("yaml", func(s string) bool { return s == wantRes.YAML }, "the 42 tok/s claim after Back")
-	if got := p.fragment(); got != claim.Permalink(want) {
-		t.Errorf("after Back the fragment is %q, want %q", got, claim.Permalink(want))
+	if got := p.fragment(); got != target.Permalink(want) {
+		t.Errorf("after Back the fragment is %q, want %q", got, target.Permalink(want))
 	}
 	var sizing string
 	p.eval(`document.getElementById("sizing").value`, &sizing)
@@ -542,7 +543,7 @@ func TestAddressBarFollowsForm(t *testing.T) {
 		t.Errorf("efficiency field not aria-invalid")
 	}
 	// Typed one key at a time: 5 and 50 are valid, so the last good claim is eff=50's.
-	last := render(t, func() fit.Target { x := tg; x.EfficiencyPct = 50; return x }())
+	last := render(t, func() target.Target { x := tg; x.EfficiencyPct = 50; return x }())
 	if !p.visible("stale") {
 		t.Errorf("the last good claim is not marked stale")
 	}
@@ -557,8 +558,8 @@ func TestAddressBarFollowsForm(t *testing.T) {
 func TestBrokenLinkMessage(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	good := target(func(x *fit.Target) { x.Model = exampleModel; x.EfficiencyPct = 60 })
-	frag := claim.Permalink(good) + "&tps=fast"
+	good := targetWith(func(x *target.Target) { x.Model = exampleModel; x.EfficiencyPct = 60 })
+	frag := target.Permalink(good) + "&tps=fast"
 	p.open(frag)
 
 	msg := p.waitText("link-error", nonEmpty, "a message about the broken link")
@@ -582,7 +583,7 @@ func TestBrokenLinkMessage(t *testing.T) {
 	if !strings.Contains(msg, "efficiencyPct") || !strings.Contains(msg, "zz") {
 		t.Errorf("link message %q does not name efficiencyPct and the unknown key", msg)
 	}
-	want = render(t, target(func(x *fit.Target) { x.Model = exampleModel }))
+	want = render(t, targetWith(func(x *target.Target) { x.Model = exampleModel }))
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim without the bad parts")
 
 	// Garbage that is no link at all.
@@ -600,9 +601,9 @@ func TestBrokenLinkMessage(t *testing.T) {
 func TestCopyAndDownload(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) { x.Model = exampleModel })
+	tg := targetWith(func(x *target.Target) { x.Model = exampleModel })
 	want := render(t, tg)
-	p.open(claim.Permalink(tg))
+	p.open(target.Permalink(tg))
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
 
 	for _, id := range []string{"copy-yaml", "copy-json", "copy-heredoc", "copy-apply", "copy-api", "download-yaml"} {
@@ -660,7 +661,7 @@ func TestCopyAndDownload(t *testing.T) {
 func TestTabsKeyboard(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	p.open(claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel })))
+	p.open(target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel })))
 	p.waitText("yaml", nonEmpty, "a claim")
 	p.run(chromedp.Focus("#tab-yaml", chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight))
 	var sel string
@@ -680,8 +681,8 @@ func TestTabsKeyboard(t *testing.T) {
 func TestOffline(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	a := target(func(x *fit.Target) { x.Model = exampleModel; x.MinTps = 25 })
-	p.open(claim.Permalink(a))
+	a := targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 25 })
+	p.open(target.Permalink(a))
 	want := render(t, a)
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim online")
 
@@ -715,9 +716,9 @@ func TestOffline(t *testing.T) {
 	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim offline after a reload")
 	sameText(t, "offline YAML", want.YAML, got)
 
-	b := target(func(x *fit.Target) { x.Model = exampleModel; x.Quant = "Q8_0"; x.Template = true })
+	b := targetWith(func(x *target.Target) { x.Model = exampleModel; x.Quant = "Q8_0"; x.Template = true })
 	wantB := render(t, b)
-	p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+claim.Permalink(b)), nil))
+	p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+target.Permalink(b)), nil))
 	p.waitText("yaml", func(s string) bool { return s == wantB.YAML }, "a new link's claim offline")
 
 	// The only failures allowed offline are the page's own probes of the dead network.
@@ -729,7 +730,7 @@ func TestOffline(t *testing.T) {
 // Screenshots at desktop and phone widths, light and dark, for people to look at.
 func TestScreenshots(t *testing.T) {
 	s := serve(t)
-	frag := claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel; x.Sizing = fit.SizingKV; x.Driver = "nvidia" }))
+	frag := target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel; x.Sizing = fit.SizingKV; x.Driver = "nvidia" }))
 	for _, c := range []struct {
 		name          string
 		width, height int64
@@ -886,7 +887,7 @@ func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
 	defer srv.Close()
 
 	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
-	p.open(claim.Permalink(target(func(x *fit.Target) { x.Model = exampleModel })))
+	p.open(target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel })))
 	var ok bool
 	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &ok,
 		chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
@@ -951,7 +952,7 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 	var exampleFrag string
 	p.run(chromedp.Poll(`(document.getElementById("example") || {}).textContent && JSON.parse(document.getElementById("example").textContent).fragment`,
 		&exampleFrag, chromedp.WithPollingTimeout(20*time.Second)))
-	tg, err := claim.ParsePermalink(exampleFrag)
+	tg, err := target.ParsePermalink(exampleFrag)
 	if err != nil {
 		t.Fatalf("the example's fragment %q: %v", exampleFrag, err)
 	}
@@ -998,9 +999,9 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 func TestChartsAndTable(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) { x.Model = exampleModel; x.Driver = "nvidia" })
+	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia" })
 	want := render(t, tg)
-	p.open(claim.Permalink(tg))
+	p.open(target.Permalink(tg))
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
 
 	for _, id := range []string{"chart-memory", "chart-speed"} {

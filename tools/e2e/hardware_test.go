@@ -3,9 +3,8 @@ package e2e
 import (
 	"testing"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/estimate"
-	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // estimateText is what `fitclaim estimate` prints for the target of a permalink.
@@ -24,8 +23,8 @@ func estimateText(t *testing.T, frag string) string {
 func TestHardwareMode(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
-	tg := target(func(x *fit.Target) { x.Model = exampleModel; x.On = "nvidia-rtx-4090" })
-	frag := claim.Permalink(tg)
+	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.On = "nvidia-rtx-4090" })
+	frag := target.Permalink(tg)
 	p.open(frag)
 	want := estimateText(t, frag)
 	got := p.waitText("hw-text", func(s string) bool { return s == want }, "the engine's estimate on an RTX 4090")
@@ -44,7 +43,7 @@ func TestHardwareMode(t *testing.T) {
 	})()`, nil)
 	tg2 := tg
 	tg2.On, tg2.MemoryGiB, tg2.BandwidthGBs, tg2.Family = "", 24, 1000, "nvidia"
-	frag2 := claim.Permalink(tg2)
+	frag2 := target.Permalink(tg2)
 	want2 := estimateText(t, frag2)
 	got2 := p.waitText("hw-text", func(s string) bool { return s == want2 }, "the engine's estimate by numbers")
 	sameText(t, "estimate by numbers", want2, got2)

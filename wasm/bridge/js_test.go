@@ -42,7 +42,7 @@ func TestRenderInBrowserEqualsEngine(t *testing.T) {
 	if !rej.IsUndefined() {
 		t.Fatalf("rejected: %s", rej.Get("message").String())
 	}
-	target, err := claim.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
+	target, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
 	if err != nil {
 		t.Fatal(err)
 	}

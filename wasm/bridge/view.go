@@ -28,7 +28,7 @@ type Value struct {
 // keep llmfit's defaults. It is strict: each value must be of its field's JS type (a number for
 // minTps, true or false for template), and numbers cross as they are, unrounded; the ranges are
 // checked by the same rules as links and the API.
-func TargetFromObject(obj map[string]Value) (fit.Target, error) {
+func TargetFromObject(obj map[string]Value) (target.Target, error) {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
@@ -36,7 +36,7 @@ func TargetFromObject(obj map[string]Value) (fit.Target, error) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if _, ok := target.ByName(k); !ok {
-			return fit.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: " + knownNames()}
+			return target.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: " + knownNames()}
 		}
 	}
 	t := target.Default()
@@ -44,7 +44,7 @@ func TargetFromObject(obj map[string]Value) (fit.Target, error) {
 		f := &target.Fields[i]
 		if v, ok := obj[f.Name]; ok {
 			if err := setTyped(f, &t, v); err != nil {
-				return fit.Target{}, err
+				return target.Target{}, err
 			}
 		}
 	}
@@ -56,7 +56,7 @@ const maxStringLen = 4096
 
 // setTyped sets one field from a JS value of the field's type, and refuses any other type,
 // naming the type it wants.
-func setTyped(f *target.Field, t *fit.Target, v Value) error {
+func setTyped(f *target.Field, t *target.Target, v Value) error {
 	switch k := f.Kind(); {
 	case k == target.KindString && v.Type == "string":
 		if len(v.Str) > maxStringLen {
@@ -92,7 +92,7 @@ func knownNames() string {
 
 // TargetView is a target as a plain object holding only its non-default fields, so the page
 // fills exactly what a link set.
-func TargetView(t fit.Target) map[string]any {
+func TargetView(t target.Target) map[string]any {
 	out := map[string]any{}
 	def := target.Default()
 	for i := range target.Fields {
@@ -108,7 +108,7 @@ func TargetView(t fit.Target) map[string]any {
 // page gets it through one JSON.parse, several times faster than building the objects through
 // syscall/js a property at a time. The permalink spells the target as asked, not as resolved,
 // so a link keeps "the model's own quantization".
-func ResultJSON(asked fit.Target, r claim.Result) string {
+func ResultJSON(asked target.Target, r claim.Result) string {
 	b := &r.Bounds
 	t := &b.Target
 	var w jsontext.Writer

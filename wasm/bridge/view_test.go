@@ -8,7 +8,6 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -133,7 +132,7 @@ func TestRepairView(t *testing.T) {
 }
 
 func TestTargetViewOnlyNonDefaults(t *testing.T) {
-	target := fit.DefaultTarget()
+	target := target.Default()
 	target.Model, target.MinTps = "x", 30
 	v := TargetView(target)
 	if len(v) != 2 || v["model"] != "x" || v["minTps"] != 30.0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
 	"github.com/fitclaim/fitclaim/wasm/bridge"
 )
 
@@ -26,7 +27,7 @@ type example struct {
 }
 
 func renderExample(fragment string) (*example, error) {
-	t, err := claim.ParsePermalink(fragment)
+	t, err := target.ParsePermalink(fragment)
 	if err != nil {
 		return nil, fmt.Errorf("example #%s: %w", fragment, err)
 	}
@@ -35,7 +36,7 @@ func renderExample(fragment string) (*example, error) {
 		return nil, fmt.Errorf("example #%s: %w", fragment, err)
 	}
 	data, err := json.Marshal(map[string]any{
-		"fragment": claim.Permalink(t),
+		"fragment": target.Permalink(t),
 		"target":   bridge.TargetView(t),
 		"result":   json.RawMessage(bridge.ResultJSON(t, r)),
 	})

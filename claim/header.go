@@ -142,6 +142,19 @@ func speedEfficiency(b *fit.Bounds) string {
 	return pct + ", calibrated for " + b.SpeedFamily
 }
 
+// nvidiaFloorWords says, for driver any in the KV-aware mode, the floor behind the NVIDIA
+// allow-list: that alternative selects NVIDIA devices only, so it assumes NVIDIA's efficiency.
+func nvidiaFloorWords(b *fit.Bounds) string {
+	eff := strconv.FormatFloat(b.NVIDIASpeedEfficiency*100, 'f', -1, 64) + "%, "
+	if b.NVIDIASpeedFamily == "" {
+		eff += "efficiencyPct"
+	} else {
+		eff += "calibrated for " + b.NVIDIASpeedFamily + ", the family it selects"
+	}
+	return "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi and ≥ " + strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10) +
+		" GB/s" + perDevice(b.Target.Count) + " (the same s/token with bandwidth × " + eff + ")"
+}
+
 // deviceLines explain the driver and the device count, when they differ from llmfit's.
 func deviceLines(b *fit.Bounds) []string {
 	t := &b.Target
@@ -157,10 +170,15 @@ func deviceLines(b *fit.Bounds) []string {
 	switch {
 	case b.Driver.ProductList || b.Driver.Name == fit.DriverAny:
 		prefix := "driver: gpu.nvidia.com"
+		floors := "both floors"
 		if b.Driver.Name == fit.DriverAny {
 			prefix = "driver: llmfit.ai first, else gpu.nvidia.com, which"
+			if t.Sizing == fit.SizingKV {
+				prefix = "driver: llmfit.ai first (the floors above), else gpu.nvidia.com, which"
+				floors = nvidiaFloorWords(b)
+			}
 		}
-		out = append(out, prefix+" publishes no bandwidth, so its floor is an allow-list of the products that meet both floors: "+
+		out = append(out, prefix+" publishes no bandwidth, so its floor is an allow-list of the products that meet "+floors+": "+
 			strings.Join(b.Products, ", "))
 	case !b.Driver.Bandwidth:
 		out = append(out, "driver: "+b.Driver.Domain+" publishes no bandwidth and no product list is known: "+

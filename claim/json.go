@@ -43,6 +43,12 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			jsonField{"speedFamily", jsonString(b.SpeedFamily)},
 			jsonField{"speedOverheadMs", jsonFloat(jsontext.Round(b.SpeedOverheadSeconds*1e3, 3))},
 			jsonField{"sizing", jsonString(t.Sizing)})
+		if t.Driver == fit.DriverAny { // the NVIDIA alternative's floor, behind productNames
+			f = append(f,
+				jsonField{"nvidiaMinBandwidthGBs", strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)},
+				jsonField{"nvidiaSpeedEfficiency", jsonFloat(jsontext.Round(b.NVIDIASpeedEfficiency, 4))},
+				jsonField{"nvidiaSpeedFamily", jsonString(b.NVIDIASpeedFamily)})
+		}
 	}
 	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
 		f = append(f, jsonField{"count", strconv.Itoa(t.Count)}, jsonField{"driver", jsonString(t.Driver)})

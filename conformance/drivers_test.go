@@ -24,16 +24,19 @@ var (
 	}}
 )
 
-func llmfitDeviceOf(a Accel) string { return "llmfit-" + a.ID }
-func realDeviceOf(a Accel) string   { return "gpu-" + a.ID }
+func llmfitDeviceOf(a Accel) []string { return []string{"llmfit-" + a.ID} }
+func realDeviceOf(a Accel) []string   { return []string{"gpu-" + a.ID} }
+
+// anyDevicesOf: driver any chooses an accelerator through llmfit.ai or, for NVIDIA, its own driver.
+func anyDevicesOf(a Accel) []string { return append(llmfitDeviceOf(a), realDeviceOf(a)...) }
 
 func subRequest(a AltSpec, name string) AltSpec { a.Sub = name; return a }
 
 var driverSpecs = map[string]DriverSpec{
-	fit.DriverLlmfit: {Alts: []AltSpec{altLLMfit}, SelectedDevice: llmfitDeviceOf},
-	fit.DriverNVIDIA: {Alts: []AltSpec{altNVIDIA}, SelectedDevice: realDeviceOf, Products: true},
-	fit.DriverAMD:    {Alts: []AltSpec{altAMD}, SelectedDevice: realDeviceOf},
-	fit.DriverIntel:  {Alts: []AltSpec{altIntel}, SelectedDevice: realDeviceOf},
+	fit.DriverLlmfit: {Alts: []AltSpec{altLLMfit}, SelectedDevices: llmfitDeviceOf},
+	fit.DriverNVIDIA: {Alts: []AltSpec{altNVIDIA}, SelectedDevices: realDeviceOf, Products: true},
+	fit.DriverAMD:    {Alts: []AltSpec{altAMD}, SelectedDevices: realDeviceOf},
+	fit.DriverIntel:  {Alts: []AltSpec{altIntel}, SelectedDevices: realDeviceOf},
 	// any: firstAvailable, llmfit.ai first, then NVIDIA.
-	fit.DriverAny: {Alts: []AltSpec{subRequest(altLLMfit, "llmfit"), subRequest(altNVIDIA, "nvidia")}, SelectedDevice: llmfitDeviceOf, Products: true},
+	fit.DriverAny: {Alts: []AltSpec{subRequest(altLLMfit, "llmfit"), subRequest(altNVIDIA, "nvidia")}, SelectedDevices: anyDevicesOf, Products: true},
 }

@@ -30,11 +30,14 @@ type AltSpec struct {
 }
 
 // DriverSpec is what a claim for one driver must be: its alternatives in
-// order, and which fleet device stands for an accelerator in fit's matching
+// order, and which fleet devices stand for an accelerator in fit's matching
 // table (Match.Selected).
 type DriverSpec struct {
-	Alts           []AltSpec
-	SelectedDevice func(a Accel) string
+	Alts []AltSpec
+	// SelectedDevices are the fleet devices that stand for the accelerator, one
+	// per kind of device an alternative can choose: it is Selected when an
+	// alternative matched one of them.
+	SelectedDevices func(a Accel) []string
 	// Products: the claim carries an NVIDIA productName allow-list, and
 	// rendering must refuse when no NVIDIA accelerator meets the floors.
 	Products bool
@@ -105,11 +108,14 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 	if (m.Template != nil) != t.Template {
 		return m, fmt.Errorf("template %v, asked %v", m.Template != nil, t.Template)
 	}
-	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.MinBandwidthGBs)
+	if err := checkNVIDIAFloor(t, b); err != nil {
+		return m, err
+	}
+	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.NVIDIAMinBandwidthGBs)
 	if spec.Products {
 		got := slices.Sorted(slices.Values(b.Products))
 		if !slices.Equal(got, products) {
-			return m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.MinBandwidthGBs, products)
+			return m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.NVIDIAMinBandwidthGBs, products)
 		}
 	}
 	reqs, err := Requests(m)
@@ -120,7 +126,7 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 		return m, fmt.Errorf("want one request with %d alternatives, got %+v", len(spec.Alts), reqs)
 	}
 	boundary := append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs), RealBoundaryDevices(b.MemoryGi, products)...)
-	var firstMatched []string
+	var claimMatched []string // every alternative's matches on the fleet
 	for i, alt := range reqs[0].Alternatives {
 		as := spec.Alts[i]
 		if alt.DeviceClassName != as.Class || alt.SubRequest != as.Sub {
@@ -158,15 +164,15 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 			if !fl.cached && len(want) == 0 {
 				return m, fmt.Errorf("%s: no boundary device expected to match: the boundary check checks nothing", altName(alt))
 			}
-			if i == 0 && fl.cached {
-				firstMatched = got
+			if fl.cached {
+				claimMatched = append(claimMatched, got...)
 			}
 		}
 	}
 	if err := checkJSON(r, m, t); err != nil {
 		return m, err
 	}
-	if err := c.checkMatches(*r, spec, firstMatched); err != nil {
+	if err := c.checkMatches(*r, spec, claimMatched); err != nil {
 		return m, err
 	}
 	return m, nil
@@ -191,14 +197,23 @@ func (c *Checker) checkMatches(r claim.Result, spec DriverSpec, matched []string
 		}
 		seen[a.ID] = true
 		mem := a.MemoryMiB<<20 >= b.MemoryGi*gi
-		bw := a.BandwidthGBs >= float64(b.MinBandwidthGBs)
+		// Driver any also offers an NVIDIA product through its NVIDIA alternative, whose floor
+		// (NVIDIA's efficiency) is never above llmfit.ai's (the least efficient family's).
+		floor := b.MinBandwidthGBs
+		if b.Target.Driver == fit.DriverAny && a.Driver == DriverNVIDIA && a.ProductName != "" {
+			floor = min(floor, b.NVIDIAMinBandwidthGBs)
+		}
+		bw := a.BandwidthGBs >= float64(floor)
 		if mt.FitsMemory != mem || mt.FitsBandwidth != bw {
 			return fmt.Errorf("Result.Matches %s: fitsMemory %v fitsBandwidth %v, want %v %v (%d MiB vs %d Gi, %g vs %d GB/s)",
-				a.ID, mt.FitsMemory, mt.FitsBandwidth, mem, bw, a.MemoryMiB, b.MemoryGi, a.BandwidthGBs, b.MinBandwidthGBs)
+				a.ID, mt.FitsMemory, mt.FitsBandwidth, mem, bw, a.MemoryMiB, b.MemoryGi, a.BandwidthGBs, floor)
 		}
-		sel := slices.Contains(matched, spec.SelectedDevice(a))
+		sel := false
+		for _, d := range spec.SelectedDevices(a) {
+			sel = sel || slices.Contains(matched, d)
+		}
 		if mt.Selected != sel {
-			return fmt.Errorf("Result.Matches %s: Selected %v, but the selector matching device %s is %v", a.ID, mt.Selected, spec.SelectedDevice(a), sel)
+			return fmt.Errorf("Result.Matches %s: Selected %v, but the selectors matching devices %q is %v", a.ID, mt.Selected, spec.SelectedDevices(a), sel)
 		}
 	}
 	return nil
@@ -228,6 +243,29 @@ func (c *Checker) checkRefusal(t target.Target, spec DriverSpec, renderErr error
 	return Refused, nil, Manifest{}, nil
 }
 
+// checkNVIDIAFloor: the floor behind the NVIDIA allow-list is the claim's own, except for driver
+// any in the KV-aware mode, where it is the nvidia driver's claim for the same target (that
+// alternative selects NVIDIA devices only, so it assumes NVIDIA's efficiency).
+func checkNVIDIAFloor(t target.Target, b *fit.Bounds) error {
+	want := b.MinBandwidthGBs
+	if t.Driver == fit.DriverAny && t.Sizing == fit.SizingKV {
+		nt := t
+		nt.Driver = fit.DriverNVIDIA
+		nb, err := fit.Resolve(nt)
+		if err != nil {
+			return fmt.Errorf("driver any rendered, the same target for nvidia did not: %w", err)
+		}
+		if nb.MemoryGi != b.MemoryGi || !slices.Equal(nb.Products, b.Products) {
+			return fmt.Errorf("driver any's NVIDIA alternative %d Gi %q, driver nvidia's %d Gi %q", b.MemoryGi, b.Products, nb.MemoryGi, nb.Products)
+		}
+		want = nb.MinBandwidthGBs
+	}
+	if b.NVIDIAMinBandwidthGBs != want {
+		return fmt.Errorf("Bounds.NVIDIAMinBandwidthGBs %d, want %d", b.NVIDIAMinBandwidthGBs, want)
+	}
+	return nil
+}
+
 // checkJSON: the JSON summary a controller reads says what the manifest says.
 func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 	var j struct {
@@ -238,6 +276,7 @@ func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 		Count           *int     `json:"count"`
 		Driver          string   `json:"driver"`
 		ProductNames    []string `json:"productNames"`
+		NVIDIAMinBW     *int64   `json:"nvidiaMinBandwidthGBs"`
 	}
 	dec := json.NewDecoder(strings.NewReader(r.JSON))
 	if err := dec.Decode(&j); err != nil {
@@ -258,6 +297,13 @@ func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 		return fmt.Errorf("JSON deviceClass %q, manifest's first class %q", j.DeviceClass, class)
 	case j.MemoryGi == nil || *j.MemoryGi != b.MemoryGi || j.MinBandwidthGBs == nil || *j.MinBandwidthGBs != b.MinBandwidthGBs:
 		return fmt.Errorf("JSON memoryGi/minBandwidthGBs %v/%v, bounds %d/%d", j.MemoryGi, j.MinBandwidthGBs, b.MemoryGi, b.MinBandwidthGBs)
+	}
+	if t.Driver == fit.DriverAny && t.Sizing == fit.SizingKV {
+		if j.NVIDIAMinBW == nil || *j.NVIDIAMinBW != b.NVIDIAMinBandwidthGBs {
+			return fmt.Errorf("JSON nvidiaMinBandwidthGBs %v, bounds %d", j.NVIDIAMinBW, b.NVIDIAMinBandwidthGBs)
+		}
+	} else if j.NVIDIAMinBW != nil {
+		return fmt.Errorf("JSON nvidiaMinBandwidthGBs %d outside driver any's KV-aware sizing", *j.NVIDIAMinBW)
 	}
 	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
 		if j.Count == nil || *j.Count != t.Count || j.Driver != t.Driver {

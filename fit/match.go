@@ -48,7 +48,7 @@ func Matches(b Bounds) []Match {
 		a := accs[i]
 		m := Match{Accelerator: a}
 		m.FitsMemory = fitsMemory(&a, b.MemoryGi)
-		m.FitsBandwidth = a.BandwidthGBs >= float64(b.MinBandwidthGBs)
+		m.FitsBandwidth = a.BandwidthGBs >= float64(b.BandwidthFloorFor(&a))
 		m.Selectable = b.Selectable(&a)
 		m.Selected = m.Selectable && b.selects(&a, m.FitsMemory, m.FitsBandwidth)
 		m.EstTps = b.estTps(&a, b.Target.Count)
@@ -57,7 +57,7 @@ func Matches(b Bounds) []Match {
 		m.Verdict = verdict(&m, b.Target.Count)
 		if n := m.DevicesNeeded; n > b.Target.Count {
 			m.NeededTps = b.estTps(&a, n)
-			m.NeededMemoryGi, _ = floors.get(&b, n) // computed once per count for the whole catalog
+			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
 		}
 		out[i] = m
 	}
@@ -89,8 +89,8 @@ func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
 		return false
 	}
 	if b.Driver.Name == DriverLlmfit || b.Driver.Name == DriverAny || b.Driver.ProductList {
-		// For "any" the NVIDIA alternative selects the same set as llmfit.ai (its allow-list is
-		// exactly the NVIDIA devices meeting both floors).
+		// For "any" bw is already against the floor of the alternative that can choose the device
+		// (BandwidthFloorFor); the allow-list is exactly the NVIDIA devices meeting both floors.
 		return mem && bw
 	}
 	return mem // memory floor only: the driver publishes no bandwidth
@@ -112,8 +112,12 @@ func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
 // devicesNeeded is the fewest devices of one product (up to MaxCount) whose per-device floors
 // it meets; 0 when even MaxCount are not enough.
 func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
+	nvidia := b.nvidiaFloorApplies(a)
 	for n := 1; n <= MaxCount; n++ {
-		mem, bw := f.get(b, n)
+		mem, bw, nvidiaBW := f.get(b, n)
+		if nvidia {
+			bw = nvidiaBW
+		}
 		if fitsMemory(a, mem) && a.BandwidthGBs >= float64(bw) {
 			return n
 		}
@@ -125,22 +129,23 @@ func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 // count only, and devicesNeeded asks for them for every accelerator (re-sizing the kv cache
 // each time was nearly half a render's time). The zero value is empty.
 type splitFloors struct {
-	known          [MaxCount + 1]bool
-	mem, bandwidth [MaxCount + 1]int64
+	known                  [MaxCount + 1]bool
+	mem, bandwidth, nvidia [MaxCount + 1]int64
 }
 
-func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth int64) {
+func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth, nvidiaBandwidth int64) {
 	if !f.known[n] {
-		f.mem[n], f.bandwidth[n] = b.floorsFor(n)
+		f.mem[n], f.bandwidth[n], f.nvidia[n] = b.floorsFor(n)
 		f.known[n] = true
 	}
-	return f.mem[n], f.bandwidth[n]
+	return f.mem[n], f.bandwidth[n], f.nvidia[n]
 }
 
-// floorsFor recomputes the per-device floors for a split over n devices.
-func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth int64) {
+// floorsFor recomputes the per-device floors for a split over n devices: memory, the claim's
+// bandwidth and the NVIDIA allow-list's.
+func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth, nvidiaBandwidth int64) {
 	if n == b.Target.Count {
-		return b.MemoryGi, b.MinBandwidthGBs
+		return b.MemoryGi, b.MinBandwidthGBs, b.NVIDIAMinBandwidthGBs
 	}
 	c := *b
 	c.Target.Count = n // vLLM's floor reads the tensor-parallel size from the target
@@ -149,7 +154,24 @@ func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth int64) {
 	} else {
 		c.sizeLlmfit(n)
 	}
-	return c.MemoryGi, c.MinBandwidthGBs
+	return c.MemoryGi, c.MinBandwidthGBs, c.NVIDIAMinBandwidthGBs
+}
+
+// BandwidthFloorFor is the per-device bandwidth floor a device is judged on: the claim's, except
+// that for driver any an NVIDIA product is also chosen by the NVIDIA alternative, whose allow-list
+// assumes NVIDIA's efficiency (kvFloors); that floor is never above llmfit.ai's, which assumes the
+// least efficient family, so it is the one the device must meet.
+func (b *Bounds) BandwidthFloorFor(a *catalog.Accelerator) int64 {
+	if b.nvidiaFloorApplies(a) {
+		return min(b.MinBandwidthGBs, b.NVIDIAMinBandwidthGBs)
+	}
+	return b.MinBandwidthGBs
+}
+
+// nvidiaFloorApplies: driver any's NVIDIA alternative can choose the device (it is on the
+// allow-list when it meets the NVIDIA floor).
+func (b *Bounds) nvidiaFloorApplies(a *catalog.Accelerator) bool {
+	return b.Driver.Name == DriverAny && a.Vendor == "nvidia" && a.ProductName != ""
 }
 
 func verdict(m *Match, count int) string {
@@ -187,7 +209,7 @@ func (b *Bounds) resolveProducts() error {
 		if a.Vendor != "nvidia" || a.ProductName == "" {
 			continue
 		}
-		if fitsMemory(&a, b.MemoryGi) && a.BandwidthGBs >= float64(b.MinBandwidthGBs) {
+		if fitsMemory(&a, b.MemoryGi) && a.BandwidthGBs >= float64(b.NVIDIAMinBandwidthGBs) {
 			b.Products = appendUnique(b.Products, a.ProductName)
 		}
 	}
@@ -215,7 +237,7 @@ func (b *Bounds) resolveProducts() error {
 		best = append(best, s+")")
 	}
 	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
-		" Gi and bandwidth ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
+		" Gi and bandwidth ≥ "+strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
 		strings.Join(best, ", ")+"; lower minTps, raise count or choose another driver")
 }
 

@@ -52,9 +52,17 @@ type Bounds struct {
 	SpeedFamily          string  // the family it is calibrated for; "" = efficiencyPct overrides
 	SpeedOverheadSeconds float64 // t0
 	CommSeconds          float64 // per token between Count devices (not calibrated)
-	Driver               Driver
-	DeviceClass          string   // the class requested (for "any": the first alternative's)
-	Products             []string // NVIDIA productName allow-list (driver nvidia and any)
+
+	// The floor behind the NVIDIA productName allow-list (Products), per device: the claim's own
+	// (MinBandwidthGBs, SpeedEfficiency, SpeedFamily) except for driver any in the KV-aware mode,
+	// whose NVIDIA alternative assumes NVIDIA's calibrated efficiency (speedfloor.go, kvFloors).
+	NVIDIAMinBandwidthGBs int64
+	NVIDIASpeedEfficiency float64
+	NVIDIASpeedFamily     string
+
+	Driver      Driver
+	DeviceClass string   // the class requested (for "any": the first alternative's)
+	Products    []string // NVIDIA productName allow-list (driver nvidia and any)
 }
 
 const (
@@ -258,13 +266,13 @@ func (b *Bounds) sizeLlmfit(count int) {
 	bw := ((t.MinTps * b.WeightsGB) * 100) / float64(t.EfficiencyPct)
 	b.ReadGBPerToken = b.WeightsGB
 	b.split(mem, bw, count)
+	b.NVIDIAMinBandwidthGBs = b.MinBandwidthGBs // one floor for every alternative
 }
 
 // sizeKV sizes weights plus a real KV cache plus the engine's reserve, per device (engine.go);
 // the bandwidth floor is the calibrated speed model inverted (speedfloor.go): decode reads the
 // weights a token touches and the whole KV cache once per token, each device its share.
 func (b *Bounds) sizeKV(count int) {
-	t := &b.Target
 	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
 	e := LookupEngine(b.Engine)
 	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes/float64(count)/gib
@@ -272,15 +280,10 @@ func (b *Bounds) sizeKV(count int) {
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
-	b.SpeedEfficiency, b.SpeedFamily = b.kvSpeed()
 	b.SpeedOverheadSeconds, b.CommSeconds = decodeOverheadSeconds, commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
-	bw, ok := kvBandwidthFloor(read/float64(count), b.SpeedEfficiency, b.SpeedOverheadSeconds, b.CommSeconds, t.MinTps)
-	b.MinBandwidthGBs = maxFloor // unreachable: no device meets it (Resolve refuses the target)
-	if ok {
-		b.MinBandwidthGBs = ceilFloor(bw)
-	}
+	b.kvFloors(read / float64(count))
 }
 
 // split turns whole-model floors into per-device ones.

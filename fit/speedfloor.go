@@ -16,17 +16,18 @@ import (
 //
 // and no bandwidth reaches a speed at or beyond 1 / (t0 + communication).
 
-// kvSpeed picks the efficiency of the floor: an explicit efficiencyPct (any value but llmfit's
-// default 55) overrides; else the calibrated efficiency of the family the driver selects, and for
-// a claim any vendor's device may satisfy (llmfit.ai, any) the least efficient family among the
-// catalog's accelerators, so that every device the claim admits is fast enough.
-func (b *Bounds) kvSpeed() (eff float64, family string) {
+// kvSpeed picks the efficiency of a floor for the devices one driver selects: an explicit
+// efficiencyPct (any value but llmfit's default 55) overrides; else the calibrated efficiency of
+// the family that driver selects, and for a class any vendor's device may satisfy (llmfit.ai)
+// the least efficient family among the catalog's accelerators, so that every device it admits
+// is fast enough. Driver any has one floor per alternative (kvFloors), each judged this way.
+func (b *Bounds) kvSpeed(d Driver) (eff float64, family string) {
 	t := &b.Target
 	if t.EfficiencyPct != DefaultEfficiencyPct {
 		return float64(t.EfficiencyPct) / 100, ""
 	}
 	var f FamilySpeed
-	switch t.Driver {
+	switch d.Name {
 	case DriverNVIDIA:
 		f, _ = LookupFamily(FamilyNVIDIA)
 	case DriverAMD:
@@ -37,6 +38,29 @@ func (b *Bounds) kvSpeed() (eff float64, family string) {
 		f = leastEfficientFamily()
 	}
 	return f.Efficiency, f.Family
+}
+
+// kvFloors sets the KV-aware bandwidth floors for readPerDevice bytes per token and device: the
+// claim's (its first alternative's, from the driver's efficiency) and the one behind the NVIDIA
+// allow-list. They differ only for driver any, whose NVIDIA alternative selects NVIDIA devices
+// alone and so assumes NVIDIA's efficiency (the nvidia driver's floor), not the least efficient
+// family's: that would shut out NVIDIA boards that meet the target.
+func (b *Bounds) kvFloors(readPerDevice float64) {
+	floor := func(eff float64) int64 {
+		bw, ok := kvBandwidthFloor(readPerDevice, eff, b.SpeedOverheadSeconds, b.CommSeconds, b.Target.MinTps)
+		if !ok {
+			return maxFloor // unreachable: no device meets it (Resolve refuses the target)
+		}
+		return ceilFloor(bw)
+	}
+	b.SpeedEfficiency, b.SpeedFamily = b.kvSpeed(b.Driver)
+	b.MinBandwidthGBs = floor(b.SpeedEfficiency)
+	b.NVIDIASpeedEfficiency, b.NVIDIASpeedFamily, b.NVIDIAMinBandwidthGBs = b.SpeedEfficiency, b.SpeedFamily, b.MinBandwidthGBs
+	if b.Driver.Name == DriverAny {
+		nvidia, _ := driverByName(DriverNVIDIA)
+		b.NVIDIASpeedEfficiency, b.NVIDIASpeedFamily = b.kvSpeed(nvidia)
+		b.NVIDIAMinBandwidthGBs = floor(b.NVIDIASpeedEfficiency)
+	}
 }
 
 // leastEfficientFamily is the least efficient family among the catalog's accelerators. Both

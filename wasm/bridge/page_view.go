@@ -67,7 +67,7 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 		add("needs " + strconv.FormatInt(b.MemoryGi, 10) + " Gi, has " + strconv.FormatFloat(has, 'f', 1, 64))
 	}
 	if !m.FitsBandwidth {
-		add("needs " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s, has " + strconv.FormatFloat(a.BandwidthGBs, 'f', -1, 64))
+		add("needs " + strconv.FormatInt(b.BandwidthFloorFor(a), 10) + " GB/s, has " + strconv.FormatFloat(a.BandwidthGBs, 'f', -1, 64))
 	}
 	if !selectable {
 		add("the " + b.Driver.Domain + " driver cannot select it")

@@ -1,0 +1,51 @@
+package claim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Driver any in the KV-aware mode: the llmfit.ai alternative's floor assumes the least
+// efficient family (intel, 0.4293), the NVIDIA allow-list NVIDIA's (0.7672). Qwen/Qwen3-8B
+// reads 17,589,430,272 B per token (16,381,470,720 B of BF16 weights + 1,207,959,552 B of KV);
+// 1/20 − 0.002138 s = 0.047862 s; 17.589430272e9 / (0.4293 × 0.047862) = 856.05 → 857 GB/s and
+// 17.589430272e9 / (0.7672 × 0.047862) = 479.02 → 480 GB/s (fit's TestKVAnyFloorPerAlternative).
+// The A10G (600 GB/s) is on the allow-list; the header and the JSON say both floors.
+func TestKVAnyHeaderNamesBothFloors(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Driver = "Qwen/Qwen3-8B", "kv", "any"
+	r, err := RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := strings.Join(explainLines(&r.Bounds), "\n")
+	for _, want := range []string{
+		"(bandwidth × 42.93%, calibrated for intel, the least efficient family any vendor's device may be) + 2.138 ms overhead  ⇒  bandwidth ≥ 857 GB/s",
+		"driver: llmfit.ai first (the floors above), else gpu.nvidia.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet " +
+			"≥ 18 Gi and ≥ 480 GB/s (the same s/token with bandwidth × 76.72%, calibrated for nvidia, the family it selects): ",
+		", NVIDIA A10G,",
+	} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header lacks %q:\n%s", want, header)
+		}
+	}
+	for _, want := range []string{
+		`"minBandwidthGBs": 857,`, `"speedEfficiency": 0.4293,`, `"speedFamily": "intel",`,
+		`"nvidiaMinBandwidthGBs": 480,`, `"nvidiaSpeedEfficiency": 0.7672,`, `"nvidiaSpeedFamily": "nvidia",`,
+		`"NVIDIA A10G",`, `'NVIDIA A10G'`,
+	} {
+		if !strings.Contains(r.JSON+r.YAML, want) {
+			t.Errorf("JSON or YAML lacks %s:\n%s", want, r.JSON)
+		}
+	}
+	// The nvidia driver alone: one floor, no extra keys.
+	tg.Driver = "nvidia"
+	if r, err = RenderVersion(tg, "9.9.9-test"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.JSON, `"minBandwidthGBs": 480,`) || strings.Contains(r.JSON, "nvidiaMinBandwidthGBs") {
+		t.Errorf("driver nvidia JSON:\n%s", r.JSON)
+	}
+}

@@ -1,0 +1,71 @@
+package fit
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Driver any tries llmfit.ai (any vendor's device) first, then gpu.nvidia.com. Each alternative
+// selects only its own devices, so each has its own floor: llmfit.ai's assumes the least
+// efficient family in play (intel, 0.4293), the NVIDIA allow-list NVIDIA's 0.7672.
+//
+// Qwen/Qwen3-8B in BF16 at 8,192 tokens × 1 sequence, fp16 KV, reads per token
+//
+//	8,190,735,360 params × 2 B                    = 16,381,470,720 B weights
+//	2 × 36 layers × 8 KV heads × 128 × 2 B × 8,192 =  1,207,959,552 B KV
+//	                                                 17,589,430,272 B
+//
+// and for 20 tok/s the budget is 1/20 − 0.002138 s = 0.047862 s, so
+//
+//	intel:  17.589430272e9 / (0.4293 × 0.047862) = 17.589430272e9 / 0.0205471566 = 856.05 GB/s → 857
+//	nvidia: 17.589430272e9 / (0.7672 × 0.047862) = 17.589430272e9 / 0.0367197264 = 479.02 GB/s → 480
+//
+// An A10G (600 GB/s, 23,028 MiB ≥ 18 Gi) decodes 1 / (17.589430272e9 / (600e9 × 0.7672) + 0.002138)
+// = 1 / (0.0382110 + 0.002138) = 24.78 tok/s: it meets 20 tok/s and must be on the allow-list.
+// A Radeon RX 7900 XT (800 GB/s, 20 GiB) can only be chosen through llmfit.ai, whose floor is 857.
+func TestKVAnyFloorPerAlternative(t *testing.T) {
+	set := func(driver string) func(*target.Target) {
+		return func(t *target.Target) {
+			t.Model, t.Sizing, t.Driver, t.MinTps = "Qwen/Qwen3-8B", SizingKV, driver, 20
+		}
+	}
+	b := resolve(t, set(DriverAny))
+	if b.MemoryGi != 18 || b.MinBandwidthGBs != 857 || b.SpeedFamily != FamilyIntel || b.SpeedEfficiency != 0.4293 {
+		t.Errorf("llmfit.ai alternative: %d Gi, %d GB/s, %s %g; want 18 Gi, 857 GB/s, intel 0.4293",
+			b.MemoryGi, b.MinBandwidthGBs, b.SpeedFamily, b.SpeedEfficiency)
+	}
+	if b.NVIDIAMinBandwidthGBs != 480 || b.NVIDIASpeedFamily != FamilyNVIDIA || b.NVIDIASpeedEfficiency != 0.7672 {
+		t.Errorf("NVIDIA alternative: %d GB/s, %s %g; want 480 GB/s, nvidia 0.7672",
+			b.NVIDIAMinBandwidthGBs, b.NVIDIASpeedFamily, b.NVIDIASpeedEfficiency)
+	}
+	if !slices.Contains(b.Products, "NVIDIA A10G") {
+		t.Errorf("allow-list %q lacks NVIDIA A10G (600 GB/s ≥ 480)", b.Products)
+	}
+	// The NVIDIA alternative is the nvidia driver's claim: the same floor, the same allow-list.
+	n := resolve(t, set(DriverNVIDIA))
+	if n.MinBandwidthGBs != 480 || n.NVIDIAMinBandwidthGBs != 480 || !slices.Equal(n.Products, b.Products) {
+		t.Errorf("driver nvidia: %d/%d GB/s, %q; driver any's NVIDIA alternative: %q",
+			n.MinBandwidthGBs, n.NVIDIAMinBandwidthGBs, n.Products, b.Products)
+	}
+	want := map[string]struct{ bw, selected bool }{
+		"nvidia-a10g":    {true, true},   // 600 ≥ 480 (NVIDIA's floor), 24.78 tok/s
+		"amd-rx-7900xt":  {false, false}, // 800 < 857 (llmfit.ai's floor, the only one that can choose it)
+		"amd-rx-7900xtx": {true, true},   // 960 ≥ 857
+	}
+	for _, m := range Matches(b) {
+		w, ok := want[m.Accelerator.ID]
+		if !ok {
+			continue
+		}
+		delete(want, m.Accelerator.ID)
+		if m.FitsBandwidth != w.bw || m.Selected != w.selected {
+			t.Errorf("%s: fitsBandwidth %v selected %v (%s, %.2f tok/s); want %v %v",
+				m.Accelerator.ID, m.FitsBandwidth, m.Selected, m.Verdict, m.EstTps, w.bw, w.selected)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not in the table: %v", want)
+	}
+}

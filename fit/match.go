@@ -42,44 +42,46 @@ func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
 // then by estimated speed.
 func Matches(b Bounds) []Match {
 	accs := catalog.Accelerators()
-	out := make([]Match, len(accs))
-	var floors splitFloors
-	for i := range accs {
-		a := accs[i]
-		m := Match{Accelerator: a}
-		m.FitsMemory = fitsMemory(&a, b.MemoryGi)
-		m.FitsBandwidth = a.BandwidthGBs >= float64(b.BandwidthFloorFor(&a))
-		m.Selectable = b.Selectable(&a)
-		m.Selected = m.Selectable && b.selects(&a, m.FitsMemory, m.FitsBandwidth)
-		m.EstTps = b.estTps(&a, b.Target.Count)
-		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
-		m.DevicesNeeded = b.devicesNeeded(&a, &floors)
-		m.Verdict = verdict(&m, b.Target.Count)
-		if n := m.DevicesNeeded; n > b.Target.Count {
-			m.NeededTps = b.estTps(&a, n)
-			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
-		}
-		out[i] = m
+	// First the sort keys only (fits, speed), then each Match built straight into its sorted
+	// place: the Match structs (strings and all) are allocated once and never moved, where
+	// building them in catalog order and copying into a sorted slice allocated them twice.
+	type key struct {
+		fitsMemory, fitsBandwidth bool
+		estTps                    float64
 	}
-	// Sort positions, not the large structs: moving those (strings and all) cost half a render.
-	order := make([]int, len(out))
-	for i := range order {
+	keys := make([]key, len(accs))
+	order := make([]int, len(accs))
+	for i := range accs {
+		a := &accs[i]
+		keys[i] = key{fitsMemory(a, b.MemoryGi), a.BandwidthGBs >= float64(b.BandwidthFloorFor(a)), b.estTps(a, b.Target.Count)}
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(x, y int) int {
-		if fx, fy := out[x].Fits(), out[y].Fits(); fx != fy {
+		if fx, fy := keys[x].fitsMemory && keys[x].fitsBandwidth, keys[y].fitsMemory && keys[y].fitsBandwidth; fx != fy {
 			if fx {
 				return -1
 			}
 			return 1
 		}
-		return cmp.Compare(out[y].EstTps, out[x].EstTps)
+		return cmp.Compare(keys[y].estTps, keys[x].estTps)
 	})
-	sorted := make([]Match, len(out))
-	for i, k := range order {
-		sorted[i] = out[k]
+	out := make([]Match, len(accs))
+	var floors splitFloors
+	for pos, i := range order {
+		a := accs[i]
+		m := &out[pos]
+		m.Accelerator = a
+		m.FitsMemory, m.FitsBandwidth, m.EstTps = keys[i].fitsMemory, keys[i].fitsBandwidth, keys[i].estTps
+		m.Selectable = b.Selectable(&a)
+		m.Selected = m.Selectable && b.selects(&a, m.FitsMemory, m.FitsBandwidth)
+		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
+		m.DevicesNeeded = b.devicesNeeded(&a, &floors)
+		m.Verdict = verdict(m, b.Target.Count)
+		if n := m.DevicesNeeded; n > b.Target.Count {
+			m.NeededTps = b.estTps(&a, n)
+			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
+		}
 	}
-	out = sorted
 	return out
 }
 

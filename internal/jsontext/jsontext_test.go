@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -75,5 +76,37 @@ func TestRound(t *testing.T) {
 		if got := Round(c.x, 1); got != c.want {
 			t.Errorf("Round(%v) = %v, want %v", c.x, got, c.want)
 		}
+	}
+}
+
+// Num's whole-number shortcut must print exactly what strconv's shortest 'g' prints: the
+// integers, the edges where 'g' switches to an exponent (1e+06), and negative zero.
+func TestNumWholeNumbersMatchShortestG(t *testing.T) {
+	cases := map[float64]string{0: "0", math.Copysign(0, -1): "-0", 7: "7", -42: "-42", 100000: "100000",
+		999999: "999999", -999999: "-999999", 1e6: "1e+06", -1e6: "-1e+06", 2.5: "2.5", 1e21: "1e+21"}
+	for x, want := range cases {
+		var w Writer
+		w.Num(x)
+		if got := w.Finish(); got != want {
+			t.Errorf("Num(%v) = %q, want %q", x, got, want)
+		}
+	}
+	for x := -1100000.0; x <= 1100000; x += 997 {
+		var w Writer
+		w.Num(x)
+		if got, want := w.String(), strconv.FormatFloat(x, 'g', -1, 64); got != want {
+			t.Fatalf("Num(%v) = %q, strconv says %q", x, got, want)
+		}
+	}
+}
+
+// Finish hands over the text; writing afterwards starts afresh and leaves it alone.
+func TestFinishDetachesTheText(t *testing.T) {
+	var w Writer
+	w.Strs([]string{"a"})
+	got := w.Finish()
+	w.Strs([]string{"b"})
+	if got != `["a"]` || w.String() != `["b"]` {
+		t.Errorf("Finish = %q, then %q", got, w.String())
 	}
 }

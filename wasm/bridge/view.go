@@ -185,7 +185,7 @@ func ResultJSON(asked target.Target, r claim.Result) string {
 	}
 	w.EndArray()
 	w.EndObject()
-	return w.String()
+	return w.Finish()
 }
 
 // ModelsJSON is the type-ahead list, as JSON text.

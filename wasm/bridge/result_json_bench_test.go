@@ -1,0 +1,23 @@
+package bridge
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// BenchmarkRenderResultJSON is the bridge's share of one page render: the result as JSON text,
+// for a render done once (bench/bridgebench times the render and this together).
+func BenchmarkRenderResultJSON(b *testing.B) {
+	tg := target.Default()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	r, err := claim.Render(tg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = ResultJSON(tg, r)
+	}
+}

@@ -177,15 +177,11 @@ func (b *Bounds) nvidiaFloorApplies(a *catalog.Accelerator) bool {
 }
 
 func verdict(m *Match, count int) string {
-	devices := "one device"
-	if count > 1 {
-		devices = strconv.Itoa(count) + " devices"
-	}
 	switch {
 	case m.Fits():
-		return "fits on " + devices
+		return fitsOn(count)
 	case m.DevicesNeeded > count:
-		return "needs " + strconv.Itoa(m.DevicesNeeded) + " devices"
+		return needsDevices(m.DevicesNeeded)
 	case m.DevicesNeeded > 0: // fewer devices would also do, but not this split
 		if !m.FitsMemory {
 			return "too little memory"
@@ -198,6 +194,40 @@ func verdict(m *Match, count int) string {
 	default:
 		return "too slow"
 	}
+}
+
+// The verdicts that carry a device count, written once per process for the counts a target can
+// ask (1..MaxCount): a render judges every accelerator, and building the same words again for
+// each was a fifth of the matcher's allocations.
+var fitsOnWords, needsWords = countWords("fits on ", true), countWords("needs ", false)
+
+func countWords(prefix string, oneDevice bool) (words [MaxCount + 1]string) {
+	for n := 1; n <= MaxCount; n++ {
+		words[n] = countVerdict(prefix, n, oneDevice)
+	}
+	return words
+}
+
+// countVerdict is prefix + "N devices", or "one device" for a count up to 1 where oneDevice says so.
+func countVerdict(prefix string, n int, oneDevice bool) string {
+	if n <= 1 && oneDevice {
+		return prefix + "one device"
+	}
+	return prefix + strconv.Itoa(n) + " devices"
+}
+
+func fitsOn(count int) string {
+	if count >= 1 && count <= MaxCount {
+		return fitsOnWords[count]
+	}
+	return countVerdict("fits on ", count, true)
+}
+
+func needsDevices(n int) string {
+	if n >= 1 && n <= MaxCount {
+		return needsWords[n]
+	}
+	return countVerdict("needs ", n, false)
 }
 
 // resolveProducts fills the NVIDIA productName allow-list, the only way a bandwidth floor can

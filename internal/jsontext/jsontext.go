@@ -74,6 +74,9 @@ type Writer struct {
 	inKey bool   // a key was just written: the value follows without a comma
 }
 
+// NewWriter starts a Writer that appends to buf, so a caller can reuse one buffer across documents.
+func NewWriter(buf []byte) Writer { return Writer{buf: buf} }
+
 // Grow makes room for n more bytes, so a large document is built without re-copying.
 func (w *Writer) Grow(n int) {
 	if cap(w.buf)-len(w.buf) < n {

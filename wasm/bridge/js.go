@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"syscall/js"
+	"unsafe"
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/deploy"
@@ -46,7 +47,8 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		return parsedJSON(ResultJSON(t, r)), nil
+		renderText = AppendResultJSON(renderText[:0], t, r)
+		return parsedJSONBytes(renderText), nil
 	}))
 	api.Set("deploy", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
@@ -207,4 +209,17 @@ func panicText(p any) string {
 // parsedJSON turns JSON text made by the views into JS values with one call.
 func parsedJSON(text string) js.Value {
 	return js.Global().Get("JSON").Call("parse", text)
+}
+
+// renderText is the render's JSON text, one buffer kept from render to render: the page calls
+// render on every keystroke, and a fresh 70 KB each time made the garbage collector's pauses the
+// slow renders (issue 10 §3). The page is single-threaded and each call runs to its end, so one
+// buffer is never written by two renders at once.
+var renderText []byte
+
+// parsedJSONBytes is parsedJSON of text held in a reused buffer. The string shares the buffer's
+// memory without copying it; syscall/js copies a string into a JavaScript string before
+// JSON.parse runs, and nothing keeps the Go string, so the next write cannot be seen.
+func parsedJSONBytes(text []byte) js.Value {
+	return parsedJSON(unsafe.String(unsafe.SliceData(text), len(text)))
 }

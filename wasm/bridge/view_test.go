@@ -184,3 +184,26 @@ func TestFieldsJSON(t *testing.T) {
 		t.Errorf("template: %+v", tpl)
 	}
 }
+
+// The page's render reuses one buffer: AppendResultJSON must write exactly ResultJSON's bytes
+// after what the buffer holds, and a second, shorter render into the same buffer must leave
+// nothing of the first behind.
+func TestAppendResultJSONIsResultJSON(t *testing.T) {
+	var buf []byte
+	for _, model := range []string{"Qwen/Qwen3-30B-A3B-Instruct-2507", "NousResearch/Llama-2-7b-chat-hf"} {
+		tg := target.Default()
+		tg.Model = model
+		r, err := claim.Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ResultJSON(tg, r)
+		buf = AppendResultJSON(buf[:0], tg, r)
+		if string(buf) != want {
+			t.Fatalf("%s: AppendResultJSON differs from ResultJSON (%d vs %d bytes)", model, len(buf), len(want))
+		}
+		if got := string(AppendResultJSON([]byte("x"), tg, r)); got != "x"+want {
+			t.Fatalf("%s: AppendResultJSON did not append after the buffer's text", model)
+		}
+	}
+}

@@ -27,7 +27,7 @@
     const s = svg("svg", { viewBox: "0 0 " + W + " " + height, role: "img", "aria-labelledby": id + "-t " + id + "-d" });
     s.append(svg("title", { id: id + "-t" }, title), svg("desc", { id: id + "-d" }, desc));
     draw(s);
-    fig.append(s, el("figcaption", null, title + ". " + desc));
+    fig.append(s, el("figcaption", null, title + ": " + desc));
     return fig;
   }
 

@@ -133,23 +133,27 @@ func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 type splitFloors struct {
 	known                  [MaxCount + 1]bool
 	mem, bandwidth, nvidia [MaxCount + 1]int64
+	scratch                *Bounds // the copy each count is sized in: one allocation, not one per count
 }
 
 func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth, nvidiaBandwidth int64) {
 	if !f.known[n] {
-		f.mem[n], f.bandwidth[n], f.nvidia[n] = b.floorsFor(n)
+		if f.scratch == nil {
+			f.scratch = new(Bounds)
+		}
+		f.mem[n], f.bandwidth[n], f.nvidia[n] = b.floorsFor(n, f.scratch)
 		f.known[n] = true
 	}
 	return f.mem[n], f.bandwidth[n], f.nvidia[n]
 }
 
 // floorsFor recomputes the per-device floors for a split over n devices: memory, the claim's
-// bandwidth and the NVIDIA allow-list's.
-func (b *Bounds) floorsFor(n int) (memoryGi, bandwidth, nvidiaBandwidth int64) {
+// bandwidth and the NVIDIA allow-list's. c is overwritten with a copy of b to size in.
+func (b *Bounds) floorsFor(n int, c *Bounds) (memoryGi, bandwidth, nvidiaBandwidth int64) {
 	if n == b.Target.Count {
 		return b.MemoryGi, b.MinBandwidthGBs, b.NVIDIAMinBandwidthGBs
 	}
-	c := *b
+	*c = *b
 	c.Target.Count = n // vLLM's floor reads the tensor-parallel size from the target
 	if c.Target.Sizing == SizingKV {
 		c.sizeKV(n)

@@ -62,9 +62,13 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	}
 	slices.SortFunc(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
 	var s strings.Builder
+	s.Grow(1024) // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
 	s.WriteString("{\n")
 	for i, kv := range f {
-		s.WriteString("  " + jsonString(kv.key) + ": " + kv.value)
+		s.WriteString("  ")
+		s.WriteString(jsonString(kv.key))
+		s.WriteString(": ")
+		s.WriteString(kv.value)
 		if i < len(f)-1 {
 			s.WriteByte(',')
 		}

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"github.com/fitclaim/fitclaim/target"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,7 @@ func Explain(r *Result) Explanation {
 		Verdict: verdict(r.Matches, t.Count),
 		Matches: "Every accelerator of the catalog, best first. Estimated tok/s is the speed on " + plural(t.Count, "device") +
 			" of that product; headroom is how far it is above your " + shortest(t.MinTps) +
-			" tok/s; devices needed is the fewest of that product (up to " + strconv.Itoa(fit.MaxCount) + ") that meet both floors.",
+			" tok/s; devices needed is the fewest of that product (up to " + strconv.Itoa(target.MaxCount) + ") that meet both floors.",
 	}
 	if p, ok := SplitProposal(r.Matches); ok {
 		e.Split = &Split{Count: p.DevicesNeeded, Accelerator: p.Accelerator.Name,
@@ -93,7 +94,7 @@ func verdict(matches []fit.Match, count int) string {
 
 // SplitProposal is the product the claim's driver can select that needs the fewest devices when
 // none it can select meets the floors as asked; ok is false when one does, or when none would
-// even with fit.MaxCount.
+// even with target.MaxCount.
 func SplitProposal(matches []fit.Match) (best fit.Match, ok bool) {
 	for _, m := range matches {
 		if m.Selectable && m.Fits() {

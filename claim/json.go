@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"github.com/fitclaim/fitclaim/target"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 		{"resolverVersion", jsonString(version)},
 		{"weightsGb", jsonFloat(jsontext.Round(b.WeightsGB, 1))},
 	}
-	if t.Sizing == fit.SizingKV {
+	if t.Sizing == target.SizingKV {
 		f = append(f,
 			jsonField{"activeParamsB", jsonFloat(jsontext.Round(b.ActiveParamsB, 3))},
 			jsonField{"contextTokens", strconv.Itoa(b.ContextTokens)},

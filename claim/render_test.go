@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -46,9 +45,9 @@ func TestVersion(t *testing.T) {
 func TestExtremeRender(t *testing.T) {
 	// The KV-aware sizing refuses a speed at or past 1 / (t0 + communication): 1 / (2.138 + 3.5 ms) =
 	// 177.37 tok/s on 8 devices; the extreme inputs are tried just under it.
-	tg := target.Target{ParamsB: fit.MaxParamsB, Quant: "F32", MinTps: 177, EfficiencyPct: 1, Sizing: "kv",
-		Context: fit.MaxContext, Sequences: fit.MaxSequences, KVCache: "fp16", Driver: "llmfit", Count: 8,
-		Layers: fit.MaxLayers, KVHeads: fit.MaxKVHeads, HeadDim: fit.MaxHeadDim}
+	tg := target.Target{ParamsB: target.MaxParamsB, Quant: "F32", MinTps: 177, EfficiencyPct: 1, Sizing: "kv",
+		Context: target.MaxContext, Sequences: target.MaxSequences, KVCache: "fp16", Driver: "llmfit", Count: 8,
+		Layers: target.MaxLayers, KVHeads: target.MaxKVHeads, HeadDim: target.MaxHeadDim}
 	r, err := Render(tg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"github.com/fitclaim/fitclaim/target"
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -16,7 +17,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 				" catalog models (llmfit cuts names at "+strconv.Itoa(stemMax)+" characters and ignores case); set name to make it unique")
 		}
 	}
-	if t.Sizing == fit.SizingLlmfit {
+	if t.Sizing == target.SizingLlmfit {
 		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
 			room := "room for about " + strconv.FormatInt(b.KVTokensRoom, 10) + " tokens of fp16 KV cache"
 			if b.KVTokensRoom == 0 {
@@ -51,7 +52,7 @@ func proposal(matches []fit.Match, count int) string {
 	}
 	m, ok := SplitProposal(matches)
 	if !ok {
-		return "no accelerator in the catalog meets these floors, even " + strconv.Itoa(fit.MaxCount) + " of them"
+		return "no accelerator in the catalog meets these floors, even " + strconv.Itoa(target.MaxCount) + " of them"
 	}
 	return "no accelerator in the catalog meets these floors with " + plural(count, "device") + "; " +
 		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"

@@ -38,8 +38,8 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	if c.Count == 0 {
 		c.Count = 1
 	}
-	if c.Count < 1 || c.Count > fit.MaxCount {
-		return nil, &Error{Object: "the claim", Field: "count", Msg: strconv.Itoa(c.Count) + "; want 1 to " + strconv.Itoa(fit.MaxCount)}
+	if c.Count < 1 || c.Count > target.MaxCount {
+		return nil, &Error{Object: "the claim", Field: "count", Msg: strconv.Itoa(c.Count) + "; want 1 to " + strconv.Itoa(target.MaxCount)}
 	}
 	if c.DeviceClass == "" {
 		c.DeviceClass = d.Domain

@@ -16,15 +16,15 @@ func TestCustomModels(t *testing.T) {
 	ctx := context.Background()
 	c := newChecker(t)
 	outcomes := map[Outcome]int{}
-	for _, p := range []float64{0.001, 0.5, 7, 70, 405, 1000, fit.MaxParamsB} {
+	for _, p := range []float64{0.001, 0.5, 7, 70, 405, 1000, target.MaxParamsB} {
 		for _, arch := range []bool{false, true} {
 			for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAMD, fit.DriverIntel, fit.DriverAny} {
-				for _, count := range []int{1, 3, fit.MaxCount} {
+				for _, count := range []int{1, 3, target.MaxCount} {
 					tg := target.Default()
 					tg.ParamsB, tg.Driver, tg.Count = p, drv, count
 					name := fmt.Sprintf("paramsB=%g driver=%s n=%d", p, drv, count)
 					if arch {
-						tg.Sizing, tg.Layers, tg.KVHeads, tg.HeadDim = fit.SizingKV, 80, 8, 128
+						tg.Sizing, tg.Layers, tg.KVHeads, tg.HeadDim = target.SizingKV, 80, 8, 128
 						tg.ActiveParamsB = p / 8
 						tg.Context, tg.Sequences = 16384, 4
 						name += " kv arch"

@@ -41,7 +41,7 @@ func FuzzTargetConforms(f *testing.F) {
 		tg.Count = int(count)
 		tg.Driver = drivers[int(driver)%len(drivers)]
 		if kv {
-			tg.Sizing, tg.Context, tg.Sequences = fit.SizingKV, int(context_), int(seq)
+			tg.Sizing, tg.Context, tg.Sequences = target.SizingKV, int(context_), int(seq)
 		}
 		tg.Template, tg.Name = template, name
 		c := fuzzChecker

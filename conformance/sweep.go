@@ -248,7 +248,7 @@ func (c *Checker) checkRefusal(t target.Target, spec DriverSpec, renderErr error
 // alternative selects NVIDIA devices only, so it assumes NVIDIA's efficiency).
 func checkNVIDIAFloor(t target.Target, b *fit.Bounds) error {
 	want := b.MinBandwidthGBs
-	if t.Driver == fit.DriverAny && t.Sizing == fit.SizingKV {
+	if t.Driver == fit.DriverAny && t.Sizing == target.SizingKV {
 		nt := t
 		nt.Driver = fit.DriverNVIDIA
 		nb, err := fit.Resolve(nt)
@@ -298,7 +298,7 @@ func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 	case j.MemoryGi == nil || *j.MemoryGi != b.MemoryGi || j.MinBandwidthGBs == nil || *j.MinBandwidthGBs != b.MinBandwidthGBs:
 		return fmt.Errorf("JSON memoryGi/minBandwidthGBs %v/%v, bounds %d/%d", j.MemoryGi, j.MinBandwidthGBs, b.MemoryGi, b.MinBandwidthGBs)
 	}
-	if t.Driver == fit.DriverAny && t.Sizing == fit.SizingKV {
+	if t.Driver == fit.DriverAny && t.Sizing == target.SizingKV {
 		if j.NVIDIAMinBW == nil || *j.NVIDIAMinBW != b.NVIDIAMinBandwidthGBs {
 			return fmt.Errorf("JSON nvidiaMinBandwidthGBs %v, bounds %d", j.NVIDIAMinBW, b.NVIDIAMinBandwidthGBs)
 		}

@@ -177,7 +177,7 @@ var driverGrid = func() []gridTarget {
 	var out []gridTarget
 	for _, drv := range []string{fit.DriverLlmfit, fit.DriverNVIDIA, fit.DriverAMD, fit.DriverIntel, fit.DriverAny} {
 		for _, count := range []int{1, 2} {
-			for _, sizing := range []string{fit.SizingLlmfit, fit.SizingKV} {
+			for _, sizing := range []string{target.SizingLlmfit, target.SizingKV} {
 				drv, count, sizing, template := drv, count, sizing, len(out)%2 == 1
 				name := fmt.Sprintf("%s n=%d %s", drv, count, sizing)
 				if template {
@@ -190,7 +190,7 @@ var driverGrid = func() []gridTarget {
 		}
 		drv := drv
 		out = append(out, gridTarget{drv + " n=4 kv ctx=32768 seq=2 q8_0", func(t *target.Target) {
-			t.Driver, t.Count, t.Sizing, t.Context, t.Sequences, t.KVCache = drv, 4, fit.SizingKV, 32768, 2, "q8_0"
+			t.Driver, t.Count, t.Sizing, t.Context, t.Sequences, t.KVCache = drv, 4, target.SizingKV, 32768, 2, "q8_0"
 		}})
 	}
 	return out

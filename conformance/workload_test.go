@@ -29,7 +29,7 @@ func deployGrid(step int) []target.Target {
 			t.Model, t.Count = models[i].Name, n
 			t.Driver = drivers[(i/step+j)%len(drivers)]
 			if j%2 == 1 {
-				t.Sizing, t.Sequences, t.Context = fit.SizingKV, 1+j, 4096*j
+				t.Sizing, t.Sequences, t.Context = target.SizingKV, 1+j, 4096*j
 			}
 			out = append(out, t)
 		}
@@ -79,7 +79,7 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 	}
 	tpl := tg // the claim of `claim --template --engine E`, and under vLLM --max-num-seqs = the sequences
 	tpl.Template, tpl.Engine = true, engine
-	if engine == deploy.EngineVLLM && tpl.MaxNumSeqs == 0 {
+	if engine == target.EngineVLLM && tpl.MaxNumSeqs == 0 {
 		tpl.MaxNumSeqs = tpl.Sequences
 	}
 	c, err := claim.Render(tpl)
@@ -110,7 +110,7 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 	if d.Name != s.Name || d.Name != r.Name {
 		t.Errorf("%s: names %s, %s, want %s", where, d.Name, s.Name, r.Name)
 	}
-	port := map[string]int32{deploy.EngineVLLM: 8000, deploy.EngineLlamaCpp: 8080}[engine]
+	port := map[string]int32{target.EngineVLLM: 8000, target.EngineLlamaCpp: 8080}[engine]
 	if len(ctr.Ports) != 1 || ctr.Ports[0].ContainerPort != port || len(s.Spec.Ports) != 1 ||
 		s.Spec.Ports[0].Port != port || s.Spec.Ports[0].TargetPort.StrVal != ctr.Ports[0].Name {
 		t.Errorf("%s: ports %+v / %+v, want %d", where, ctr.Ports, s.Spec.Ports, port)
@@ -124,14 +124,14 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 	count := strconv.Itoa(max(1, tg.Count))
 	shm := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "shm" && v.EmptyDir != nil })
 	switch engine {
-	case deploy.EngineVLLM:
+	case target.EngineVLLM:
 		if i := slices.Index(ctr.Args, "--tensor-parallel-size"); i < 0 || ctr.Args[i+1] != count {
 			t.Errorf("%s: --tensor-parallel-size is not %s: %q", where, count, ctr.Args)
 		}
 		if shm != (tg.Count > 1) {
 			t.Errorf("%s: shm volume %v with %s devices", where, shm, count)
 		}
-	case deploy.EngineLlamaCpp:
+	case target.EngineLlamaCpp:
 		if !slices.Contains(ctr.Args, "-ngl") || shm {
 			t.Errorf("%s: llama.cpp args %q, shm %v", where, ctr.Args, shm)
 		}

@@ -49,7 +49,7 @@ func Render(asked target.Target) (Result, error) {
 	}
 	var p plan
 	image := t.Image
-	if engine == EngineLlamaCpp {
+	if engine == target.EngineLlamaCpp {
 		if image == "" {
 			image = llamaCppImage(b.Target.Driver)
 		}
@@ -81,7 +81,7 @@ func ClaimTarget(t target.Target) (target.Target, error) {
 		return t, err
 	}
 	t.Template, t.Engine = true, engine
-	if engine == EngineVLLM && t.MaxNumSeqs == 0 {
+	if engine == target.EngineVLLM && t.MaxNumSeqs == 0 {
 		t.MaxNumSeqs = t.Sequences
 	}
 	return t, nil

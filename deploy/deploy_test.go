@@ -174,7 +174,7 @@ func TestClaimBytes(t *testing.T) {
 		for _, e := range Engines() {
 			tg := mustTarget(t, link)
 			tg.Template, tg.Engine = true, e
-			if e == EngineVLLM {
+			if e == target.EngineVLLM {
 				tg.MaxNumSeqs = tg.Sequences
 			}
 			c, err := claim.Render(tg)

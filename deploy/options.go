@@ -6,12 +6,6 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// The serving engines a Deployment can run (the target's engine field).
-const (
-	EngineVLLM     = target.EngineVLLM
-	EngineLlamaCpp = target.EngineLlamaCpp
-)
-
 // Engines lists the accepted engine names, the default first.
 func Engines() []string { return target.Engines() }
 
@@ -21,8 +15,8 @@ func Engines() []string { return target.Engines() }
 func engineOf(t *target.Target) (string, error) {
 	switch t.Engine {
 	case "":
-		return EngineVLLM, nil
-	case EngineVLLM, EngineLlamaCpp:
+		return target.EngineVLLM, nil
+	case target.EngineVLLM, target.EngineLlamaCpp:
 		return t.Engine, nil
 	}
 	return "", target.NewFieldError("engine", "must be "+strings.Join(Engines(), " or ")+" (got "+target.QuoteShort(t.Engine)+")")

@@ -27,7 +27,7 @@ func TestArchOverrideMustBeWhole(t *testing.T) {
 		{func(t *target.Target) { t.SlidingLayers = 18 }, "slidingWindow", "Sliding window"},
 	} {
 		tg := target.Default()
-		tg.Model, tg.Sizing = "Qwen/Qwen3-8B", SizingKV
+		tg.Model, tg.Sizing = "Qwen/Qwen3-8B", target.SizingKV
 		c.set(&tg)
 		_, err := Resolve(tg)
 		var fe *target.FieldError
@@ -37,7 +37,7 @@ func TestArchOverrideMustBeWhole(t *testing.T) {
 	}
 	// A whole override is taken: 18 of 36 layers sliding at 128 tokens.
 	tg := target.Default()
-	tg.Model, tg.Sizing, tg.SlidingWindow, tg.SlidingLayers = "Qwen/Qwen3-8B", SizingKV, 128, 18
+	tg.Model, tg.Sizing, tg.SlidingWindow, tg.SlidingLayers = "Qwen/Qwen3-8B", target.SizingKV, 128, 18
 	if _, err := Resolve(tg); err != nil {
 		t.Error(err)
 	}

@@ -18,12 +18,6 @@ type Device struct {
 	Unified      bool   // memory shared with the CPU: only the platform's GPU share is usable
 }
 
-// Limits of a device given by numbers: the table's.
-const (
-	MaxDeviceMemoryGiB    = target.MaxDeviceMemoryGiB
-	MaxDeviceBandwidthGBs = target.MaxDeviceBandwidthGBs
-)
-
 // DeviceOf is the device a target names (its on, memory, bandwidth, family and unified fields).
 func DeviceOf(t *target.Target) Device {
 	return Device{On: t.On, MemoryGiB: t.MemoryGiB, BandwidthGBs: t.BandwidthGBs, Family: t.Family, Unified: t.Unified}

@@ -1,6 +1,9 @@
 package fit
 
-import "strconv"
+import (
+	"github.com/fitclaim/fitclaim/target"
+	"strconv"
+)
 
 // An Engine is the inference server the KV-aware mode sizes for: it turns what one device holds
 // (weights and KV cache) into the memory that device must report, and says how in the header.
@@ -14,9 +17,9 @@ type Engine struct {
 	Floor func(b *Bounds, weightsGiB, kvGiB float64) (gib float64, reserve string)
 }
 
-// engines is the table of engines the claim's KV-aware sizing knows, the default (llama.cpp, see
-// EngineLlamaCpp in estimate_vllm.go) first. vLLM's budget (VLLMFloorGiB) joins it here.
-var engines = []Engine{{Name: EngineLlamaCpp, Floor: llamaCppFloor}, {Name: EngineVLLM, Floor: vllmEngineFloor}}
+// engines is the table of engines the claim's KV-aware sizing knows, the default
+// (target.EngineLlamaCpp) first. vLLM's budget (VLLMFloorGiB) joins it here.
+var engines = []Engine{{Name: target.EngineLlamaCpp, Floor: llamaCppFloor}, {Name: target.EngineVLLM, Floor: vllmEngineFloor}}
 
 // EngineNames lists the known engines, the default first.
 func EngineNames() []string {

@@ -49,7 +49,7 @@ func EstimateOn(t target.Target, d Device) (Estimate, error) {
 	if isVLLM(&t) {
 		return EstimateVLLM(t, d)
 	}
-	t.Sizing = SizingKV
+	t.Sizing = target.SizingKV
 	e, err := resolveEstimate(t, d)
 	if err != nil {
 		return Estimate{}, err
@@ -94,7 +94,7 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	room := (e.UsableGiB - e.WeightsGiB - e.ReserveGiB) * gib // bytes left for the KV cache
 	seqs, ctx := int64(b.Target.Sequences), int64(b.ContextTokens)
 	e.MaxContextTokens = largestFitting(contextLimit(&b), func(c int64) bool { return b.KVBytesAt(c, seqs) <= room })
-	e.MaxSequences = largestFitting(MaxSequences, func(s int64) bool { return b.KVBytesAt(ctx, s) <= room })
+	e.MaxSequences = largestFitting(target.MaxSequences, func(s int64) bool { return b.KVBytesAt(ctx, s) <= room })
 
 	fam, _ := LookupFamily(dev.Family)
 	e.Efficiency = fam.Efficiency
@@ -128,10 +128,10 @@ func (b *Bounds) KVBytesAt(tokens, seqs int64) float64 {
 // contextLimit is the longest context worth offering: the model's real maximum where it is
 // known, else the input limit.
 func contextLimit(b *Bounds) int64 {
-	if c := b.MaxContext; c > 0 && !b.Custom && c < MaxContext {
+	if c := b.MaxContext; c > 0 && !b.Custom && c < target.MaxContext {
 		return int64(c)
 	}
-	return MaxContext
+	return target.MaxContext
 }
 
 // largestFitting is the largest n in [0, limit] with ok(n), for ok true up to a point and false

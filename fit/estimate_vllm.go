@@ -11,14 +11,8 @@ import (
 // peak, non-torch memory, CUDA-graph headroom) instead of the llama.cpp-style reserve, and
 // says whether vLLM starts, with how much KV cache and how many requests at once.
 
-// The serving engines (the table's engine field): vLLM's budget, or the llama.cpp-style reserve.
-const (
-	EngineLlamaCpp = target.EngineLlamaCpp
-	EngineVLLM     = target.EngineVLLM
-)
-
 // isVLLM reports whether a target runs vLLM (the table accepts the name in any case).
-func isVLLM(t *target.Target) bool { return strings.EqualFold(t.Engine, EngineVLLM) }
+func isVLLM(t *target.Target) bool { return strings.EqualFold(t.Engine, target.EngineVLLM) }
 
 // EstimateVLLM judges a target on t.Count devices (the tensor-parallel size) running vLLM
 // with the target's vLLM arguments (EstimateOn calls it for engine vllm).
@@ -27,7 +21,7 @@ func isVLLM(t *target.Target) bool { return strings.EqualFold(t.Engine, EngineVL
 // VLLMTotalGiB. Fits compares the memory floor (VLLMFloorGiB) with the device; the VLLM result
 // says whether vLLM starts with --max-model-len = the context. Errors are *FieldError.
 func EstimateVLLM(t target.Target, d Device) (Estimate, error) {
-	t.Sizing, t.Engine = SizingKV, EngineVLLM
+	t.Sizing, t.Engine = target.SizingKV, target.EngineVLLM
 	e, err := resolveEstimate(t, d)
 	if err != nil {
 		return Estimate{}, err
@@ -54,7 +48,7 @@ func EstimateVLLM(t target.Target, d Device) (Estimate, error) {
 	e.Fits = e.NeedGiB <= e.UsableGiB
 	fitsAt := func(c, s int64) bool { return VLLMFloorGiB(in, int(c), int(s)) <= total }
 	e.MaxContextTokens = largestFitting(contextLimit(&b), func(c int64) bool { return fitsAt(c, int64(seqs)) })
-	e.MaxSequences = largestFitting(MaxSequences, func(s int64) bool { return fitsAt(int64(ctx), s) })
+	e.MaxSequences = largestFitting(target.MaxSequences, func(s int64) bool { return fitsAt(int64(ctx), s) })
 	e.TokensPerSecond, e.Reason = 0, ""
 	if e.Fits {
 		e.TokensPerSecond = e.decodeSpeed()

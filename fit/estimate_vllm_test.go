@@ -66,12 +66,12 @@ func TestEstimateVLLMOptionErrors(t *testing.T) {
 		mut   func(*target.Target)
 		field string
 	}{
-		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, 1.5 }, "gpuMemoryUtilization"},
-		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = EngineVLLM, -0.1 }, "gpuMemoryUtilization"},
-		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = EngineVLLM, -1 }, "maxNumSeqs"},
-		{func(t *target.Target) { t.Engine, t.MaxNumBatchedTokens = EngineVLLM, MaxContext+1 }, "maxNumBatchedTokens"},
+		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = target.EngineVLLM, 1.5 }, "gpuMemoryUtilization"},
+		{func(t *target.Target) { t.Engine, t.GPUMemoryUtilization = target.EngineVLLM, -0.1 }, "gpuMemoryUtilization"},
+		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = target.EngineVLLM, -1 }, "maxNumSeqs"},
+		{func(t *target.Target) { t.Engine, t.MaxNumBatchedTokens = target.EngineVLLM, target.MaxContext+1 }, "maxNumBatchedTokens"},
 		{func(t *target.Target) { t.Engine = "sglang" }, "engine"},
-		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = EngineLlamaCpp, 8 }, "maxNumSeqs"}, // not llama.cpp's
+		{func(t *target.Target) { t.Engine, t.MaxNumSeqs = target.EngineLlamaCpp, 8 }, "maxNumSeqs"}, // not llama.cpp's
 	} {
 		tg := qwen2Target(1024)
 		c.mut(&tg)
@@ -83,7 +83,7 @@ func TestEstimateVLLMOptionErrors(t *testing.T) {
 	}
 	// a claim under vLLM with llmfit sizing keeps llmfit's floor (parity); kv sizing has vLLM's
 	tg := qwen2Target(1024)
-	tg.Engine = EngineVLLM
+	tg.Engine = target.EngineVLLM
 	b, err := Resolve(tg)
 	if err != nil || b.Engine != "" {
 		t.Errorf("engine vllm with llmfit sizing: %v, %q", err, b.Engine)

@@ -911,11 +911,11 @@ func TestNVIDIANoProduct(t *testing.T) {
 func TestExtremeInputsStayPositive(t *testing.T) {
 	cases := []func(*target.Target){
 		func(t *target.Target) {
-			t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct = MaxParamsB, "F32", MaxMinTps, 1
+			t.ParamsB, t.Quant, t.MinTps, t.EfficiencyPct = target.MaxParamsB, "F32", target.MaxMinTps, 1
 		},
 		func(t *target.Target) {
-			t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = MaxParamsB, "kv", MaxLayers, MaxKVHeads, MaxHeadDim
-			t.Context, t.Sequences, t.MinTps, t.EfficiencyPct, t.Quant = MaxContext, MaxSequences, MaxMinTps, 1, "F32"
+			t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = target.MaxParamsB, "kv", target.MaxLayers, target.MaxKVHeads, target.MaxHeadDim
+			t.Context, t.Sequences, t.MinTps, t.EfficiencyPct, t.Quant = target.MaxContext, target.MaxSequences, target.MaxMinTps, 1, "F32"
 		},
 		func(t *target.Target) { t.ParamsB = 1e-300 },
 		func(t *target.Target) { t.ParamsB, t.Sizing = 1e-300, "kv" },

@@ -40,11 +40,11 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if count < 1 || count > MaxCount {
-		return nil, fieldErr("count", "must be a whole number of devices from 1 to "+itoa(MaxCount)+" (got "+itoa(count)+")")
+	if count < 1 || count > target.MaxCount {
+		return nil, fieldErr("count", "must be a whole number of devices from 1 to "+itoa(target.MaxCount)+" (got "+itoa(count)+")")
 	}
 	t := target.Default()
-	t.Sizing, t.Count = SizingKV, count
+	t.Sizing, t.Count = target.SizingKV, count
 	all := catalog.Models()
 	order := make([]int, len(all))
 	for i := range order {

@@ -13,7 +13,7 @@ import (
 // = 67.6716 GiB, 33.8358 per device (1 B for all gave 70,560,423,936 B = 32.8572).
 func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
 	tg := target.Default()
-	tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", SizingKV, EngineVLLM, 2
+	tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", target.SizingKV, target.EngineVLLM, 2
 	b, err := Resolve(tg)
 	if err != nil {
 		t.Fatal(err)

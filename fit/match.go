@@ -2,6 +2,7 @@ package fit
 
 import (
 	"cmp"
+	"github.com/fitclaim/fitclaim/target"
 	"math"
 	"slices"
 	"strconv"
@@ -101,7 +102,7 @@ func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
 // estTps is llmfit's bandwidth × efficiency / bytes read per token (N devices: N × 0.9 of one's
 // bandwidth), or in the KV-aware sizing the calibrated model, on n devices of the product.
 func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
-	if b.Target.Sizing == SizingKV {
+	if b.Target.Sizing == target.SizingKV {
 		return b.kvEstTps(a, n)
 	}
 	bandwidth := a.BandwidthGBs
@@ -111,11 +112,11 @@ func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
 	return bandwidth * float64(b.Target.EfficiencyPct) / 100 / b.ReadGBPerToken
 }
 
-// devicesNeeded is the fewest devices of one product (up to MaxCount) whose per-device floors
-// it meets; 0 when even MaxCount are not enough.
+// devicesNeeded is the fewest devices of one product (up to target.MaxCount) whose per-device
+// floors it meets; 0 when even target.MaxCount are not enough.
 func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 	nvidia := b.nvidiaFloorApplies(a)
-	for n := 1; n <= MaxCount; n++ {
+	for n := 1; n <= target.MaxCount; n++ {
 		mem, bw, nvidiaBW := f.get(b, n)
 		if nvidia {
 			bw = nvidiaBW
@@ -131,8 +132,8 @@ func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 // count only, and devicesNeeded asks for them for every accelerator (re-sizing the kv cache
 // each time was nearly half a render's time). The zero value is empty.
 type splitFloors struct {
-	known                  [MaxCount + 1]bool
-	mem, bandwidth, nvidia [MaxCount + 1]int64
+	known                  [target.MaxCount + 1]bool
+	mem, bandwidth, nvidia [target.MaxCount + 1]int64
 	scratch                *Bounds // the copy each count is sized in: one allocation, not one per count
 }
 
@@ -155,7 +156,7 @@ func (b *Bounds) floorsFor(n int, c *Bounds) (memoryGi, bandwidth, nvidiaBandwid
 	}
 	*c = *b
 	c.Target.Count = n // vLLM's floor reads the tensor-parallel size from the target
-	if c.Target.Sizing == SizingKV {
+	if c.Target.Sizing == target.SizingKV {
 		c.sizeKV(n)
 	} else {
 		c.sizeLlmfit(n)
@@ -205,8 +206,8 @@ func verdict(m *Match, count int) string {
 // each was a fifth of the matcher's allocations.
 var fitsOnWords, needsWords = countWords("fits on ", true), countWords("needs ", false)
 
-func countWords(prefix string, oneDevice bool) (words [MaxCount + 1]string) {
-	for n := 1; n <= MaxCount; n++ {
+func countWords(prefix string, oneDevice bool) (words [target.MaxCount + 1]string) {
+	for n := 1; n <= target.MaxCount; n++ {
 		words[n] = countVerdict(prefix, n, oneDevice)
 	}
 	return words
@@ -221,14 +222,14 @@ func countVerdict(prefix string, n int, oneDevice bool) string {
 }
 
 func fitsOn(count int) string {
-	if count >= 1 && count <= MaxCount {
+	if count >= 1 && count <= target.MaxCount {
 		return fitsOnWords[count]
 	}
 	return countVerdict("fits on ", count, true)
 }
 
 func needsDevices(n int) string {
-	if n >= 1 && n <= MaxCount {
+	if n >= 1 && n <= target.MaxCount {
 		return needsWords[n]
 	}
 	return countVerdict("needs ", n, false)

@@ -1,6 +1,9 @@
 package fit
 
-import "github.com/fitclaim/fitclaim/catalog"
+import (
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
+)
 
 // MemoryParts is what one device holds under the claim, in GiB (2^30 bytes, as the drivers
 // report memory): the page draws it against a device's memory.
@@ -18,7 +21,7 @@ func (p MemoryParts) Total() float64 { return p.WeightsGiB + p.KVGiB + p.Reserve
 func (b *Bounds) Parts() MemoryParts {
 	n := float64(max(b.Target.Count, 1))
 	p := MemoryParts{WeightsGiB: b.ParamsB * 1e9 * b.BytesPerParam / n / gib}
-	if b.Target.Sizing == SizingKV {
+	if b.Target.Sizing == target.SizingKV {
 		p.KVGiB = b.KVBytes / n / gib
 		p.ReserveGiB = b.OverheadGiB
 	} else {

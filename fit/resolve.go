@@ -112,7 +112,7 @@ func (b Bounds) resolve(t target.Target) (Bounds, error) {
 	if t.DeviceClass != "" {
 		b.DeviceClass = t.DeviceClass
 	}
-	if t.Sizing == SizingKV {
+	if t.Sizing == target.SizingKV {
 		b.Arch = archOverride(&t).Apply(b.Arch)
 		if err := b.Arch.checkOverridden(); err != nil {
 			return Bounds{}, err
@@ -128,7 +128,7 @@ func (b Bounds) resolve(t target.Target) (Bounds, error) {
 		return Bounds{}, fieldErr("model", "cannot size model "+strconv.Quote(b.Model.Name)+" (unknown parameter count)")
 	}
 	b.ActiveGB = b.ActiveParamsB * b.BytesPerParam
-	if t.Sizing == SizingKV {
+	if t.Sizing == target.SizingKV {
 		b.sizeKV(t.Count)
 		if t.MinTps >= MaxReachableTps(t.Count) {
 			return Bounds{}, unreachableErr(&t)
@@ -218,7 +218,7 @@ func paramsB(m *catalog.Model) float64 {
 
 func (b *Bounds) resolveQuant(t *target.Target) error {
 	own := b.Model.Quantization
-	kv := t.Sizing == SizingKV
+	kv := t.Sizing == target.SizingKV
 	if kv && !b.Custom {
 		b.Format = ReleaseFormat(&b.Model) // kv mode: the model's own is its repository's format
 		own = b.Format.Name
@@ -323,7 +323,7 @@ func (b *Bounds) kvShape(t *target.Target) {
 	ctx := t.Context
 	if ctx == 0 {
 		ctx = b.Model.ContextLength
-		if t.Sizing == SizingKV {
+		if t.Sizing == target.SizingKV {
 			ctx = b.MaxContext
 		}
 		if ctx <= 0 || ctx > DefaultContextCap {
@@ -331,7 +331,7 @@ func (b *Bounds) kvShape(t *target.Target) {
 		}
 	}
 	b.ContextTokens = ctx
-	if t.Sizing == SizingKV {
+	if t.Sizing == target.SizingKV {
 		if !b.Arch.CachesKV() {
 			b.Arch.Source = SourceEstimated
 			b.KVEstimated = true

@@ -28,7 +28,7 @@ import (
 func TestKVAnyFloorPerAlternative(t *testing.T) {
 	set := func(driver string) func(*target.Target) {
 		return func(t *target.Target) {
-			t.Model, t.Sizing, t.Driver, t.MinTps = "Qwen/Qwen3-8B", SizingKV, driver, 20
+			t.Model, t.Sizing, t.Driver, t.MinTps = "Qwen/Qwen3-8B", target.SizingKV, driver, 20
 		}
 	}
 	b := resolve(t, set(DriverAny))

@@ -26,7 +26,7 @@ func TestKVFloorFamilies(t *testing.T) {
 		{DriverLlmfit, 60, "", 171},
 	} {
 		b := resolve(t, func(t *target.Target) {
-			t.Model, t.Sizing, t.Driver, t.EfficiencyPct, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, c.driver, c.eff, "Q4_K_M"
+			t.Model, t.Sizing, t.Driver, t.EfficiencyPct, t.Quant = "Qwen/Qwen2.5-7B-Instruct", target.SizingKV, c.driver, c.eff, "Q4_K_M"
 		})
 		if b.SpeedFamily != c.family || b.MinBandwidthGBs != c.floor || b.SpeedOverheadSeconds != 0.002138 {
 			t.Errorf("%s eff %d: family %q, floor %d GB/s; want %q, %d", c.driver, c.eff, b.SpeedFamily, b.MinBandwidthGBs, c.family, c.floor)
@@ -38,7 +38,7 @@ func TestKVFloorFamilies(t *testing.T) {
 // field and the largest reachable speed; just under it is accepted.
 func TestKVUnreachableSpeed(t *testing.T) {
 	tg := target.Default()
-	tg.Model, tg.Sizing, tg.MinTps = "Qwen/Qwen2.5-7B-Instruct", SizingKV, 468
+	tg.Model, tg.Sizing, tg.MinTps = "Qwen/Qwen2.5-7B-Instruct", target.SizingKV, 468
 	_, err := Resolve(tg)
 	var fe *target.FieldError
 	if !errors.As(err, &fe) || fe.Field != "minTps" || !strings.Contains(fe.Msg, "below 467.7 tokens/s") {
@@ -54,7 +54,7 @@ func TestKVUnreachableSpeed(t *testing.T) {
 		t.Errorf("380 tok/s on 2: %v", err)
 	}
 	// llmfit's mode has no overhead and keeps its limits.
-	tg.Sizing, tg.MinTps, tg.Count = SizingLlmfit, 1000, 1
+	tg.Sizing, tg.MinTps, tg.Count = target.SizingLlmfit, 1000, 1
 	if _, err := Resolve(tg); err != nil {
 		t.Errorf("llmfit mode at 1000 tok/s: %v", err)
 	}
@@ -64,7 +64,9 @@ func TestKVUnreachableSpeed(t *testing.T) {
 // 4.88681962 GB per token of Qwen2.5-7B at Q4_K_M: 1 / (4.88681962 / (1008 × 0.7672) + 0.002138)
 // = 1 / (4.88681962 / 773.3376 + 0.002138) = 1 / (0.0063191 + 0.002138) = 118.25 tok/s.
 func TestKVMatchSpeed(t *testing.T) {
-	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", SizingKV, "Q4_K_M" })
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", target.SizingKV, "Q4_K_M"
+	})
 	for _, m := range Matches(b) {
 		if m.Accelerator.Name == "NVIDIA GeForce RTX 4090" {
 			if !within(m.EstTps, 118.25, 0.01) {

@@ -9,21 +9,6 @@ import (
 // fieldErr is an error about a Target field, named as the table names it.
 func fieldErr(field, msg string) *target.FieldError { return target.NewFieldError(field, msg) }
 
-// The sizing modes and the input limits are the table's (package target); these names keep
-// code written against fit compiling.
-const (
-	SizingLlmfit = target.SizingLlmfit
-	SizingKV     = target.SizingKV
-	MaxMinTps    = target.MaxMinTps
-	MaxParamsB   = target.MaxParamsB
-	MaxContext   = target.MaxContext
-	MaxSequences = target.MaxSequences
-	MaxCount     = target.MaxCount // the most devices a claim asks for and matching tries
-	MaxLayers    = target.MaxLayers
-	MaxKVHeads   = target.MaxKVHeads
-	MaxHeadDim   = target.MaxHeadDim
-)
-
 // DefaultEfficiencyPct is the table's default efficiency (llmfit's 55 %), as a number.
 var DefaultEfficiencyPct = target.Default().EfficiencyPct
 

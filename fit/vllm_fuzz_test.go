@@ -17,7 +17,7 @@ func FuzzEstimateVLLM(f *testing.F) {
 	f.Fuzz(func(t *testing.T, paramsB float64, ctx, seqs, count int, memory, util float64, mns, mbt int) {
 		tg := target.Default()
 		tg.ParamsB, tg.Context, tg.Sequences, tg.Count = paramsB, ctx, seqs, count
-		tg.Engine, tg.GPUMemoryUtilization, tg.MaxNumSeqs, tg.MaxNumBatchedTokens = EngineVLLM, util, mns, mbt
+		tg.Engine, tg.GPUMemoryUtilization, tg.MaxNumSeqs, tg.MaxNumBatchedTokens = target.EngineVLLM, util, mns, mbt
 		e, err := EstimateOn(tg, Device{MemoryGiB: memory, BandwidthGBs: 1000, Family: FamilyNVIDIA})
 		if err != nil {
 			if _, ok := err.(*target.FieldError); !ok {

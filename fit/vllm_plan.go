@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"github.com/fitclaim/fitclaim/target"
 	"math"
 	"strconv"
 	"strings"
@@ -122,7 +123,7 @@ func plural(n int, what string) string {
 // split evenly), an fp8 KV cache, a shorter context, fewer requests at once.
 func vllmFix(in VLLMInput, context, sequences int, top float64) string {
 	var fixes []string
-	for tp := in.TP * 2; tp <= MaxCount; tp *= 2 {
+	for tp := in.TP * 2; tp <= target.MaxCount; tp *= 2 {
 		more := in
 		more.TP, more.WeightsGiB = tp, in.WeightsGiB*float64(in.TP)/float64(tp)
 		if vllmFits(more, context, sequences, vllmTopUtilization(in.TotalGiB)) {

@@ -96,7 +96,7 @@ func TestVLLMFloor(t *testing.T) {
 // 4 sequences of 16,384 tokens on one device.
 func TestVLLMClaimFloorAndPlan(t *testing.T) {
 	tg := target.Default()
-	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", SizingKV, 16384, 4
+	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 4
 	b, err := Resolve(tg)
 	if err != nil {
 		t.Fatal(err)
@@ -109,12 +109,12 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 		t.Errorf("floor = %d Gi, want 28", got)
 	}
 	// the claim under engine vllm has that floor
-	tg.Engine = EngineVLLM
+	tg.Engine = target.EngineVLLM
 	bv, err := Resolve(tg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bv.MemoryGi != 28 || bv.Engine != EngineVLLM {
+	if bv.MemoryGi != 28 || bv.Engine != target.EngineVLLM {
 		t.Errorf("claim floor under vllm = %d Gi (%s), want 28", bv.MemoryGi, bv.Engine)
 	}
 	nearly(t, "floor GiB", bv.MemoryGB, 27.557487, 1e-5)

@@ -19,7 +19,7 @@ import (
 func TestVLLMSplitFloors(t *testing.T) {
 	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Engine, tg.Context, tg.Sequences, tg.Driver =
-		"deepseek-ai/DeepSeek-R1", SizingKV, EngineVLLM, 32768, 4, DriverNVIDIA
+		"deepseek-ai/DeepSeek-R1", target.SizingKV, target.EngineVLLM, 32768, 4, DriverNVIDIA
 	_, err := Resolve(tg)
 	if err == nil || !strings.Contains(err.Error(), "NVIDIA B200 (") || !strings.Contains(err.Error(), "fits as 5 devices") {
 		t.Fatalf("one device: %v; want the B200 proposed as 5 devices", err)

@@ -175,7 +175,7 @@ func TestVLLMShortfallIsTheMedian(t *testing.T) {
 // A catalog model as a vLLM start-up: Qwen2-7B-Instruct in BF16 on 2 × A100 80GB, dl-05's setup.
 func TestVLLMInputFor(t *testing.T) {
 	tg := target.Default()
-	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Count = "Qwen/Qwen2-7B-Instruct", "BF16", SizingKV, 16384, 2
+	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Count = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 2
 	b, err := Resolve(tg)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func TestVLLMActivationUsesTheArchitecture(t *testing.T) {
 		{"meta-llama/Llama-3.3-70B-Instruct", 128256, 8192, 9.52*1024*128256*4/gib + 1.43*8192*8192*2/gib},
 	} {
 		tg := target.Default()
-		tg.Model, tg.Sizing, tg.Engine = c.model, SizingKV, EngineVLLM
+		tg.Model, tg.Sizing, tg.Engine = c.model, target.SizingKV, target.EngineVLLM
 		b, err := Resolve(tg)
 		if err != nil {
 			t.Fatal(err)

@@ -192,7 +192,7 @@ func EndToEnd(rows []Row) []Chain {
 			continue
 		}
 		t := target.Default()
-		t.Model, t.Sizing, t.Engine, t.Count = strings.Fields(r.Model + " ?")[0], fit.SizingKV, fit.EngineVLLM, max(1, r.TP)
+		t.Model, t.Sizing, t.Engine, t.Count = strings.Fields(r.Model + " ?")[0], target.SizingKV, target.EngineVLLM, max(1, r.TP)
 		t.Context = max(1, r.MaxModelLen)
 		if r.KVDType == "fp8" {
 			t.KVCache = "fp8"

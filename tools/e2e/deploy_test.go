@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fitclaim/fitclaim/deploy"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -28,7 +27,7 @@ func TestDeploymentTab(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
 	tg := targetWith(func(x *target.Target) {
-		x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-8B", fit.SizingKV, 4096, 2, "nvidia"
+		x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-8B", target.SizingKV, 4096, 2, "nvidia"
 	})
 	p.open(target.Permalink(tg))
 	p.waitText("yaml", nonEmpty, "a claim")
@@ -88,7 +87,7 @@ func TestDeploymentTabFromLink(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 1280, 1000)
 	tg := targetWith(func(x *target.Target) {
-		x.Model, x.Sizing, x.Context, x.Engine, x.Image = "Qwen/Qwen3-8B", fit.SizingKV, 2048, "llama.cpp", "registry.example/llama.cpp:server-cuda12-b1"
+		x.Model, x.Sizing, x.Context, x.Engine, x.Image = "Qwen/Qwen3-8B", target.SizingKV, 2048, "llama.cpp", "registry.example/llama.cpp:server-cuda12-b1"
 	})
 	p.open(target.Permalink(tg))
 	p.waitText("yaml", nonEmpty, "a claim")

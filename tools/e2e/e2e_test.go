@@ -35,7 +35,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 	"github.com/fitclaim/fitclaim/tools/internal/netlify"
 )
@@ -424,7 +423,7 @@ func TestPermalinkRendersEngineBytes(t *testing.T) {
 		targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }),
 		targetWith(func(x *target.Target) {
 			x.Model = exampleModel
-			x.Sizing = fit.SizingKV
+			x.Sizing = target.SizingKV
 			x.Context = 4096
 			x.Sequences = 4
 			x.Driver = "nvidia"
@@ -501,7 +500,7 @@ func TestAddressBarFollowsForm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the page wrote a fragment the engine cannot read: %q: %v", frag, err)
 	}
-	if tg.Sizing != fit.SizingKV || tg.MinTps != 42 || tg.Model != exampleModel {
+	if tg.Sizing != target.SizingKV || tg.MinTps != 42 || tg.Model != exampleModel {
 		t.Errorf("fragment %q does not hold the form (kv, 42 tok/s, %s)", frag, exampleModel)
 	}
 	kv := render(t, tg)
@@ -730,7 +729,7 @@ func TestOffline(t *testing.T) {
 // Screenshots at desktop and phone widths, light and dark, for people to look at.
 func TestScreenshots(t *testing.T) {
 	s := serve(t)
-	frag := target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel; x.Sizing = fit.SizingKV; x.Driver = "nvidia" }))
+	frag := target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel; x.Sizing = target.SizingKV; x.Driver = "nvidia" }))
 	for _, c := range []struct {
 		name          string
 		width, height int64

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"github.com/fitclaim/fitclaim/target"
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -25,7 +26,7 @@ func writeDriverNote(w *jsontext.Writer, b *fit.Bounds) {
 func writeMemory(w *jsontext.Writer, b *fit.Bounds) {
 	p := b.Parts()
 	reserve := "runtime reserve"
-	if b.Target.Sizing != fit.SizingKV {
+	if b.Target.Sizing != target.SizingKV {
 		reserve = "rest of llmfit's floor"
 	}
 	w.Key("memory")

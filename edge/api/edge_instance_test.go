@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/edge/api"
@@ -58,28 +57,7 @@ func TestEdgeOneInstance(t *testing.T) {
 	client := newClient()
 	c := claimCase(t)
 	id, before := instanceOf(t, client, base)
-	var wg sync.WaitGroup
-	errs := make(chan error, 48)
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 6; i++ {
-				a, err := fetch(client, base, c)
-				if err == nil && (a.status != 200 || string(a.body) != c.body) {
-					err = fmt.Errorf("status %d, body %.200q", a.status, a.body)
-				}
-				if err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	atOnce(t, 8, 6, func(report func(error)) { report(sameClaim(client, base, c)) })
 	id2, after := instanceOf(t, client, base)
 	if id2 != id || after != before+49 {
 		t.Errorf("instance %s had answered %d; after 48 claims and this: instance %s, %d (want %s, %d)",
@@ -252,33 +230,12 @@ func TestEdgeCheckConcurrent(t *testing.T) {
 		t.Fatalf("native: %d %v", want.status, err)
 	}
 	c := claimCase(t)
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 4; i++ {
-				a, err := post(base)
-				if err == nil && (a.status != 200 || !bytes.Equal(a.body, want.body)) {
-					err = fmt.Errorf("check: %d %.200q", a.status, a.body)
-				}
-				if err != nil {
-					errs <- err
-				}
-				g, err := fetch(client, base, c)
-				if err == nil && (g.status != 200 || string(g.body) != c.body) {
-					err = fmt.Errorf("claim: %d %.200q", g.status, g.body)
-				}
-				if err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	atOnce(t, 8, 4, func(report func(error)) {
+		a, err := post(base)
+		if err == nil && (a.status != 200 || !bytes.Equal(a.body, want.body)) {
+			err = fmt.Errorf("check: %d %.200q", a.status, a.body)
+		}
+		report(err)
+		report(sameClaim(client, base, c))
+	})
 }

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -69,36 +68,9 @@ func TestEdge(t *testing.T) {
 // answer (seen in edge/bench), which is the runtime's scheduling, not the worker's.
 func TestEdgeConcurrent(t *testing.T) {
 	base := edgeURL(t)
-	var c tcase
-	for _, k := range cases(t) {
-		if k.name == "yaml catalog model, defaults" {
-			c = k
-		}
-	}
+	c := claimCase(t)
 	client := newClient()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
-	errs := make(chan string, 64)
-	for i := 0; i < 64; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			a, err := fetch(client, base, c)
-			switch {
-			case err != nil:
-				errs <- err.Error()
-			case a.status != 200 || string(a.body) != c.body:
-				errs <- fmt.Sprintf("status %d, body %.200q", a.status, a.body)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error("an answer differs:", e)
-	}
+	atOnce(t, 16, 4, func(report func(error)) { report(sameClaim(client, base, c)) })
 }
 
 // TestEdgeRawBytes sends request lines a Go client will not write (raw control characters,

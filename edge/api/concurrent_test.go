@@ -1,0 +1,45 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+)
+
+// atOnce runs round rounds times in each of workers goroutines at once, then reports as test
+// errors every error the rounds passed to report (nil ones are ignored).
+func atOnce(t *testing.T, workers, rounds int, round func(report func(error))) {
+	t.Helper()
+	var mu sync.Mutex
+	var errs []error
+	report := func(err error) {
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range rounds {
+				round(report)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		t.Error(err)
+	}
+}
+
+// sameClaim fetches case c and says how its answer differs from c's expected claim (200 and
+// c.body); nil when it does not. It runs on any goroutine.
+func sameClaim(client *http.Client, base string, c tcase) error {
+	a, err := fetch(client, base, c)
+	if err == nil && (a.status != 200 || string(a.body) != c.body) {
+		err = fmt.Errorf("claim: status %d, body %.200q", a.status, a.body)
+	}
+	return err
+}

@@ -161,8 +161,8 @@ func TestKVHeader(t *testing.T) {
 		"#         0.81 GB KV) / (bandwidth × 42.93%, calibrated for intel, the least",
 		"#         efficient family any vendor's device may be) + 2.138 ms overhead  ⇒",
 		"#         bandwidth ≥ 508 GB/s for ≥ 20 tok/s per sequence",
-		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 1.25 GiB",
-		"#         llama.cpp reserve (0.75 CUDA context + 0.5 compute buffer))",
+		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 0.73 GiB",
+		"#         llama.cpp reserve (0.44 CUDA context + 0.29 compute buffer))",
 	}
 	if !reflect.DeepEqual(p.header, want) {
 		t.Errorf("kv header:\n%s\nwant\n%s", strings.Join(p.header, "\n"), strings.Join(want, "\n"))

@@ -171,7 +171,8 @@ func TestYAMLShapes(t *testing.T) {
 			exprHas: []string{"quantity('2Gi')", ">= 55 &&"}}}, // 6/3 = 2 Gi; 147.64 / 2.7 = 54.68 → 55
 		{"any x2", func(t *target.Target) { t.Driver, t.Count = "any", 2 }, want{firstAvail: []string{"llmfit", "nvidia"}, count: 2, constraint: "model/nvidia"}},
 		// kv: the fixture's own format is BF16 (no release format known): 7e9 × 2 B = 13.0385 GiB + estimated
-		// KV 0.000008 × 7 × 4,096 = 0.229376 GB = 0.2136 GiB + 1.25 GiB llama.cpp reserve = 14.502 → 15 Gi.
+		// KV 0.000008 × 7 × 4,096 = 0.229376 GB = 0.2136 GiB + 0.9717 GiB llama.cpp reserve (vocabulary and
+		// width unknown) = 14.2238 → 15 Gi.
 		{"kv", func(t *target.Target) { t.Sizing = "kv" }, want{class: "llmfit.ai", exprHas: []string{"quantity('15Gi')"}}},
 		{"class", func(t *target.Target) { t.DeviceClass = "my-class.example" }, want{class: "my-class.example", exprHas: []string{"'llmfit.ai'"}}},
 	}

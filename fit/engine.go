@@ -13,7 +13,7 @@ type Engine struct {
 	Name string
 	// Floor returns the memory one device must report, in GiB, to start the engine and hold
 	// weightsGiB of weights and kvGiB of KV cache on that device, and the words for the header
-	// (what the reserve is, e.g. "1.25 GiB llama.cpp reserve (…)").
+	// (what the reserve is, e.g. "0.69 GiB llama.cpp reserve (…)").
 	Floor func(b *Bounds, weightsGiB, kvGiB float64) (gib float64, reserve string)
 }
 
@@ -43,24 +43,57 @@ func LookupEngine(name string) Engine {
 	return engines[0]
 }
 
-// llama.cpp's reserve beside weights and KV cache, per device:
-//   - the CUDA context, cuBLAS workspace and driver allocations, which llama.cpp does not count:
-//     0.75 GiB ("unaccounted" in llama.cpp's memory breakdown: 749 MiB on an RTX PRO 6000,
-//     ggml-org/llama.cpp#27953);
-//   - the compute buffer: every tensor is fp32, and with flash attention (llama.cpp's default,
-//     -fa auto) the largest is the logits of one micro-batch, n_ubatch (512) × n_vocab × 4 B;
-//     at the largest common vocabulary (Gemma's 262,144) 512 × 262,144 × 4 B = 512 MiB. Without
-//     flash attention the K·Q scores n_ctx × n_head × n_ubatch × 4 B dominate instead
-//     (ikawrakow/ik_llama.cpp#235) and can be far larger: keep flash attention on.
+// llama.cpp's reserve beside weights and KV cache, per device, in two parts:
+//
+//   - a fixed part, the CUDA context, cuBLAS workspace and driver allocations, which llama.cpp
+//     does not count: 451–456 MiB "unaccounted" on each of three RTX 4090s in the memory breakdown
+//     llama.cpp prints (ggml-org/llama.cpp#15860, the pull request that added it), taken as
+//     451 MiB. It grows with the device's SM count: an RTX PRO 6000 Blackwell (188 SMs against the
+//     4090's 128) showed 749 MiB (ggml-org/llama.cpp#27953), so on the largest boards the floor errs
+//     low by up to 0.3 GiB, inside the whole Gi the claim rounds up to at least half the time;
+//     a 4 GiB Pascal board (6 SMs) needs far less, and holds the small models llmfit's community
+//     measured on it (data/truth-train.tsv: gemma-4-E2B-it Q4_K_M on a GTX 1050 Ti).
+//   - the compute buffer, which scales with the model: every tensor is fp32, and with flash
+//     attention (llama.cpp's default, -fa auto) the largest live at once are the logits of one
+//     micro-batch and its hidden states, n_ubatch (512) × (n_vocab + n_embd) × 4 B. llama.cpp's
+//     own example log says so: phi-2 (n_vocab 51,200, n_embd 2,560) at n_ubatch 512 reserves
+//     "CUDA0 compute buffer size = 105.00 MiB" (examples/eval-callback/README.md) and
+//     512 × (51,200 + 2,560) × 4 B = 110,100,480 B = 105.00 MiB. A model whose vocabulary or
+//     width the catalog lacks is sized at the largest common ones (Gemma's 262,144; 16,384).
+//     Without flash attention the K·Q scores n_ctx × n_head × n_ubatch × 4 B can dominate instead
+//     (ikawrakow/ik_llama.cpp#235): keep flash attention on.
 const (
-	llamaCppContextGiB = 0.75
-	llamaCppUBatch     = 512
-	llamaCppVocabulary = 262144
-	llamaCppComputeGiB = llamaCppUBatch * llamaCppVocabulary * 4.0 / gib
-	llamaCppReserveGiB = llamaCppContextGiB + llamaCppComputeGiB // 1.25 GiB
+	llamaCppContextMiB    = 451
+	llamaCppContextGiB    = llamaCppContextMiB / 1024.0
+	llamaCppUBatch        = 512
+	llamaCppMaxVocabulary = 262144
+	llamaCppMaxWidth      = 16384
+	fp32Bytes             = 4
 )
 
-func llamaCppFloor(_ *Bounds, weightsGiB, kvGiB float64) (float64, string) {
-	return weightsGiB + kvGiB + llamaCppReserveGiB, strconv.FormatFloat(llamaCppReserveGiB, 'f', -1, 64) +
-		" GiB llama.cpp reserve (0.75 CUDA context + 0.5 compute buffer)"
+// llamaCppComputeGiB is the compute buffer for a vocabulary and width (0 = unknown: the bounds).
+func llamaCppComputeGiB(vocab, width int) float64 {
+	if vocab <= 0 {
+		vocab = llamaCppMaxVocabulary
+	}
+	if width <= 0 {
+		width = llamaCppMaxWidth
+	}
+	return float64(llamaCppUBatch) * float64(vocab+width) * fp32Bytes / gib
+}
+
+// llamaCppReserveGiB is the reserve per device for b's model (nil: an unknown model).
+func llamaCppReserveGiB(b *Bounds) (reserve, compute float64) {
+	vocab, width := 0, 0
+	if b != nil && !b.Custom {
+		vocab, width = b.Model.Vocabulary(), b.Model.Width()
+	}
+	compute = llamaCppComputeGiB(vocab, width)
+	return llamaCppContextGiB + compute, compute
+}
+
+func llamaCppFloor(b *Bounds, weightsGiB, kvGiB float64) (float64, string) {
+	reserve, compute := llamaCppReserveGiB(b)
+	return weightsGiB + kvGiB + reserve, strconv.FormatFloat(reserve, 'f', 2, 64) +
+		" GiB llama.cpp reserve (0.44 CUDA context + " + strconv.FormatFloat(compute, 'f', 2, 64) + " compute buffer)"
 }

@@ -22,33 +22,35 @@ func customTarget(paramsB float64, layers, kvHeads, headDim int) target.Target {
 //
 //	weights = 8e9 × 0.58 = 4.64e9 B = 4.3213 GiB
 //	KV      = 2 × 32 × 8 × 128 × 2 B = 131,072 B/token × 8,192 = 2^30 B = 1 GiB
-//	reserve = llama.cpp's 1.25 GiB per device (0.75 CUDA context + 512 × 262,144 × 4 B compute buffer)
-//	need    = 4.3213 + 1 + 1.25 = 6.5713 GiB of 24: fits
+//	reserve = llama.cpp's per device: 451 MiB CUDA context = 0.44043 GiB + the compute buffer of a
+//	          model whose vocabulary and width are unknown, 512 × (262,144 + 16,384) × 4 B =
+//	          570,425,344 B = 0.53125 GiB: 0.97168 GiB
+//	need    = 4.32134 + 1 + 0.97168 = 6.29302 GiB of 24: fits
 //	speed   = 1 / ((4.64e9 + 2^30) / (1,000e9 × 0.7672) + 0.002138)
 //	        = 1 / (5.713741824e9 / 767.2e9 + 0.002138) = 1 / (0.0074475 + 0.002138) = 104.32 tok/s
-//	longest context = (24 − 4.32134 − 1.25) GiB / 131,072 B = 18.42866 × 8,192 = 150,967.6: 150,967 tokens
-//	most sequences at 8,192 tokens = ⌊18.42866 GiB / 1 GiB⌋ = 18
+//	longest context = (24 − 4.32134 − 0.97168) GiB / 131,072 B = 18.70698 × 8,192 = 153,247.6: 153,247 tokens
+//	most sequences at 8,192 tokens = ⌊18.70698 GiB / 1 GiB⌋ = 18
 func TestEstimateFitsByHand(t *testing.T) {
 	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 6.5713, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
+	if !e.Fits || !within(e.NeedGiB, 6.2930, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
 		t.Errorf("fits %v need %.4f usable %v reason %q", e.Fits, e.NeedGiB, e.UsableGiB, e.Reason)
 	}
 	if !within(e.TokensPerSecond, 104.32, 0.01) {
 		t.Errorf("speed %.3f tok/s, want 104.32", e.TokensPerSecond)
 	}
-	if e.MaxContextTokens != 150967 || e.MaxSequences != 18 {
-		t.Errorf("longest context %d, most sequences %d; want 150967, 18", e.MaxContextTokens, e.MaxSequences)
+	if e.MaxContextTokens != 153247 || e.MaxSequences != 18 {
+		t.Errorf("longest context %d, most sequences %d; want 153247, 18", e.MaxContextTokens, e.MaxSequences)
 	}
 }
 
 // The same model at Q8_0 on 16 GiB of unified memory (Apple): the GPU may use 75 %, 12 GiB.
 //
-//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 1.25 = 10.07311 ≤ 12: fits
-//	at 32,768 tokens: KV 4 GiB, need 13.07311 > 12: does not fit, no speed;
-//	longest context = (12 − 7.82311 − 1.25) × 8,192 = 2.92689 × 8,192 = 23,977.09: 23,977 tokens; sequences 0
+//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 0.97168 = 9.79479 ≤ 12: fits
+//	at 32,768 tokens: KV 4 GiB, need 12.79479 > 12: does not fit, no speed;
+//	longest context = (12 − 7.82311 − 0.97168) × 8,192 = 3.20521 × 8,192 = 26,257.1: 26,257 tokens; sequences 0
 //
 // and on a discrete 16 GiB device (all usable) the 32,768-token case fits.
 func TestEstimateUnifiedShareByHand(t *testing.T) {
@@ -59,7 +61,7 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 10.0731, 1e-4) {
+	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 9.7948, 1e-4) {
 		t.Errorf("8,192 tokens: fits %v need %.4f usable %v", e.Fits, e.NeedGiB, e.UsableGiB)
 	}
 	tg.Context = 32768
@@ -67,10 +69,10 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 13.0731, 1e-4) || e.MaxContextTokens != 23977 || e.MaxSequences != 0 {
+	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 12.7948, 1e-4) || e.MaxContextTokens != 26257 || e.MaxSequences != 0 {
 		t.Errorf("32,768 tokens: fits %v tps %v need %.4f longest %d sequences %d", e.Fits, e.TokensPerSecond, e.NeedGiB, e.MaxContextTokens, e.MaxSequences)
 	}
-	if !strings.Contains(e.Reason, "needs 13.07 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 23977 tokens") {
+	if !strings.Contains(e.Reason, "needs 12.79 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 26257 tokens") {
 		t.Errorf("reason %q", e.Reason)
 	}
 	apple.Unified = false
@@ -82,7 +84,7 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 // A custom 70 B model (80 layers, 8 KV heads of 128) at Q4_K_M on 2 × 24 GiB, 1,000 GB/s:
 //
 //	weights = 40.6e9 B = 37.8117 GiB; KV = 2 × 80 × 8 × 128 × 2 = 327,680 B × 8,192 = 2.5 GiB
-//	need = 37.8117 + 2.5 + 2 × 1.25 = 42.8117 of 48: fits
+//	need = 37.8117 + 2.5 + 2 × 0.97168 = 42.2551 of 48: fits
 //	per device and token: (40.6e9 + 2.68435456e9) / 2 = 21.64217728e9 B
 //	speed = 1 / (21.64217728e9 / 767.2e9 + 0.002138 + 0.0005 × 1) = 1 / (0.0282093 + 0.002638) = 32.42
 //
@@ -95,7 +97,7 @@ func TestEstimateSplitByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 42.8117, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 32.42, 0.01) || e.CommSeconds != 0.0005 {
+	if !e.Fits || !within(e.NeedGiB, 42.2551, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 32.42, 0.01) || e.CommSeconds != 0.0005 {
 		t.Errorf("fits %v need %.4f usable %v speed %.3f comm %v", e.Fits, e.NeedGiB, e.UsableGiB, e.TokensPerSecond, e.CommSeconds)
 	}
 	tg.Count = 1
@@ -204,10 +206,10 @@ func TestFittingModels(t *testing.T) {
 // 32 layers on a 4,096-token sliding window (2 × 8 × 128 × 2 B = 4,096 B per layer and token):
 //
 //	past 4,096 tokens, KV = 24 × 4,096 × 4,096 + 8 × 4,096 × T = 402,653,184 + 32,768 T bytes
-//	room = (24 − 1.25) × 2^30 − 4.64e9 = 24,427,626,496 − 4,640,000,000 = 19,787,626,496 B
-//	T ≤ (19,787,626,496 − 402,653,184) / 32,768 = 591,582.4: 591,582 tokens
+//	room = (24 − 0.9716796875 reserve) × 2^30 − 4.64e9 = 24,726,470,656 − 4,640,000,000 = 20,086,470,656 B
+//	T ≤ (20,086,470,656 − 402,653,184) / 32,768 = 600,702.4: 600,702 tokens
 //
-// (all 32 layers growing would allow 150,967).
+// (all 32 layers growing would allow 153,247).
 func TestEstimateSlidingWindowContext(t *testing.T) {
 	tg := customTarget(8, 32, 8, 128)
 	tg.SlidingWindow, tg.SlidingLayers = 4096, 24
@@ -215,8 +217,8 @@ func TestEstimateSlidingWindowContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.MaxContextTokens != 591582 {
-		t.Errorf("longest context %d, want 591582", e.MaxContextTokens)
+	if e.MaxContextTokens != 600702 {
+		t.Errorf("longest context %d, want 600702", e.MaxContextTokens)
 	}
 }
 
@@ -236,5 +238,34 @@ func TestActiveFromName(t *testing.T) {
 		if got := ActiveFromName(c.name, c.paramsB); got != c.want {
 			t.Errorf("ActiveFromName(%q) = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// A 4 GiB Pascal board (a GTX 1050 Ti: 4 GiB, 112 GB/s) holds google/gemma-4-E2B-it at Q4_K_M, as
+// llmfit's community measured it doing (data/truth-train.tsv, 24.95 tok/s); the former flat
+// 1.25 GiB reserve said it did not fit:
+//
+//	weights = 5,123,178,051 × 0.58 = 2,971,443,269.58 B = 2.76737 GiB
+//	KV      = 2 × (7 full layers × 8,192 + 28 sliding layers × 512) × 1 KV head × 256 × 2 B
+//	        = 2 × 71,680 × 512 = 73,400,320 B = 0.06836 GiB
+//	reserve = 451 MiB CUDA context + 512 × (262,144 vocabulary + 1,536 width) × 4 B
+//	        = 0.44043 + 540,016,640 B (515 MiB) = 0.44043 + 0.50293 = 0.94336 GiB
+//	need    = 2.76737 + 0.06836 + 0.94336 = 3.77909 GiB ≤ 4: fits (with 1.25: 4.08573 > 4)
+//	longest context: room = 4 × 2^30 − 2,971,443,269.58 − 0.94336 × 2^30 = 310,599,610 B; past the
+//	        512-token window the 28 sliding layers hold 2 × 28 × 512 × 256 × 2 = 14,680,064 B and each
+//	        token adds 2 × 7 × 256 × 2 = 7,168 B: (310,599,610 − 14,680,064) / 7,168 = 41,283.4 tokens
+func TestEstimateFourGiBPascal(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Quant = "google/gemma-4-E2B-it", "Q4_K_M"
+	e, err := EstimateOn(tg, Device{MemoryGiB: 4, BandwidthGBs: 112, Family: "nvidia-pascal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Fits || !within(e.WeightsGiB, 2.76737, 1e-5) || !within(e.KVGiB, 0.068359375, 1e-9) ||
+		!within(e.ReserveGiB, 0.943359375, 1e-9) || !within(e.NeedGiB, 3.77909, 1e-5) {
+		t.Errorf("fits %v: weights %.5f + KV %.5f + reserve %.5f = %.5f GiB", e.Fits, e.WeightsGiB, e.KVGiB, e.ReserveGiB, e.NeedGiB)
+	}
+	if e.MaxContextTokens != 41283 {
+		t.Errorf("longest context %d, want 41283", e.MaxContextTokens)
 	}
 }

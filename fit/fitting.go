@@ -52,12 +52,13 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].Downloads, all[x].Downloads) })
 	// No model whose weights alone, at the smallest bytes per parameter of any format, and the
-	// default engine's reserve exceed the devices is worth resolving.
+	// least reserve of the default engine (its fixed part: the compute buffer only adds) exceed
+	// the devices is worth resolving.
 	usable := dev.MemoryGiB * float64(count)
 	if dev.Unified {
 		usable *= UnifiedGPUShare
 	}
-	reserve, _ := LookupEngine(t.Engine).Floor(&Bounds{}, 0, 0)
+	reserve := llamaCppContextGiB
 	var out []ModelFit
 	for _, i := range order {
 		m := all[i]

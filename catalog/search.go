@@ -9,7 +9,8 @@ import (
 // Search ranks catalog entries for a type-ahead picker: exact name, then names that start with
 // the query (with or without the provider), then names where it starts a word, then any
 // substring, then names holding every word of the query; more downloaded models first within a
-// rank. An empty query lists the most downloaded models. limit is clamped to 1..100.
+// rank. An empty query lists the most downloaded models. limit is clamped to 1..100 (every
+// caller has checked it against target.MaxListLimit; catalog imports no other package of ours).
 func Search(query string, limit int) []Model {
 	if limit < 1 {
 		limit = 1

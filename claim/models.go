@@ -32,30 +32,19 @@ func SearchModels(query string, limit int) []ModelSummary {
 	return out
 }
 
-// The catalog search's limit, read alike by the API (text), the bridge (a JS number) and the
-// command line.
-const (
-	DefaultModelsLimit = 20
-	MaxModelsLimit     = 100 // catalog.Search's own cap
-)
-
-// ModelsLimit checks a limit given as a number.
+// ModelsLimit checks the search's limit given as a number (the bridge's).
 func ModelsLimit(x float64) (int, error) {
-	if x != math.Trunc(x) || x < 1 || x > MaxModelsLimit {
-		return 0, limitError(strconv.FormatFloat(x, 'g', -1, 64))
+	if x != math.Trunc(x) || x < 1 || x > target.MaxListLimit {
+		return 0, target.ListLimitError(strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	return int(x), nil
 }
 
-// ParseModelsLimit checks a limit given as text.
+// ParseModelsLimit checks the search's limit given as text (the API's and the command line's).
 func ParseModelsLimit(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > MaxModelsLimit {
-		return 0, limitError(target.QuoteShort(s))
+	if err != nil || n < 1 || n > target.MaxListLimit {
+		return 0, target.ListLimitError(target.QuoteShort(s))
 	}
 	return n, nil
-}
-
-func limitError(got string) *target.FieldError {
-	return &target.FieldError{Field: "limit", Msg: "must be a whole number from 1 to " + strconv.Itoa(MaxModelsLimit) + " (got " + got + ")"}
 }

@@ -12,7 +12,7 @@ import (
 // Fitting answers "which popular catalog models run on this device?" for a query of the device
 // keys, the count (n) and limit (1..100, 20 by default); any other key is refused.
 func Fitting(raw string) ([]fit.ModelFit, error) {
-	limit := fit.DefaultFittingLimit
+	limit := target.DefaultListLimit
 	var rest []string
 	for _, pair := range strings.Split(strings.TrimPrefix(raw, "#"), "&") {
 		k, v, _ := strings.Cut(pair, "=")
@@ -22,7 +22,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return nil, target.NewFieldError("limit", "must be a whole number from 1 to "+strconv.Itoa(fit.MaxFittingLimit)+" (got "+target.QuoteShort(v)+")")
+			return nil, target.ListLimitError(target.QuoteShort(v))
 		}
 		limit = n
 	}

@@ -22,19 +22,13 @@ type ModelFit struct {
 	MaxContextTokens int64
 }
 
-// Limits of FittingModels' list.
-const (
-	DefaultFittingLimit = 20
-	MaxFittingLimit     = 100
-)
-
 // FittingModels answers "which popular models run on this hardware?": the catalog's models,
 // most downloaded first, that fit on count devices at their defaults (their own quantization,
 // their context up to 8,192 tokens, one sequence, an fp16 KV cache), up to limit of them, each
 // with its estimated speed. Errors are *FieldError (the device, count or limit).
 func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
-	if limit < 1 || limit > MaxFittingLimit {
-		return nil, fieldErr("limit", "must be a whole number from 1 to "+itoa(MaxFittingLimit)+" (got "+itoa(limit)+")")
+	if limit < 1 || limit > target.MaxListLimit {
+		return nil, target.ListLimitError(itoa(limit))
 	}
 	dev, name, err := resolveDevice(d)
 	if err != nil {

@@ -9,10 +9,11 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 func runModels(args []string, stdout, stderr io.Writer) int {
-	limit, asJSON := claim.DefaultModelsLimit, false
+	limit, asJSON := target.DefaultListLimit, false
 	var query []string
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")

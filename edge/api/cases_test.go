@@ -130,12 +130,12 @@ func cases(t *testing.T) []tcase {
 		name, query, q string
 		limit          int
 	}{
-		{"default", "", "", api.DefaultModelsLimit},
+		{"default", "", "", target.DefaultListLimit},
 		{"llama 3", "q=llama&limit=3", "llama", 3},
 		{"limit 100", "limit=100", "", 100},
-		{"utf-8 query", "q=%E2%9C%93qwen", "✓qwen", api.DefaultModelsLimit},
-		{"no match", "q=zzzzzzzzzz-nothing", "zzzzzzzzzz-nothing", api.DefaultModelsLimit},
-		{"control characters in q", "q=%00%1B%7F", "\x00\x1b\x7f", api.DefaultModelsLimit},
+		{"utf-8 query", "q=%E2%9C%93qwen", "✓qwen", target.DefaultListLimit},
+		{"no match", "q=zzzzzzzzzz-nothing", "zzzzzzzzzz-nothing", target.DefaultListLimit},
+		{"control characters in q", "q=%00%1B%7F", "\x00\x1b\x7f", target.DefaultListLimit},
 	} {
 		body := jsonLine(t, claim.SearchModels(m.q, m.limit))
 		cs = append(cs, tcase{name: "models " + m.name, target: v + "models?" + m.query, status: 200, ctype: api.TypeJSON, body: body})

@@ -13,13 +13,6 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// ModelsMaxLimit and DefaultModelsLimit are claim's, which the bridge and the command line
-// share.
-const (
-	ModelsMaxLimit     = claim.MaxModelsLimit
-	DefaultModelsLimit = claim.DefaultModelsLimit
-)
-
 // maxSearch bounds the search text as the engine bounds a model name.
 const maxSearch = 300
 
@@ -29,7 +22,7 @@ func models(raw string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	limit := DefaultModelsLimit
+	limit := target.DefaultListLimit
 	if v, ok := q["limit"]; ok {
 		if limit, err = claim.ParseModelsLimit(v[0]); err != nil {
 			return nil, "", err

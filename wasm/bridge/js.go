@@ -25,7 +25,7 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
-		limit := claim.DefaultModelsLimit
+		limit := target.DefaultListLimit
 		if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
 			if args[1].Type() != js.TypeNumber {
 				return nil, &target.FieldError{Field: "limit", Msg: "must be of type number, not " + args[1].Type().String()}

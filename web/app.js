@@ -63,7 +63,7 @@
     }
     let res;
     try {
-      res = await window.fitclaim.render(target);
+      res = await renderTable(target);
     } catch (e) {
       if (seq !== renderSeq) return null;
       clearFieldErrors();
@@ -78,6 +78,43 @@
     showResult(res, target);
     return null;
   }
+
+  // renderTable is the page's render: the accelerator table comes as columns (a sixth of the
+  // 129 match objects' JSON, to write in Go and parse here on every keystroke), joined here with
+  // each accelerator's own facts, fetched once, into the match objects the table, the charts and
+  // the panels read (res.matches, as fitclaim.render(target) spells them).
+  async function renderTable(target) {
+    const [res, accs] = await Promise.all([window.fitclaim.render(target, { columns: true }), accelerators()]);
+    res.matches = joinMatches(res.table, accs);
+    return res;
+  }
+
+  let accs = null;
+  function accelerators() {
+    if (!accs) accs = window.fitclaim.accelerators().catch((e) => { accs = null; throw e; });
+    return accs;
+  }
+
+  // joinMatches: row i of the table's columns, on the accelerator it names (bits of flags:
+  // fitsMemory 1, fitsBandwidth 2, selected 4, selectable 8; verdict indexes verdicts;
+  // neededTps 0 = the row needs no more devices than asked).
+  function joinMatches(t, accs) {
+    const out = new Array(t.accelerator.length);
+    for (let i = 0; i < out.length; i++) {
+      const a = accs[t.accelerator[i]], f = t.flags[i];
+      const m = {
+        id: a.id, name: a.name, vendor: a.vendor, driver: a.driver, productName: a.productName,
+        memoryGiB: a.memoryGiB, memoryExact: a.memoryExact, bandwidthGBs: a.bandwidthGBs,
+        fitsMemory: (f & 1) !== 0, fitsBandwidth: (f & 2) !== 0, fits: (f & 3) === 3, selected: (f & 4) !== 0,
+        estTps: t.estTps[i], headroomPct: t.headroomPct[i], devicesNeeded: t.devicesNeeded[i],
+        verdict: t.verdicts[t.verdict[i]], selectable: (f & 8) !== 0, freeGi: t.freeGi[i], why: t.why[i],
+      };
+      if (t.neededTps[i] !== 0) { m.neededTps = t.neededTps[i]; m.neededMemoryGi = t.neededMemoryGi[i]; }
+      out[i] = m;
+    }
+    return out;
+  }
+  P.renderTable = renderTable; // the page's render call, as tools/cmd/pagebench times it
 
   async function updateAddress(target, seq, edit) {
     let frag;

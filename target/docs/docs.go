@@ -129,7 +129,18 @@ func BridgeResult() string {
 	line := func(name string, obj json.RawMessage) string {
 		return "- `" + name + "`: `{" + strings.Join(keys(obj), ", ") + "}`\n"
 	}
-	return line("render(target)", result) + line("bounds", parts["bounds"]) + line("explain", parts["explain"]) + line("matches[]", matches[0])
+	var columns, accs []json.RawMessage
+	if err := json.Unmarshal(bridge.AppendResultColumnsJSON(nil, tg, r), &parts); err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal([]byte("["+string(parts["table"])+"]"), &columns); err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal([]byte(bridge.AcceleratorsJSON()), &accs); err != nil || len(accs) == 0 {
+		panic("docs: no accelerators")
+	}
+	return line("render(target)", result) + line("bounds", parts["bounds"]) + line("explain", parts["explain"]) + line("matches[]", matches[0]) +
+		line("render(target, {columns: true}).table", columns[0]) + line("accelerators()[]", accs[0])
 }
 
 // keys are an object's keys in the order they are written.

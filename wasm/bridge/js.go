@@ -43,13 +43,23 @@ func Register() {
 		if err != nil {
 			return nil, err
 		}
+		columns, err := renderOptions(args)
+		if err != nil {
+			return nil, err
+		}
 		r, err := claim.Render(t)
 		if err != nil {
 			return nil, err
 		}
-		renderText = AppendResultJSON(renderText[:0], t, r)
+		if columns {
+			renderText = AppendResultColumnsJSON(renderText[:0], t, r)
+		} else {
+			renderText = AppendResultJSON(renderText[:0], t, r)
+		}
 		return parsedJSONBytes(renderText), nil
 	}))
+	// The accelerators' own facts, which the columns of render(target, {columns: true}) index.
+	api.Set("accelerators", promised(func([]js.Value) (any, error) { return parsedJSON(AcceleratorsJSON()), nil }))
 	api.Set("deploy", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
 		if err != nil {
@@ -170,6 +180,27 @@ func targetArg(args []js.Value) (target.Target, error) {
 		return target.Target{}, &target.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
 	}
 	return TargetFromObject(objectValues(args[0]))
+}
+
+// renderOptions reads render's optional second argument, {columns: true} (the page's table
+// form, table_view.go); an absent one, null or undefined is {}.
+func renderOptions(args []js.Value) (columns bool, err error) {
+	if len(args) < 2 || args[1].IsUndefined() || args[1].IsNull() {
+		return false, nil
+	}
+	if args[1].Type() != js.TypeObject {
+		return false, &target.FieldError{Field: "options", Msg: "must be an object such as {columns: true}, not " + args[1].Type().String()}
+	}
+	for k, v := range objectValues(args[1]) {
+		if k != "columns" {
+			return false, &target.FieldError{Field: "options", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: columns"}
+		}
+		if v.Type != "boolean" {
+			return false, &target.FieldError{Field: "options", Msg: "columns must be of type boolean, not " + v.Type}
+		}
+		columns = v.Bool
+	}
+	return columns, nil
 }
 
 // objectValues reads an object's own enumerable keys, each typed; null and undefined are absent.

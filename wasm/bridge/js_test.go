@@ -187,6 +187,9 @@ func TestHostileInputsKeepTheEngineAlive(t *testing.T) {
 		{"render", []any{map[string]any{"model": model, "name": "a\nkind: Secret"}}, "name", "must be a DNS-1123 subdomain"},
 		{"render", []any{[]any{1, 2}}, "target", "unknown key"},
 		{"render", []any{}, "target", "must be an object"},
+		{"render", []any{map[string]any{"model": model}, "columns"}, "options", "must be an object such as {columns: true}, not string"},
+		{"render", []any{map[string]any{"model": model}, map[string]any{"columns": "yes"}}, "options", "columns must be of type boolean, not string"},
+		{"render", []any{map[string]any{"model": model}, map[string]any{"rows": true}}, "options", `unknown key "rows"; known keys: columns`},
 		{"permalink", []any{map[string]any{"efficiencyPct": "55"}}, "efficiencyPct", "must be of type number"},
 		{"models", []any{"qwen", 0}, "limit", "must be a whole number from 1 to 100 (got 0)"},
 		{"models", []any{"qwen", 101}, "limit", "must be a whole number from 1 to 100 (got 101)"},
@@ -222,5 +225,43 @@ func TestRepairLinkInBrowser(t *testing.T) {
 	limited, rej := await(g.Call("models", "qwen3", 2))
 	if !rej.IsUndefined() || limited.Length() != 2 {
 		t.Fatal("models with a good limit")
+	}
+}
+
+// The page's form: the table as columns naming accelerators of fitclaim.accelerators(), one row
+// per match of the documented form, in its order (table_view_test.go compares every member).
+func TestRenderColumnsInBrowser(t *testing.T) {
+	g := api(t)
+	tg := obj(map[string]any{"model": "NousResearch/Llama-2-7b-chat-hf", "minTps": 30})
+	full, rej := await(g.Call("render", tg))
+	if !rej.IsUndefined() {
+		t.Fatalf("rejected: %s", rej.Get("message").String())
+	}
+	cols, rej := await(g.Call("render", tg, obj(map[string]any{"columns": true})))
+	if !rej.IsUndefined() {
+		t.Fatalf("columns rejected: %s", rej.Get("message").String())
+	}
+	accs, rej := await(g.Call("accelerators"))
+	if !rej.IsUndefined() {
+		t.Fatalf("accelerators rejected: %s", rej.Get("message").String())
+	}
+	matches, table := full.Get("matches"), cols.Get("table")
+	if !cols.Get("matches").IsUndefined() || table.Type() != js.TypeObject {
+		t.Fatal("the columns form should carry table, not matches")
+	}
+	if n := table.Get("accelerator").Length(); n != matches.Length() || n != accs.Length() {
+		t.Fatalf("%d rows, %d matches, %d accelerators", n, matches.Length(), accs.Length())
+	}
+	for i := 0; i < matches.Length(); i++ {
+		a := accs.Index(table.Get("accelerator").Index(i).Int())
+		m := matches.Index(i)
+		if a.Get("id").String() != m.Get("id").String() || table.Get("estTps").Index(i).Float() != m.Get("estTps").Float() ||
+			table.Get("verdicts").Index(table.Get("verdict").Index(i).Int()).String() != m.Get("verdict").String() {
+			t.Fatalf("row %d: %s, %v tok/s; match %s, %v tok/s", i, a.Get("id").String(), table.Get("estTps").Index(i).Float(),
+				m.Get("id").String(), m.Get("estTps").Float())
+		}
+	}
+	if cols.Get("yaml").String() != full.Get("yaml").String() {
+		t.Fatal("the columns form's YAML differs")
 	}
 }

@@ -55,8 +55,20 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 	a := &m.Accelerator
 	selectable := b.Selectable(a)
 	boolean(w, "selectable", selectable)
-	has := float64(a.MemoryMiB) / 1024
-	num(w, "freeGi", has-used)
+	num(w, "freeGi", float64(a.MemoryMiB)/1024-used)
+	str(w, "why", whyShort(b, m, selectable))
+	if m.NeededTps > 0 {
+		num(w, "neededTps", m.NeededTps)
+		integer(w, "neededMemoryGi", m.NeededMemoryGi)
+	}
+}
+
+// whyShort says why a product falls short, in words ("" when nothing does).
+func whyShort(b *fit.Bounds, m *fit.Match, selectable bool) string {
+	if m.FitsMemory && m.FitsBandwidth && selectable {
+		return ""
+	}
+	a := &m.Accelerator
 	why := ""
 	add := func(s string) {
 		if why != "" {
@@ -65,7 +77,7 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 		why += s
 	}
 	if !m.FitsMemory {
-		add("needs " + strconv.FormatInt(b.MemoryGi, 10) + " Gi, has " + strconv.FormatFloat(has, 'f', 1, 64))
+		add("needs " + strconv.FormatInt(b.MemoryGi, 10) + " Gi, has " + strconv.FormatFloat(float64(a.MemoryMiB)/1024, 'f', 1, 64))
 	}
 	if !m.FitsBandwidth {
 		add("needs " + strconv.FormatInt(b.BandwidthFloorFor(a), 10) + " GB/s, has " + strconv.FormatFloat(a.BandwidthGBs, 'f', -1, 64))
@@ -73,9 +85,5 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 	if !selectable {
 		add("the " + b.Driver.Domain + " driver cannot select it")
 	}
-	str(w, "why", why)
-	if m.NeededTps > 0 {
-		num(w, "neededTps", m.NeededTps)
-		integer(w, "neededMemoryGi", m.NeededMemoryGi)
-	}
+	return why
 }

@@ -21,3 +21,19 @@ func BenchmarkRenderResultJSON(b *testing.B) {
 		_ = ResultJSON(tg, r)
 	}
 }
+
+// BenchmarkRenderColumnsJSON is the page's form of the same (fitclaim.render(target, {columns:
+// true}): the matches as columns), into a buffer kept from op to op as the page keeps it.
+func BenchmarkRenderColumnsJSON(b *testing.B) {
+	tg := target.Default()
+	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
+	r, err := claim.Render(tg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendResultColumnsJSON(buf[:0], tg, r)
+	}
+}

@@ -110,7 +110,7 @@ func TargetView(t target.Target) map[string]any {
 // so a link keeps "the model's own quantization".
 func ResultJSON(asked target.Target, r claim.Result) string {
 	var w jsontext.Writer
-	writeResult(&w, asked, &r)
+	writeResult(&w, asked, &r, false)
 	return w.Finish()
 }
 
@@ -118,14 +118,27 @@ func ResultJSON(asked target.Target, r claim.Result) string {
 // render to render instead of allocating some 70 KB each time for the garbage collector to chase.
 func AppendResultJSON(dst []byte, asked target.Target, r claim.Result) []byte {
 	w := jsontext.NewWriter(dst)
-	writeResult(&w, asked, &r)
+	writeResult(&w, asked, &r, false)
 	return w.Bytes()
 }
 
-func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result) {
+// AppendResultColumnsJSON is AppendResultJSON with the matches as the columns of "table"
+// (table_view.go) in place of "matches": what the page asks for (fitclaim.render(target,
+// {columns: true})), the rest of the result the same.
+func AppendResultColumnsJSON(dst []byte, asked target.Target, r claim.Result) []byte {
+	w := jsontext.NewWriter(dst)
+	writeResult(&w, asked, &r, true)
+	return w.Bytes()
+}
+
+func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, columns bool) {
 	b := &r.Bounds
 	t := &b.Target
-	w.Grow(len(r.YAML) + len(r.JSON) + 512*len(r.Matches) + 4096) // one allocation for the whole text
+	perMatch := 512
+	if columns {
+		perMatch = 96
+	}
+	w.Grow(len(r.YAML) + len(r.JSON) + perMatch*len(r.Matches) + 4096) // one allocation for the whole text
 	permalink := target.Permalink(asked)
 	w.BeginObject()
 	str(w, "yaml", r.YAML)
@@ -171,6 +184,11 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result) {
 	writeMemory(w, b)
 
 	explain(w, claim.Explain(r))
+	if columns {
+		writeTable(w, b, r)
+		w.EndObject()
+		return
+	}
 	used := b.Parts().Total()
 	w.Key("matches")
 	w.BeginArray()

@@ -1,0 +1,104 @@
+package bridge
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// The page's columns, joined with fitclaim.accelerators() as the page joins them, give every
+// match object of the full result member for member, byte for byte, in the same order; the rest
+// of the result is the same.
+func TestColumnsSpellTheSameMatches(t *testing.T) {
+	var accs []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(AcceleratorsJSON()), &accs); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{
+		"m=NousResearch%2FLlama-2-7b-chat-hf",
+		"m=NousResearch%2FLlama-2-7b-chat-hf&tps=200&drv=nvidia",               // slow and unselectable rows
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=32768&seq=4&drv=nvidia", // the example
+		"p=400&drv=amd&n=2", // needs more devices than asked: neededTps, neededMemoryGi
+	} {
+		tg, err := target.ParsePermalink(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := claim.Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var full, cols map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(ResultJSON(tg, r)), &full); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(AppendResultColumnsJSON(nil, tg, r), &cols); err != nil {
+			t.Fatal(err)
+		}
+		var want []map[string]json.RawMessage
+		if err := json.Unmarshal(full["matches"], &want); err != nil {
+			t.Fatal(err)
+		}
+		got := joinColumns(t, accs, cols["table"])
+		if len(got) != len(want) || len(want) != len(accs) {
+			t.Fatalf("%s: %d rows from the columns, %d matches, %d accelerators", link, len(got), len(want), len(accs))
+		}
+		needed := 0
+		for i := range want {
+			if !maps.EqualFunc(got[i], want[i], func(a, b json.RawMessage) bool { return string(a) == string(b) }) {
+				t.Fatalf("%s: row %d\n got %s\nwant %s", link, i, marshal(got[i]), marshal(want[i]))
+			}
+			if _, ok := want[i]["neededTps"]; ok {
+				needed++
+			}
+		}
+		delete(full, "matches")
+		delete(cols, "table")
+		if !maps.EqualFunc(full, cols, func(a, b json.RawMessage) bool { return string(a) == string(b) }) {
+			t.Fatalf("%s: the rest of the result differs: %v vs %v", link, slices.Sorted(maps.Keys(full)), slices.Sorted(maps.Keys(cols)))
+		}
+		if link == "p=400&drv=amd&n=2" && needed == 0 {
+			t.Fatalf("%s: no row needs more devices; the case tests nothing", link)
+		}
+	}
+}
+
+// joinColumns is the page's join (web/app.js), in Go: each row's accelerator facts, then its
+// figures; neededTps and neededMemoryGi only where the row needs more devices than asked.
+func joinColumns(t *testing.T, accs []map[string]json.RawMessage, table json.RawMessage) []map[string]json.RawMessage {
+	t.Helper()
+	var c struct {
+		Accelerator, Flags, DevicesNeeded, Verdict []int
+		EstTps, HeadroomPct, FreeGi, NeededTps     []json.RawMessage
+		NeededMemoryGi                             []json.RawMessage
+		Verdicts, Why                              []string
+	}
+	if err := json.Unmarshal(table, &c); err != nil {
+		t.Fatal(err)
+	}
+	b := func(v bool) json.RawMessage { return json.RawMessage(strconv.FormatBool(v)) }
+	s := func(v string) json.RawMessage { out, _ := json.Marshal(v); return out }
+	rows := make([]map[string]json.RawMessage, len(c.Accelerator))
+	for i, k := range c.Accelerator {
+		f := c.Flags[i]
+		m := maps.Clone(accs[k])
+		m["fitsMemory"], m["fitsBandwidth"] = b(f&flagFitsMemory != 0), b(f&flagFitsBandwidth != 0)
+		m["fits"] = b(f&flagFitsMemory != 0 && f&flagFitsBandwidth != 0)
+		m["selected"], m["selectable"] = b(f&flagSelected != 0), b(f&flagSelectable != 0)
+		m["estTps"], m["headroomPct"], m["freeGi"] = c.EstTps[i], c.HeadroomPct[i], c.FreeGi[i]
+		m["devicesNeeded"] = json.RawMessage(strconv.Itoa(c.DevicesNeeded[i]))
+		m["verdict"], m["why"] = s(c.Verdicts[c.Verdict[i]]), s(c.Why[i])
+		if string(c.NeededTps[i]) != "0" {
+			m["neededTps"], m["neededMemoryGi"] = c.NeededTps[i], c.NeededMemoryGi[i]
+		}
+		rows[i] = m
+	}
+	return rows
+}
+
+func marshal(m map[string]json.RawMessage) string { out, _ := json.Marshal(m); return string(out) }

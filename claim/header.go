@@ -1,11 +1,12 @@
 package claim
 
 import (
-	"github.com/fitclaim/fitclaim/target"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // headerLines explains every number of the claim. In llmfit parity (llmfit sizing, llmfit
@@ -133,7 +134,7 @@ func archSource(b *fit.Bounds) string {
 
 // speedEfficiency names the efficiency the KV-aware floor assumes and where it comes from.
 func speedEfficiency(b *fit.Bounds) string {
-	pct := strconv.FormatFloat(b.SpeedEfficiency*100, 'f', -1, 64) + "%"
+	pct := percentText(b.SpeedEfficiency)
 	switch {
 	case b.SpeedFamily == "":
 		return pct + ", efficiencyPct"
@@ -143,10 +144,17 @@ func speedEfficiency(b *fit.Bounds) string {
 	return pct + ", calibrated for " + b.SpeedFamily
 }
 
+// percentText is a share as a percentage to two decimals at most: the calibrated efficiencies
+// have four (0.7672 → "76.72%") and a given one is whole (0.55 → "55%", not the float product
+// 55.00000000000001).
+func percentText(share float64) string {
+	return strconv.FormatFloat(math.Round(share*1e4)/100, 'f', -1, 64) + "%"
+}
+
 // nvidiaFloorWords says, for driver any in the KV-aware mode, the floor behind the NVIDIA
 // allow-list: that alternative selects NVIDIA devices only, so it assumes NVIDIA's efficiency.
 func nvidiaFloorWords(b *fit.Bounds) string {
-	eff := strconv.FormatFloat(b.NVIDIASpeedEfficiency*100, 'f', -1, 64) + "%, "
+	eff := percentText(b.NVIDIASpeedEfficiency) + ", "
 	if b.NVIDIASpeedFamily == "" {
 		eff += "efficiencyPct"
 	} else {

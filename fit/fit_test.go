@@ -44,7 +44,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 
 func TestDefaultTarget(t *testing.T) {
 	d := target.Default()
-	want := target.Target{MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1}
+	want := target.Target{MinTps: 20, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "llmfit", Count: 1} // efficiency absent
 	if d != want {
 		t.Errorf("DefaultTarget() = %+v, want %+v", d, want)
 	}
@@ -99,7 +99,7 @@ func TestLlmfitErrorVectors(t *testing.T) {
 		field string
 	}{
 		{"minTps 0", func(t *target.Target) { t.MinTps = 0 }, "minTps"},
-		{"efficiency 0", func(t *target.Target) { t.EfficiencyPct = 0 }, "efficiencyPct"},
+		{"efficiency -1", func(t *target.Target) { t.EfficiencyPct = -1 }, "efficiencyPct"},
 		{"efficiency 101", func(t *target.Target) { t.EfficiencyPct = 101 }, "efficiencyPct"},
 	} {
 		tg := target.Default()
@@ -109,6 +109,11 @@ func TestLlmfitErrorVectors(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s: %v, want a FieldError on %s", c.name, err, c.field)
 		}
+	}
+	// llmfit refuses --efficiency 0: a given 0 is refused where values are given (a link, a flag,
+	// the bridge), since the Target's 0 means "not given".
+	if _, err := target.ParsePermalink("eff=0"); err == nil || err.Error() != "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got \"0\")" {
+		t.Errorf("eff=0: %v", err)
 	}
 	// Zero parameters: "cannot size model … (unknown parameter count)".
 	zero := testModel7B
@@ -130,7 +135,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) { t.MinTps = math.NaN() }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got NaN)"},
 		{func(t *target.Target) { t.MinTps = math.Inf(1) }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got +Inf)"},
 		{func(t *target.Target) { t.MinTps = 100000.5 }, "Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got 100000.5)"},
-		{func(t *target.Target) { t.EfficiencyPct = 0 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 0)"},
+		{func(t *target.Target) { t.EfficiencyPct = -5 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -5)"},
 		{func(t *target.Target) { t.EfficiencyPct = 101 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 101)"},
 		{func(t *target.Target) { t.EfficiencyPct = -55 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -55)"},
 		{func(t *target.Target) { t.Sizing = "KV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KV")`},

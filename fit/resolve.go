@@ -47,6 +47,10 @@ type Bounds struct {
 
 	ReadGBPerToken float64 // bytes read per decoded token, in GB, over all devices
 
+	// EfficiencyGiven: the target gave efficiencyPct (Target.EfficiencyPct is then that value, and
+	// llmfit's 55 when it was absent).
+	EfficiencyGiven bool
+
 	// The calibrated speed model behind the KV-aware floor (speedfloor.go).
 	SpeedEfficiency      float64 // the efficiency the floor assumes
 	SpeedFamily          string  // the family it is calibrated for; "" = efficiencyPct overrides
@@ -121,6 +125,12 @@ func (b Bounds) resolve(t target.Target) (Bounds, error) {
 		b.Engine = LookupEngine(t.Engine).Name
 	}
 	b.kvShape(&t) // before b.Target = t: it writes the canonical KV-cache spelling into t
+	// An absent efficiency is llmfit's 55 in the resolved target (its header and JSON print it);
+	// EfficiencyGiven keeps whether it was asked for, which the KV-aware floor reads (speedfloor.go).
+	b.EfficiencyGiven = t.EfficiencyPct != 0
+	if !b.EfficiencyGiven {
+		t.EfficiencyPct = DefaultEfficiencyPct
+	}
 	b.Target = t
 
 	b.WeightsGB = b.ParamsB * b.BytesPerParam

@@ -16,14 +16,14 @@ import (
 //
 // and no bandwidth reaches a speed at or beyond 1 / (t0 + communication).
 
-// kvSpeed picks the efficiency of a floor for the devices one driver selects: an explicit
-// efficiencyPct (any value but llmfit's default 55) overrides; else the calibrated efficiency of
+// kvSpeed picks the efficiency of a floor for the devices one driver selects: a given
+// efficiencyPct (55 included) overrides; else the calibrated efficiency of
 // the family that driver selects, and for a class any vendor's device may satisfy (llmfit.ai)
 // the least efficient family among the catalog's accelerators, so that every device it admits
 // is fast enough. Driver any has one floor per alternative (kvFloors), each judged this way.
 func (b *Bounds) kvSpeed(d Driver) (eff float64, family string) {
 	t := &b.Target
-	if t.EfficiencyPct != DefaultEfficiencyPct {
+	if b.EfficiencyGiven {
 		return float64(t.EfficiencyPct) / 100, ""
 	}
 	var f FamilySpeed

@@ -16,14 +16,19 @@ func TestKVFloorFamilies(t *testing.T) {
 		family string
 		floor  int64
 	}{
-		// nvidia: e = 0.7672; 4.88681962 / (0.7672 × (1/20 − 0.002138)) = 4.88681962 / 0.0367197 = 133.08 → 134
-		{DriverNVIDIA, DefaultEfficiencyPct, FamilyNVIDIA, 134},
+		// no efficiency given (0), nvidia: e = 0.7672; 4.88681962 / (0.7672 × (1/20 − 0.002138))
+		// = 4.88681962 / 0.0367197 = 133.08 → 134
+		{DriverNVIDIA, 0, FamilyNVIDIA, 134},
 		// amd: e = 0.7947; 4.88681962 / (0.7947 × 0.047862) = 4.88681962 / 0.0380359 = 128.48 → 129
-		{DriverAMD, DefaultEfficiencyPct, FamilyAMD, 129},
+		{DriverAMD, 0, FamilyAMD, 129},
 		// any vendor: the least efficient family of the table, intel 0.4293 → 237.83 → 238
-		{DriverAny, DefaultEfficiencyPct, FamilyIntel, 238},
-		// an explicit efficiency overrides: 4.88681962 / (0.60 × 0.047862) = 4.88681962 / 0.0287172 = 170.17 → 171
+		{DriverAny, 0, FamilyIntel, 238},
+		// a given efficiency overrides: 4.88681962 / (0.60 × 0.047862) = 4.88681962 / 0.0287172 = 170.17 → 171
 		{DriverLlmfit, 60, "", 171},
+		// 55 given is given too (it used to read as absent): 4.88681962 / (0.55 × 0.047862)
+		// = 4.88681962 / 0.0263241 = 185.64 → 186, for nvidia as for any driver
+		{DriverNVIDIA, 55, "", 186},
+		{DriverLlmfit, 55, "", 186},
 	} {
 		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Driver, t.EfficiencyPct, t.Quant = "Qwen/Qwen2.5-7B-Instruct", target.SizingKV, c.driver, c.eff, "Q4_K_M"

@@ -9,8 +9,9 @@ import (
 // fieldErr is an error about a Target field, named as the table names it.
 func fieldErr(field, msg string) *target.FieldError { return target.NewFieldError(field, msg) }
 
-// DefaultEfficiencyPct is the table's default efficiency (llmfit's 55 %), as a number.
-var DefaultEfficiencyPct = target.Default().EfficiencyPct
+// DefaultEfficiencyPct is llmfit's efficiency, 55 %: what an absent efficiencyPct means in
+// llmfit mode (in the KV-aware mode absent means the calibrated efficiency of the device family).
+const DefaultEfficiencyPct = 55
 
 // Physics defaults that are not a field's default.
 const (

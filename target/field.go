@@ -34,10 +34,14 @@ type Field struct {
 	// and Open is not, one of Choices (ignoring case when Fold).
 	Min, Max float64
 	ZeroOK   bool
-	MaxLen   int
-	Choices  func() []string
-	Open     bool // Choices are the usual values; package fit accepts others it knows
-	Fold     bool
+	// ZeroAbsent: with ZeroOK, 0 means only "not given"; a 0 given in a link, a flag or the
+	// bridge's object is refused (llmfit refuses --efficiency 0), so a given value is never
+	// confused with an absent one.
+	ZeroAbsent bool
+	MaxLen     int
+	Choices    func() []string
+	Open       bool // Choices are the usual values; package fit accepts others it knows
+	Fold       bool
 
 	// Exactly one accessor is set; it gives the field's Kind.
 	str     func(*Target) *string
@@ -135,7 +139,7 @@ func (f *Field) Set(t *Target, v string) error {
 		return f.SetNumber(t, x)
 	case KindInteger:
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-		if err != nil {
+		if err != nil || (n == 0 && f.ZeroAbsent) {
 			return f.Errorf(QuoteShort(v))
 		}
 		*f.integer(t) = int(n)
@@ -158,7 +162,7 @@ func (f *Field) Set(t *Target, v string) error {
 // unrounded); an integer field refuses a fraction.
 func (f *Field) SetNumber(t *Target, x float64) error {
 	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
+	case math.IsNaN(x) || math.IsInf(x, 0) || (x == 0 && f.ZeroAbsent):
 		return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
 	case f.Kind() == KindNumber:
 		*f.number(t) = x
@@ -168,6 +172,21 @@ func (f *Field) SetNumber(t *Target, x float64) error {
 		return f.Errorf(strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	return nil
+}
+
+// Reset puts the field back to its default (absent, for a field whose zero means absent).
+func (f *Field) Reset(t *Target) {
+	d := Default()
+	switch f.Kind() {
+	case KindNumber:
+		*f.number(t) = *f.number(&d)
+	case KindInteger:
+		*f.integer(t) = *f.integer(&d)
+	case KindBool:
+		*f.boolean(t) = *f.boolean(&d)
+	default:
+		*f.str(t) = *f.str(&d)
+	}
 }
 
 // SetBool sets a boolean field.

@@ -35,8 +35,11 @@ var Fields = []Field{
 	{Name: "minTps", Key: "tps", Flag: "min-tps", Arg: "N", Label: "Target decode speed", Unit: "tokens/s", Max: MaxMinTps, Default: "20",
 		Help:   "target decode speed, tokens/s per sequence",
 		number: func(t *Target) *float64 { return &t.MinTps }},
-	{Name: "efficiencyPct", Key: "eff", Flag: "efficiency", Arg: "N", Label: "Bandwidth efficiency", Unit: "percent", Min: 1, Max: 100, Default: "55",
-		Help:    "share of memory bandwidth reached; kv: any value but 55 overrides the calibrated efficiency of the device family",
+	// Absent (0) and 55 differ: llmfit's arithmetic uses 55 either way, but in the KV-aware mode a
+	// given efficiency, 55 included, overrides the calibrated one, and absent keeps it.
+	{Name: "efficiencyPct", Key: "eff", Flag: "efficiency", Arg: "N", Label: "Bandwidth efficiency", Unit: "percent", Min: 1, Max: 100, ZeroOK: true, ZeroAbsent: true,
+		Help:    "share of memory bandwidth reached; kv: given, it overrides the calibrated efficiency of the device family",
+		Derived: "llmfit's 55; kv: the device family's calibrated efficiency",
 		integer: func(t *Target) *int { return &t.EfficiencyPct }},
 	{Name: "template", Key: "tpl", Flag: "template", Label: "Template",
 		Help:    "write a ResourceClaimTemplate instead of a ResourceClaim",

@@ -256,3 +256,29 @@ func TestParsePermalinkPartial(t *testing.T) {
 		}
 	}
 }
+
+// An efficiency given as 55 is given: it stays in the link (the KV-aware mode then uses it
+// instead of the calibrated one), while an absent one stays absent; both round-trip unchanged,
+// and the default target's link stays empty.
+func TestEfficiencyGivenVersusAbsent(t *testing.T) {
+	if got := Permalink(Default()); got != "" {
+		t.Errorf("default target's link %q, want empty", got)
+	}
+	for _, link := range []string{"m=x&s=kv", "m=x&eff=55&s=kv", "m=x&eff=60&s=kv"} {
+		tg, err := ParsePermalink(link)
+		if err != nil {
+			t.Fatalf("%s: %v", link, err)
+		}
+		if got := Permalink(tg); got != link {
+			t.Errorf("%s → %q", link, got)
+		}
+	}
+	absent, err := ParsePermalink("m=x")
+	if err != nil || absent.EfficiencyPct != 0 {
+		t.Errorf("absent: %d, %v", absent.EfficiencyPct, err)
+	}
+	given, err := ParsePermalink("m=x&eff=55")
+	if err != nil || given.EfficiencyPct != 55 {
+		t.Errorf("given 55: %d, %v", given.EfficiencyPct, err)
+	}
+}

@@ -53,10 +53,7 @@ func RepairLink(fragment string) Repair {
 			break // not a pair of the link (no model chosen yet): the page asks for one
 		}
 		r.drop(strings.Join(given[f.Key], "&"), fe)
-		def := Default()
-		if err := f.Set(&t, f.Get(&def)); err != nil {
-			break
-		}
+		f.Reset(&t)
 		delete(given, f.Key)
 	}
 	r.Target = t

@@ -174,7 +174,7 @@ func TestFieldsJSON(t *testing.T) {
 		byName[f.Name] = i
 	}
 	eff := fields[byName["efficiencyPct"]]
-	if eff.Key != "eff" || eff.Label != "Bandwidth efficiency" || eff.Kind != "integer" || eff.Default != 55.0 || eff.Min != 1 || eff.Max != 100 {
+	if eff.Key != "eff" || eff.Label != "Bandwidth efficiency" || eff.Kind != "integer" || eff.Default != 0.0 || eff.Min != 1 || eff.Max != 100 {
 		t.Errorf("efficiencyPct: %+v", eff)
 	}
 	if d := fields[byName["driver"]]; d.Default != "llmfit" || strings.Join(d.Choices, " ") != "llmfit nvidia amd intel any" {

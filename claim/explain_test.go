@@ -80,7 +80,7 @@ func TestVerdictWords(t *testing.T) {
 
 func TestSplitProposal(t *testing.T) {
 	a := func(name string, n int) fit.Match {
-		return fit.Match{Accelerator: catalog.Accelerator{Name: name}, DevicesNeeded: n, Selectable: true}
+		return fit.Match{Accelerator: &catalog.Accelerator{Name: name}, DevicesNeeded: n, Selectable: true}
 	}
 	if m, ok := SplitProposal([]fit.Match{a("x", 0), a("y", 4), a("z", 2), a("w", 2)}); !ok || m.Accelerator.Name != "z" {
 		t.Errorf("fewest devices, first of equals: %+v %v", m, ok)

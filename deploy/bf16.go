@@ -34,7 +34,7 @@ func bf16Note(b *fit.Bounds, matches []fit.Match) string {
 	}
 	var old []string
 	for i := range matches {
-		if a := &matches[i].Accelerator; matches[i].Selected && !hasBF16(a) {
+		if a := matches[i].Accelerator; matches[i].Selected && !hasBF16(a) {
 			old = append(old, a.Name)
 		}
 	}

@@ -23,7 +23,7 @@ func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, wor
 			}
 		}
 		if best >= 0 {
-			a := &matches[best].Accelerator
+			a := matches[best].Accelerator
 			t := fit.VLLMTotalGiB(a)
 			return t, a.Name, "the smallest device the claim admits, " + a.Name + " (" + twoDecimals(t) + " GiB as CUDA sees it)"
 		}

@@ -13,7 +13,10 @@ import (
 
 // Match is one accelerator of the catalog judged against the bounds.
 type Match struct {
-	Accelerator   catalog.Accelerator
+	// The catalog's own entry (catalog.Accelerators()[Index]), shared and never written: a
+	// render judges every accelerator, and a copy of each was most of what a render allocated.
+	Accelerator   *catalog.Accelerator
+	Index         int // its place in catalog.Accelerators()
 	FitsMemory    bool    // reported memory ≥ the memory floor (as the scheduler compares it)
 	FitsBandwidth bool    // bandwidth ≥ the bandwidth floor
 	Selected      bool    // the rendered claim's selector would pick this device
@@ -69,17 +72,17 @@ func Matches(b Bounds) []Match {
 	out := make([]Match, len(accs))
 	var floors splitFloors
 	for pos, i := range order {
-		a := accs[i]
+		a := &accs[i]
 		m := &out[pos]
-		m.Accelerator = a
+		m.Accelerator, m.Index = a, i
 		m.FitsMemory, m.FitsBandwidth, m.EstTps = keys[i].fitsMemory, keys[i].fitsBandwidth, keys[i].estTps
-		m.Selectable = b.Selectable(&a)
-		m.Selected = m.Selectable && b.selects(&a, m.FitsMemory, m.FitsBandwidth)
+		m.Selectable = b.Selectable(a)
+		m.Selected = m.Selectable && b.selects(a, m.FitsMemory, m.FitsBandwidth)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
-		m.DevicesNeeded = b.devicesNeeded(&a, &floors)
+		m.DevicesNeeded = b.devicesNeeded(a, &floors)
 		m.Verdict = verdict(m, b.Target.Count)
 		if n := m.DevicesNeeded; n > b.Target.Count {
-			m.NeededTps = b.estTps(&a, n)
+			m.NeededTps = b.estTps(a, n)
 			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
 		}
 	}

@@ -52,7 +52,7 @@ func writeMemory(w *jsontext.Writer, b *fit.Bounds) {
 // product at all, why it falls short in words, its free memory under the claim, and for a
 // product that needs more devices, the speed and per-device floor at that count.
 func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used float64) {
-	a := &m.Accelerator
+	a := m.Accelerator
 	selectable := b.Selectable(a)
 	boolean(w, "selectable", selectable)
 	num(w, "freeGi", float64(a.MemoryMiB)/1024-used)
@@ -68,7 +68,7 @@ func whyShort(b *fit.Bounds, m *fit.Match, selectable bool) string {
 	if m.FitsMemory && m.FitsBandwidth && selectable {
 		return ""
 	}
-	a := &m.Accelerator
+	a := m.Accelerator
 	why := ""
 	add := func(s string) {
 		if why != "" {

@@ -51,16 +51,6 @@ func writeAccelerator(w *jsontext.Writer, a *catalog.Accelerator) {
 	w.EndObject()
 }
 
-// catalogIndex maps an accelerator ID to its place in catalog.Accelerators().
-var catalogIndex = sync.OnceValue(func() map[string]int {
-	accs := catalog.Accelerators()
-	idx := make(map[string]int, len(accs))
-	for i := range accs {
-		idx[accs[i].ID] = i
-	}
-	return idx
-})
-
 // writeTable writes the matches as "table": columns of one entry per match, best first (the
 // order of "matches"): accelerator (index into fitclaim.accelerators()), flags (fitsMemory 1,
 // fitsBandwidth 2, selected 4, selectable 8), estTps, headroomPct, devicesNeeded, verdict
@@ -70,7 +60,6 @@ var catalogIndex = sync.OnceValue(func() map[string]int {
 func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	ms := r.Matches
 	used := b.Parts().Total()
-	idx := catalogIndex()
 	column := func(name string, each func(m *fit.Match)) {
 		w.Key(name)
 		w.BeginArray()
@@ -81,7 +70,7 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	}
 	w.Key("table")
 	w.BeginObject()
-	column("accelerator", func(m *fit.Match) { w.Int(int64(idx[m.Accelerator.ID])) })
+	column("accelerator", func(m *fit.Match) { w.Int(int64(m.Index)) })
 	column("flags", func(m *fit.Match) { w.Int(flags(b, m)) })
 	column("estTps", func(m *fit.Match) { w.Num(m.EstTps) })
 	column("headroomPct", func(m *fit.Match) { w.Num(m.HeadroomPct) })
@@ -101,7 +90,7 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	w.Key("verdicts")
 	w.Strs(verdicts)
 	column("freeGi", func(m *fit.Match) { w.Num(float64(m.Accelerator.MemoryMiB)/1024 - used) })
-	column("why", func(m *fit.Match) { w.Str(whyShort(b, m, b.Selectable(&m.Accelerator))) })
+	column("why", func(m *fit.Match) { w.Str(whyShort(b, m, b.Selectable(m.Accelerator))) })
 	column("neededTps", func(m *fit.Match) { w.Num(m.NeededTps) })
 	column("neededMemoryGi", func(m *fit.Match) { w.Int(m.NeededMemoryGi) })
 	w.EndObject()
@@ -118,7 +107,7 @@ func flags(b *fit.Bounds, m *fit.Match) int64 {
 	if m.Selected {
 		f |= flagSelected
 	}
-	if b.Selectable(&m.Accelerator) {
+	if b.Selectable(m.Accelerator) {
 		f |= flagSelectable
 	}
 	return f

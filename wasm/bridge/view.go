@@ -193,7 +193,7 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 	w.Key("matches")
 	w.BeginArray()
 	for _, m := range r.Matches {
-		a := &m.Accelerator
+		a := m.Accelerator
 		w.BeginObject()
 		str(w, "id", a.ID)
 		str(w, "name", a.Name)

@@ -16,7 +16,7 @@ type Match struct {
 	// The catalog's own entry (catalog.Accelerators()[Index]), shared and never written: a
 	// render judges every accelerator, and a copy of each was most of what a render allocated.
 	Accelerator   *catalog.Accelerator
-	Index         int // its place in catalog.Accelerators()
+	Index         int     // its place in catalog.Accelerators()
 	FitsMemory    bool    // reported memory ≥ the memory floor (as the scheduler compares it)
 	FitsBandwidth bool    // bandwidth ≥ the bandwidth floor
 	Selected      bool    // the rendered claim's selector would pick this device

@@ -75,6 +75,9 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	lines := []string{
 		"model:  " + commentSafe(m.Name) + " (" + oneDecimal(b.ParamsB) + "B params" + active + ", " + b.Quant + " ≈ " + oneDecimal(b.WeightsGB) + " GB weights)",
 	}
+	if b.ParamsFrom != "" {
+		lines = append(lines, "params: "+commentSafe(b.ParamsFrom))
+	}
 	if src := archSource(b); src != "" {
 		lines = append(lines, "arch:   "+src)
 	}

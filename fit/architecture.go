@@ -36,6 +36,9 @@ type Architecture struct {
 	Experts             int // routed experts (mixture of experts)
 	ExpertsPerToken     int
 	MaxContext          int // the real maximum context (0: unknown)
+	// RoutedParamsB is the routed experts' matrices in billions where a count is known exactly
+	// (ReleaseParams.RoutedB); 0 = derived from the total, the active and the expert counts.
+	RoutedParamsB float64
 
 	Source     string   // Source* : where the facts came from
 	Overridden []string // fields replaced by an override (JSON names), in the order of ArchOverride
@@ -102,6 +105,9 @@ func (o ArchOverride) Apply(a Architecture) Architecture {
 	set("qkRopeHeadDim", &a.QKRopeHeadDim, o.QKRopeHeadDim)
 	set("experts", &a.Experts, o.Experts)
 	set("expertsPerToken", &a.ExpertsPerToken, o.ExpertsPerToken)
+	if o.Experts != 0 || o.ExpertsPerToken != 0 {
+		a.RoutedParamsB = 0 // a count for the model's own experts: derive it for the overridden ones
+	}
 	if a.Source == SourceEstimated && a.CachesKV() {
 		a.Source = SourceOverride
 	}

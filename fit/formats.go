@@ -79,6 +79,9 @@ func (f WeightFormat) BytesPerParam(paramsB, activeB, embedB float64, a *Archite
 		return sixteenBitEmbeddings(rest, paramsB, embedB)
 	}
 	experts := float64(a.Experts) * (paramsB - activeB) / float64(a.Experts-a.ExpertsPerToken)
+	if a.RoutedParamsB > 0 {
+		experts = a.RoutedParamsB // counted from config.json (params.go): the derivation above also counts what active holds beside the experts (gpt-oss: its unembedding)
+	}
 	share := min(experts/paramsB, 1)
 	restShare := 1 - share
 	if restShare > 0 {
@@ -180,7 +183,10 @@ func formatFromName(name string) string {
 	for _, c := range []struct{ in, p string }{
 		{"nvfp4", "nvfp4"}, {"mxfp4", "mxfp4 weights"}, {"fp8", "fp8"}, {"w8a8", "int8 w8a8"},
 		{"gguf", "gguf"}, {"mlx", "mlx"}, {"bnb", "bitsandbytes"}, {"awq", "awq"}, {"gptq", "gptq"},
-		{"autoround", "autoround"}, {"4bit", "4bit"}, {"8bit", "8bit"}, {"int4", "int4"}, {"int8", "int8"},
+		{"autoround", "autoround"},
+		// compressed-tensors W4A16 / W8A16 (RedHatAI's "quantized.w4a16"): the GPTQ layout
+		{"w4a16", "int4 w4a16"}, {"w8a16", "gptq-int8"},
+		{"4bit", "4bit"}, {"8bit", "8bit"}, {"int4", "int4"}, {"int8", "int8"},
 	} {
 		if strings.Contains(n, c.in) {
 			return c.p

@@ -50,14 +50,15 @@ func TestReleaseFormat(t *testing.T) {
 }
 
 func TestMixedWeightFormat(t *testing.T) {
-	// openai/gpt-oss-120b in the catalog: 120,412,337,472 params, 9,595,358,141 active, 128 experts, 4 per token.
-	// One expert = (120,412,337,472 − 9,595,358,141) / (128 − 4) = 893,685,317.19; all experts
-	// × 128 = 114,391,720,599.7 = 95.0 % of the parameters in MXFP4 (0.53125 B), 5.0 % in BF16 (2 B):
-	// 0.95 × 0.53125 + 0.05 × 2 = 0.6046875 B per parameter × 120.412 = 72.8118 GB of weights
-	// (the released checkpoint is about 65 GB: llmfit's parameter count is higher than the config's 116.8 B).
+	// openai/gpt-oss-120b in kv mode is sized on its release (params.go): 116,829,156,672
+	// parameters, of which the routed experts' matrices 36 × 128 × (2,880 × 5,760 + 2,880 × 2,880)
+	// = 114,661,785,600 are MXFP4 (0.53125 B) and the other 2,167,371,072 BF16 (2 B):
+	// 60,914,073,600 + 4,334,742,144 = 65,248,815,744 B = 60.77 GiB, OpenAI's model card's 60.8 GiB
+	// checkpoint; 0.5584977 B per parameter. (The catalog's 120.4 B and 9.6 B active gave 72.8 GB.)
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", "kv" })
-	if b.Quant != "MXFP4 experts + BF16" || !near(b.BytesPerParam, 0.6046875) || !near(b.WeightsGB, 72.811835313) {
-		t.Errorf("gpt-oss-120b: %s, %v B/param, %v GB", b.Quant, b.BytesPerParam, b.WeightsGB)
+	if b.Quant != "MXFP4 experts + BF16" || !within(b.BytesPerParam, 0.5584977, 1e-7) || !near(b.WeightsGB, 65.248815744) ||
+		b.ParamsB != 116.829156672 || b.ActiveParamsB != 5.132849472 {
+		t.Errorf("gpt-oss-120b: %s, %v B/param, %v GB, %v B params, %v B active", b.Quant, b.BytesPerParam, b.WeightsGB, b.ParamsB, b.ActiveParamsB)
 	}
 	// Its own format typed back is accepted; MXFP4 for everything is an override.
 	b = resolve(t, func(t *target.Target) {
@@ -67,10 +68,10 @@ func TestMixedWeightFormat(t *testing.T) {
 		t.Errorf("own format typed: %s override %v", b.Quant, b.QuantOverride)
 	}
 	// MXFP4 for every linear layer; the embedding and the LM head (2 × 201,088 × 2,880 =
-	// 1,158,266,880) stay 16-bit: (120,412,337,472 − 1,158,266,880) × 0.53125 + 1,158,266,880 × 2
-	// = 63,353,725,002 + 2,316,533,760 = 65,670,258,762 B = 0.5453782 B per parameter.
+	// 1,158,266,880) stay 16-bit: (116,829,156,672 − 1,158,266,880) × 0.53125 + 1,158,266,880 × 2
+	// = 61,450,160,202 + 2,316,533,760 = 63,766,693,962 B = 0.5458115 B per parameter.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", "kv", "MXFP4" })
-	if b.Quant != "MXFP4" || !b.QuantOverride || !within(b.BytesPerParam, 0.5453782, 1e-7) {
+	if b.Quant != "MXFP4" || !b.QuantOverride || !within(b.BytesPerParam, 0.5458115, 1e-7) {
 		t.Errorf("MXFP4 override: %s %v %v", b.Quant, b.QuantOverride, b.BytesPerParam)
 	}
 	// The FP8 repository in kv mode: its linear layers at 1 B, the embedding and the LM head

@@ -22,6 +22,7 @@ type Bounds struct {
 	BytesPerParam float64
 	ParamsB       float64 // total parameters, billions
 	ActiveParamsB float64 // parameters read per token (mixture-of-experts: the active experts)
+	ParamsFrom    string  // kv mode: where ParamsB came from when not the catalog entry's own (params.go)
 	WeightsGB     float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes)
 	ActiveGB      float64 // ActiveParamsB × BytesPerParam
 
@@ -194,6 +195,11 @@ func (b *Bounds) useEntry(t *target.Target, m *catalog.Model) {
 	t.Model = m.Name
 	b.ParamsB = paramsB(m)
 	b.ActiveParamsB = b.ParamsB
+	if t.Sizing == target.SizingKV { // the release's real count (params.go); llmfit mode keeps the catalog's
+		p := ReleaseParamsOf(m)
+		b.ParamsB, b.ActiveParamsB, b.Arch.RoutedParamsB, b.ParamsFrom = p.TotalB, p.ActiveB, p.RoutedB, p.From
+		return
+	}
 	if m.MoE && m.ActiveParameters > 0 {
 		b.ActiveParamsB = float64(m.ActiveParameters) / 1e9
 	} else if a := ActiveFromName(m.Name, b.ParamsB); a > 0 {

@@ -1,0 +1,172 @@
+package fit
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// The KV-aware mode sizes the weights a repository releases, so it needs that release's real
+// parameter count. llmfit's catalog takes the count from the Hugging Face metadata, which counts
+// the elements of the stored tensors: a packed quantized release counts its containers, not its
+// weights (an AWQ or GPTQ int32 holds 8 four-bit weights, an NVFP4 uint8 holds 2, and the scales
+// count as parameters too), so nvidia/Qwen3-32B-NVFP4 has 17.2 billion "parameters" against
+// Qwen/Qwen3-32B's 32.8, and the format's bits would then be applied to a count already shrunk by
+// them. llmfit mode keeps the catalog's count, as llmfit does.
+
+// ReleaseParams is the parameter count the KV-aware mode sizes a catalog entry on.
+type ReleaseParams struct {
+	TotalB, ActiveB float64 // billions; ActiveB = TotalB for a dense model
+	// RoutedB is the routed experts' matrices, where known exactly (0: derived from TotalB,
+	// ActiveB and the expert counts, WeightFormat.BytesPerParam).
+	RoutedB float64
+	// From says where the count came from when it is not the catalog entry's own ("" = its own).
+	From string
+}
+
+// releaseFacts are counts worked out from a model family's config.json, for the releases whose
+// catalog count is wrong in a way no other entry corrects.
+//
+// gpt-oss (OpenAI's model card, "gpt-oss-120b & gpt-oss-20b Model Card", table 1: 116.83 B total,
+// 5.13 B active, a 60.8 GiB checkpoint; 20.91 B, 3.61 B, 12.8 GiB) from config.json's shapes,
+// hidden 2,880, expert width 2,880, 64 query and 8 KV heads of 64, vocabulary 201,088:
+//   - one expert: gate_up 2,880 × 5,760 + down 2,880 × 2,880 = 24,883,200 weights (MXFP4), and
+//     5,760 + 2,880 = 8,640 biases (BF16);
+//   - one layer's attention: q 2,880 × 4,096 + 4,096, k and v 2,880 × 512 + 512 each, o 4,096 ×
+//     2,880 + 2,880, 64 sinks = 26,550,144; the router 2,880 × E + E; two norms 2 × 2,880;
+//   - embedding and unembedding 2 × 201,088 × 2,880 = 1,158,266,880, and the final norm 2,880.
+//
+// 120b, 36 layers × 128 experts: routed 36 × 128 × 24,883,200 = 114,661,785,600; total
+// 114,661,785,600 + 36 × 128 × 8,640 (39,813,120) + 36 × 368,768 (13,275,648) + 36 × 26,550,144
+// (955,805,184) + 36 × 5,760 + 2,880 (210,240) + 1,158,266,880 = 116,829,156,672 (the count of
+// the BF16 re-upload unsloth/gpt-oss-120b-BF16 exactly); active (4 experts, the unembedding, as
+// the card counts) 36 × 4 × 24,891,840 + 13,275,648 + 955,805,184 + 210,240 + 579,133,440 =
+// 5,132,849,472. The catalog's 120.4 B counts the MXFP4 scales (one per 32 weights: 3.58 B) as
+// parameters, and its 9.6 B active is no count of the model.
+// 20b, 24 layers × 32 experts: routed 24 × 32 × 24,883,200 = 19,110,297,600; total
+// 20,914,757,184; active 24 × 4 × 24,891,840 + 24 × 92,192 + 24 × 26,550,144 + 24 × 5,760 + 2,880
+// + 579,133,440 = 3,608,307,264.
+var releaseFacts = map[string]ReleaseParams{
+	"openai/gpt-oss-120b": {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":  {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+}
+
+// packedShare is how far below its base a quantized release's catalog count must be to be read
+// as a count of packed tensors: an AWQ/GPTQ release counts ~0.15–0.3 of its weights, an NVFP4 one
+// ~0.55–0.65; a real re-upload differs from its base by a few percent (an LM head stored untied).
+const packedShare = 0.9
+
+// ReleaseParamsOf is the count the KV-aware mode sizes a catalog entry on: releaseFacts for its
+// architecture; else, for a quantized release whose catalog count is under packedShare of its
+// base's, the count of that base — the catalog's 16-bit entry of the same name without the
+// format words, else the size its name states ("…-27B-…"); else the entry's own.
+func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
+	own := ReleaseParams{TotalB: paramsB(m)}
+	own.ActiveB = own.TotalB
+	if m.MoE && m.ActiveParameters > 0 {
+		own.ActiveB = float64(m.ActiveParameters) / 1e9
+	} else if a := ActiveFromName(m.Name, own.TotalB); a > 0 {
+		own.ActiveB = a // a mixture of experts the catalog does not mark: its name says (Kimi-Linear-48B-A3B)
+	}
+	if f, ok := releaseFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
+		if !within1pc(own.TotalB, f.TotalB) || !within1pc(own.ActiveB, f.ActiveB) {
+			f.From += "; the catalog's " + billions(own.TotalB) + ", " + billions(own.ActiveB) + " active, is not the model's"
+		} else {
+			f.From = ""
+		}
+		return f
+	}
+	if sixteenBitRelease(m) || !(own.TotalB > 0) {
+		return own
+	}
+	if kin, ok := unquantizedKin()[stem(m.Name)]; ok && own.TotalB < packedShare*paramsB(kin) {
+		out := ReleaseParamsOf(kin)
+		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
+		return out
+	}
+	if named := sizeFromName(m.Name); own.TotalB < packedShare*named {
+		out := ReleaseParams{TotalB: named, ActiveB: named, From: "the size the name states: the catalog's " + billions(own.TotalB) + " counts packed tensors (no unquantized entry to count from)"}
+		if a := ActiveFromName(m.Name, named); a > 0 {
+			out.ActiveB = a
+		}
+		return out
+	}
+	return own
+}
+
+func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }
+
+func billions(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "B" }
+
+// sixteenBitRelease reports whether the entry's release is its 16-bit weights (no quantized
+// format in architectures.csv or in its name).
+func sixteenBitRelease(m *catalog.Model) bool {
+	switch ReleaseFormat(m).Name {
+	case "BF16", "FP16":
+		return true
+	}
+	return false
+}
+
+// unquantizedKin maps a stem (stem) to the most downloaded catalog entry of that stem whose
+// release is 16-bit: the base of a quantized release.
+var unquantizedKin = sync.OnceValue(func() map[string]*catalog.Model {
+	out := map[string]*catalog.Model{}
+	all := catalog.Models()
+	for i := range all {
+		m := &all[i]
+		if !sixteenBitRelease(m) || paramsB(m) <= 0 {
+			continue
+		}
+		s := stem(m.Name)
+		if b, ok := out[s]; !ok || m.Downloads > b.Downloads {
+			out[s] = m
+		}
+	}
+	return out
+})
+
+// formatWords are the dash-separated words of a repository name that name a quantized format
+// rather than the model.
+var formatWords = map[string]bool{
+	"fp8": true, "nvfp4": true, "mxfp4": true, "fp4": true, "awq": true, "gptq": true, "int4": true, "int8": true,
+	"w4a16": true, "w8a8": true, "w4a4": true, "w8a16": true, "4bit": true, "8bit": true, "dynamic": true, "qad": true,
+	"autoround": true, "gguf": true, "mlx": true, "bnb": true, "dwq": true, "unsloth": true,
+}
+
+// stem is a repository name without its owner and its format words, in lower case:
+// "nvidia/Qwen3-32B-NVFP4" and "Qwen/Qwen3-32B" are both "qwen3-32b".
+func stem(name string) string {
+	_, repo, ok := strings.Cut(name, "/")
+	if !ok {
+		repo = name
+	}
+	var kept []string
+	for _, w := range strings.Split(strings.ToLower(repo), "-") {
+		if formatWords[w] || strings.HasPrefix(w, "quantized.") {
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return strings.Join(kept, "-")
+}
+
+// sizeFromName is the first "<number>B" word of a repository name ("Qwen3.5-27B-NVFP4": 27), in
+// billions; 0 when it states none. An active size ("A3B") or an effective one ("E4B") is not it.
+func sizeFromName(name string) float64 {
+	_, repo, ok := strings.Cut(name, "/")
+	if !ok {
+		repo = name
+	}
+	for _, w := range strings.FieldsFunc(repo, func(r rune) bool { return r == '-' || r == '_' }) {
+		if len(w) < 2 || (w[len(w)-1] != 'B' && w[len(w)-1] != 'b') {
+			continue
+		}
+		if x, err := strconv.ParseFloat(w[:len(w)-1], 64); err == nil && x > 0 {
+			return x
+		}
+	}
+	return 0
+}

@@ -28,19 +28,22 @@ var Date = strings.TrimSpace(dateTxt)
 // Model is one catalog entry, with the fields sizing needs. Zero means "not in the catalog" for
 // the architecture fields (Layers, KVHeads, HeadDim, HiddenSize) and for ActiveParameters.
 type Model struct {
-	Name             string
-	ParameterCount   string // llmfit's display form, "7.0B", "494M"
-	ParametersRaw    int64
-	MinRAMGB         float64
-	MinVRAMGB        float64
-	HasMinVRAM       bool
-	Quantization     string
-	ContextLength    int
-	Layers           int
-	KVHeads          int
-	HeadDim          int
-	HiddenSize       int
-	VocabSize        int // the tokenizer's vocabulary (the logits vLLM's sampler sizes)
+	Name           string
+	ParameterCount string // llmfit's display form, "7.0B", "494M"
+	ParametersRaw  int64
+	MinRAMGB       float64
+	MinVRAMGB      float64
+	HasMinVRAM     bool
+	Quantization   string
+	ContextLength  int
+	Layers         int
+	KVHeads        int
+	HeadDim        int
+	HiddenSize     int
+	VocabSize      int // the tokenizer's vocabulary (the logits vLLM's sampler sizes)
+	// Embedding: an embedding, reranker or other encoder-only model, which generates no text
+	// (catalog/gen: llmfit's use case, the pipeline, the architecture or the name says so).
+	Embedding        bool
 	MoE              bool
 	ActiveParameters int64
 	Downloads        int64
@@ -118,7 +121,7 @@ func Models() []Model {
 // request that needs the catalog, in the page and in each edge worker instance.
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
-	var f [15 + 18]string // llmfit's 15 columns that sizing reads, then architectures.csv's
+	var f [16 + 18]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -149,8 +152,9 @@ func parseModels(text string) []Model {
 			ActiveParameters: atoi64(f[12]),
 			Downloads:        atoi64(f[13]),
 			VocabSize:        atoi(f[14]),
+			Embedding:        f[15] == "1",
 		}
-		a := f[15:]
+		a := f[16:]
 		m.Arch = Architecture{
 			Base: a[0], Layers: atoi(a[1]), AttentionHeads: atoi(a[2]), KVHeads: atoi(a[3]), HeadDim: atoi(a[4]),
 			HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],

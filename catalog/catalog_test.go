@@ -155,6 +155,7 @@ type srcEntry struct {
 	IsMoE            *bool    `json:"is_moe"`
 	ActiveParameters *int64   `json:"active_parameters"`
 	Downloads        *int64   `json:"hf_downloads"`
+	UseCase          string   `json:"use_case"`
 }
 
 func readSource(t *testing.T) []srcEntry {
@@ -264,6 +265,7 @@ func reflectZero(v any) any {
 
 func equalModel(a, b Model) bool {
 	a.Arch, b.Arch = Architecture{}, Architecture{} // llmfit's fields only; see TestArchitecturesMerged
+	a.Embedding, b.Embedding = false, false         // derived by the generator; see TestEmbeddingModels
 	return reflect.DeepEqual(a, b)
 }
 
@@ -707,6 +709,43 @@ func TestAcceleratorNamesNameOneRow(t *testing.T) {
 				t.Errorf("%q names both %s and %s", n, o, a.ID)
 			}
 			owner[k] = a.ID
+		}
+	}
+}
+
+// Embedding and other encoder-only models are marked, as the generator derives it: every entry
+// llmfit's use case calls "Text embeddings for RAG", and these read from their model cards by hand
+// (an XLM-R embedder llmfit files as general purpose, an embedder and a late-interaction
+// retriever built on decoder families, a reranker); generators are not.
+func TestEmbeddingModels(t *testing.T) {
+	ms := Models()
+	n := 0
+	for i, e := range readSource(t) {
+		if e.UseCase == "Text embeddings for RAG" {
+			n++
+			if !ms[i].Embedding {
+				t.Errorf("%s: llmfit's use case is embeddings; not marked", e.Name)
+			}
+		}
+	}
+	if n != 53 {
+		t.Errorf("%d entries with the embeddings use case, want 53 (data/README.md's catalog)", n)
+	}
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"intfloat/multilingual-e5-large", true}, {"intfloat/e5-mistral-7b-instruct", true},
+		{"LiquidAI/LFM2-ColBERT-350M", true}, {"BAAI/bge-reranker-large", true}, {"BAAI/bge-small-en-v1.5", true},
+		{"Qwen/Qwen3-8B", false}, {"openai-community/gpt2", false}, {"jinaai/ReaderLM-v2", false},
+		{"meta-llama/Llama-3.1-8B-Instruct", false},
+	} {
+		m, err := Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Embedding != c.want {
+			t.Errorf("%s: embedding %v, want %v", c.name, m.Embedding, c.want)
 		}
 	}
 }

@@ -22,10 +22,11 @@ type ModelFit struct {
 	MaxContextTokens int64
 }
 
-// FittingModels answers "which popular models run on this hardware?": the catalog's models,
-// most downloaded first, that fit on count devices at their defaults (their own quantization,
-// their context up to 8,192 tokens, one sequence, an fp16 KV cache), up to limit of them, each
-// with its estimated speed. Errors are *FieldError (the device, count or limit).
+// FittingModels answers "which popular models run on this hardware?": the catalog's text
+// generators (not its embedding and reranker models, catalog.Model.Embedding), most downloaded
+// first, that fit on count devices at their defaults (their own quantization, their context up to
+// 8,192 tokens, one sequence, an fp16 KV cache), up to limit of them, each with its estimated
+// speed. Errors are *FieldError (the device, count or limit).
 func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	if limit < 1 || limit > target.MaxListLimit {
 		return nil, target.ListLimitError(itoa(limit))
@@ -56,6 +57,9 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	var out []ModelFit
 	for _, i := range order {
 		m := all[i]
+		if m.Embedding {
+			continue // an embedding or reranker model generates no text: no decode speed to offer
+		}
 		if paramsB(&m)*1e9*minBytesPerParam()/gib+reserve*float64(count) > usable {
 			continue
 		}

@@ -110,6 +110,32 @@ func lowerNames() []string {
 	return lowered
 }
 
+// ModelCount is len(Models()) without decoding the catalog, and AcceleratorCount is
+// len(Accelerators()): the page says the catalog's size as soon as its engine has started,
+// before the first claim, which decodes only what it needs.
+func ModelCount() int { return countRows(modelsTSV) }
+
+// AcceleratorCount is len(Accelerators()) without decoding the table.
+func AcceleratorCount() int { return countRows(acceleratorsTSV) }
+
+// countRows counts the lines that parseModels and parseAccelerators read: not empty, not a
+// comment.
+func countRows(text string) int {
+	n := 0
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if line != "" && line[0] != '#' {
+			n++
+		}
+	}
+	return n
+}
+
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
 func Models() []Model {
 	loadOnce.Do(load)

@@ -92,6 +92,10 @@ func TestCounts(t *testing.T) {
 	if n := len(Accelerators()); n != 129 {
 		t.Errorf("%d accelerators, want 129", n)
 	}
+	// The counts the page shows before anything is decoded are the same.
+	if ModelCount() != 1852 || AcceleratorCount() != 129 {
+		t.Errorf("ModelCount %d, AcceleratorCount %d, want 1852 and 129", ModelCount(), AcceleratorCount())
+	}
 	moe, moeActive, arch, vram, names := 0, 0, 0, 0, map[string]bool{}
 	quants := map[string]int{}
 	for i := range ms {

@@ -9,6 +9,8 @@
   const P = window.fitclaimPage;
   const { $, el, clear, setText, errMessage, num } = P.util;
 
+  const mark = (window.fitclaimBoot && window.fitclaimBoot.mark) || (() => {});
+
   const state = {
     ready: false,
     lastGood: null,       // last successful render result
@@ -17,6 +19,7 @@
     activeTab: "yaml",
     texts: { yaml: "", json: "", heredoc: "", apply: "", api: "" },
     claimName: "claim",
+    shownSeq: 0,          // showResult calls; a late part of an older one is dropped
   };
 
   const { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields,
@@ -74,8 +77,9 @@
       return e;
     }
     if (seq !== renderSeq) return null;
+    if (!edit) mark("rendered");
     clearFieldErrors();
-    showResult(res, target);
+    showResult(res, target, !edit);
     return null;
   }
 
@@ -172,7 +176,7 @@
     $("example-note").hidden = !on;
   }
 
-  function showResult(res, target) {
+  function showResult(res, target, later) {
     state.lastGood = res;
     const b = res.bounds || {};
     $("result-error").hidden = true;
@@ -220,9 +224,27 @@
     box.appendChild(dl);
 
     renderWarnings(res.warnings || []);
-    P.table.render(res.matches || [], b, x.matches);
-    if (P.charts) P.charts.render(res);
-    for (const panel of P.panels || []) panel.render && panel.render(res, target);
+    // The table (up to 129 rows), the pictures and the panels below the claim: at once after an
+    // edit, but after the first paint when a link is opened, so the link's claim is on screen
+    // first (issue 10 §2). A newer claim shown meanwhile cancels the late part.
+    const seq = ++state.shownSeq;
+    const rest = () => {
+      if (seq !== state.shownSeq) return;
+      P.table.render(res.matches || [], b, x.matches);
+      if (P.charts) P.charts.render(res);
+      for (const panel of P.panels || []) panel.render && panel.render(res, target);
+    };
+    if (later) afterPaint(rest);
+    else rest();
+  }
+
+  // afterPaint runs fn once the page has been drawn (the frame after this one), or after 200 ms
+  // when no frame comes (a hidden tab draws none).
+  function afterPaint(fn) {
+    let done = false;
+    const run = () => { if (!done) { done = true; fn(); } };
+    requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, 200);
   }
 
   // choice: the engine's sentence and a button that makes the change it proposes.
@@ -320,7 +342,9 @@
     }
     if (frag) await applyLink(frag);
     else fillForm({});
+    mark("link-read");
     await update(null); // one render
+    mark("shown");
     // Messages about the link's dropped parts sit by their fields until the next edit.
     for (const [key, msg] of linkFieldErrors) {
       if (input(key).getAttribute("aria-invalid") !== "true") showFieldError(key, msg);
@@ -342,7 +366,10 @@
     if (error) throw error;
     if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
     const go = new Go();
+    // GOGC=400: wasm/page/main.go says why (fewer collections of the catalog between renders).
+    go.env = Object.assign({}, go.env, { GOGC: "400" });
     const inst = await WebAssembly.instantiate(module, go.importObject);
+    mark("instantiated");
     let exited = false;
     go.run(inst).then(() => { exited = true; }, () => { exited = true; });
     // Go's main installs the global before go.run returns to this script; on a slow or busy
@@ -390,6 +417,7 @@
       document.documentElement.dataset.state = "error";
       return;
     }
+    mark("engine-ready");
     state.ready = true;
     const fc = window.fitclaim;
     const cat = fc.catalog || {};

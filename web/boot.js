@@ -7,7 +7,10 @@
 
 (() => {
   if (location.hash.length > 1) document.documentElement.dataset.link = "";
+  // performance marks (fitclaim:*) time the start; tools/cmd/pagebench prints them.
+  const mark = (name) => { try { performance.mark("fitclaim:" + name); } catch (_) { /* old browser */ } };
   const compile = async () => {
+    mark("compile-start");
     const resp = await fetch("fitclaim.wasm");
     if (!resp.ok) throw new Error("the engine could not be fetched: HTTP " + resp.status);
     const type = resp.headers.get("Content-Type") || "";
@@ -21,7 +24,7 @@
     : new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => setTimeout(resolve, 0), { once: true }));
   // Settles to {module} or {error}: never an unhandled rejection, whatever app.js is doing.
   const engine = typeof WebAssembly === "object"
-    ? ready.then(compile).then((module) => ({ module }), (error) => ({ error }))
+    ? ready.then(compile).then((module) => { mark("compiled"); return { module }; }, (error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
-  window.fitclaimBoot = { engine };
+  window.fitclaimBoot = { engine, mark };
 })();

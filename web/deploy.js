@@ -50,8 +50,16 @@
     fromLink();
   }
 
+  // The tab is written only while it is on show: a hidden tab waits (stale) until it is
+  // selected, so a claim's first render, and every render after it, does not pay for a
+  // Deployment nobody looks at.
+  let stale = true;
+  function shown() { return !$("panel-deploy").hidden; }
+
   async function update() {
     if (!engineReady()) return;
+    if (!shown()) { stale = true; return; }
+    stale = false;
     fillEngines();
     const q = shownQuery();
     if (q === null) return;
@@ -124,6 +132,7 @@
 
   function wire() {
     if (!$("panel-deploy")) return;
+    fromLink(); // now: by the tab's first showing the address may hold a later edit
     $("deploy-engine").addEventListener("change", update);
     let typing = 0;
     $("deploy-image").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(update, 300); });
@@ -133,6 +142,7 @@
     // A new claim on screen (its API link changes) or the engine becoming ready: render again.
     new MutationObserver(update).observe($("api-link"), { attributes: true, attributeFilter: ["href"] });
     new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });
+    new MutationObserver(() => { if (stale && shown()) update(); }).observe($("panel-deploy"), { attributes: true, attributeFilter: ["hidden"] });
     update();
   }
 

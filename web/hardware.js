@@ -149,14 +149,18 @@
     window.addEventListener("popstate", follow);
   }
 
-  // The device list as soon as the engine is there (a bare visit shows the example without it).
-  function whenEngine(tries) {
-    if (window.fitclaim && typeof window.fitclaim.devices === "function") listDevices();
-    else if (tries > 0) setTimeout(() => whenEngine(tries - 1), 250);
+  // The device list once the page is ready (its first claim on screen) and idle: a hundred
+  // options nobody needs before then. A link's device does not wait: render lists them first.
+  function whenReady() {
+    const list = () => (window.requestIdleCallback ? requestIdleCallback(() => listDevices(), { timeout: 1000 }) : setTimeout(listDevices, 200));
+    const ready = () => document.documentElement.dataset.state === "ready";
+    if (ready()) { list(); return; }
+    const mo = new MutationObserver(() => { if (ready()) { mo.disconnect(); list(); } });
+    mo.observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });
   }
 
   fromLink();
-  whenEngine(240);
+  whenReady();
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", () => { syncForm(); wire(); });
   } else {

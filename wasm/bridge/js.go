@@ -5,6 +5,7 @@ package bridge
 import (
 	"errors"
 	"strings"
+	"sync"
 	"syscall/js"
 	"unsafe"
 
@@ -36,8 +37,10 @@ func Register() {
 		}
 		return parsedJSON(ModelsJSON(query, limit)), nil
 	}))
-	fields := FieldsJSON()
-	api.Set("fields", promised(func([]js.Value) (any, error) { return parsedJSON(fields), nil }))
+	// The page labels its form from index.html (written at build time), so the table is made
+	// on the first call, not while the page waits for its first claim.
+	fields := sync.OnceValue(FieldsJSON)
+	api.Set("fields", promised(func([]js.Value) (any, error) { return parsedJSON(fields()), nil }))
 	api.Set("render", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
 		if err != nil {

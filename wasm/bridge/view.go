@@ -240,11 +240,12 @@ func num(w *jsontext.Writer, k string, v float64)   { w.Key(k); w.Num(v) }
 func integer(w *jsontext.Writer, k string, v int64) { w.Key(k); w.Int(v) }
 func boolean(w *jsontext.Writer, k string, v bool)  { w.Key(k); w.Bool(v) }
 
-// Info is what the page shows before any render: versions, catalog size, option lists.
+// Info is what the page shows before any render: versions, catalog size, option lists. It
+// decodes nothing: Register runs it while the page waits for its first claim.
 func Info() map[string]any {
 	return map[string]any{
 		"version": claim.Version,
-		"catalog": map[string]any{"date": catalog.Date, "models": len(catalog.Models()), "accelerators": len(catalog.Accelerators())},
+		"catalog": map[string]any{"date": catalog.Date, "models": catalog.ModelCount(), "accelerators": catalog.AcceleratorCount()},
 		"options": map[string]any{"quants": strs(fit.Quants()), "kvCaches": strs(fit.KVCaches()), "drivers": strs(fit.DriverNames()), "engines": strs(deploy.Engines())},
 	}
 }

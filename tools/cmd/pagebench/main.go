@@ -272,16 +272,19 @@ const probe = `(() => {
 })();`
 
 type loadResult struct {
-	Done    *float64 `json:"done"`
-	Global  *float64 `json:"global"`
-	DCL     *float64 `json:"dcl"`
-	Wasm    *float64 `json:"wasm"`
-	Bytes   *float64 `json:"bytes"` // bytes over the wire: the page and every resource it fetched
-	Error   string   `json:"error"`
-	Boot    string   `json:"boot"`
-	Ready   bool     `json:"ready"`
-	TimedIn bool     `json:"-"`
-	Console []string `json:"-"` // exceptions and console errors, said when a load fails
+	Done   *float64 `json:"done"`
+	Global *float64 `json:"global"`
+	DCL    *float64 `json:"dcl"`
+	Wasm   *float64 `json:"wasm"`
+	Bytes  *float64 `json:"bytes"` // bytes over the wire: the page and every resource it fetched
+	// Marks is the page's own performance marks named fitclaim:NAME (boot.js, app.js, the Go
+	// main), by NAME: where the time to the first claim goes.
+	Marks   map[string]float64 `json:"marks"`
+	Error   string             `json:"error"`
+	Boot    string             `json:"boot"`
+	Ready   bool               `json:"ready"`
+	TimedIn bool               `json:"-"`
+	Console []string           `json:"-"` // exceptions and console errors, said when a load fails
 }
 
 func script(global, mode, done, target string) string {
@@ -355,7 +358,9 @@ func (b *bench) load(url, src string) (res loadResult, err error) {
 	  const boot = document.getElementById("boot");
 	  const nav = performance.getEntriesByType("navigation")[0];
 	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0);
-	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : undefined, error: B.error, bytes,
+	  const marks = {};
+	  for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("fitclaim:") && !(m.name.slice(9) in marks)) marks[m.name.slice(9)] = m.startTime;
+	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : undefined, error: B.error, bytes, marks,
 	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined };
 	})()`
 	for {
@@ -514,10 +519,34 @@ func printLoads(rs []loadResult, done string) {
 	row("DOMContentLoaded", func(r loadResult) *float64 { return r.DCL })
 	row("wasm downloaded (responseEnd)", func(r loadResult) *float64 { return r.Wasm })
 	row("Go main set the global", func(r loadResult) *float64 { return r.Global })
+	for _, name := range markNames(rs) {
+		row("mark "+name, func(r loadResult) *float64 {
+			if v, ok := r.Marks[name]; ok {
+				return &v
+			}
+			return nil
+		})
+	}
 	row(done, func(r loadResult) *float64 { return r.Done })
 	if xs := pick(rs, func(r loadResult) *float64 { return r.Bytes }); len(xs) > 0 {
 		fmt.Printf("    %-34s %8.0f B\n", "bytes over the wire (median)", median(xs))
 	}
+}
+
+// markNames lists the marks the loads recorded, in the order of their median times.
+func markNames(rs []loadResult) []string {
+	at := map[string][]float64{}
+	for _, r := range rs {
+		for k, v := range r.Marks {
+			at[k] = append(at[k], v)
+		}
+	}
+	names := make([]string, 0, len(at))
+	for k := range at {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool { return median(at[names[i]]) < median(at[names[j]]) })
+	return names
 }
 
 func pick(rs []loadResult, f func(loadResult) *float64) []float64 {

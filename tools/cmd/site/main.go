@@ -26,8 +26,9 @@ import (
 // wasmName is the page's engine as web/ refers to it.
 const wasmName = "fitclaim.wasm"
 
-// clusterWasm is the second engine, loaded on the first use of the cluster panel (web/cluster.js):
-// sigs.k8s.io/yaml and package cluster would add 2.5 MB (465 KB brotli) to the first load.
+// clusterWasmName is the second engine (built from clusterWasmPkg), loaded on the first use of
+// the cluster panel (web/cluster.js): sigs.k8s.io/yaml and package cluster would add 2.5 MB
+// (465 KB brotli) to the first load.
 const (
 	clusterWasmName = "fitclaim-cluster.wasm"
 	clusterWasmPkg  = "./wasm/cluster"

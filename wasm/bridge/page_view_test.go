@@ -5,9 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/target"
 )
 
 type pageResult struct {
@@ -38,14 +35,7 @@ type pageResult struct {
 
 func pageView(t *testing.T, link string) pageResult {
 	t.Helper()
-	tg, err := target.ParsePermalink(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := claim.Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, r := renderLink(t, link)
 	var v pageResult
 	if err := json.Unmarshal([]byte(ResultJSON(tg, r)), &v); err != nil {
 		t.Fatal(err)

@@ -1,21 +1,11 @@
 package bridge
 
-import (
-	"testing"
-
-	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/target"
-)
+import "testing"
 
 // BenchmarkRenderResultJSON is the bridge's share of one page render: the result as JSON text,
 // for a render done once (bench/bridgebench times the render and this together).
 func BenchmarkRenderResultJSON(b *testing.B) {
-	tg := target.Default()
-	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
-	r, err := claim.Render(tg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tg, r := renderLink(b, "m=NousResearch%2FLlama-2-7b-chat-hf")
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = ResultJSON(tg, r)
@@ -25,12 +15,7 @@ func BenchmarkRenderResultJSON(b *testing.B) {
 // BenchmarkRenderColumnsJSON is the page's form of the same (fitclaim.render(target, {columns:
 // true}): the matches as columns), into a buffer kept from op to op as the page keeps it.
 func BenchmarkRenderColumnsJSON(b *testing.B) {
-	tg := target.Default()
-	tg.Model = "NousResearch/Llama-2-7b-chat-hf"
-	r, err := claim.Render(tg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tg, r := renderLink(b, "m=NousResearch%2FLlama-2-7b-chat-hf")
 	b.ReportAllocs()
 	var buf []byte
 	for b.Loop() {

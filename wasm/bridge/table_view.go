@@ -37,9 +37,16 @@ var AcceleratorsJSON = sync.OnceValue(func() string {
 	return w.String()
 })
 
-// writeAccelerator writes an accelerator's own facts, the first members of a match object.
+// writeAccelerator writes an accelerator's own facts as an object.
 func writeAccelerator(w *jsontext.Writer, a *catalog.Accelerator) {
 	w.BeginObject()
+	writeAcceleratorFields(w, a)
+	w.EndObject()
+}
+
+// writeAcceleratorFields writes an accelerator's own facts, also the first members of a match
+// object.
+func writeAcceleratorFields(w *jsontext.Writer, a *catalog.Accelerator) {
 	str(w, "id", a.ID)
 	str(w, "name", a.Name)
 	str(w, "vendor", a.Vendor)
@@ -48,7 +55,6 @@ func writeAccelerator(w *jsontext.Writer, a *catalog.Accelerator) {
 	num(w, "memoryGiB", float64(a.MemoryMiB)/1024)
 	boolean(w, "memoryExact", a.MemoryExact)
 	num(w, "bandwidthGBs", a.BandwidthGBs)
-	w.EndObject()
 }
 
 // writeTable writes the matches as "table": columns of one entry per match, best first (the

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/target"
 )
 
 // The page's columns, joined with fitclaim.accelerators() as the page joins them, give every
@@ -25,14 +22,7 @@ func TestColumnsSpellTheSameMatches(t *testing.T) {
 		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=32768&seq=4&drv=nvidia", // the example
 		"p=400&drv=amd&n=2", // needs more devices than asked: neededTps, neededMemoryGi
 	} {
-		tg, err := target.ParsePermalink(link)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := claim.Render(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tg, r := renderLink(t, link)
 		var full, cols map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(ResultJSON(tg, r)), &full); err != nil {
 			t.Fatal(err)

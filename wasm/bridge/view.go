@@ -193,16 +193,8 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 	w.Key("matches")
 	w.BeginArray()
 	for _, m := range r.Matches {
-		a := m.Accelerator
 		w.BeginObject()
-		str(w, "id", a.ID)
-		str(w, "name", a.Name)
-		str(w, "vendor", a.Vendor)
-		str(w, "driver", a.Driver)
-		str(w, "productName", a.ProductName)
-		num(w, "memoryGiB", float64(a.MemoryMiB)/1024)
-		boolean(w, "memoryExact", a.MemoryExact)
-		num(w, "bandwidthGBs", a.BandwidthGBs)
+		writeAcceleratorFields(w, m.Accelerator)
 		boolean(w, "fitsMemory", m.FitsMemory)
 		boolean(w, "fitsBandwidth", m.FitsBandwidth)
 		boolean(w, "fits", m.Fits())

@@ -3,11 +3,11 @@ package bridge
 import (
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -65,14 +65,7 @@ func TestTargetFromObjectErrors(t *testing.T) {
 }
 
 func TestResultView(t *testing.T) {
-	tg, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := claim.Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, r := renderLink(t, "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
 	var v struct {
 		YAML, JSON, Permalink string
 		Bounds                map[string]any
@@ -191,12 +184,7 @@ func TestFieldsJSON(t *testing.T) {
 func TestAppendResultJSONIsResultJSON(t *testing.T) {
 	var buf []byte
 	for _, model := range []string{"Qwen/Qwen3-30B-A3B-Instruct-2507", "NousResearch/Llama-2-7b-chat-hf"} {
-		tg := target.Default()
-		tg.Model = model
-		r, err := claim.Render(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tg, r := renderLink(t, "m="+url.QueryEscape(model))
 		want := ResultJSON(tg, r)
 		buf = AppendResultJSON(buf[:0], tg, r)
 		if string(buf) != want {

@@ -60,9 +60,10 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	}
 	weightsRead := b.ReadGBPerToken - kvGB
 	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
+	overhead := strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead"
 	if b.ActiveParamsB < b.ParamsB {
-		read = twoDecimals(weightsRead) + " GB weights (" + oneDecimal(b.ActiveParamsB) + "B active × " +
-			strconv.FormatFloat(fit.MoEReadFactor(), 'f', -1, 64) + " MoE read factor) + " + twoDecimals(kvGB) + " GB KV"
+		read = twoDecimals(weightsRead) + " GB weights (" + oneDecimal(b.ActiveParamsB) + "B active) + " + twoDecimals(kvGB) + " GB KV"
+		overhead += " (" + moeOverheadWords(b.Arch.Layers) + ")"
 	}
 	read = "(" + read + ")"
 	if t.Count > 1 {
@@ -84,12 +85,24 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	return append(lines,
 		kv,
 		"fit:    s/token = "+read+" / (bandwidth × "+speedEfficiency(b)+") + "+
-			strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64)+" ms overhead"+comm+"  ⇒  bandwidth ≥ "+
+			overhead+comm+"  ⇒  bandwidth ≥ "+
 			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+shortest(t.MinTps)+" tok/s per sequence",
 		"memory: ≥ "+strconv.FormatInt(b.MemoryGi, 10)+" Gi"+perDevice(t.Count)+" = ceil("+
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
 			splitWords(t.Count)+" + "+b.Reserve+")",
 	)
+}
+
+// moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
+// layer time ("1.935 ms + 75.48 µs × 48 MoE layers"), the typical depth when the layers are
+// unknown. The layer time has 4 significant digits, so its µs are rounded to 2 decimals.
+func moeOverheadWords(layers int) string {
+	n := strconv.Itoa(layers) + " MoE layers"
+	if layers <= 0 {
+		n = strconv.Itoa(fit.MoETypicalLayers()) + " MoE layers (typical; depth unknown)"
+	}
+	return strconv.FormatFloat(fit.DecodeOverheadSeconds()*1e3, 'f', 3, 64) + " ms + " +
+		strconv.FormatFloat(math.Round(fit.MoELayerSeconds()*1e8)/100, 'f', -1, 64) + " µs × " + n
 }
 
 // kvFormula writes the per-layer-kind KV formula with the model's numbers (see fit/kvcache.go).

@@ -26,7 +26,7 @@ type Estimate struct {
 
 	WeightsGiB, KVGiB, ReserveGiB float64
 	Efficiency                    float64 // the family's calibrated share of bandwidth
-	OverheadSeconds               float64 // calibrated per-token overhead
+	OverheadSeconds               float64 // calibrated per-token overhead (t0, + the MoE layers' time)
 	CommSeconds                   float64 // per-token communication between devices (not calibrated)
 	ReadBytesPerDevice            float64 // bytes one device reads per decoded token
 
@@ -98,7 +98,7 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 
 	fam, _ := LookupFamily(dev.Family)
 	e.Efficiency = fam.Efficiency
-	e.OverheadSeconds = decodeOverheadSeconds
+	e.OverheadSeconds = b.SpeedOverheadSeconds
 	if n > 1 {
 		e.CommSeconds = CommSecondsPerExtraDevice * float64(n-1)
 	}

@@ -55,7 +55,7 @@ type Bounds struct {
 	// The calibrated speed model behind the KV-aware floor (speedfloor.go).
 	SpeedEfficiency      float64 // the efficiency the floor assumes
 	SpeedFamily          string  // the family it is calibrated for; "" = efficiencyPct overrides
-	SpeedOverheadSeconds float64 // t0
+	SpeedOverheadSeconds float64 // t0, + the MoE layers' time for a mixture of experts (TokenOverheadSeconds)
 	CommSeconds          float64 // per token between Count devices (not calibrated)
 
 	// The floor behind the NVIDIA productName allow-list (Products), per device: the claim's own
@@ -141,8 +141,8 @@ func (b Bounds) resolve(t target.Target) (Bounds, error) {
 	b.ActiveGB = b.ActiveParamsB * b.BytesPerParam
 	if t.Sizing == target.SizingKV {
 		b.sizeKV(t.Count)
-		if t.MinTps >= MaxReachableTps(t.Count) {
-			return Bounds{}, unreachableErr(&t)
+		if t.MinTps >= b.maxReachableTps() {
+			return Bounds{}, b.unreachableErr()
 		}
 	} else {
 		b.sizeLlmfit(t.Count)
@@ -296,7 +296,7 @@ func (b *Bounds) sizeKV(count int) {
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
-	b.SpeedOverheadSeconds, b.CommSeconds = decodeOverheadSeconds, commSeconds(count)
+	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.Arch.Layers), commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
 	b.kvFloors(read / float64(count))

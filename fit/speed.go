@@ -7,14 +7,15 @@ import "strings"
 // The calibrated decode-speed model. Generating one token reads every weight the token touches
 // and the whole KV cache once, so a token takes
 //
-//	seconds = bytes read / (bandwidth × efficiency[family]) + overhead
+//	seconds = bytes read / (bandwidth × efficiency[family]) + t0 (+ layers × tMoE for a mixture of experts)
 //
-// bytes read = weights read per token (all parameters of a dense model; the active parameters ×
-// moeReadFactor of a mixture-of-experts model; the effective size of a Gemma "E" model) × bytes
-// per parameter, plus the KV cache at the context. The efficiency of each device family and the
-// per-token overhead (kernel launches, sampling, the engine's loop: time that does not scale
-// with bytes) are fitted to measured runs by fit/calibrate (see speed_constants.go); nothing
-// here is tuned by hand.
+// bytes read = weights read per token (all parameters of a dense model; the active parameters of
+// a mixture of experts; the effective size of a Gemma "E" model) × bytes per parameter, plus the
+// KV cache at the context. The efficiency of each device family, the per-token overhead t0
+// (kernel launches, sampling, the engine's loop: time that does not scale with bytes) and the
+// extra per-token time of each decoder layer of a mixture of experts (routing, top-k selection,
+// the expert-dispatch kernels: again time, not bytes) are fitted to measured runs by
+// fit/calibrate (see speed_constants.go); nothing here is tuned by hand.
 
 // Device families: one calibrated efficiency each.
 const (
@@ -64,27 +65,45 @@ func LookupFamily(name string) (FamilySpeed, bool) {
 	return FamilySpeed{}, false
 }
 
-// DecodeOverheadSeconds is the calibrated per-token time that does not scale with bytes read.
+// DecodeOverheadSeconds is the calibrated per-token time that does not scale with bytes read (t0).
 func DecodeOverheadSeconds() float64 { return decodeOverheadSeconds }
 
-// MoEReadFactor is the calibrated multiple of a mixture-of-experts model's active weights read
-// per token (router, shared layers and uneven expert use make it more than the active count).
-func MoEReadFactor() float64 { return moeReadFactor }
+// MoELayerSeconds is the calibrated per-token time each decoder layer of a mixture of experts
+// adds (routing and expert dispatch).
+func MoELayerSeconds() float64 { return moeLayerSeconds }
 
-// WeightsReadB is the parameters (billions) one decoded token reads: the effective size of an
-// "E" model when known, the active parameters × the MoE read factor for a mixture of experts
-// (never more than all of them), else all.
-func WeightsReadB(paramsB, activeParamsB, effectiveB float64, moe bool) float64 {
-	return WeightsReadBAt(paramsB, activeParamsB, effectiveB, moe, moeReadFactor)
+// MoETypicalLayers is the depth assumed for a mixture of experts whose layers are unknown: the
+// median of the catalog's mixtures of experts (speed_constants.go).
+func MoETypicalLayers() int { return moeTypicalLayers }
+
+// TokenOverheadSeconds is the per-token time that does not scale with bytes read: t0, plus
+// layers × the MoE layer time for a mixture of experts (layers ≤ 0: MoETypicalLayers).
+func TokenOverheadSeconds(moe bool, layers int) float64 {
+	return TokenOverheadSecondsAt(moe, layers, decodeOverheadSeconds, moeLayerSeconds)
 }
 
-// WeightsReadBAt is WeightsReadB with a given MoE read factor (the fitter varies it).
-func WeightsReadBAt(paramsB, activeParamsB, effectiveB float64, moe bool, moeFactor float64) float64 {
+// TokenOverheadSecondsAt is TokenOverheadSeconds with given constants (the fitter varies them).
+func TokenOverheadSecondsAt(moe bool, layers int, t0, moeLayer float64) float64 {
+	if !moe {
+		return t0
+	}
+	if layers <= 0 {
+		layers = moeTypicalLayers
+	}
+	return t0 + float64(layers)*moeLayer
+}
+
+// WeightsReadB is the parameters (billions) one decoded token reads: the effective size of an
+// "E" model when known, the active parameters of a mixture of experts (never more than all of
+// them), else all. Fitted with a free multiple of the active parameters beside the MoE layer
+// time, the training data put that multiple at 0.98: the active weights are read once, and what
+// makes a mixture of experts slower than its bytes is time per layer (docs/SPEED.md).
+func WeightsReadB(paramsB, activeParamsB, effectiveB float64, moe bool) float64 {
 	switch {
 	case effectiveB > 0:
 		return effectiveB
 	case moe && activeParamsB > 0:
-		return min(activeParamsB*moeFactor, paramsB)
+		return min(activeParamsB, paramsB)
 	default:
 		return paramsB
 	}

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
-	"github.com/fitclaim/fitclaim/target"
 )
 
 // The KV-aware mode's bandwidth floor is the calibrated speed model inverted: a device of
@@ -14,7 +13,8 @@ import (
 //	bytes per device / (B × e) + t0 + communication ≤ 1 / minTps
 //	⇔  B ≥ bytes per device / (e × (1 / minTps − t0 − communication))
 //
-// and no bandwidth reaches a speed at or beyond 1 / (t0 + communication).
+// and no bandwidth reaches a speed at or beyond 1 / (t0 + communication), where t0 is the
+// model's per-token overhead (TokenOverheadSeconds: a mixture of experts adds its layers' time).
 
 // kvSpeed picks the efficiency of a floor for the devices one driver selects: a given
 // efficiencyPct (55 included) overrides; else the calibrated efficiency of
@@ -89,11 +89,15 @@ func commSeconds(n int) float64 {
 }
 
 // readBytesPerToken is what one decoded step reads over all devices: the weights a token
-// touches (calibrated MoE read factor, Gemma "E" effective size) and the whole KV cache.
+// touches (a mixture of experts' active parameters, a Gemma "E" model's effective size) and the
+// whole KV cache.
 func (b *Bounds) readBytesPerToken() float64 {
-	w := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.ActiveParamsB < b.ParamsB)
+	w := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.isMoE())
 	return w*1e9*b.BytesPerParam + b.KVBytes
 }
+
+// isMoE reports whether a token reads fewer parameters than the model has: a mixture of experts.
+func (b *Bounds) isMoE() bool { return b.ActiveParamsB < b.ParamsB }
 
 // kvBandwidthFloor is the per-device bandwidth (GB/s) for minTps, and false when no bandwidth
 // reaches it.
@@ -105,14 +109,20 @@ func kvBandwidthFloor(readPerDevice, eff, overhead, comm, minTps float64) (float
 	return readPerDevice / (eff * budget) / 1e9, true
 }
 
-// MaxReachableTps is the fastest decode any bandwidth gives on n devices: 1 / (t0 + communication).
-func MaxReachableTps(n int) float64 { return 1 / (decodeOverheadSeconds + commSeconds(n)) }
+// maxReachableTps is the fastest decode any bandwidth gives this model on its devices:
+// 1 / (the per-token overhead + communication); a mixture of experts' overhead includes its
+// layers' time, so its limit is lower than a dense model's.
+func (b *Bounds) maxReachableTps() float64 { return 1 / (b.SpeedOverheadSeconds + b.CommSeconds) }
 
 // unreachableErr refuses a target speed at or beyond what the overhead allows.
-func unreachableErr(t *target.Target) error {
-	max := MaxReachableTps(t.Count)
+func (b *Bounds) unreachableErr() error {
+	t := &b.Target
+	max := b.maxReachableTps()
 	limit := strconv.FormatFloat(float64(int64(max*10))/10, 'f', 1, 64) // rounded down: it must stay unreachable-free
-	why := strconv.FormatFloat(decodeOverheadSeconds*1e3, 'f', 3, 64) + " ms per-token overhead"
+	why := strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms per-token overhead"
+	if b.isMoE() {
+		why += " of this mixture of experts"
+	}
 	if t.Count > 1 {
 		why += " + " + strconv.FormatFloat(commSeconds(t.Count)*1e3, 'f', 1, 64) + " ms between " + itoa(t.Count) + " devices"
 	}
@@ -129,5 +139,5 @@ func (b *Bounds) kvEstTps(a *catalog.Accelerator, n int) float64 {
 		f, _ := LookupFamily(fam)
 		eff = f.Efficiency
 	}
-	return 1 / (DecodeSeconds(b.ReadGBPerToken*1e9/float64(n), a.BandwidthGBs, eff, decodeOverheadSeconds) + commSeconds(n))
+	return 1 / (DecodeSeconds(b.ReadGBPerToken*1e9/float64(n), a.BandwidthGBs, eff, b.SpeedOverheadSeconds) + commSeconds(n))
 }

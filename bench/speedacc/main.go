@@ -59,12 +59,10 @@ func main() {
 	runs := speedcal.InScope(all)
 	committed := func(r *speedcal.Run) float64 {
 		fam, _ := fit.LookupFamily(r.Family)
-		w := fit.WeightsReadB(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE)
-		read := w*1e9*fit.RealBytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
-		return fit.DecodeTps(read, r.BandwidthGBs, fam.Efficiency, fit.DecodeOverheadSeconds())
+		return fit.DecodeTps(speedcal.ReadBytes(r), r.BandwidthGBs, fam.Efficiency, fit.TokenOverheadSeconds(r.MoE, r.Layers))
 	}
-	fmt.Printf("%d in-scope runs of %d in %s; committed constants: t0 %.3g ms/token, MoE read factor %.4g\n",
-		len(runs), len(all), path, fit.DecodeOverheadSeconds()*1e3, fit.MoEReadFactor())
+	fmt.Printf("%d in-scope runs of %d in %s; committed constants: t0 %.4g ms/token, MoE %.4g ms/token per layer (%d layers when unknown)\n",
+		len(runs), len(all), path, fit.DecodeOverheadSeconds()*1e3, fit.MoELayerSeconds()*1e3, fit.MoETypicalLayers())
 	for _, f := range fit.Families() {
 		fam, _ := fit.LookupFamily(f)
 		fmt.Printf("  efficiency %-15s %.4g (%d runs)\n", f, fam.Efficiency, fam.Runs)

@@ -8,23 +8,27 @@ import (
 
 // Constants are the fitted parameters of fit's speed model.
 type Constants struct {
-	Efficiency    map[string]float64 // per family
-	PooledLogEff  float64            // μ: the families' common log-efficiency the prior pulls toward
-	OverheadSec   float64            // t0
-	MoEReadFactor float64
-	Runs          map[string]int // in-scope training runs per family
+	Efficiency   map[string]float64 // per family
+	PooledLogEff float64            // μ: the families' common log-efficiency the prior pulls toward
+	OverheadSec  float64            // t0
+	MoELayerSec  float64            // per-token time of each decoder layer of a mixture of experts
+	Runs         map[string]int     // in-scope training runs per family
 }
 
-// ReadBytes is what one decoded token of the run reads at the MoE read factor: the weights it
-// touches and the fp16 KV cache at the run's context.
-func ReadBytes(r *Run, moeFactor float64) float64 {
-	w := fit.WeightsReadBAt(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE, moeFactor)
+// ReadBytes is what one decoded token of the run reads: the weights it touches and the fp16 KV
+// cache at the run's context.
+func ReadBytes(r *Run) float64 {
+	w := fit.WeightsReadB(r.ParamsB, r.ActiveB, r.EffectiveB, r.MoE)
 	return w*1e9*fit.RealBytesPerParam(r.Quant) + r.KVBytesPerToken*float64(r.ContextBench)
 }
 
 // Predict is the model's decode tokens/s for the run.
 func (c *Constants) Predict(r *Run) float64 {
-	return fit.DecodeTps(ReadBytes(r, c.MoEReadFactor), r.BandwidthGBs, c.Efficiency[r.Family], c.OverheadSec)
+	return predict(r, c.Efficiency[r.Family], c.OverheadSec, c.MoELayerSec)
+}
+
+func predict(r *Run, eff, t0, moeLayer float64) float64 {
+	return fit.DecodeTps(ReadBytes(r), r.BandwidthGBs, eff, fit.TokenOverheadSecondsAt(r.MoE, r.Layers, t0, moeLayer))
 }
 
 // OldKVTps is the KV-aware mode's estimate before calibration: 55 % of the bandwidth over the

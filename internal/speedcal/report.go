@@ -2,6 +2,7 @@ package speedcal
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -25,23 +26,70 @@ func InScope(runs []Run) []Run {
 
 // CrossValidated predicts every run with constants fitted on the other folds.
 func CrossValidated(runs []Run) []float64 {
+	fold := make([]int, len(runs))
+	for i := range runs {
+		fold[i] = i % Folds
+	}
+	return crossValidated(runs, fold)
+}
+
+// CrossValidatedByModel is CrossValidated with every run of a model in the same fold: the
+// models, numbered in order of first appearance, fall in fold number mod Folds. Each run is then
+// predicted by constants fitted without any run of its model, as for a model never measured.
+func CrossValidatedByModel(runs []Run) []float64 {
+	number := map[string]int{}
+	fold := make([]int, len(runs))
+	for i := range runs {
+		k := ModelKey(&runs[i])
+		n, ok := number[k]
+		if !ok {
+			n = len(number)
+			number[k] = n
+		}
+		fold[i] = n % Folds
+	}
+	return crossValidated(runs, fold)
+}
+
+func crossValidated(runs []Run, fold []int) []float64 {
 	pred := make([]float64, len(runs))
 	for f := 0; f < Folds; f++ {
 		var train []Run
 		for i := range runs {
-			if i%Folds != f {
+			if fold[i] != f {
 				train = append(train, runs[i])
 			}
 		}
 		c := Fit(train)
 		for i := range runs {
-			if i%Folds == f {
+			if fold[i] == f {
 				pred[i] = c.Predict(&runs[i])
 			}
 		}
 	}
 	return pred
 }
+
+// ModelKey names the model a run measured: its catalog entry, else the model as run in lower
+// case without the file's quantization and format tail ("SmolLM2-1.7B-Instruct-Q4_K_M.gguf" and
+// "smollm2-1.7b-instruct-q4_k_m.gguf" are one model).
+func ModelKey(r *Run) string {
+	if r.CatalogEntry != "" {
+		return r.CatalogEntry
+	}
+	s := strings.TrimSuffix(strings.ToLower(r.Model), ".gguf")
+	for {
+		t := quantTail.ReplaceAllString(s, "")
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// quantTail is a trailing quantization or format tag: -Q4_K_M, .q8_0, -UD-Q4_K_XL, -MXFP4, -4bit,
+// -mlx, ":q4_k_m".
+var quantTail = regexp.MustCompile(`[-_.:](ud-)?(q\d[\w]*|mxfp4[\w-]*|\d+bit|mlx)$`)
 
 // Estimator is one column of the accuracy table.
 type Estimator struct {
@@ -116,6 +164,7 @@ func Standard(runs []Run, committed func(r *Run) float64, extra ...Estimator) st
 	ests := []Estimator{
 		{"calibrated (in sample)", in},
 		{fmt.Sprintf("calibrated (%d-fold CV)", Folds), CrossValidated(runs)},
+		{fmt.Sprintf("%d-fold CV by model", Folds), CrossValidatedByModel(runs)},
 	}
 	ests = append(ests, extra...)
 	return Table(runs, append(ests, Estimator{"llmfit formula", llm}, Estimator{"old kv mode", old}))

@@ -10,7 +10,8 @@ import (
 //
 //	minimise  Σ_i (ln(predicted_i / measured_i))²  +  PriorRuns × Σ_f (ln e_f − μ)²
 //
-// over ln e_f (one per family), μ, ln t0 and ln moeReadFactor. The squared log ratio scores an
+// over ln e_f (one per family), μ, ln t0 and ln tMoE (the per-token time of each decoder layer
+// of a mixture of experts). The squared log ratio scores an
 // estimate twice too fast and one half as fast alike; the prior term is a Gaussian prior on each
 // family's log-efficiency around a common μ (itself fitted) worth PriorRuns runs, so that a
 // family with few runs (Intel: 3) is pulled toward the pooled value in proportion and a family
@@ -21,7 +22,7 @@ import (
 // counted linearly) was tried and scored lower in cross-validation, and so was a heavier prior.
 const PriorRuns = 1.0
 
-// parameter vector: ln e_f for each family, then μ, ln t0, ln moeReadFactor.
+// parameter vector: ln e_f for each family, then μ, ln t0, ln tMoE.
 type layout struct{ nf int }
 
 func (l layout) mu() int   { return l.nf }
@@ -47,16 +48,15 @@ func (l layout) constants(theta []float64, runs []Run) Constants {
 	}
 	c.PooledLogEff = theta[l.mu()]
 	c.OverheadSec = math.Exp(theta[l.t0()])
-	c.MoEReadFactor = math.Exp(theta[l.moe()])
+	c.MoELayerSec = math.Exp(theta[l.moe()])
 	return c
 }
 
 func (l layout) residuals(theta []float64, runs []Run, fam map[string]int, out []float64) {
-	t0, phi := math.Exp(theta[l.t0()]), math.Exp(theta[l.moe()])
+	t0, tMoE := math.Exp(theta[l.t0()]), math.Exp(theta[l.moe()])
 	for k := range runs {
 		r := &runs[k]
-		e := math.Exp(theta[fam[r.Family]])
-		out[k] = math.Log(fit.DecodeTps(ReadBytes(r, phi), r.BandwidthGBs, e, t0) / r.MeasuredTps)
+		out[k] = math.Log(predict(r, math.Exp(theta[fam[r.Family]]), t0, tMoE) / r.MeasuredTps)
 	}
 	w := math.Sqrt(PriorRuns)
 	for f := 0; f < l.nf; f++ {
@@ -74,7 +74,7 @@ func Fit(runs []Run) Constants {
 	}
 	theta[l.mu()] = math.Log(0.6)
 	theta[l.t0()] = math.Log(0.002)
-	theta[l.moe()] = 0
+	theta[l.moe()] = math.Log(5e-5)
 	theta = levenbergMarquardt(theta, len(runs)+l.nf, func(th, out []float64) { l.residuals(th, runs, fam, out) })
 	return l.constants(theta, runs)
 }

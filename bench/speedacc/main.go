@@ -67,6 +67,8 @@ func main() {
 		fam, _ := fit.LookupFamily(f)
 		fmt.Printf("  efficiency %-15s %.4g (%d runs)\n", f, fam.Efficiency, fam.Runs)
 	}
+	fmt.Printf("a free multiple of the MoE active weights, fitted beside the layer time: %.3f (1: read once)\n",
+		speedcal.FreeReadFactor(runs))
 	fmt.Print(speedcal.Standard(runs, committed,
 		speedcal.Estimator{Name: "estimate by numbers", Tps: viaEstimate(runs, false)},
 		speedcal.Estimator{Name: "estimate by name", Tps: viaEstimate(runs, true)}))

@@ -112,6 +112,10 @@ func groups() []group {
 	for _, f := range fit.Families() {
 		gs = append(gs, group{"family " + f, func(r *Run) bool { return r.Family == f }})
 	}
+	// The engines: one model for all of them, so a row far below the others is a term missing.
+	for _, e := range []string{"llamacpp", "ollama", "mlx"} {
+		gs = append(gs, group{"engine " + e, func(r *Run) bool { return r.Provider == e }})
+	}
 	return gs
 }
 

@@ -142,3 +142,16 @@ func TestParseRejectsUnknownClass(t *testing.T) {
 		t.Fatal("want an error for an unknown class")
 	}
 }
+
+// Beside the MoE layer time, a free multiple of the active weights comes out near 1 (0.98 when
+// this was written; docs/SPEED.md): the model reads the active weights once. A factor far from 1
+// would mean bytes are missing again.
+func TestFreeReadFactorNearOne(t *testing.T) {
+	all, err := Parse(readRuns(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if phi := FreeReadFactor(InScope(all)); phi < 0.9 || phi > 1.1 {
+		t.Errorf("free MoE read factor beside the layer time = %.3f, want 0.9–1.1", phi)
+	}
+}

@@ -129,7 +129,8 @@ func Text(e fit.Estimate) string {
 		" + reserve " + gib(e.ReserveGiB) + ") of " + gib(e.UsableGiB) + " GiB usable\n")
 	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (calibrated: " +
 		strconv.FormatFloat(e.Efficiency*100, 'f', 1, 64) + " % of " + strconv.FormatFloat(e.Device.BandwidthGBs, 'f', -1, 64) +
-		" GB/s for the " + e.Device.Family + " family, " + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token")
+		" GB/s for the " + e.Device.Family + " family, " + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token" +
+		moeOverheadText(b))
 	if e.CommSeconds > 0 {
 		s.WriteString(", " + strconv.FormatFloat(e.CommSeconds*1e3, 'f', 2, 64) + " ms between devices, not calibrated")
 	}
@@ -140,6 +141,20 @@ func Text(e fit.Estimate) string {
 	s.WriteString("longest context: " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens × " + fit.SequencesText(b.Target.Sequences) +
 		"; most sequences at " + strconv.Itoa(b.ContextTokens) + " tokens: " + strconv.FormatInt(e.MaxSequences, 10) + "\n")
 	return s.String()
+}
+
+// moeOverheadText says what a mixture of experts' overhead is made of: t0 and its layers' time
+// (", of which 3.62 ms for 48 MoE layers"); "" for a dense model.
+func moeOverheadText(b *fit.Bounds) string {
+	if !(b.ActiveParamsB < b.ParamsB) {
+		return ""
+	}
+	layers, typical := b.Arch.Layers, ""
+	if layers <= 0 {
+		layers, typical = fit.MoETypicalLayers(), ", the typical depth"
+	}
+	ms := float64(layers) * fit.MoELayerSeconds() * 1e3
+	return ", of which " + strconv.FormatFloat(ms, 'f', 2, 64) + " ms for " + strconv.Itoa(layers) + " MoE layers" + typical
 }
 
 func gib(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }

@@ -253,3 +253,29 @@ func TestKVHeaderPerKind(t *testing.T) {
 		}
 	}
 }
+
+// A release whose catalog count is not the model's says where its count came from, on its own
+// line (fit/params.go); llmfit mode prints llmfit's lines with the catalog's count.
+func TestKVHeaderParamsLine(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing = "nvidia/Qwen3-8B-NVFP4", "kv"
+	r, err := RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := parseYAML(t, r.YAML).header
+	// 8,190,735,360 parameters (Qwen/Qwen3-8B's) at NVFP4 with a 16-bit embedding and LM head:
+	// 6,396,486,976 B = 6.4 GB (fit's TestPackedReleaseParams)
+	want := []string{
+		"# model:  nvidia/Qwen3-8B-NVFP4 (8.2B params, NVFP4 ≈ 6.4 GB weights)",
+		"# params: Qwen/Qwen3-8B's count: the catalog's 4.7B for this repository counts",
+		"#         packed tensors",
+	}
+	if len(h) < 4 || !reflect.DeepEqual(h[1:4], want) {
+		t.Errorf("kv header:\n%s\nwant lines 2–4\n%s", strings.Join(h, "\n"), strings.Join(want, "\n"))
+	}
+	tg.Sizing = "llmfit"
+	if r, err = RenderVersion(tg, "9.9.9-test"); err != nil || strings.Contains(r.YAML, "# params:") || !strings.Contains(r.YAML, "(4.7B params,") {
+		t.Errorf("llmfit mode: %v\n%s", err, r.YAML)
+	}
+}

@@ -37,6 +37,9 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 				"(gpt-oss-20b: 13.47 GiB on an H100 against 12.82; gpt-oss-120b: 68.9 GiB on 4 A100s against 60.77); "+
 				"these weights are the checkpoint's")
 		}
+		if b.Model.Embedding {
+			w = append(w, fit.EmbeddingNote(b.Model.Name))
+		}
 		if b.KVEstimated {
 			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
 		}

@@ -127,6 +127,9 @@ func Text(e fit.Estimate) string {
 	}
 	s.WriteString("fits: needs " + gib(e.NeedGiB) + " GiB (weights " + gib(e.WeightsGiB) + " + KV cache " + gib(e.KVGiB) +
 		" + reserve " + gib(e.ReserveGiB) + ") of " + gib(e.UsableGiB) + " GiB usable\n")
+	if b.Model.Embedding {
+		s.WriteString(fit.EmbeddingNote(b.Model.Name) + "\n")
+	}
 	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (calibrated: " +
 		strconv.FormatFloat(e.Efficiency*100, 'f', 1, 64) + " % of " + strconv.FormatFloat(e.Device.BandwidthGBs, 'f', -1, 64) +
 		" GB/s for the " + e.Device.Family + " family, " + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token" +

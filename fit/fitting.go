@@ -80,6 +80,13 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	return out, nil
 }
 
+// EmbeddingNote says that a catalog model is an embedding, reranker or other encoder-only model
+// (catalog.Model.Embedding): the decode speed and the bandwidth floor fitclaim gives it are those
+// of a decoder of its size, not its throughput.
+func EmbeddingNote(name string) string {
+	return name + " is an embedding or reranker model: it generates no text, so its decode speed and bandwidth floor are a decoder's of its size, not its throughput"
+}
+
 // minBytesPerParam is the smallest bytes per parameter of any quantization or serving format.
 var minBytesPerParam = sync.OnceValue(func() float64 {
 	least := math.Inf(1)

@@ -163,6 +163,13 @@ func plainKey(k string) bool {
 // Str writes a string value.
 func (w *Writer) Str(s string) { w.element(); w.buf = AppendQuote(w.buf, s) }
 
+// StrBytes writes text held in a byte slice as a string value, without making a string of it
+// (AppendQuote reads it and keeps nothing), so a caller can build text in a reused buffer.
+func (w *Writer) StrBytes(b []byte) {
+	w.element()
+	w.buf = AppendQuote(w.buf, unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
 // Num writes a number; NaN and infinities, which JSON cannot hold, become null.
 func (w *Writer) Num(x float64) {
 	w.element()

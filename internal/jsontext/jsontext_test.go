@@ -110,3 +110,15 @@ func TestFinishDetachesTheText(t *testing.T) {
 		t.Errorf("Finish = %q, then %q", got, w.String())
 	}
 }
+
+// StrBytes writes what Str writes, and the buffer it read may be reused at once.
+func TestStrBytesIsStr(t *testing.T) {
+	var a, b Writer
+	buf := []byte("needs 24 Gi, \"has\" 23.5 ≥ \x01")
+	a.Str(string(buf))
+	b.StrBytes(buf)
+	copy(buf, "xxxxx")
+	if a.String() != b.String() {
+		t.Errorf("StrBytes = %s, Str = %s", b.String(), a.String())
+	}
+}

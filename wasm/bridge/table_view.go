@@ -96,7 +96,11 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	w.Key("verdicts")
 	w.Strs(verdicts)
 	column("freeGi", func(m *fit.Match) { w.Num(float64(m.Accelerator.MemoryMiB)/1024 - used) })
-	column("why", func(m *fit.Match) { w.Str(whyShort(b, m, b.Selectable(m.Accelerator))) })
+	var why []byte
+	column("why", func(m *fit.Match) {
+		why = appendWhy(why[:0], b, m, b.Selectable(m.Accelerator))
+		w.StrBytes(why)
+	})
 	column("neededTps", func(m *fit.Match) { w.Num(m.NeededTps) })
 	column("neededMemoryGi", func(m *fit.Match) { w.Int(m.NeededMemoryGi) })
 	w.EndObject()

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/fit"
 )
 
 // The page's columns, joined with fitclaim.accelerators() as the page joins them, give every
@@ -92,3 +95,28 @@ func joinColumns(t *testing.T, accs []map[string]json.RawMessage, table json.Raw
 }
 
 func marshal(m map[string]json.RawMessage) string { out, _ := json.Marshal(m); return string(out) }
+
+// The words of a row that falls short: each reason once, joined by "; ", the memory it has to
+// one decimal (23.5 GiB = 24,064 MiB / 1024).
+func TestWhyWords(t *testing.T) {
+	nvidia, ok := fit.LookupDriver(fit.DriverNVIDIA)
+	if !ok {
+		t.Fatal("no NVIDIA driver")
+	}
+	b := &fit.Bounds{MemoryGi: 24, Driver: nvidia}
+	a := &catalog.Accelerator{MemoryMiB: 24064, BandwidthGBs: 936}
+	for _, c := range []struct {
+		m          fit.Match
+		selectable bool
+		want       string
+	}{
+		{fit.Match{Accelerator: a, FitsMemory: true, FitsBandwidth: true}, true, ""},
+		{fit.Match{Accelerator: a, FitsBandwidth: true}, true, "needs 24 Gi, has 23.5"},
+		{fit.Match{Accelerator: a, FitsBandwidth: true}, false, "needs 24 Gi, has 23.5; the gpu.nvidia.com driver cannot select it"},
+		{fit.Match{Accelerator: a, FitsMemory: true, FitsBandwidth: true}, false, "the gpu.nvidia.com driver cannot select it"},
+	} {
+		if got := string(appendWhy([]byte("kept"), b, &c.m, c.selectable)); got != "kept"+c.want {
+			t.Errorf("fits memory %v, selectable %v: %q, want %q", c.m.FitsMemory, c.selectable, got, "kept"+c.want)
+		}
+	}
+}

@@ -190,6 +190,7 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 		return
 	}
 	used := b.Parts().Total()
+	var why []byte
 	w.Key("matches")
 	w.BeginArray()
 	for _, m := range r.Matches {
@@ -203,7 +204,7 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 		num(w, "headroomPct", m.HeadroomPct)
 		integer(w, "devicesNeeded", int64(m.DevicesNeeded))
 		str(w, "verdict", m.Verdict)
-		writeMatchExtras(w, b, &m, used)
+		writeMatchExtras(w, b, &m, used, &why)
 		w.EndObject()
 	}
 	w.EndArray()

@@ -30,7 +30,7 @@ type Line struct{ Label, Text string }
 
 // lineLabels names the claim header's lines in words.
 var lineLabels = map[string]string{
-	"model": "Model", "kv": "KV cache", "fit": "Speed", "memory": "Memory floor", "split": "Split", "driver": "Driver",
+	"model": "Model", "params": "Parameter count", "kv": "KV cache", "fit": "Speed", "memory": "Memory floor", "split": "Split", "driver": "Driver",
 }
 
 // Explain puts a render result into words.

@@ -31,10 +31,7 @@ func Accelerators() []Accelerator {
 
 func parseAccelerators(text string) []Accelerator {
 	var out []Accelerator
-	for _, line := range strings.Split(text, "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
+	for line := range rows(text) {
 		f := strings.Split(line, "\t")
 		if len(f) != 13 {
 			panic("catalog: accelerators.tsv is malformed; run go generate ./catalog")

@@ -8,6 +8,7 @@ package catalog
 
 import (
 	_ "embed"
+	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,22 +119,32 @@ func ModelCount() int { return countRows(modelsTSV) }
 // AcceleratorCount is len(Accelerators()) without decoding the table.
 func AcceleratorCount() int { return countRows(acceleratorsTSV) }
 
-// countRows counts the lines that parseModels and parseAccelerators read: not empty, not a
-// comment.
+// countRows counts the lines that parseModels and parseAccelerators read.
 func countRows(text string) int {
 	n := 0
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		if line != "" && line[0] != '#' {
-			n++
-		}
+	for range rows(text) {
+		n++
 	}
 	return n
+}
+
+// rows yields a table's lines that hold data: not empty, not a comment. It cuts them by hand
+// (strings.Split allocated the slice of every line): reading the tables is the start-up cost
+// of the first request that needs the catalog, in the page and in each edge worker instance.
+func rows(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for len(text) > 0 {
+			line := text
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				line, text = text[:i], text[i+1:]
+			} else {
+				text = ""
+			}
+			if line != "" && line[0] != '#' && !yield(line) {
+				return
+			}
+		}
+	}
 }
 
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
@@ -142,22 +153,12 @@ func Models() []Model {
 	return models
 }
 
-// parseModels reads models.tsv. It cuts lines and fields by hand into a reused array rather than
-// with strings.Split, which allocated a slice per line: it is the start-up cost of the first
-// request that needs the catalog, in the page and in each edge worker instance.
+// parseModels reads models.tsv. It cuts fields by hand into a reused array rather than with
+// strings.Split, which allocated a slice per line (see rows).
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
 	var f [16 + 18]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		if line == "" || line[0] == '#' {
-			continue
-		}
+	for line := range rows(text) {
 		if !splitFields(line, f[:]) {
 			panic("catalog: models.tsv is malformed; run go generate ./catalog")
 		}

@@ -2,7 +2,7 @@ package cluster
 
 import (
 	"os"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,6 +53,22 @@ func rows(r Report) []string {
 	return out
 }
 
+// sameRows checks the report's device rows against want, printing both when they differ.
+func sameRows(t *testing.T, r Report, want []string) {
+	t.Helper()
+	if got := rows(r); !slices.Equal(got, want) {
+		t.Errorf("devices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// allocatedAs checks that the claim is allocatable, placed as want says.
+func allocatedAs(t *testing.T, r Report, want string) {
+	t.Helper()
+	if !r.Allocatable || r.Placement != want {
+		t.Errorf("allocatable %v, %q; want allocatable, %q", r.Allocatable, r.Placement, want)
+	}
+}
+
 func TestMixedClusterNVIDIA(t *testing.T) {
 	// A claim for one NVIDIA device of ≥ 40 Gi among A100-SXM4-80GB and H100 80GB HBM3.
 	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 1, "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3")
@@ -67,12 +83,8 @@ func TestMixedClusterNVIDIA(t *testing.T) {
 		"node-c/gpu-1: model", // its xid taint has effect None
 		"node-d/gpu-1-128: no: driver gpu.amd.com, the claim asks for gpu.nvidia.com",
 	}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if !r.Allocatable || r.Placement != "allocatable on node node-a: model gets gpu-0" {
-		t.Errorf("allocatable %v, %q", r.Allocatable, r.Placement)
-	}
+	sameRows(t, r, want)
+	allocatedAs(t, r, "allocatable on node node-a: model gets gpu-0")
 }
 
 func TestEightyGiTrap(t *testing.T) {
@@ -93,9 +105,7 @@ func TestCountOnOneNodeWithMatchAttribute(t *testing.T) {
 	// Two devices of one product: node-a has two H100s; node-c has one A100-80GB (node-b's is tainted).
 	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 2, "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3")
 	r := judgeFile(t, "mixed.yaml", b)
-	if !r.Allocatable || r.Placement != "allocatable on node node-a: model gets gpu-0, gpu-1" {
-		t.Errorf("%v %q", r.Allocatable, r.Placement)
-	}
+	allocatedAs(t, r, "allocatable on node node-a: model gets gpu-0, gpu-1")
 	// Three: no node has three.
 	b.Target.Count = 3
 	r = judgeFile(t, "mixed.yaml", b)
@@ -113,9 +123,7 @@ func TestOneOfTwoDevicesPerNode(t *testing.T) {
 		"node-f/gpu-0: model",
 		"all nodes/nic-0: no: driver net.example.com, the claim asks for gpu.nvidia.com",
 	}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
+	sameRows(t, r, want)
 	if r.Allocatable || !strings.HasSuffix(r.Placement, "the most is 1 on node node-e") {
 		t.Errorf("%v %q", r.Allocatable, r.Placement)
 	}
@@ -137,12 +145,8 @@ func TestAMDMemoryOnly(t *testing.T) {
 		"node-y/gpu-3-130: model",
 		"node-y/gpu-9-200: no: memory 0 Gi < 24 Gi",
 	}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
-	if !r.Allocatable || r.Placement != "allocatable on node node-x: model gets gpu-1-128, gpu-2-136" {
-		t.Errorf("%v %q", r.Allocatable, r.Placement)
-	}
+	sameRows(t, r, want)
+	allocatedAs(t, r, "allocatable on node node-x: model gets gpu-1-128, gpu-2-136")
 	if !slicesHas(r.Notes, "gpu.amd.com publishes no bandwidth: devices are matched on memory only") {
 		t.Errorf("notes %q", r.Notes)
 	}
@@ -170,9 +174,7 @@ func TestLLMfitClassAndIncompletePool(t *testing.T) {
 	// 24,564 Mi < 24 Gi (24,576 Mi): the RTX 4090 as the driver reports it misses a 24 Gi floor.
 	want[2] = "node-l2/nvidia-rtx-4090-0: no: memory 23.9 Gi < 24 Gi"
 	want[3] = "node-l2/nvidia-rtx-4090-1: no: memory 23.9 Gi < 24 Gi; no memoryBandwidthGBs attribute"
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
+	sameRows(t, r, want)
 	b.MemoryGi = 23
 	r = judgeFile(t, "llmfit.json", b)
 	if got := rows(r)[2]; got != "node-l2/nvidia-rtx-4090-0: model" {
@@ -214,7 +216,7 @@ func TestAnyFirstAvailable(t *testing.T) {
 func TestV1beta1Basic(t *testing.T) {
 	b := bounds(t, fit.DriverNVIDIA, 70, 1500, 1, "NVIDIA H100 80GB HBM3")
 	r := judgeFile(t, "v1beta1.yaml", b)
-	if got := rows(r); !reflect.DeepEqual(got, []string{"node-g/gpu-0: model"}) || !r.Allocatable {
+	if got := rows(r); !slices.Equal(got, []string{"node-g/gpu-0: model"}) || !r.Allocatable {
 		t.Errorf("%q %v", got, r.Allocatable)
 	}
 }
@@ -271,9 +273,7 @@ func TestCELErrors(t *testing.T) {
 		"node-z/healthy-int: no: healthy is an int, not a bool (a CEL evaluation error)",
 		"node-z/gpu-0: no: driver gpu.nvidia.com, the claim asks for llmfit.ai",
 	}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
+	sameRows(t, r, want)
 	if !r.Devices[0].CELError || r.Devices[1].CELError {
 		t.Errorf("CELError %v %v", r.Devices[0].CELError, r.Devices[1].CELError)
 	}
@@ -296,12 +296,8 @@ func TestPools(t *testing.T) {
 		"node-p3/gpu-0: model",
 		"node-p3/gpu-1: model",
 	}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
-	if !r.Allocatable || r.Placement != "allocatable on node node-p3: model gets gpu-0, gpu-1" {
-		t.Errorf("%v %q", r.Allocatable, r.Placement)
-	}
+	sameRows(t, r, want)
+	allocatedAs(t, r, "allocatable on node node-p3: model gets gpu-0, gpu-1")
 }
 
 func TestNodeSelectorsAndPerDeviceNodes(t *testing.T) {
@@ -348,11 +344,7 @@ spec:
 	}
 	zone := "nodes matching topology.kubernetes.io/zone In (a)"
 	want := []string{zone + "/z0: model", zone + "/z1: model", "node-q/d0: model", "node-r/d1: model"}
-	if got := rows(r); !reflect.DeepEqual(got, want) {
-		t.Errorf("devices:\n%s", strings.Join(got, "\n"))
-	}
+	sameRows(t, r, want)
 	// Two on one node: node-q and node-r have one each; the zone's nodes have both.
-	if !r.Allocatable || r.Placement != "allocatable on "+zone+": model gets z0, z1" {
-		t.Errorf("%v %q", r.Allocatable, r.Placement)
-	}
+	allocatedAs(t, r, "allocatable on "+zone+": model gets z0, z1")
 }

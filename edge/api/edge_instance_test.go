@@ -86,17 +86,26 @@ func sameAnswer(t *testing.T, what string, got, want answer) {
 	}
 }
 
-// TestEdgePanic: a panic in a handler answers 500 (the bytes and headers net/http's handler
-// gives for a panic), and the same instance answers the next request correctly.
-func TestEdgePanic(t *testing.T) {
+// failThenClaim asks route, a test-only route whose request fails, checks that it answers as
+// net/http answers a panic and that the next claim is answered correctly, and returns the
+// instance (id, requests answered) before the failure and after the claim.
+func failThenClaim(t *testing.T, route string) (id string, before int, idAfter string, after int) {
+	t.Helper()
 	base := edgeHooks(t)
 	client := newClient()
 	want := internalError(t)
-	id, before := instanceOf(t, client, base)
-	sameAnswer(t, "/__edgetest/panic", get(t, client, base, tcase{target: "/__edgetest/panic"}), want)
+	id, before = instanceOf(t, client, base)
+	sameAnswer(t, route, get(t, client, base, tcase{target: route}), want)
 	c := claimCase(t)
 	check(t, c, get(t, client, base, c))
-	if id2, after := instanceOf(t, client, base); id2 != id || after != before+3 {
+	idAfter, after = instanceOf(t, client, base)
+	return id, before, idAfter, after
+}
+
+// TestEdgePanic: a panic in a handler answers 500 (the bytes and headers net/http's handler
+// gives for a panic), and the same instance answers the next request correctly.
+func TestEdgePanic(t *testing.T) {
+	if id, before, id2, after := failThenClaim(t, "/__edgetest/panic"); id2 != id || after != before+3 {
 		t.Errorf("after a panic: instance %s with %d answered, want %s with %d", id2, after, id, before+3)
 	}
 }
@@ -105,14 +114,7 @@ func TestEdgePanic(t *testing.T) {
 // recover catches), the request in flight answers 500 and the next request is answered by a
 // fresh instance.
 func TestEdgeInstanceEnds(t *testing.T) {
-	base := edgeHooks(t)
-	client := newClient()
-	want := internalError(t)
-	id, _ := instanceOf(t, client, base)
-	sameAnswer(t, "/__edgetest/exit", get(t, client, base, tcase{target: "/__edgetest/exit"}), want)
-	c := claimCase(t)
-	check(t, c, get(t, client, base, c))
-	if id2, after := instanceOf(t, client, base); id2 == id || after != 1 {
+	if id, _, id2, after := failThenClaim(t, "/__edgetest/exit"); id2 == id || after != 1 {
 		t.Errorf("after the instance ended: instance %s with %d answered, want a new one with 1 (the claim)", id2, after)
 	}
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"testing"
@@ -32,6 +33,21 @@ func atOnce(t *testing.T, workers, rounds int, round func(report func(error))) {
 	for _, err := range errs {
 		t.Error(err)
 	}
+}
+
+// send sends a request with body and reads the whole answer. It runs on any goroutine.
+func send(client *http.Client, method, url string, body io.Reader) (answer, error) {
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		return answer{}, err
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return answer{status: res.StatusCode, header: res.Header, body: b}, err
 }
 
 // sameClaim fetches case c and says how its answer differs from c's expected claim (200 and

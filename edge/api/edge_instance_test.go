@@ -132,20 +132,10 @@ func TestEdgeBodies(t *testing.T) {
 		method string
 		body   []byte
 	}{{"POST", []byte(`{"m":"Qwen/Qwen2.5-7B-Instruct"}`)}, {"POST", big}, {"PUT", nil}, {"DELETE", []byte("x")}, {"GET", nil}} {
-		req, err := http.NewRequest(c.method, base+"/__edgetest/echo", bytes.NewReader(c.body))
+		a, err := send(client, c.method, base+"/__edgetest/echo", bytes.NewReader(c.body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := answer{status: res.StatusCode, body: b}
 		want := c.method + " " + strconv.Itoa(len(c.body)) + "\n" + string(c.body)
 		if a.status != 200 || string(a.body) != want {
 			t.Errorf("%s with %d bytes: %d, %d bytes back (want %d: %.60q)", c.method, len(c.body), a.status, len(a.body), len(want), want)
@@ -153,17 +143,25 @@ func TestEdgeBodies(t *testing.T) {
 	}
 }
 
-// TestEdgeCheck: POST /api/v1/check (a route that reads the request body) answers in workerd
-// what it answers in net/http, byte for byte, for a real body, an oversize one, a preflight
-// and a GET.
-func TestEdgeCheck(t *testing.T) {
-	base := edgeURL(t)
-	native := httptest.NewServer(api.Handler())
-	defer native.Close()
+// checkSetup is what the check route's tests start from: the worker's URL, the same handler in
+// net/http (closed when the test ends) and a cluster's ResourceSlices.
+func checkSetup(t *testing.T) (base string, native *httptest.Server, slices []byte) {
+	t.Helper()
+	base = edgeURL(t)
+	native = httptest.NewServer(api.Handler())
+	t.Cleanup(native.Close)
 	slices, err := os.ReadFile("../../cluster/testdata/mixed.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return base, native, slices
+}
+
+// TestEdgeCheck: POST /api/v1/check (a route that reads the request body) answers in workerd
+// what it answers in net/http, byte for byte, for a real body, an oversize one, a preflight
+// and a GET.
+func TestEdgeCheck(t *testing.T) {
+	base, native, slices := checkSetup(t)
 	client := newClient()
 	for _, c := range []struct {
 		method, target string
@@ -176,30 +174,21 @@ func TestEdgeCheck(t *testing.T) {
 		{"OPTIONS", api.CheckPath, nil},
 		{"GET", api.CheckPath + "?p=7", nil},
 	} {
-		send := func(base string) answer {
+		to := func(base string) answer {
 			// No Content-Length (a body of unknown length is sent chunked): with one, an
 			// oversize body is refused before it is read, and the server may close the
 			// connection while the client is still writing it.
-			req, err := http.NewRequest(c.method, base+c.target, io.MultiReader(bytes.NewReader(c.body)))
+			a, err := send(client, c.method, base+c.target, io.MultiReader(bytes.NewReader(c.body)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			b, err := io.ReadAll(res.Body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return answer{status: res.StatusCode, header: res.Header, body: b}
+			return a
 		}
-		want := send(native.URL)
+		want := to(native.URL)
 		if want.status == 0 {
 			t.Fatalf("%s %s: no native answer", c.method, c.target)
 		}
-		sameAnswer(t, c.method+" "+c.target, send(base), want)
+		sameAnswer(t, c.method+" "+c.target, to(base), want)
 	}
 }
 
@@ -208,24 +197,12 @@ func TestEdgeCheck(t *testing.T) {
 // it arrives in several chunks) is read while other requests are in flight, and every answer
 // must equal net/http's.
 func TestEdgeCheckConcurrent(t *testing.T) {
-	base := edgeURL(t)
-	native := httptest.NewServer(api.Handler())
-	defer native.Close()
-	slices, err := os.ReadFile("../../cluster/testdata/mixed.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, native, slices := checkSetup(t)
 	slices = append([]byte("# "+strings.Repeat("x", 256<<10)+"\n"), slices...)
 	client := newClient()
 	target := api.CheckPath + "?p=70&drv=nvidia&n=2"
 	post := func(base string) (answer, error) {
-		res, err := client.Post(base+target, "application/yaml", bytes.NewReader(slices))
-		if err != nil {
-			return answer{}, err
-		}
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		return answer{status: res.StatusCode, body: b}, err
+		return send(client, "POST", base+target, bytes.NewReader(slices))
 	}
 	want, err := post(native.URL)
 	if err != nil || want.status != 200 {

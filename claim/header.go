@@ -62,7 +62,11 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
 	overhead := strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead"
 	if b.ActiveParamsB < b.ParamsB {
-		read = twoDecimals(weightsRead) + " GB weights (" + oneDecimal(b.ActiveParamsB) + "B active) + " + twoDecimals(kvGB) + " GB KV"
+		which := oneDecimal(b.ActiveParamsB) + "B active"
+		if experts, rest, ok := b.ActiveSplit(); ok { // each part in its own format (fit/speedread.go)
+			which += ": " + twoDecimals(experts) + "B of " + b.Format.Experts + " experts + " + twoDecimals(rest) + "B " + b.Format.Rest
+		}
+		read = twoDecimals(weightsRead) + " GB weights (" + which + ") + " + twoDecimals(kvGB) + " GB KV"
 		overhead += " (" + moeOverheadWords(b.Arch.Layers) + ")"
 	}
 	read = "(" + read + ")"

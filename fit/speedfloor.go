@@ -89,11 +89,10 @@ func commSeconds(n int) float64 {
 }
 
 // readBytesPerToken is what one decoded step reads over all devices: the weights a token
-// touches (a mixture of experts' active parameters, a Gemma "E" model's effective size) and the
-// whole KV cache.
+// touches (a mixture of experts' active parameters, each in its own format where experts and
+// the rest differ, speedread.go; a Gemma "E" model's effective size) and the whole KV cache.
 func (b *Bounds) readBytesPerToken() float64 {
-	w := WeightsReadB(b.ParamsB, b.ActiveParamsB, EffectiveParamsB(b.Model.Name), b.isMoE())
-	return w*1e9*b.BytesPerParam + b.KVBytes
+	return b.weightBytesPerToken() + b.KVBytes
 }
 
 // isMoE reports whether a token reads fewer parameters than the model has: a mixture of experts.

@@ -12,12 +12,10 @@ import (
 // (70,560,423,936 − 2,101,346,304) × 1 B + 2,101,346,304 × 2 B = 72,661,770,240 B
 // = 67.6716 GiB, 33.8358 per device (1 B for all gave 70,560,423,936 B = 32.8572).
 func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
-	tg := target.Default()
-	tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", target.SizingKV, target.EngineVLLM, 2
-	b, err := Resolve(tg)
-	if err != nil {
-		t.Fatal(err)
+	fp8 := func(tg *target.Target) {
+		tg.Model, tg.Sizing, tg.Engine, tg.Count = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", target.SizingKV, target.EngineVLLM, 2
 	}
+	b := resolve(t, fp8)
 	if !within(b.WeightsGB, 72.66177024, 1e-8) {
 		t.Errorf("weights %v GB, want 72.66177024", b.WeightsGB)
 	}
@@ -25,8 +23,7 @@ func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
 		t.Errorf("weights per device %.4f GiB, want 33.8358 (vLLM logged 33.88)", in.WeightsGiB)
 	}
 	// A GGUF type keeps llmfit's whole-file average: Q4_K_M is 0.58 B for every parameter.
-	tg.Quant = "Q4_K_M"
-	if b, err = Resolve(tg); err != nil || b.BytesPerParam != 0.58 {
-		t.Errorf("Q4_K_M: %v B per parameter (%v)", b.BytesPerParam, err)
+	if b = resolve(t, func(tg *target.Target) { fp8(tg); tg.Quant = "Q4_K_M" }); b.BytesPerParam != 0.58 {
+		t.Errorf("Q4_K_M: %v B per parameter", b.BytesPerParam)
 	}
 }

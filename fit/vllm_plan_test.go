@@ -95,12 +95,10 @@ func TestVLLMFloor(t *testing.T) {
 // The claim under vLLM, then the plan on the smallest device it admits: Qwen2-7B-Instruct BF16,
 // 4 sequences of 16,384 tokens on one device.
 func TestVLLMClaimFloorAndPlan(t *testing.T) {
-	tg := target.Default()
-	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 4
-	b, err := Resolve(tg)
-	if err != nil {
-		t.Fatal(err)
+	qwen2 := func(tg *target.Target) {
+		tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Sequences = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 4
 	}
+	b := resolve(t, qwen2)
 	// large limits: activation 9.52 × 1024 × 152,064 × 4 / 2^30 + 1.43 × 8192 × 3584 × 2 / 2^30
 	// = 9.52 × 0.580078 + 1.43 × 0.054688 = 5.522344 + 0.078203 = 5.600547;
 	// (14.185191 + 5.600547 + 0.112 + 4 × 0.875) / 0.9 + 1.12 = 23.397738 / 0.9 + 1.12 = 27.117487;
@@ -109,11 +107,7 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 		t.Errorf("floor = %d Gi, want 28", got)
 	}
 	// the claim under engine vllm has that floor
-	tg.Engine = target.EngineVLLM
-	bv, err := Resolve(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bv := resolve(t, func(tg *target.Target) { qwen2(tg); tg.Engine = target.EngineVLLM })
 	if bv.MemoryGi != 28 || bv.Engine != target.EngineVLLM {
 		t.Errorf("claim floor under vllm = %d Gi (%s), want 28", bv.MemoryGi, bv.Engine)
 	}

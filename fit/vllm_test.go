@@ -174,12 +174,9 @@ func TestVLLMShortfallIsTheMedian(t *testing.T) {
 
 // A catalog model as a vLLM start-up: Qwen2-7B-Instruct in BF16 on 2 × A100 80GB, dl-05's setup.
 func TestVLLMInputFor(t *testing.T) {
-	tg := target.Default()
-	tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Count = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 2
-	b, err := Resolve(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := resolve(t, func(tg *target.Target) {
+		tg.Model, tg.Quant, tg.Sizing, tg.Context, tg.Count = "Qwen/Qwen2-7B-Instruct", "BF16", target.SizingKV, 16384, 2
+	})
 	in := VLLMInputFor(&b, 79.15, "NVIDIA A100 SXM4 80GB")
 	// 7,615,616,512 parameters × 2 bytes / 2 devices / 2^30 = 7.0926 GiB (dl-05 logged 7.1217)
 	nearly(t, "weights", in.WeightsGiB, 7615616512.0/(1<<30), 1e-12)

@@ -32,12 +32,7 @@ func TestVLLMActivationUsesTheArchitecture(t *testing.T) {
 		{"google/gemma-3-27b-it", 262208, 5376, 9.639628},
 		{"meta-llama/Llama-3.3-70B-Instruct", 128256, 8192, 9.52*1024*128256*4/gib + 1.43*8192*8192*2/gib},
 	} {
-		tg := target.Default()
-		tg.Model, tg.Sizing, tg.Engine = c.model, target.SizingKV, target.EngineVLLM
-		b, err := Resolve(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := resolve(t, func(tg *target.Target) { tg.Model, tg.Sizing, tg.Engine = c.model, target.SizingKV, target.EngineVLLM })
 		in := VLLMInputFor(&b, 79.18, "NVIDIA H100 SXM 80GB")
 		if in.Vocab != c.vocab || in.Hidden != c.hidden {
 			t.Errorf("%s: vocab %d hidden %d, want %d and %d", c.model, in.Vocab, in.Hidden, c.vocab, c.hidden)

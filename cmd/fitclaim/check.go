@@ -61,14 +61,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	rest, file, err := splitCheckArgs(args)
 	var c claimArgs
 	if err == nil {
-		c, err = parseClaimArgs(rest)
-	}
-	if err == nil {
-		err = refuseForeignFlags("check", c)
+		c, err = commandArgs("check", rest)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "fitclaim check: %v\n\n%s", err, usage())
-		return exitUsage
+		return usageError(stderr, "check", err)
 	}
 	t, err := c.target()
 	var data []byte

@@ -119,13 +119,9 @@ func switchValue(name, value string, hasValue bool) (bool, error) {
 }
 
 func runClaim(args []string, stdout, stderr io.Writer) int {
-	c, err := parseClaimArgs(args)
-	if err == nil {
-		err = refuseForeignFlags("claim", c)
-	}
+	c, err := commandArgs("claim", args)
 	if err != nil {
-		fmt.Fprintf(stderr, "fitclaim claim: %v\n\n%s", err, usage())
-		return exitUsage
+		return usageError(stderr, "claim", err)
 	}
 	t, err := c.target()
 	if err == nil {

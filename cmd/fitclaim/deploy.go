@@ -10,16 +10,12 @@ import (
 // runDeploy is `fitclaim deploy MODEL [claim flags]`: the claim flags are the target's, and the
 // engine and image are two of them (--engine, --image).
 func runDeploy(args []string, stdout, stderr io.Writer) int {
-	c, err := parseClaimArgs(args)
-	if err == nil {
-		err = refuseForeignFlags("deploy", c)
-	}
+	c, err := commandArgs("deploy", args)
 	if err == nil && c.json {
 		err = fmt.Errorf("--json: deploy writes YAML only (claim --json gives the fit as JSON)")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "fitclaim deploy: %v\n\n%s", err, usage())
-		return exitUsage
+		return usageError(stderr, "deploy", err)
 	}
 	t, err := c.target()
 	if err == nil {

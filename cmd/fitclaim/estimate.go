@@ -48,8 +48,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	}
 	v, asJSON, err := parseEstimateArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "fitclaim estimate: %v\n\n%s", err, usage())
-		return exitUsage
+		return usageError(stderr, "estimate", err)
 	}
 	e, err := estimate.Run(v)
 	if err != nil {

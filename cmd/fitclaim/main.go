@@ -109,3 +109,10 @@ func claimFlagsHelp() string {
 	}
 	return b.String()
 }
+
+// usageError says what is wrong with a command's arguments, then the usage; it returns the exit
+// code.
+func usageError(stderr io.Writer, command string, err error) int {
+	fmt.Fprintf(stderr, "fitclaim %s: %v\n\n%s", command, err, usage())
+	return exitUsage
+}

@@ -18,6 +18,16 @@ func readerOf(f *target.Field) string {
 	return ""
 }
 
+// commandArgs reads the claim arguments of command, refusing the flags only another command
+// reads.
+func commandArgs(command string, args []string) (claimArgs, error) {
+	c, err := parseClaimArgs(args)
+	if err == nil {
+		err = refuseForeignFlags(command, c)
+	}
+	return c, err
+}
+
 // refuseForeignFlags refuses, rather than ignores, a flag that only another command reads:
 // `claim --image` or `claim --on nvidia-l4` would otherwise write a claim that silently is not
 // what was asked. A --permalink may carry every key: the page's link holds its whole form.

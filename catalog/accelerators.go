@@ -34,7 +34,7 @@ func parseAccelerators(text string) []Accelerator {
 	for line := range rows(text) {
 		f := strings.Split(line, "\t")
 		if len(f) != 13 {
-			panic("catalog: accelerators.tsv is malformed; run go generate ./catalog")
+			panic("catalog: accelerators_tsv.go is malformed; run go generate ./catalog")
 		}
 		out = append(out, Accelerator{
 			ID: f[0], Vendor: f[1], Kind: f[2], Name: f[3], Driver: f[4], ProductName: f[5],

@@ -1,5 +1,7 @@
-// Package catalog holds llmfit's model catalog and a table of common accelerators, embedded as
-// compact text made by `go generate` (see gen/), with lookup and a ranked search.
+// Package catalog holds llmfit's model catalog and a table of common accelerators, compiled in
+// as compact text made by `go generate` (see gen/: string constants in models_tsv.go and
+// accelerators_tsv.go, not //go:embed, whose package embed would bring io/fs and time into the
+// page's wasm), with lookup and a ranked search.
 //
 // The model data is derived from llmfit (MIT licence); LICENSE-llmfit.txt travels with it.
 package catalog
@@ -7,21 +9,11 @@ package catalog
 //go:generate go run ./gen -data ../data -out .
 
 import (
-	_ "embed"
 	"iter"
 	"strconv"
 	"strings"
 	"sync"
 )
-
-//go:embed models.tsv
-var modelsTSV string
-
-//go:embed accelerators.tsv
-var acceleratorsTSV string
-
-//go:embed date.txt
-var dateTxt string
 
 // Date is the day llmfit's catalog was taken (YYYY-MM-DD).
 var Date = strings.TrimSpace(dateTxt)
@@ -153,14 +145,14 @@ func Models() []Model {
 	return models
 }
 
-// parseModels reads models.tsv. It cuts fields by hand into a reused array rather than with
+// parseModels reads modelsTSV. It cuts fields by hand into a reused array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModels(text string) []Model {
 	out := make([]Model, 0, strings.Count(text, "\n"))
 	var f [16 + 18]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	for line := range rows(text) {
 		if !splitFields(line, f[:]) {
-			panic("catalog: models.tsv is malformed; run go generate ./catalog")
+			panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 		}
 		m := Model{
 			Name:             f[0],

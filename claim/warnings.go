@@ -29,13 +29,8 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 		if m := b.MaxContext; m > 0 && b.ContextTokens > m {
 			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
 		}
-		if b.Engine == target.EngineVLLM && (b.Format.Experts == "MXFP4" || b.Format.Rest == "MXFP4") {
-			// data/vllm-train.tsv: llmd-01 loaded gpt-oss-20b as 13.47 GiB on an H100 against a
-			// 12.82 GiB checkpoint (one expert dimension padded 2,880 → 3,072: × 1.067 on the experts),
-			// dl-01 gpt-oss-120b as 4 × 17.22 = 68.9 GiB on A100s against 60.77 (both: × 1.138).
-			w = append(w, "vLLM pads MXFP4 expert matrices to its kernels' tiles and loads 5–13 % more than the checkpoint "+
-				"(gpt-oss-20b: 13.47 GiB on an H100 against 12.82; gpt-oss-120b: 68.9 GiB on 4 A100s against 60.77); "+
-				"these weights are the checkpoint's")
+		if note := fit.VLLMPaddingNote(b); note != "" {
+			w = append(w, note)
 		}
 		if b.Model.Embedding {
 			w = append(w, fit.EmbeddingNote(b.Model.Name))

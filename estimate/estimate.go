@@ -140,6 +140,9 @@ func Text(e fit.Estimate) string {
 	s.WriteString(")\n")
 	if r := e.VLLM; r != nil {
 		s.WriteString(vllmText(e, r))
+		if note := fit.VLLMPaddingNote(b); note != "" {
+			s.WriteString(note + "\n")
+		}
 	}
 	s.WriteString("longest context: " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens × " + fit.SequencesText(b.Target.Sequences) +
 		"; most sequences at " + strconv.Itoa(b.ContextTokens) + " tokens: " + strconv.FormatInt(e.MaxSequences, 10) + "\n")

@@ -71,3 +71,21 @@ func (e *Estimate) vllmReason(floor, total float64) string {
 	}
 	return s
 }
+
+// VLLMPaddingNote says, for vLLM and MXFP4 weights, that vLLM loads more than the checkpoint these
+// figures count; "" otherwise. vLLM pads MXFP4 expert matrices to its kernels' tiles
+// (vllm/model_executor/layers/quantization/mxfp4.py, Mxfp4MoEMethod.create_weights: Marlin,
+// before Hopper, rounds the hidden size up to 256 and each device's expert width to 128; the
+// Blackwell FlashInfer kernels round both to 256; Hopper's Triton kernels pad in their layout).
+// data/vllm-train.tsv: llmd-01 loaded gpt-oss-20b as 13.47 GiB on an H100 against a 12.82 GiB
+// checkpoint (× 1.067 on the experts: 2,880 → 3,072 in one dimension), dl-01 gpt-oss-120b as
+// 4 × 17.22 = 68.9 GiB on four A100s against 60.77 (Marlin: 2,880 → 3,072 and 720 → 768 a device,
+// × 1.138). How much depends on the device and the vLLM version, so it is said, not added.
+func VLLMPaddingNote(b *Bounds) string {
+	if b.Engine != target.EngineVLLM || (b.Format.Experts != "MXFP4" && b.Format.Rest != "MXFP4") {
+		return ""
+	}
+	return "vLLM pads MXFP4 expert matrices to its kernels' tiles and loads 5–13 % more than the checkpoint " +
+		"(gpt-oss-20b: 13.47 GiB on an H100 against 12.82; gpt-oss-120b: 68.9 GiB on 4 A100s against 60.77); " +
+		"these weights are the checkpoint's"
+}

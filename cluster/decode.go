@@ -216,10 +216,10 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 			return Device{}, o.err(fpath, "names no node: with perDeviceNodeSelection each device sets nodeName, nodeSelector or allNodes")
 		}
 	}
-	if d.Attributes, err = attributes(o, fpath+".attributes", fields["attributes"]); err != nil {
+	if d.Attributes, err = named(o, fpath+".attributes", fields["attributes"], attribute); err != nil {
 		return Device{}, err
 	}
-	if d.Capacity, err = capacities(o, fpath+".capacity", fields["capacity"]); err != nil {
+	if d.Capacity, err = named(o, fpath+".capacity", fields["capacity"], capacity); err != nil {
 		return Device{}, err
 	}
 	if d.Taints, err = taints(o, fpath+".taints", fields["taints"]); err != nil {
@@ -228,7 +228,9 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 	return d, nil
 }
 
-func attributes(o *object, path string, v any) (map[string]Attribute, error) {
+// named decodes a map of named entries (a device's attributes or capacity) in name order, each
+// by one at its own path.
+func named[T any](o *object, path string, v any, one func(o *object, at string, v any) (T, error)) (map[string]T, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -236,87 +238,84 @@ func attributes(o *object, path string, v any) (map[string]Attribute, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]Attribute, len(m))
+	out := make(map[string]T, len(m))
 	for _, name := range sortedKeys(m) {
-		at := path + "." + name
-		am, err := mapping(o, at, m[name])
+		x, err := one(o, path+"."+name, m[name])
 		if err != nil {
 			return nil, err
 		}
-		var a Attribute
-		set := 0
-		for _, k := range sortedKeys(am) {
-			val := am[k]
-			switch k {
-			case KindInt:
-				if a.Int, err = integer(o, at+".int", val, -1<<63); err != nil {
-					return nil, err
-				}
-			case KindBool:
-				b, ok := val.(bool)
-				if !ok {
-					return nil, o.err(at+".bool", "is a "+typeName(val)+"; want true or false")
-				}
-				a.Bool = b
-			case KindString: // may be empty: AMD's partitionProfile is "" on unpartitioned GPUs
-				str, ok := val.(string)
-				if !ok {
-					return nil, o.err(at+".string", "is a "+typeName(val)+"; want a string")
-				}
-				a.Text = str
-			case KindVersion:
-				if a.Text, err = text(o, at+".version", val); err != nil {
-					return nil, err
-				}
-			default:
-				return nil, o.err(at, "unknown value type "+strconv.Quote(clip(k))+"; want one of int, bool, string, version")
-			}
-			a.Kind = k
-			set++
-		}
-		if set != 1 {
-			return nil, o.err(at, "sets "+strconv.Itoa(set)+" of int, bool, string, version; want exactly one")
-		}
-		out[name] = a
+		out[name] = x
 	}
 	return out, nil
 }
 
-func capacities(o *object, path string, v any) (map[string]Quantity, error) {
-	if v == nil {
-		return nil, nil
-	}
-	m, err := mapping(o, path, v)
+// attribute decodes one device attribute: exactly one of int, bool, string, version.
+func attribute(o *object, at string, v any) (Attribute, error) {
+	am, err := mapping(o, at, v)
 	if err != nil {
-		return nil, err
+		return Attribute{}, err
 	}
-	out := make(map[string]Quantity, len(m))
-	for _, name := range sortedKeys(m) {
-		at := path + "." + name
-		cm, err := mapping(o, at, m[name])
-		if err != nil {
-			return nil, o.err(at, "is a "+typeName(m[name])+"; want {value: QUANTITY}")
-		}
-		val, ok := cm["value"]
-		if !ok {
-			return nil, o.err(at+".value", "missing")
-		}
-		var s string
-		switch x := val.(type) {
-		case string:
-			s = x
-		case json.Number:
-			s = x.String()
+	var a Attribute
+	set := 0
+	for _, k := range sortedKeys(am) {
+		val := am[k]
+		switch k {
+		case KindInt:
+			if a.Int, err = integer(o, at+".int", val, -1<<63); err != nil {
+				return Attribute{}, err
+			}
+		case KindBool:
+			b, ok := val.(bool)
+			if !ok {
+				return Attribute{}, o.err(at+".bool", "is a "+typeName(val)+"; want true or false")
+			}
+			a.Bool = b
+		case KindString: // may be empty: AMD's partitionProfile is "" on unpartitioned GPUs
+			str, ok := val.(string)
+			if !ok {
+				return Attribute{}, o.err(at+".string", "is a "+typeName(val)+"; want a string")
+			}
+			a.Text = str
+		case KindVersion:
+			if a.Text, err = text(o, at+".version", val); err != nil {
+				return Attribute{}, err
+			}
 		default:
-			return nil, o.err(at+".value", "is a "+typeName(val)+"; want a quantity such as 80Gi")
+			return Attribute{}, o.err(at, "unknown value type "+strconv.Quote(clip(k))+"; want one of int, bool, string, version")
 		}
-		q, ok := ParseQuantity(s)
-		if !ok {
-			return nil, o.err(at+".value", strconv.Quote(clip(s))+" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)")
-		}
-		out[name] = q
+		a.Kind = k
+		set++
 	}
-	return out, nil
+	if set != 1 {
+		return Attribute{}, o.err(at, "sets "+strconv.Itoa(set)+" of int, bool, string, version; want exactly one")
+	}
+	return a, nil
+}
+
+// capacity decodes one device capacity: {value: QUANTITY}.
+func capacity(o *object, at string, v any) (Quantity, error) {
+	cm, err := mapping(o, at, v)
+	if err != nil {
+		return Quantity{}, o.err(at, "is a "+typeName(v)+"; want {value: QUANTITY}")
+	}
+	val, ok := cm["value"]
+	if !ok {
+		return Quantity{}, o.err(at+".value", "missing")
+	}
+	var s string
+	switch x := val.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s = x.String()
+	default:
+		return Quantity{}, o.err(at+".value", "is a "+typeName(val)+"; want a quantity such as 80Gi")
+	}
+	q, ok := ParseQuantity(s)
+	if !ok {
+		return Quantity{}, o.err(at+".value", strconv.Quote(clip(s))+" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)")
+	}
+	return q, nil
 }
 
 func taints(o *object, path string, v any) ([]Taint, error) {

@@ -61,10 +61,10 @@ func LookupEngine(name string) Engine {
 //     512 × (51,200 + 2,560) × 4 B = 110,100,480 B = 105.00 MiB. A model whose vocabulary or
 //     width the catalog lacks is sized at the largest common ones (Gemma's 262,144; 16,384).
 //     Without flash attention the K·Q scores n_ctx × n_head × n_ubatch × 4 B can dominate instead
-//     (ikawrakow/ik_llama.cpp#235): keep flash attention on. With it, the one part that grows with
-//     the context is the K·Q mask, n_ctx × n_ubatch × 2 B (fp16), freed before the logits are made;
-//     it passes them only when the whole context pool (--ctx-size, all slots) exceeds about twice
-//     the vocabulary (256k tokens for Llama-3's 128,256), which this term does not cover.
+//     (ikawrakow/ik_llama.cpp#235): keep flash attention on. With it, the part that grows with the
+//     context is the K·Q mask, n_ctx × n_ubatch × 2 B (fp16) over the whole pool (--ctx-size, all
+//     slots): 128 MiB at 131,072 tokens. This term does not count it: a pool of hundreds of
+//     thousands of tokens may need up to that much more.
 const (
 	llamaCppContextMiB    = 451
 	llamaCppContextGiB    = llamaCppContextMiB / 1024.0

@@ -5,7 +5,9 @@
 # (on every core, and again with GOMAXPROCS=1 for the per-core figure),
 # and prints requests/s, p50/p99 latency, errors, the throughput ratios, and workerd's CPU time
 # per request (its process's user + system time, /proc/<pid>/stat) beside the Workers free
-# plan's 10 ms. Stops workerd on exit. Exits non-zero on any error or wrong answer.
+# plan's 10 ms; and, for scale, what the same workerd serves with a JS worker that only
+# answers "ok" (edge/bench/floor): its floor on this machine. Stops workerd on exit. Exits
+# non-zero on any error or wrong answer.
 # Usage: edge/bench.sh [-n 2000] [-c 8] [-seq 300] [-warm 1500] [-timeout 5m]
 set -euo pipefail
 edge="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,6 +21,15 @@ go build -o "$bin/bench" ./edge/bench
 # shellcheck source=edge/worker.sh
 source "$edge/worker.sh"
 edge_start
-trap 'edge_stop; rm -rf "$bin"' EXIT
-echo "workerd $("$edge/node_modules/.bin/workerd" --version | awk '{print $2}'), $(go version | awk '{print $3}'), $(nproc) cores"
-"$bin/bench" -edge "$EDGE_URL" -edge-pid "$EDGE_PID" "$@"
+# The floor: the same workerd serving edge/bench/floor/ok.mjs, a JS worker that answers "ok".
+floor_port="$(edge_free_port)"
+"$edge/node_modules/.bin/workerd" serve "$edge/bench/floor/floor.capnp" \
+  --socket-addr "http=127.0.0.1:$floor_port" >"$bin/floor.log" 2>&1 &
+floor_pid=$!
+trap 'kill "$floor_pid" 2>/dev/null; wait "$floor_pid" 2>/dev/null; edge_stop; rm -rf "$bin"' EXIT
+for _ in $(seq 1 100); do
+  edge_ready "$floor_port" && break
+  sleep 0.1
+done
+echo "workerd $("$edge/node_modules/.bin/workerd" --version | awk '{print $2}'), $(go version | awk '{print $3}'), $(nproc) cores; uptime:$(uptime | sed 's/.*load/ load/')"
+"$bin/bench" -edge "$EDGE_URL" -edge-pid "$EDGE_PID" -floor "http://127.0.0.1:$floor_port" -floor-pid "$floor_pid" "$@"

@@ -82,6 +82,8 @@ type server struct {
 func main() {
 	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only)")
 	edgePID := flag.Int("edge-pid", 0, "workerd's process id, for its CPU time (/proc/<pid>/stat)")
+	floor := flag.String("floor", "", "base URL of a workerd serving a JS worker that answers \"ok\" (edge/bench/floor; loopback only)")
+	floorPID := flag.Int("floor-pid", 0, "that workerd's process id")
 	n := flag.Int("n", 2000, "requests per server at concurrency -c")
 	c := flag.Int("c", 8, "concurrent requests")
 	seq := flag.Int("seq", 300, "requests per server one at a time (0: skip)")
@@ -212,6 +214,29 @@ func main() {
 			}
 		} else if *edge != "" {
 			fmt.Println("workerd CPU time per request: not measured (no -edge-pid, or no /proc)")
+		}
+	}
+	if *floor != "" {
+		if err := loopbackOnly(*floor); err != nil {
+			fail(err.Error())
+		}
+		// The floor last, with a client of its own: what workerd serves with no Go at all.
+		s := server{"workerd floor (JS \"ok\")", *floor, *floorPID}
+		client := &http.Client{
+			Timeout:   30 * time.Second,
+			Transport: &http.Transport{MaxIdleConnsPerHost: *c, MaxConnsPerHost: *c, DisableCompression: true},
+		}
+		ok := map[string]string{"/": "ok\n"}
+		run(ctx, s, client, []string{"/"}, ok, *warm, *c)
+		r := run(ctx, s, client, []string{"/"}, ok, *n, *c)
+		client.CloseIdleConnections()
+		cpu := "CPU time not measured"
+		if r.cpu > 0 {
+			cpu = ms(r.cpuPerRequest()) + " CPU time per request"
+		}
+		fmt.Printf("workerd's floor, a JS worker answering \"ok\" (no Go): %.0f req/s at concurrency %d, %s, %d errors\n", r.rps(), *c, cpu, r.errs)
+		if r.errs > 0 {
+			failed = true
 		}
 	}
 	if failed || ctx.Err() != nil {

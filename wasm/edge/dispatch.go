@@ -12,6 +12,10 @@ import (
 	"github.com/fitclaim/fitclaim/edge/api"
 )
 
+// uint8Array is JS's Uint8Array constructor, looked up once: syumai/workers' js.Global() is a
+// Proxy of globalThis, and every lookup is a round trip into JS.
+var uint8Array = js.Global().Get("Uint8Array")
+
 // rawBodyWriter is the method syumai/workers' ResponseWriter (v0.32.0, internal/jshttp) has for
 // a body that is already a JS value: the Response is then made from that value, and the
 // writer's own pipe is never read.
@@ -38,7 +42,7 @@ func dispatch(h http.Handler) http.Handler {
 			w.Write(rec.body.Bytes())
 			return
 		}
-		b := js.Global().Get("Uint8Array").New(rec.body.Len())
+		b := uint8Array.New(rec.body.Len())
 		js.CopyBytesToJS(b, rec.body.Bytes())
 		raw.WriteRawJSBody(b)
 	})

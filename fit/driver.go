@@ -27,13 +27,7 @@ var drivers = []Driver{
 }
 
 // DriverNames lists the accepted Target.Driver values.
-func DriverNames() []string {
-	out := make([]string, len(drivers))
-	for i, d := range drivers {
-		out[i] = d.Name
-	}
-	return out
-}
+func DriverNames() []string { return namesOf(drivers, func(d *Driver) string { return d.Name }) }
 
 func driverByName(name string) (Driver, bool) {
 	for _, d := range drivers {

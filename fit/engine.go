@@ -22,13 +22,7 @@ type Engine struct {
 var engines = []Engine{{Name: target.EngineLlamaCpp, Floor: llamaCppFloor}, {Name: target.EngineVLLM, Floor: vllmEngineFloor}}
 
 // EngineNames lists the known engines, the default first.
-func EngineNames() []string {
-	out := make([]string, len(engines))
-	for i, e := range engines {
-		out[i] = e.Name
-	}
-	return out
-}
+func EngineNames() []string { return namesOf(engines, func(e *Engine) string { return e.Name }) }
 
 // LookupEngine returns the engine whose reserve the KV-aware floor holds: the named one, else
 // the default (llama.cpp). The Target's engine field is the Deployment's too (package deploy

@@ -9,12 +9,7 @@ import (
 // Serving formats: how vLLM, SGLang and TensorRT-LLM hold weights, with their real bytes per
 // parameter, scales included. llmfit's table (quants, quant.go) keeps its own rounder figures for
 // llmfit mode; the KV-aware mode uses these wherever a format is in both.
-var servingFormats = []struct {
-	Name string
-	BPP  float64
-	// Why is the derivation, for the reader of this table.
-	Why string
-}{
+var servingFormats = []servingFormat{
 	{"BF16", 2, "16-bit brain float"},
 	{"FP16", 2, "16-bit float"},
 	{"FP8", 1, "8-bit E4M3; one fp32 scale per tensor, channel or 128×128 block: < 0.01 bit per weight, not counted"},
@@ -29,21 +24,22 @@ var servingFormats = []struct {
 	{"GPTQ-Int8", (8 + (16+8)/128.0) / 8, "8-bit + fp16 scale and 8-bit zero per 128 = 8 + 24/128 = 8.1875 bits"},
 }
 
-// ServingFormats lists the serving-format names (beside llmfit's and the GGUF types in Quants).
-func ServingFormats() []string {
-	out := make([]string, len(servingFormats))
-	for i, f := range servingFormats {
-		out[i] = f.Name
-	}
-	return out
+type servingFormat struct {
+	Name string
+	BPP  float64
+	// Why is the derivation, for the reader of this table.
+	Why string
 }
 
-// servingBPP is a serving format's real bytes per parameter.
+func (f *servingFormat) name() string { return f.Name }
+
+// ServingFormats lists the serving-format names (beside llmfit's and the GGUF types in Quants).
+func ServingFormats() []string { return namesOf(servingFormats, (*servingFormat).name) }
+
+// servingBPP is a serving format's real bytes per parameter, and its name as the table spells it.
 func servingBPP(name string) (string, float64, bool) {
-	for _, f := range servingFormats {
-		if strings.EqualFold(f.Name, name) {
-			return f.Name, f.BPP, true
-		}
+	if f, ok := rowFold(servingFormats, name, (*servingFormat).name); ok {
+		return f.Name, f.BPP, true
 	}
 	return "", 0, false
 }

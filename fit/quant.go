@@ -67,25 +67,22 @@ func BytesPerParam(q string) float64 {
 // kvCaches is the size of one KV-cache element per cache type. q8_0 and q4_0 are ggml's blocks of
 // 32 values with one fp16 scale (ggml-common.h block_q8_0, block_q4_0): 32 + 2 = 34 B and
 // 16 + 2 = 18 B per 32 elements.
-var kvCaches = []struct {
+var kvCaches = []kvCache{{"fp16", 2}, {"fp8", 1}, {"q8_0", 34.0 / 32}, {"q4_0", 18.0 / 32}}
+
+type kvCache struct {
 	Name  string
 	Bytes float64
-}{{"fp16", 2}, {"fp8", 1}, {"q8_0", 34.0 / 32}, {"q4_0", 18.0 / 32}}
-
-// KVCaches lists the KV-cache element types.
-func KVCaches() []string {
-	out := make([]string, len(kvCaches))
-	for i, k := range kvCaches {
-		out[i] = k.Name
-	}
-	return out
 }
 
+func (k *kvCache) name() string { return k.Name }
+
+// KVCaches lists the KV-cache element types.
+func KVCaches() []string { return namesOf(kvCaches, (*kvCache).name) }
+
+// kvElementBytes is a KV-cache type's bytes per element, and its name as the table spells it.
 func kvElementBytes(name string) (string, float64, bool) {
-	for _, k := range kvCaches {
-		if strings.EqualFold(k.Name, name) {
-			return k.Name, k.Bytes, true
-		}
+	if k, ok := rowFold(kvCaches, name, (*kvCache).name); ok {
+		return k.Name, k.Bytes, true
 	}
 	return "", 0, false
 }

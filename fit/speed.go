@@ -30,11 +30,7 @@ const (
 
 // Families lists the device families in display order.
 func Families() []string {
-	out := make([]string, len(speedFamilies))
-	for i, f := range speedFamilies {
-		out[i] = f.Family
-	}
-	return out
+	return namesOf(speedFamilies, func(f *FamilySpeed) string { return f.Family })
 }
 
 // FamilySpeed is one family's calibrated efficiency and how many measured runs informed it.

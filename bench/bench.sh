@@ -16,7 +16,7 @@
 # A step that breaks is said and the others still run; the exit status is non-zero if any broke.
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
-# SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3),
+# SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3), TAIL_BENCHTIME (3000x),
 # FRAGMENT (permalink opened), GO_BENCHTIME (step 5, default 1s), EDGE=0 (skip step 6).
 # Loopback only; every server and browser it starts is stopped on exit (trap).
 set -euo pipefail
@@ -210,7 +210,7 @@ run_child env TMPDIR="$WORK/tmp" "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" 
 	{ echo "pagebench FAILED (exit $?): no page timings"; note "page timings: FAILED"; }
 
 # ---------------------------------------------------------------------------
-# 3b. Where one page render goes: claim.Render, bridge.ResultJSON, JSON.parse (bench/bridgebench)
+# 3b. Where one page render goes: claim.Render, bridge.ResultJSON (or the page's columns), JSON.parse (bench/bridgebench)
 
 section "3b. one render split into stages (bench/bridgebench; one op = one catalog entry at defaults; best of ${STAGE_COUNT:-3} counts)"
 [ -x "$BIN/wasmbrowsertest" ] || { say "building wasmbrowsertest (tools module)"; (cd tools && go build -o "$BIN/wasmbrowsertest" github.com/agnivade/wasmbrowsertest); }
@@ -223,7 +223,9 @@ if run_child go test "${STAGE_ARGS[@]}" >"$WORK/stages-native.txt" 2>&1 &&
 	run_child env GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" "${STAGE_ARGS[@]}" >"$WORK/stages-wasm.txt" 2>&1; then
 	printf '  %-52s %12s %14s %8s\n' "stage (cumulative)" native "wasm/Chromium" ratio
 	for st in "Stage1Render:claim.Render" "Stage2RenderView:+ bridge.ResultJSON (JSON text)" \
-		"Stage3RenderViewParse:+ JSON.parse (JS objects: what fitclaim.render does)"; do
+		"Stage3RenderViewParse:+ JSON.parse (JS objects: what fitclaim.render does)" \
+		"Stage2RenderColumns:+ the page's form (matches as columns)" \
+		"Stage3RenderColumnsParse:+ JSON.parse (render(t, {columns: true}), the page's)"; do
 		name=Benchmark${st%%:*} label=${st#*:}
 		n=$(stage_ns "$WORK/stages-native.txt" "$name")
 		w=$(stage_ns "$WORK/stages-wasm.txt" "$name")
@@ -235,6 +237,21 @@ if run_child go test "${STAGE_ARGS[@]}" >"$WORK/stages-native.txt" 2>&1 &&
 		printf '  in Chromium: claim.Render %s, ResultJSON %s, JSON.parse %s (%s%% of the total)\n' "$(us "$w1")" "$(us $((w2 - w1)))" \
 			"$(us $((w3 - w2)))" "$(awk -v a=$((w3 - w2)) -v b="$w3" 'BEGIN { printf "%.0f", 100*a/b }')"
 		note "$(printf '%-44s claim.Render %s + ResultJSON %s + JSON.parse %s (wasm, Chromium)' "one render's stages" "$(us "$w1")" "$(us $((w2 - w1)))" "$(us $((w3 - w2)))")"
+	fi
+	c2=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage2RenderColumns) c3=$(stage_ns "$WORK/stages-wasm.txt" BenchmarkStage3RenderColumnsParse)
+	if [ -n "$w1" ] && [ -n "$c2" ] && [ -n "$c3" ]; then
+		printf '  the page'"'"'s form in Chromium: claim.Render %s, columns %s, JSON.parse %s\n' "$(us "$w1")" "$(us $((c2 - w1)))" "$(us $((c3 - c2)))"
+		note "$(printf '%-44s claim.Render %s + columns %s + JSON.parse %s (wasm, Chromium)' "one page render's stages" "$(us "$w1")" "$(us $((c2 - w1)))" "$(us $((c3 - c2)))")"
+	fi
+	# What the slow renders are: each target's best of three against the p99 of all, and Go's
+	# collections per 1,000 renders (bench/bridgebench tail_test.go)
+	if run_child env GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" -run '^$' -bench 'RenderTail$' \
+		-benchtime "${TAIL_BENCHTIME:-3000x}" -count 1 ./bench/bridgebench >"$WORK/tail-wasm.txt" 2>&1; then
+		echo "  one render at a time over the page bench's 1,000 targets, 3 rounds, in Chromium (100 µs steps):"
+		awk '/^Benchmark.*RenderTail/ { for (i = 2; i <= NF; i++) m[$i] = $(i-1);
+			printf "    %-30s median %s µs, p99 %s µs; p99 of each target'"'"'s best %s µs; Go GCs %s per 1,000 renders\n", $1, m["p50-µs"], m["p99-µs"], m["best-p99-µs"], m["gc/1k"] }' "$WORK/tail-wasm.txt"
+	else
+		echo "  render tail benchmark FAILED"
 	fi
 else
 	echo "  stage benchmarks FAILED:"

@@ -48,3 +48,11 @@ func BenchmarkStage1Render(b *testing.B) {
 func BenchmarkStage2RenderView(b *testing.B) {
 	renderEach(b, func(t target.Target, r claim.Result) { _ = bridge.ResultJSON(t, r) })
 }
+
+// BenchmarkStage2RenderColumns is stage 2 in the page's form (fitclaim.render(target, {columns:
+// true}): the matches as columns), written into one buffer kept from render to render as the
+// page's bridge keeps it.
+func BenchmarkStage2RenderColumns(b *testing.B) {
+	var buf []byte
+	renderEach(b, func(t target.Target, r claim.Result) { buf = bridge.AppendResultColumnsJSON(buf[:0], t, r) })
+}

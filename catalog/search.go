@@ -1,10 +1,6 @@
 package catalog
 
-import (
-	"cmp"
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Search ranks catalog entries for a type-ahead picker: exact name, then names that start with
 // the query (with or without the provider), then names where it starts a word, then any
@@ -20,35 +16,37 @@ func Search(query string, limit int) []Model {
 	}
 	q := strings.ToLower(strings.TrimSpace(query))
 	words := strings.Fields(q)
-	type hit struct {
-		i    int
-		rank int
-	}
 	all := Models()
-	hits := make([]hit, 0, 64)
-	for i, name := range lowerNames() {
-		if r := rank(name, q, words); r >= 0 {
-			hits = append(hits, hit{i, r})
+	names := lowerNames()
+	// Walking the catalog in the within-rank order (byDownloadsThenName) and keeping each
+	// rank's hits apart orders the result without sorting the hits; a rank's bucket stops
+	// growing at limit, as no later hit of that rank can be among the first limit.
+	var buckets [maxRank + 1][]int
+	for _, i := range byDownloadsThenName() {
+		if r := rank(names[i], q, words); r >= 0 && len(buckets[r]) < limit {
+			if buckets[r] == nil {
+				buckets[r] = make([]int, 0, limit)
+			}
+			buckets[r] = append(buckets[r], i)
+			if r == 0 && len(buckets[0]) == limit {
+				break // nothing ranks better (an empty query ranks every model 0)
+			}
 		}
 	}
-	slices.SortFunc(hits, func(ha, hb hit) int {
-		if ha.rank != hb.rank {
-			return cmp.Compare(ha.rank, hb.rank)
+	out := make([]Model, 0, limit)
+	for _, b := range buckets {
+		for _, i := range b {
+			if len(out) == limit {
+				return out
+			}
+			out = append(out, all[i])
 		}
-		if d := cmp.Compare(all[hb.i].Downloads, all[ha.i].Downloads); d != 0 {
-			return d
-		}
-		return strings.Compare(all[ha.i].Name, all[hb.i].Name)
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	out := make([]Model, len(hits))
-	for k, h := range hits {
-		out[k] = all[h.i]
 	}
 	return out
 }
+
+// maxRank is the worst rank a match has.
+const maxRank = 4
 
 // rank is lower for better matches and -1 for no match.
 func rank(name, q string, words []string) int {

@@ -1,9 +1,7 @@
 package fit
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -41,11 +39,7 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 	t := target.Default()
 	t.Sizing, t.Count = target.SizingKV, count
 	all := catalog.Models()
-	order := make([]int, len(all))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].Downloads, all[x].Downloads) })
+	order := catalog.ByDownloads() // most downloaded first, made once: the catalog does not change
 	// No model whose weights alone, at the smallest bytes per parameter of any format, and the
 	// least reserve of the default engine (its fixed part: the compute buffer only adds) exceed
 	// the devices is worth resolving.

@@ -17,6 +17,7 @@ func BenchmarkHandler(b *testing.B) {
 		{"claim.json-nvidia", "/api/v1/claim.json?m=meta-llama%2FLlama-3.1-8B-Instruct&tps=40&drv=nvidia"},
 		{"claim.yaml-kv", "/api/v1/claim.yaml?m=mistralai%2FMistral-7B-Instruct-v0.3&s=kv&ctx=32768&seq=4"},
 		{"models", "/api/v1/models?q=llama&limit=10"},
+		{"fitting", "/api/v1/fitting.json?on=nvidia-rtx-4090&limit=5"},
 		{"version", "/api/v1/version"},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -4,15 +4,14 @@
 package speedcal
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/internal/tsv"
 )
 
 // Run is one measured decode run (one row of truth-train.tsv; data/README.md names the columns).
@@ -53,28 +52,15 @@ var classFamilies = map[string]string{
 
 // Parse reads the TSV: '#' comment lines, a header, then one run per line.
 func Parse(data []byte) ([]Run, error) {
-	var header []string
+	rows, err := tsv.Rows(string(data))
+	if err != nil {
+		return nil, err
+	}
 	var runs []Run
-	for n, line := range bytes.Split(data, []byte("\n")) {
-		s := strings.TrimRight(string(line), "\r")
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		cells := strings.Split(s, "\t")
-		if header == nil {
-			header = cells
-			continue
-		}
-		if len(cells) != len(header) {
-			return nil, fmt.Errorf("line %d: %d cells, the header has %d", n+1, len(cells), len(header))
-		}
-		row := make(map[string]string, len(header))
-		for i, h := range header {
-			row[h] = cells[i]
-		}
-		r, err := parseRun(row)
+	for _, row := range rows {
+		r, err := parseRun(row.Cells)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n+1, err)
+			return nil, fmt.Errorf("line %d: %w", row.Line, err)
 		}
 		runs = append(runs, r)
 	}

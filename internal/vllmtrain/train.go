@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/internal/tsv"
 )
 
 // Row is one start-up. Unknown figures are NaN (floats) or 0 (counts).
@@ -91,27 +92,19 @@ func Parse(text string) ([]Row, error) {
 	return rows, nil
 }
 
-// records splits the tab-separated text (after its # comments) into maps by column name.
+// records splits the tab-separated text (after its # comments) into maps by column name, each
+// cell trimmed of spaces.
 func records(text string) ([]map[string]string, error) {
-	var header []string
-	var out []map[string]string
-	for line := range strings.SplitSeq(text, "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	rows, err := tsv.Rows(text)
+	if err != nil {
+		return nil, errors.New("vllmtrain: " + err.Error())
+	}
+	out := make([]map[string]string, len(rows))
+	for i, r := range rows {
+		for k, v := range r.Cells {
+			r.Cells[k] = strings.TrimSpace(v)
 		}
-		cells := strings.Split(line, "\t")
-		if header == nil {
-			header = cells
-			continue
-		}
-		if len(cells) != len(header) {
-			return nil, errors.New("vllmtrain: row " + strconv.Quote(cells[0]) + " has " + strconv.Itoa(len(cells)) + " cells, want " + strconv.Itoa(len(header)))
-		}
-		m := make(map[string]string, len(header))
-		for i, h := range header {
-			m[h] = strings.TrimSpace(cells[i])
-		}
-		out = append(out, m)
+		out[i] = r.Cells
 	}
 	return out, nil
 }

@@ -39,17 +39,9 @@ func renderModel(m catalog.Model, t target.Target, version string) (Result, erro
 }
 
 func render(b fit.Bounds, version string) (Result, error) {
-	t := b.Target
-	name := t.Name
-	if name == "" {
-		name = DeriveName(b.Model.Name)
-	} else if err := checkSubdomain("name", name); err != nil {
+	name, err := claimName(&b)
+	if err != nil {
 		return Result{}, err
-	}
-	if t.DeviceClass != "" {
-		if err := checkSubdomain("deviceClass", t.DeviceClass); err != nil {
-			return Result{}, err
-		}
 	}
 	r := Result{Bounds: b, Name: name}
 	r.YAML = renderYAML(&b, name, version)
@@ -57,4 +49,51 @@ func render(b fit.Bounds, version string) (Result, error) {
 	r.Matches = fit.Matches(b)
 	r.Warnings = warnings(&b, name, r.Matches)
 	return r, nil
+}
+
+// RenderYAML is Render's YAML alone, and RenderJSON its JSON alone (the same bytes and the
+// same errors): the API serves one format per request, and rendering the other, the matches
+// and the warnings too was most of a request's work.
+func RenderYAML(t target.Target) (string, error) {
+	b, name, err := resolveNamed(t)
+	if err != nil {
+		return "", err
+	}
+	return renderYAML(&b, name, Version), nil
+}
+
+// RenderJSON: see RenderYAML.
+func RenderJSON(t target.Target) (string, error) {
+	b, name, err := resolveNamed(t)
+	if err != nil {
+		return "", err
+	}
+	return renderJSON(&b, name, Version), nil
+}
+
+func resolveNamed(t target.Target) (fit.Bounds, string, error) {
+	b, err := fit.Resolve(t)
+	if err != nil {
+		return fit.Bounds{}, "", err
+	}
+	name, err := claimName(&b)
+	return b, name, err
+}
+
+// claimName is the claim's name (the target's, checked, or one derived from the model's), after
+// checking the device class the claim names.
+func claimName(b *fit.Bounds) (string, error) {
+	t := &b.Target
+	name := t.Name
+	if name == "" {
+		name = DeriveName(b.Model.Name)
+	} else if err := checkSubdomain("name", name); err != nil {
+		return "", err
+	}
+	if t.DeviceClass != "" {
+		if err := checkSubdomain("deviceClass", t.DeviceClass); err != nil {
+			return "", err
+		}
+	}
+	return name, nil
 }

@@ -146,30 +146,26 @@ func noneMatch(values []string, etag string) bool {
 }
 
 func claimYAML(raw string) ([]byte, string, error) {
-	res, err := render(raw)
-	if err != nil {
-		return nil, "", err
-	}
-	return []byte(res.YAML), TypeYAML, nil
+	return renderOne(raw, claim.RenderYAML, TypeYAML)
 }
 
 func claimJSON(raw string) ([]byte, string, error) {
-	res, err := render(raw)
+	return renderOne(raw, claim.RenderJSON, TypeJSON)
+}
+
+// renderOne reads the query with the permalink codec (target.ParsePermalink, which does its
+// own percent-decoding: r.URL.Query() would silently drop a pair it cannot decode) and renders
+// the one format asked for.
+func renderOne(raw string, format func(target.Target) (string, error), ctype string) ([]byte, string, error) {
+	t, err := target.ParsePermalink(raw)
 	if err != nil {
 		return nil, "", err
 	}
-	return []byte(res.JSON), TypeJSON, nil
-}
-
-// render reads the query with the permalink codec (target.ParsePermalink, which does its own
-// percent-decoding: r.URL.Query() would silently drop a pair it cannot decode) and renders the
-// claim.
-func render(raw string) (claim.Result, error) {
-	t, err := target.ParsePermalink(raw)
+	out, err := format(t)
 	if err != nil {
-		return claim.Result{}, err
+		return nil, "", err
 	}
-	return claim.Render(t)
+	return []byte(out), ctype, nil
 }
 
 // deployYAML is the claim template, the Deployment and the Service (package deploy); the

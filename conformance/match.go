@@ -16,9 +16,9 @@ type Matcher struct {
 	Compiler *Compiler
 	Classes  map[string]*DeviceClassSelectors
 
-	mu         sync.Mutex
-	cache      map[string]*matchEntry // alternative key → matched device names
-	classCache map[[2]string]bool     // (class, device name) → class selectors match
+	matched    onceMap[[]string]  // alternative key → matched device names
+	mu         sync.Mutex         // guards classCache
+	classCache map[[2]string]bool // (class, device name) → class selectors match
 }
 
 // DeviceClassSelectors are a class's CEL selectors.
@@ -26,7 +26,7 @@ type DeviceClassSelectors struct{ Selectors []string }
 
 // NewMatcher uses DeviceClasses and a fresh Compiler.
 func NewMatcher() *Matcher {
-	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, cache: map[string]*matchEntry{}, classCache: map[[2]string]bool{}}
+	m := &Matcher{Compiler: NewCompiler(), Classes: map[string]*DeviceClassSelectors{}, classCache: map[[2]string]bool{}}
 	for name, c := range DeviceClasses {
 		cs := &DeviceClassSelectors{}
 		for _, s := range c.Spec.Selectors {
@@ -96,21 +96,7 @@ func (m *Matcher) MatchCached(ctx context.Context, alt Alternative, fleet Fleet)
 	for _, s := range alt.Selectors {
 		key += s + "\x00"
 	}
-	m.mu.Lock()
-	e := m.cache[key]
-	if e == nil {
-		e = &matchEntry{}
-		m.cache[key] = e
-	}
-	m.mu.Unlock()
-	e.once.Do(func() { e.names, e.err = m.Match(ctx, alt, fleet) })
-	return e.names, e.err
-}
-
-type matchEntry struct {
-	once  sync.Once
-	names []string
-	err   error
+	return m.matched.get(key, func() ([]string, error) { return m.Match(ctx, alt, fleet) })
 }
 
 // classMatches evaluates a class's selectors on a device, cached by class and

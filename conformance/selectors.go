@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	resourcev1 "k8s.io/api/resource/v1"
@@ -75,42 +74,28 @@ func celSelectors(sels []resourcev1.DeviceSelector) ([]string, error) {
 // (10,240 bytes) and estimated cost ≤ resourcev1.CELSelectorExpressionMaxCost
 // (1,000,000). Results are cached by expression; it is safe for concurrent use.
 type Compiler struct {
-	mu    sync.Mutex
-	cache map[string]*compiled
+	cache onceMap[dracel.CompilationResult]
 	// Compiles counts real compilations (cache misses).
 	Compiles atomic.Int64
 	// MaxLen and MaxCost are the largest length and estimated cost seen.
 	MaxLen, MaxCost atomic.Uint64
 }
 
-type compiled struct {
-	once   sync.Once
-	result dracel.CompilationResult
-	err    error
-}
-
 // NewCompiler returns an empty compiler cache.
-func NewCompiler() *Compiler { return &Compiler{cache: map[string]*compiled{}} }
+func NewCompiler() *Compiler { return &Compiler{} }
 
 // Compile returns the compiled expression, or an error if it fails to compile
 // or breaks a limit.
 func (c *Compiler) Compile(expr string) (dracel.CompilationResult, error) {
-	c.mu.Lock()
-	e := c.cache[expr]
-	if e == nil {
-		e = &compiled{}
-		c.cache[expr] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() {
+	return c.cache.get(expr, func() (dracel.CompilationResult, error) {
 		c.Compiles.Add(1)
-		e.result, e.err = CompileSelector(expr)
+		r, err := CompileSelector(expr)
 		storeMax(&c.MaxLen, uint64(len(expr)))
-		if e.err == nil {
-			storeMax(&c.MaxCost, e.result.MaxCost)
+		if err == nil {
+			storeMax(&c.MaxCost, r.MaxCost)
 		}
+		return r, err
 	})
-	return e.result, e.err
 }
 
 // CompileSelector compiles one expression without caching and checks the limits.

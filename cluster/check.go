@@ -17,6 +17,9 @@ type DeviceResult struct {
 	Matches bool     `json:"matches"`
 	Request string   `json:"request"` // the alternative that takes it: "model" or "model/<sub-request>"; "" if none
 	Reasons []string `json:"reasons"` // why it does not match, in words; empty when it matches
+	// AllocatedTo is the claim ("namespace/name") the cluster has already allocated the device
+	// to, when the claims were given; the device is then not free for this claim.
+	AllocatedTo string `json:"allocatedTo,omitempty"`
 
 	// Alternatives[i] says whether alternative i could take the device (its class and selector
 	// match, and nothing keeps the scheduler from it); CELError that evaluating a selector on it
@@ -29,6 +32,8 @@ type DeviceResult struct {
 	// with Kubernetes' CEL environment.
 	Selected      []bool `json:"-"`
 	SelectorError []bool `json:"-"`
+	// busy: the device would match if it were not allocated to another claim.
+	busy bool
 }
 
 // Report is the claim checked against a cluster's slices.
@@ -45,32 +50,65 @@ type Report struct {
 	Notes []string `json:"-"`
 }
 
-// Check parses the slices and judges them against the bounds' claim.
+// Check parses the slices and judges them against the bounds' claim, every device free.
 func Check(b *fit.Bounds, slicesData []byte) (Report, error) {
+	return CheckInUse(b, slicesData, nil)
+}
+
+// CheckInUse parses the slices and, unless claimsData is nil, the cluster's ResourceClaims
+// (ParseClaims), and judges the slices against the bounds' claim with the claims' allocated
+// devices taken.
+func CheckInUse(b *fit.Bounds, slicesData, claimsData []byte) (Report, error) {
 	s, err := Parse(slicesData)
 	if err != nil {
 		return Report{}, err
 	}
-	return Judge(b, s), nil
+	var inUse []InUse
+	if claimsData != nil {
+		if inUse, err = ParseClaims(claimsData); err != nil {
+			return Report{}, err
+		}
+	}
+	return JudgeInUse(b, s, inUse, claimsData != nil), nil
 }
 
-// Judge judges parsed slices against the bounds' claim.
+// Judge judges parsed slices against the bounds' claim, every device free.
 func Judge(b *fit.Bounds, slices []Slice) Report {
+	return JudgeInUse(b, slices, nil, false)
+}
+
+// JudgeInUse judges parsed slices against the bounds' claim with the inUse devices taken, as the
+// allocator takes its allocated-devices set: by driver, pool and device name. claimsGiven says
+// whether the cluster's claims were read at all (else the verdict assumes every device free).
+func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) Report {
 	alts := claim.Alternatives(b)
 	pools := poolStates(slices)
+	taken := map[deviceID]string{}
+	for _, u := range inUse {
+		id := deviceID{u.Driver, u.Pool, u.Device}
+		if _, ok := taken[id]; !ok {
+			taken[id] = u.Claim
+		}
+	}
 	r := Report{Devices: []DeviceResult{}}
 	for _, a := range alts {
 		r.Requests = append(r.Requests, a.Request)
 	}
+	seen := map[deviceID]bool{}
 	for _, s := range slices {
 		ps := pools[poolKey{s.Driver, s.Pool}]
 		for i := range s.Devices {
 			d := &s.Devices[i]
-			r.Devices = append(r.Devices, judgeDevice(b, alts, &s, d, ps.problem(&s, d.Name)))
+			id := deviceID{s.Driver, s.Pool, d.Name}
+			seen[id] = true
+			r.Devices = append(r.Devices, judgeDevice(b, alts, &s, d, ps.problem(&s, d.Name), taken[id]))
 		}
 	}
 	r.Allocatable, r.Placement = place(alts, r.Devices)
-	r.Notes = notes(b, alts)
+	r.Notes = notes(b, alts, claimsGiven)
+	if claimsGiven {
+		r.Notes = append(r.Notes, inUseNotes(inUse, seen)...)
+	}
 	for _, d := range r.Devices {
 		if d.CELError {
 			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")
@@ -80,8 +118,8 @@ func Judge(b *fit.Bounds, slices []Slice) Report {
 }
 
 // judgeDevice judges one device for every alternative.
-func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem string) DeviceResult {
-	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{},
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, allocatedTo string) DeviceResult {
+	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{}, AllocatedTo: allocatedTo,
 		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
 	var blocking []string
@@ -92,6 +130,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 	}
 	if poolProblem != "" {
 		blocking = append(blocking, poolProblem)
+	}
+	if allocatedTo != "" {
+		blocking = append(blocking, "allocated to "+allocatedTo)
 	}
 	var selected []string // why each alternative of the device's driver does not select it
 	var classDrivers []string
@@ -125,6 +166,7 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 		res.Request = alts[first].Request
 	case first >= 0:
 		res.Reasons = blocking
+		res.busy = allocatedTo != "" && len(blocking) == 1
 	case len(selected) > 0:
 		res.Reasons = append(selected, blocking...)
 	default:
@@ -142,8 +184,11 @@ func prefix(alts []claim.Alternative, alt claim.Alternative) string {
 }
 
 // notes are the assumptions a verdict rests on, worth saying when they apply.
-func notes(b *fit.Bounds, alts []claim.Alternative) []string {
-	n := []string{"assumes no device is allocated to another claim yet"}
+func notes(b *fit.Bounds, alts []claim.Alternative, claimsGiven bool) []string {
+	var n []string
+	if !claimsGiven {
+		n = append(n, "assumes no device is allocated to another claim yet")
+	}
 	for _, a := range alts {
 		if a.DeviceClass != a.Driver.Domain {
 			n = append(n, "assumes DeviceClass "+a.DeviceClass+" selects the devices of driver "+a.Driver.Domain+" as that driver's own class does")

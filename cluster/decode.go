@@ -16,11 +16,12 @@ var versions = map[string]bool{
 
 // object is one ResourceSlice being read, for messages that name it.
 type object struct {
-	name string
+	name  string
+	input string // Error.Input: "" for a slice, "claims" for a claim
 }
 
 func (o *object) err(field, msg string) error {
-	return &Error{Object: o.name, Field: field, Msg: msg}
+	return &Error{Input: o.input, Object: o.name, Field: field, Msg: msg}
 }
 
 // slice reads one ResourceSlice.

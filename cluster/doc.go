@@ -13,9 +13,19 @@
 // firstAvailable's alternatives in order. The conformance module proves the verdicts equal to
 // Kubernetes' CEL environment and allocator, device by device.
 //
-// Not modelled (the allocator would see them, a pasted slice list cannot say): devices already
-// allocated to other claims, node labels for nodeSelector slices (each selector is its own
-// group of nodes), shared counters of partitionable devices, and admin access.
+// Devices already allocated to other claims are taken when the cluster's ResourceClaims are
+// given beside the slices (`kubectl get resourceclaims -A -o yaml`; ParseClaims): each result of
+// a claim's status.allocation.devices is taken by driver, pool and device, as the scheduler
+// fills the allocator's allocated-devices set (a result with adminAccess does not count; one
+// naming no device in the slices is ignored and said so). Without them every device is assumed
+// free, and the report says so.
+//
+// Not modelled (the allocator would see them, the pasted lists cannot say): node labels for
+// nodeSelector slices (each selector is its own group of nodes), shared counters of partitionable
+// devices (sharedCounters / consumesCounters, KEP-4815: a device whose counters another
+// allocated device of its counter set has used up still counts as free), consumable capacity
+// (KEP-5075: a shared device's results are taken whole), and this claim's own admin access
+// (fitclaim's claims ask for none).
 //
 // Pure Go: no file system, network or syscall/js; sigs.k8s.io/yaml for YAML.
 package cluster

@@ -44,3 +44,36 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseClaims: any claims input is read or refused with an *Error naming the claims input;
+// nothing panics, and what is read is judged beside the busy cluster's slices.
+func FuzzParseClaims(f *testing.F) {
+	for _, name := range []string{"busy-claims.yaml", "busy.yaml"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	slices, err := os.ReadFile("testdata/busy.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, ok := fit.LookupDriver(fit.DriverNVIDIA)
+	if !ok {
+		f.Fatal("no NVIDIA driver")
+	}
+	b := &fit.Bounds{MemoryGi: 70, Driver: d, DeviceClass: d.Domain, Products: []string{"NVIDIA H100 80GB HBM3"}, Target: target.Default()}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := CheckInUse(b, slices, data)
+		if err != nil {
+			if e, ok := err.(*Error); !ok || e.Input != "claims" {
+				t.Fatalf("error %T %v, want a claims *Error", err, err)
+			}
+			return
+		}
+		if js := r.JSON(); !json.Valid([]byte(js)) {
+			t.Fatalf("JSON() is not JSON: %s", js)
+		}
+	})
+}

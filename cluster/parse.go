@@ -18,8 +18,9 @@ const MaxInput = 5 << 20
 // MaxDevices bounds the devices judged; a slice holds at most 128 (the API's limit).
 const MaxDevices = 20000
 
-// Error is a slice list that cannot be read, naming the object and the field.
+// Error is a slice (or claim) list that cannot be read, naming the object and the field.
 type Error struct {
+	Input  string // which input: "claims" for ParseClaims; "" is the slices
 	Object string // `ResourceSlice "node-a-gpu"`, or `document 2` / `items[3]` before a name is known
 	Field  string // the field's path in the object, "" for the whole input
 	Msg    string
@@ -27,6 +28,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	s := "slices: "
+	if e.Input != "" {
+		s = e.Input + ": "
+	}
 	if e.Object != "" {
 		s += e.Object + ": "
 	}

@@ -41,7 +41,7 @@ func nodeGroups(devs []DeviceResult) []nodeGroup {
 }
 
 // place decides whether the claim can be allocated: for some node, the first alternative (in
-// order) that finds Count devices there, all sharing the MatchAttribute value when it has one.
+// order) that finds Count free devices there, all sharing the MatchAttribute value when it has one.
 // It says where, or the nearest miss, in words.
 func place(alts []claim.Alternative, devs []DeviceResult) (bool, string) {
 	groups := nodeGroups(devs)
@@ -69,10 +69,23 @@ func place(alts []claim.Alternative, devs []DeviceResult) (bool, string) {
 		}
 		what += " on one node"
 	}
+	busy := 0
+	for _, d := range devs {
+		if d.busy {
+			busy++
+		}
+	}
+	if bestN == 0 && busy > 0 {
+		return false, "not allocatable: the claim needs " + what + " and no free device matches (" + itoa(busy) + " that would are allocated to other claims)"
+	}
 	if bestN == 0 {
 		return false, "not allocatable: the claim needs " + what + " and no device matches"
 	}
-	return false, "not allocatable: the claim needs " + what + "; the most is " + itoa(bestN) + " " + bestAt
+	tail := ""
+	if busy > 0 {
+		tail = " (" + itoa(busy) + " more that would match are allocated to other claims)"
+	}
+	return false, "not allocatable: the claim needs " + what + "; the most is " + itoa(bestN) + " " + bestAt + tail
 }
 
 func where(group string) string {

@@ -17,14 +17,15 @@ func (r *Report) ViewJSON() string {
 	return string(b)
 }
 
-// CheckClaimJSON checks slices against a claim given as its JSON: what the page's cluster wasm
-// calls. It answers ViewJSON.
-func CheckClaimJSON(claimJSON string, slicesData []byte) (string, error) {
+// CheckClaimJSON checks slices against a claim given as its JSON, with the devices the cluster's
+// claims hold taken (claimsData nil: none given): what the page's cluster wasm calls. It answers
+// ViewJSON.
+func CheckClaimJSON(claimJSON string, slicesData, claimsData []byte) (string, error) {
 	b, err := BoundsFromClaimJSON(claimJSON)
 	if err != nil {
 		return "", err
 	}
-	r, err := Check(b, slicesData)
+	r, err := CheckInUse(b, slicesData, claimsData)
 	if err != nil {
 		return "", err
 	}

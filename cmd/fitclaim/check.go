@@ -15,8 +15,14 @@ const exitNotAllocatable = 3
 // stdin is where --slices - reads from (a variable for tests).
 var stdin io.Reader = os.Stdin
 
-// splitCheckArgs takes --slices out of a check command line; the rest are claim flags.
-func splitCheckArgs(args []string) (rest []string, slices string, err error) {
+// checkFiles are check's own flags: --slices FILE (required) and --claims FILE (optional); "-"
+// is standard input, for one of them at most.
+type checkFiles struct {
+	slices, claims string
+}
+
+// splitCheckArgs takes --slices and --claims out of a check command line; the rest are claim flags.
+func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -24,27 +30,35 @@ func splitCheckArgs(args []string) (rest []string, slices string, err error) {
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "-" || name != "slices" {
+		if !strings.HasPrefix(a, "-") || a == "-" || (name != "slices" && name != "claims") {
 			rest = append(rest, a)
 			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, "", fmt.Errorf("--slices needs a file, or - for standard input")
+				return nil, checkFiles{}, fmt.Errorf("--%s needs a file, or - for standard input", name)
 			}
 			i++
 			value = args[i]
 		}
-		slices = value
+		if name == "slices" {
+			files.slices = value
+		} else {
+			files.claims = value
+		}
 	}
-	if slices == "" {
-		return nil, "", fmt.Errorf("--slices FILE is required (kubectl get resourceslices -o yaml > FILE, or --slices - to read standard input)")
+	if files.slices == "" {
+		return nil, checkFiles{}, fmt.Errorf("--slices FILE is required (kubectl get resourceslices -o yaml > FILE, or --slices - to read standard input)")
 	}
-	return rest, slices, nil
+	if files.slices == "-" && files.claims == "-" {
+		return nil, checkFiles{}, fmt.Errorf("--slices and --claims cannot both read standard input; give one of them a file")
+	}
+	return rest, files, nil
 }
 
-// readSlices reads at most one byte more than cluster.MaxInput, so Parse can say it is too big.
-func readSlices(name string) ([]byte, error) {
+// readInput reads at most one byte more than cluster.MaxInput, so Parse and ParseClaims can say
+// it is too big.
+func readInput(name string) ([]byte, error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -58,7 +72,7 @@ func readSlices(name string) ([]byte, error) {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	rest, file, err := splitCheckArgs(args)
+	rest, files, err := splitCheckArgs(args)
 	var c claimArgs
 	if err == nil {
 		c, err = commandArgs("check", rest)
@@ -67,13 +81,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "check", err)
 	}
 	t, err := c.target()
-	var data []byte
+	var slices, claims []byte
 	if err == nil {
-		data, err = readSlices(file)
+		slices, err = readInput(files.slices)
+	}
+	if err == nil && files.claims != "" {
+		if claims, err = readInput(files.claims); err == nil && claims == nil {
+			claims = []byte{} // an empty file is given, and empty: ParseClaims says so
+		}
 	}
 	var r cluster.Report
 	if err == nil {
-		r, err = cluster.CheckTarget(t, data)
+		r, err = cluster.CheckTargetInUse(t, slices, claims)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "fitclaim check:", err)

@@ -51,6 +51,11 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7", "--slices", "-"}, "kind: Pod\n", exitError, `fitclaim check: slices: the input: kind: "Pod"`},
 		{[]string{"check", "--params", "-1", "--slices", "-"}, "kind: List\n", exitError, "fitclaim check: Parameters (paramsB, p): must be"},
 		{[]string{"check", "--params", "7", "--slices", "/nonexistent/slices.yaml"}, "", exitError, "fitclaim check: open /nonexistent/slices.yaml"},
+		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims"}, "", exitUsage, "fitclaim check: --claims needs a file"},
+		{[]string{"check", "--params", "7", "--slices", "-", "--claims=-"}, "", exitUsage, "fitclaim check: --slices and --claims cannot both read standard input"},
+		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims", "-"}, "", exitError, "fitclaim check: claims: empty"},
+		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims", busySlices}, "", exitError,
+			`fitclaim check: claims: items[0]: kind: "ResourceSlice"; want ResourceClaim`},
 	}
 	defer func() { stdin = os.Stdin }()
 	for _, c := range cases {
@@ -59,5 +64,48 @@ func TestCheckErrors(t *testing.T) {
 		if code != c.code || !strings.HasPrefix(errOut, c.msg) {
 			t.Errorf("%q: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.msg)
 		}
+	}
+}
+
+const (
+	busySlices = "../../cluster/testdata/busy.yaml"
+	busyClaims = "../../cluster/testdata/busy-claims.yaml"
+)
+
+// check --claims: devices the cluster's claims hold are not free; --json prints the engine's
+// report for the same target, slices and claims, and the exit code follows the verdict.
+func TestCheckClaims(t *testing.T) {
+	slices, err := os.ReadFile(busySlices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := os.ReadFile(busyClaims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 70B at Q4_K_M on NVIDIA, three devices: node-g has four H100s of which ml/train-0 holds two.
+	tg, err := target.ParsePermalink("p=70&drv=nvidia&n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTargetInUse(tg, slices, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI("check", "--slices", busySlices, "--claims", busyClaims, "--params", "70", "--driver", "nvidia", "--count", "3", "--json")
+	if code != exitNotAllocatable || out != want.JSON() || want.Allocatable || !strings.Contains(out, `"allocatedTo": "ml/train-0"`) {
+		t.Fatalf("exit %d:\n%s\nwant:\n%s", code, out, want.JSON())
+	}
+	// Without --claims the same three fit on node-g.
+	if _, _, code := runCLI("check", "--slices", busySlices, "--params", "70", "--driver", "nvidia", "--count", "3"); code != 0 {
+		t.Fatalf("without claims: exit %d", code)
+	}
+	// Claims from standard input; the table says who holds a device.
+	stdin = strings.NewReader(string(claims))
+	defer func() { stdin = os.Stdin }()
+	out, _, code = runCLI("check", "--slices="+busySlices, "--claims=-", "--permalink", "#p=70&drv=nvidia&n=2")
+	if code != 0 || !strings.Contains(out, "allocated to ml/train-0") ||
+		!strings.Contains(out, "allocatable on node node-g: model gets gpu-2, gpu-3\n") {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

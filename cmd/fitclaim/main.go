@@ -75,6 +75,8 @@ Usage:
                                    does it fit on this hardware, and how fast (FAMILIES)
   fitclaim check --slices FILE|- MODEL [flags] [--json]   will the claim find devices in my
                                    cluster? (kubectl get resourceslices -o yaml); exit 3 if not
+      [--claims FILE|-]            devices the cluster's claims hold are not free
+                                   (kubectl get resourceclaims -A -o yaml)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 

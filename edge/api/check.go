@@ -1,7 +1,9 @@
 package api
 
 import (
+	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -13,9 +15,12 @@ import (
 //
 //	POST /api/v1/check?<permalink keys>   body: kubectl get resourceslices -o yaml (or -o json)
 //
+// or, to say which devices are already allocated, a multipart/form-data body (curl -F
+// slices=@slices.yaml -F claims=@claims.yaml) with the part `slices` (required) and `claims`
+// (optional: kubectl get resourceclaims -A -o yaml, whose allocated devices are not free).
 // It answers 200 with cluster.Report.JSON ({"allocatable", "devices": […]}) — whether or not
-// the claim can be allocated —, 400 for a bad target or bad slices (the message names the
-// object and field), 413 for a body over cluster.MaxInput. Answers are not cached: the body
+// the claim can be allocated —, 400 for a bad target, bad slices or bad claims (the message names
+// the input, object and field), 413 for a body (or a part) over cluster.MaxInput. Answers are not cached: the body
 // is the user's cluster.
 const CheckPath = Prefix + "check"
 
@@ -38,24 +43,21 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusRequestURITooLong, "query: too long ("+strconv.Itoa(len(r.URL.RawQuery))+" bytes; at most "+strconv.Itoa(MaxQuery)+")")
 		return
 	}
-	tooBig := "slices: the body is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
-	if r.ContentLength > cluster.MaxInput {
-		fail(w, http.StatusRequestEntityTooLarge, tooBig)
-		return
+	var slices, claims []byte
+	status, msg := 0, ""
+	if mediaType(r.Header.Get("Content-Type")) == "multipart/form-data" {
+		slices, claims, status, msg = readCheckParts(r)
+	} else {
+		slices, status, msg = readCheckBody(r)
 	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, cluster.MaxInput+1))
-	if err != nil {
-		fail(w, http.StatusBadRequest, "slices: reading the body: "+err.Error())
-		return
-	}
-	if len(data) > cluster.MaxInput {
-		fail(w, http.StatusRequestEntityTooLarge, tooBig)
+	if status != 0 {
+		fail(w, status, msg)
 		return
 	}
 	t, err := target.ParsePermalink(r.URL.RawQuery)
 	var rep cluster.Report
 	if err == nil {
-		rep, err = cluster.CheckTarget(t, data)
+		rep, err = cluster.CheckTargetInUse(t, slices, claims)
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
@@ -67,4 +69,93 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	writeBody(w, []byte(body))
+}
+
+// readCheckBody reads a plain body: the slices. On failure it answers the status and message.
+func readCheckBody(r *http.Request) ([]byte, int, string) {
+	tooBig := "slices: the body is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
+	if r.ContentLength > cluster.MaxInput {
+		return nil, http.StatusRequestEntityTooLarge, tooBig
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, cluster.MaxInput+1))
+	if err != nil {
+		return nil, http.StatusBadRequest, "slices: reading the body: " + err.Error()
+	}
+	if len(data) > cluster.MaxInput {
+		return nil, http.StatusRequestEntityTooLarge, tooBig
+	}
+	return data, 0, ""
+}
+
+// maxMultipart bounds a multipart body: both parts at their limit, and room for the parts'
+// headers and boundaries.
+const maxMultipart = 2*cluster.MaxInput + 64<<10
+
+// readCheckParts reads a multipart/form-data body: the part slices (required) and claims
+// (optional; nil when absent), each at most cluster.MaxInput. On failure it answers the status
+// and a message naming the part.
+func readCheckParts(r *http.Request) (slices, claims []byte, status int, msg string) {
+	if r.ContentLength > maxMultipart {
+		return nil, nil, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (two parts of 5 MiB)"
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, maxMultipart)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, nil, http.StatusBadRequest, "body: not multipart/form-data: " + err.Error()
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, partStatus(err), "body: reading the parts: " + err.Error()
+		}
+		name := part.FormName()
+		if name != "slices" && name != "claims" {
+			return nil, nil, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices or claims"
+		}
+		data, err := io.ReadAll(io.LimitReader(part, cluster.MaxInput+1))
+		if err != nil {
+			return nil, nil, partStatus(err), name + ": reading the part: " + err.Error()
+		}
+		if len(data) > cluster.MaxInput {
+			return nil, nil, http.StatusRequestEntityTooLarge, name + ": the part is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
+		}
+		if name == "slices" {
+			slices = data
+		} else {
+			claims = data
+		}
+	}
+	if slices == nil {
+		return nil, nil, http.StatusBadRequest, "slices: missing: the multipart body needs a part named slices (kubectl get resourceslices -o yaml)"
+	}
+	return slices, claims, 0, ""
+}
+
+// partStatus is 413 when the body ran over maxMultipart, else 400.
+func partStatus(err error) int {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
+// mediaType is a Content-Type without its parameters, lower case ("" if unreadable).
+func mediaType(contentType string) string {
+	t, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+// clipName shortens a part name quoted in a message.
+func clipName(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }

@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"bytes"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -85,5 +87,83 @@ func TestCheckRoute(t *testing.T) {
 	}()
 	if status, _, body := post(t, srv.URL+"/api/v1/check?p=7", "application/yaml", pr); status != 413 {
 		t.Errorf("chunked: %d %s", status, body)
+	}
+}
+
+// multipartBody writes parts (name, content pairs) as a multipart/form-data body, as
+// curl -F name=@file sends it.
+func multipartBody(t *testing.T, parts ...string) (string, *bytes.Buffer) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for i := 0; i+1 < len(parts); i += 2 {
+		fw, err := w.CreateFormFile(parts[i], parts[i]+".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fw.Write([]byte(parts[i+1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w.FormDataContentType(), &b
+}
+
+// POST /api/v1/check with a multipart body: the claims part's allocated devices are not free,
+// the answer is the engine's report for the same target, slices and claims.
+func TestCheckRouteClaims(t *testing.T) {
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := os.ReadFile("../../cluster/testdata/busy-claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := target.ParsePermalink("p=70&drv=nvidia&n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTargetInUse(tg, slices, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body := multipartBody(t, "slices", string(slices), "claims", string(claims))
+	status, _, got := post(t, srv.URL+"/api/v1/check?p=70&drv=nvidia&n=3", ct, body)
+	// node-g's four H100s, two held by ml/train-0: three do not fit.
+	if status != 200 || got != want.JSON() || want.Allocatable || !strings.Contains(got, `"allocatedTo": "ml/train-0"`) {
+		t.Fatalf("%d\n%s\nwant:\n%s", status, got, want.JSON())
+	}
+	// The slices part alone is the plain body's answer.
+	free, err := cluster.CheckTarget(tg, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body = multipartBody(t, "slices", string(slices))
+	if status, _, got := post(t, srv.URL+"/api/v1/check?p=70&drv=nvidia&n=3", ct, body); status != 200 || got != free.JSON() || !free.Allocatable {
+		t.Fatalf("slices part only: %d\n%s", status, got)
+	}
+	cases := []struct {
+		name   string
+		parts  []string
+		status int
+		msg    string
+	}{
+		{"claims not claims", []string{"slices", string(slices), "claims", string(slices)}, 400, `claims: items[0]: kind: "ResourceSlice"; want ResourceClaim`},
+		{"empty claims", []string{"slices", string(slices), "claims", ""}, 400, "claims: empty"},
+		{"no slices part", []string{"claims", string(claims)}, 400, "slices: missing: the multipart body needs a part named slices"},
+		{"other part", []string{"slices", string(slices), "nodes", "x"}, 400, `body: part "nodes": want slices or claims`},
+		{"claims too big", []string{"slices", string(slices), "claims", strings.Repeat("#", cluster.MaxInput+1)}, 413, "claims: the part is over 5242880 bytes (5 MiB)"},
+	}
+	for _, c := range cases {
+		ct, body := multipartBody(t, c.parts...)
+		status, _, got := post(t, srv.URL+"/api/v1/check?p=7", ct, body)
+		if status != c.status || !strings.HasPrefix(got, c.msg) {
+			t.Errorf("%s: %d %q; want %d %q", c.name, status, got, c.status, c.msg)
+		}
 	}
 }

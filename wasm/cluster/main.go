@@ -4,10 +4,11 @@
 // cluster" panel: it holds sigs.k8s.io/yaml and package cluster (about 1 MB compressed), which
 // the first load does not pay for. It installs the global fitclaimCluster:
 //
-//	fitclaimCluster.check(claimJSON, slicesText) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
+//	fitclaimCluster.check(claimJSON, slicesText[, claimsText]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
 //
-// claimJSON is the claim's JSON as the page shows it (the main wasm's render result); the
-// slices are read here, in the browser, and go nowhere else.
+// claimJSON is the claim's JSON as the page shows it (the main wasm's render result);
+// claimsText, optional (absent or "": none given), is `kubectl get resourceclaims -A -o yaml`,
+// whose allocated devices are not free. Both are read here, in the browser, and go nowhere else.
 package main
 
 import (
@@ -34,11 +35,19 @@ func check(_ js.Value, args []js.Value) (out any) {
 		return map[string]any{"error": "check(claimJSON, slicesText): two strings"}
 	}
 	text := args[1].String()
-	if len(text) > cluster.MaxInput {
-		// Parse says the same; checking here first spares copying a huge string into Go twice.
-		return map[string]any{"error": (&cluster.Error{Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
+	var claims []byte
+	if len(args) > 2 && args[2].Type() == js.TypeString && args[2].Length() > 0 {
+		claims = []byte(args[2].String())
 	}
-	report, err := cluster.CheckClaimJSON(args[0].String(), []byte(text))
+	if len(text) > cluster.MaxInput || len(claims) > cluster.MaxInput {
+		// Parse says the same; checking here first spares copying a huge string into Go twice.
+		input := "slices"
+		if len(claims) > cluster.MaxInput {
+			input = "claims"
+		}
+		return map[string]any{"error": (&cluster.Error{Input: input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
+	}
+	report, err := cluster.CheckClaimJSON(args[0].String(), []byte(text), claims)
 	if err != nil {
 		return map[string]any{"error": err.Error()}
 	}

@@ -7,6 +7,7 @@ package jsontext
 import (
 	"math"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -25,8 +26,15 @@ func Quote(s string) string {
 }
 
 // AppendQuote appends Quote(s) to b.
-func AppendQuote(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
+func AppendQuote(b []byte, s string) []byte { return appendQuote(b, s, false) }
+
+// AppendQuoteASCII appends s as a JSON string of ASCII only: every other character as its \u
+// escape (two, a UTF-16 surrogate pair, above U+FFFF). It reads back as the same string.
+func AppendQuoteASCII(b []byte, s string) []byte { return appendQuote(b, s, true) }
+
+const hex = "0123456789abcdef"
+
+func appendQuote(b []byte, s string, ascii bool) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		// Copy a run of bytes that need no escape in one append (the common case).
@@ -59,6 +67,11 @@ func AppendQuote(b []byte, s string) []byte {
 			b = append(b, `\f`...)
 		case r < 0x20:
 			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
+		case ascii && r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			b = appendU(appendU(b, r1), r2)
+		case ascii:
+			b = appendU(b, r)
 		default:
 			b = append(b, s[i:i+size]...)
 		}
@@ -67,15 +80,28 @@ func AppendQuote(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// appendU appends the escape \uXXXX of a UTF-16 code unit.
+func appendU(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+}
+
 // Writer builds compact JSON. Callers pair Begin/End calls; Key precedes each object member.
 type Writer struct {
 	buf   []byte
 	comma []bool // per open container: whether the next element needs a comma
 	inKey bool   // a key was just written: the value follows without a comma
+	ascii bool   // strings are written in ASCII only (NewASCIIWriter)
 }
 
 // NewWriter starts a Writer that appends to buf, so a caller can reuse one buffer across documents.
 func NewWriter(buf []byte) Writer { return Writer{buf: buf} }
+
+// NewASCIIWriter is NewWriter for text of ASCII only (AppendQuoteASCII): the page's render
+// result crosses into JavaScript as a string, and one with a single "≥" in it is decoded and
+// held two bytes a character and parsed more slowly by JSON.parse.
+func NewASCIIWriter(buf []byte) Writer { return Writer{buf: buf, ascii: true} }
+
+func (w *Writer) quote(s string) { w.buf = appendQuote(w.buf, s, w.ascii) }
 
 // Grow makes room for n more bytes, so a large document is built without re-copying.
 func (w *Writer) Grow(n int) {
@@ -144,7 +170,8 @@ func (w *Writer) Key(k string) {
 		// The common case, a name written in the code: no escape to look for byte by byte.
 		w.buf = append(append(append(w.buf, '"'), k...), '"', ':')
 	} else {
-		w.buf = append(AppendQuote(w.buf, k), ':')
+		w.quote(k)
+		w.buf = append(w.buf, ':')
 	}
 	w.inKey = true
 }
@@ -161,13 +188,13 @@ func plainKey(k string) bool {
 }
 
 // Str writes a string value.
-func (w *Writer) Str(s string) { w.element(); w.buf = AppendQuote(w.buf, s) }
+func (w *Writer) Str(s string) { w.element(); w.quote(s) }
 
 // StrBytes writes text held in a byte slice as a string value, without making a string of it
 // (AppendQuote reads it and keeps nothing), so a caller can build text in a reused buffer.
 func (w *Writer) StrBytes(b []byte) {
 	w.element()
-	w.buf = AppendQuote(w.buf, unsafe.String(unsafe.SliceData(b), len(b)))
+	w.quote(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // Num writes a number; NaN and infinities, which JSON cannot hold, become null.

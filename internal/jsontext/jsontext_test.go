@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestWriterProducesValidJSON(t *testing.T) {
@@ -67,7 +68,34 @@ func FuzzQuoteRoundTrips(f *testing.F) {
 		if back != wantBack {
 			t.Fatalf("Quote(%q) reads back %q, want %q", s, back, wantBack)
 		}
+		ascii := AppendQuoteASCII(nil, s)
+		for _, c := range ascii {
+			if c >= utf8.RuneSelf {
+				t.Fatalf("AppendQuoteASCII(%q) = %s: not ASCII", s, ascii)
+			}
+		}
+		back = ""
+		if err := json.Unmarshal(ascii, &back); err != nil || back != wantBack {
+			t.Fatalf("AppendQuoteASCII(%q) = %s reads back %q (%v), want %q", s, ascii, back, err, wantBack)
+		}
 	})
+}
+
+// The ASCII form of a few characters, each escape written out: ≥ is U+2265, é U+00E9, and 🚀
+// U+1F680, beyond 16 bits, is the surrogate pair D83D DE80 (0x1F680 - 0x10000 = 0xF680; its top
+// ten bits 0x3D + 0xD800, its low ten 0x280 + 0xDC00).
+func TestQuoteASCII(t *testing.T) {
+	if got, want := string(AppendQuoteASCII(nil, "≥ é 🚀 \\n")), `"\u2265 \u00e9 \ud83d\ude80 \\n"`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	w := NewASCIIWriter(nil)
+	w.BeginObject()
+	w.Key("≥")
+	w.Strs([]string{"×"})
+	w.EndObject()
+	if got, want := w.String(), `{"\u2265":["\u00d7"]}`; got != want {
+		t.Errorf("ASCII writer: %s, want %s", got, want)
+	}
 }
 
 func TestRound(t *testing.T) {

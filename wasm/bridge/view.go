@@ -126,7 +126,7 @@ func AppendResultJSON(dst []byte, asked target.Target, r claim.Result) []byte {
 // (table_view.go) in place of "matches": what the page asks for (fitclaim.render(target,
 // {columns: true})), the rest of the result the same.
 func AppendResultColumnsJSON(dst []byte, asked target.Target, r claim.Result) []byte {
-	w := jsontext.NewWriter(dst)
+	w := jsontext.NewASCIIWriter(dst) // one byte a character in JavaScript too
 	writeResult(&w, asked, &r, true)
 	return w.Bytes()
 }

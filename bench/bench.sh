@@ -117,8 +117,9 @@ while [ ${#QUEUE[@]} -gt 0 ]; do
 	[ -n "${SEEN[$f]:-}" ] && continue
 	SEEN[$f]=1
 	[ -f "$DIST/$f" ] || { say "note: $f is referenced but not in dist/"; continue; }
-	# The cluster panel's engine (web/cluster.js) is fetched on the panel's first use, not to render.
-	case $f in assets/fitclaim-cluster.*) LAZY+=("$f"); continue ;; esac
+	# The second engine (web/later.js: the cluster check, the Deployment tab, the hardware
+	# estimate) is fetched on the first use of what needs it, not to render.
+	case $f in assets/fitclaim-later.*) LAZY+=("$f"); continue ;; esac
 	FIRST+=("$f")
 	case $f in
 	*.html | *.css | *.js)
@@ -149,8 +150,8 @@ printf 'budget: whole first load <= 1.0 MB (1048576 B) brotli: %s (%s used, %s%%
 note "$(printf '%-44s %s brotli (%s gzip, %s raw); 1.0 MB brotli budget %s' "first-load bytes" "$(human $tbr)" "$(human $tgz)" "$(human $traw)" "$verdict")"
 for f in "${LAZY[@]}"; do
 	read -r raw gz br < <(sizes "$DIST/$f")
-	printf 'on the cluster panel'"'"'s first use (not counted): %s, %s raw, %s gzip, %s brotli\n' "$f" "$(human $raw)" "$(human $gz)" "$(human $br)"
-	note "$(printf '%-44s %s brotli (%s gzip, %s raw), on the panel'"'"'s first use' "cluster panel engine" "$(human $br)" "$(human $gz)" "$(human $raw)")"
+	printf 'second engine, on the first use of the cluster, Deployment or hardware panel (not counted): %s, %s raw, %s gzip, %s brotli\n' "$f" "$(human $raw)" "$(human $gz)" "$(human $br)"
+	note "$(printf '%-44s %s brotli (%s gzip, %s raw), on a panel'"'"'s first use' "second engine (cluster, deploy, hardware)" "$(human $br)" "$(human $gz)" "$(human $raw)")"
 done
 
 # What the service worker precaches after the first visit on top of that (not needed to render).

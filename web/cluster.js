@@ -1,7 +1,7 @@
 // fitclaim page: the "Check against my cluster" panel. The user pastes, drops or opens the
-// output of `kubectl get resourceslices -o yaml` (or -o json); a second Go engine
-// (fitclaim-cluster.wasm: sigs.k8s.io/yaml and package cluster), fetched on the panel's first
-// use so the first load does not pay for it, reads it and judges every device against the claim
+// output of `kubectl get resourceslices -o yaml` (or -o json); the second Go engine
+// (later.js: fitclaim-later.wasm, with sigs.k8s.io/yaml and package cluster), fetched on the
+// panel's first use so the first load does not pay for it, reads it and judges every device against the claim
 // on show (its JSON, as the Claim panel's JSON tab holds it). The slices never leave the browser.
 // Every word of a verdict comes from Go; this file only moves text.
 "use strict";
@@ -10,31 +10,13 @@
   const P = window.fitclaimPage || (window.fitclaimPage = {});
   const { $, el, clear, setText, errMessage } = P.util;
 
-  let engine = null; // Promise of window.fitclaimCluster, once the panel is first used
   let lastClaim = "";
   let lastText = "";
   let timer = 0;
 
-  function loadEngine() {
-    if (engine) return engine;
-    engine = (async () => {
-      if (typeof Go !== "function") throw new Error("the Go runtime glue (wasm_exec.js) is not loaded");
-      const go = new Go();
-      const resp = await fetch("fitclaim-cluster.wasm");
-      if (!resp.ok) throw new Error("the cluster engine could not be fetched: HTTP " + resp.status);
-      const type = resp.headers.get("Content-Type") || "";
-      const { instance } = WebAssembly.instantiateStreaming && type.startsWith("application/wasm")
-        ? await WebAssembly.instantiateStreaming(resp, go.importObject)
-        : await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-      go.run(instance);
-      for (let i = 0; i < 200 && !(window.fitclaimCluster && window.fitclaimCluster.check); i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      if (!window.fitclaimCluster) throw new Error("the cluster engine did not start");
-      return window.fitclaimCluster;
-    })();
-    engine.catch(() => { engine = null; }); // a failed fetch may be retried
-    return engine;
+  async function loadEngine() {
+    await P.later();
+    return window.fitclaimCluster;
   }
 
   // The claim on show: the JSON tab's text (the main engine's claim JSON).

@@ -1,6 +1,6 @@
-// fitclaim page: the Deployment tab. The engine (fitclaim.deploy) writes the claim template, a
-// Deployment and a Service for the claim on screen, with the serving engine and image chosen in
-// the tab; this file only moves values. It reads the shown claim's target from the claim's API
+// fitclaim page: the Deployment tab. The second engine (later.js: fitclaim.deploy, fetched on the
+// tab's first showing) writes the claim template, a Deployment and a Service for the claim on
+// screen, with the serving engine and image chosen in the tab; this file only moves values. It reads the shown claim's target from the claim's API
 // link (app.js sets it with every claim), so it needs nothing else from app.js.
 "use strict";
 
@@ -19,7 +19,7 @@
   }
 
   function engineReady() {
-    return window.fitclaim && typeof window.fitclaim.deploy === "function" && document.documentElement.dataset.state === "ready";
+    return window.fitclaim && typeof window.fitclaim.render === "function" && document.documentElement.dataset.state === "ready";
   }
 
   // The engine and image a link asked for (#…&engine=llama.cpp&image=…) start the tab's controls.
@@ -60,12 +60,14 @@
     if (!engineReady()) return;
     if (!shown()) { stale = true; return; }
     stale = false;
-    fillEngines();
     const q = shownQuery();
     if (q === null) return;
     const seq = ++st.seq;
     let res;
     try {
+      if (!window.fitclaim.deploy) setText($("deploy-summary"), "Loading the Deployment engine…");
+      await P.later(); // the second engine writes the Deployment (later.js)
+      fillEngines();
       const target = await window.fitclaim.parsePermalink(q);
       const engine = $("deploy-engine").value;
       const image = $("deploy-image").value.trim();

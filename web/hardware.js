@@ -1,10 +1,11 @@
 // fitclaim page: the hardware mode, "I have this hardware". Pick a device of the catalog or give
 // one by its numbers; the panel shows whether the workload fits on the workload's count of them,
 // how fast one sequence decodes, the longest context and the most sequences that fit, and which
-// popular catalog models fit. Every figure and word comes from the engine (fitclaim.hardware: the
-// function behind `fitclaim estimate` and /api/v1/estimate.json). The device is part of the
-// target, so it is in the permalink: this panel hands app.js its fields (fields()) and app.js
-// hands it every render (render()).
+// popular catalog models fit. Every figure and word comes from the engine: fitclaim.hardware (the
+// function behind `fitclaim estimate` and /api/v1/estimate.json) is the second engine's
+// (later.js, fetched when a device is first given); the device list, fitclaim.devices, the
+// first one's. The device is part of the target, so it is in the permalink: this panel hands
+// app.js its fields (fields()) and app.js hands it every render (render()).
 "use strict";
 
 (() => {
@@ -121,6 +122,8 @@
     }
     let out;
     try {
+      await P.later(); // the second engine holds the estimate (later.js)
+      if (seq !== h.seq) return;
       out = await window.fitclaim.hardware(typeof res.permalink === "string" ? res.permalink : "");
     } catch (e) {
       if (seq !== h.seq) return;

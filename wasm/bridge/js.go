@@ -10,11 +10,11 @@ import (
 	"unsafe"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// Register installs the one global, fitclaim. Every function returns a Promise: resolved with
+// Register installs the one global, fitclaim. The page's second engine (wasm/pagelater,
+// package later) adds deploy and hardware to it when the page first needs them. Every function returns a Promise: resolved with
 // the answer, or rejected with a JS Error whose message names the field (and whose .field and
 // .key properties say it for code), as go-jsonnet's bridge does. A Go panic becomes a rejection
 // too, so the page stays alive.
@@ -63,17 +63,6 @@ func Register() {
 	}))
 	// The accelerators' own facts, which the columns of render(target, {columns: true}) index.
 	api.Set("accelerators", promised(func([]js.Value) (any, error) { return parsedJSON(AcceleratorsJSON()), nil }))
-	api.Set("deploy", promised(func(args []js.Value) (any, error) {
-		t, err := targetArg(args)
-		if err != nil {
-			return nil, err
-		}
-		r, err := deploy.Render(t)
-		if err != nil {
-			return nil, err
-		}
-		return parsedJSON(DeployJSON(r)), nil
-	}))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
 		t, err := targetArg(args)
 		if err != nil {
@@ -91,18 +80,6 @@ func Register() {
 			return TargetView(t), &linkError{errs}
 		}
 		return TargetView(t), nil
-	}))
-	// The hardware mode: a query of the estimate's keys in (what /api/v1/estimate.json reads).
-	api.Set("hardware", promised(func(args []js.Value) (any, error) {
-		query, err := stringArg(args, 0, "query")
-		if err != nil {
-			return nil, err
-		}
-		out, err := HardwareJSON(query)
-		if err != nil {
-			return nil, err
-		}
-		return parsedJSON(out), nil
 	}))
 	api.Set("devices", promised(func([]js.Value) (any, error) { return parsedJSON(DevicesJSON()), nil }))
 	api.Set("repairLink", promised(func(args []js.Value) (any, error) {
@@ -257,3 +234,18 @@ var renderText []byte
 func parsedJSONBytes(text []byte) js.Value {
 	return parsedJSON(unsafe.String(unsafe.SliceData(text), len(text)))
 }
+
+// The second engine's bridge (package later) answers the same way: these are the pieces of
+// Register it shares.
+
+// Promised wraps fn as a JS function returning a Promise, as Register's functions do.
+func Promised(fn func(args []js.Value) (any, error)) js.Func { return promised(fn) }
+
+// TargetArg reads a target object passed as args[0], as render does.
+func TargetArg(args []js.Value) (target.Target, error) { return targetArg(args) }
+
+// StringArg reads args[i] as a string; absent is "".
+func StringArg(args []js.Value, i int, name string) (string, error) { return stringArg(args, i, name) }
+
+// ParsedJSON turns JSON text into JS values with one call.
+func ParsedJSON(text string) js.Value { return parsedJSON(text) }

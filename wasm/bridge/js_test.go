@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -131,34 +130,6 @@ func TestModelsAndInfo(t *testing.T) {
 	}
 	if g.Get("catalog").Get("models").Int() != 1852 || g.Get("version").String() != claim.Version {
 		t.Fatal("info wrong")
-	}
-}
-
-func TestDeployInBrowserEqualsEngine(t *testing.T) {
-	g := api(t)
-	v, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", "sizing": "kv", "context": 4096, "engine": "llama.cpp"})))
-	if !rej.IsUndefined() {
-		t.Fatalf("rejected: %s", rej.Get("message").String())
-	}
-	tg, err := target.ParsePermalink("m=Qwen%2FQwen3-8B&s=kv&ctx=4096&engine=llama.cpp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := deploy.Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Get("yaml").String() != want.YAML || v.Get("summary").String() != want.Summary || v.Get("apiQuery").String() != want.Query {
-		t.Fatal("the bridge's deploy output differs from the engine's")
-	}
-	for _, c := range []struct {
-		key   string
-		value any
-	}{{"engine", "tgi"}, {"image", 5}, {"image", "a b"}} {
-		_, rej := await(g.Call("deploy", obj(map[string]any{"model": "Qwen/Qwen3-8B", c.key: c.value})))
-		if rej.IsUndefined() || rej.Get("field").String() != c.key {
-			t.Errorf("%s %v: want a rejection naming %s", c.key, c.value, c.key)
-		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
-	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
 	"github.com/fitclaim/fitclaim/target"
@@ -239,7 +238,7 @@ func Info() map[string]any {
 	return map[string]any{
 		"version": claim.Version,
 		"catalog": map[string]any{"date": catalog.Date, "models": catalog.ModelCount(), "accelerators": catalog.AcceleratorCount()},
-		"options": map[string]any{"quants": strs(fit.Quants()), "kvCaches": strs(fit.KVCaches()), "drivers": strs(fit.DriverNames()), "engines": strs(deploy.Engines())},
+		"options": map[string]any{"quants": strs(fit.Quants()), "kvCaches": strs(fit.KVCaches()), "drivers": strs(fit.DriverNames())},
 	}
 }
 

@@ -26,12 +26,13 @@ import (
 // wasmName is the page's engine as web/ refers to it.
 const wasmName = "fitclaim.wasm"
 
-// clusterWasmName is the second engine (built from clusterWasmPkg), loaded on the first use of
-// the cluster panel (web/cluster.js): sigs.k8s.io/yaml and package cluster would add 2.5 MB
-// (465 KB brotli) to the first load.
+// laterWasmName is the page's second engine (built from laterWasmPkg), fetched after the first
+// claim on the first use of the cluster panel, the Deployment tab or the hardware panel's
+// estimate (web/later.js): package cluster with sigs.k8s.io/yaml, deploy and estimate stay out
+// of the wasm the first claim waits for.
 const (
-	clusterWasmName = "fitclaim-cluster.wasm"
-	clusterWasmPkg  = "./wasm/cluster"
+	laterWasmName = "fitclaim-later.wasm"
+	laterWasmPkg  = "./wasm/pagelater"
 )
 
 func main() {
@@ -70,12 +71,12 @@ func build(root, out, wasmPkg, example string) error {
 		return err
 	}
 	assets := map[string]string{wasmName: wasm}
-	if _, err := os.Stat(filepath.Join(root, clusterWasmPkg)); err == nil {
-		cw := filepath.Join(work, clusterWasmName)
-		if err := buildWasm(root, clusterWasmPkg, cw); err != nil {
+	if _, err := os.Stat(filepath.Join(root, laterWasmPkg)); err == nil {
+		lw := filepath.Join(work, laterWasmName)
+		if err := buildWasm(root, laterWasmPkg, lw); err != nil {
 			return err
 		}
-		assets[clusterWasmName] = cw
+		assets[laterWasmName] = lw
 	}
 	goroot, err := goEnv(root, "GOROOT")
 	if err != nil {

@@ -47,9 +47,10 @@ func writeServiceWorker(dir string) error {
 		}
 		h.Write([]byte(f + "\x00"))
 		h.Write(b)
-		// The cluster panel's engine is fetched on the panel's first use, not at install.
-		lazy := strings.HasPrefix(f, "assets/"+strings.TrimSuffix(clusterWasmName, ".wasm")+".")
-		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") && !lazy {
+		// Every asset, the second engine (fitclaim-later.wasm) too: the page fetches it only
+		// when a panel needs it, but offline the Deployment tab, the hardware panel and the
+		// cluster check need it cached. The worker installs once the first claim is shown.
+		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") {
 			precache = append(precache, f)
 		}
 	}

@@ -1,4 +1,4 @@
-package bridge
+package later
 
 import (
 	"encoding/json"

@@ -1,8 +1,10 @@
 //go:build js && wasm
 
-// Command cluster is the page's second wasm, loaded on the first use of the "Check against my
-// cluster" panel: it holds sigs.k8s.io/yaml and package cluster (about 1 MB compressed), which
-// the first load does not pay for. It installs the global fitclaimCluster:
+// Command pagelater is the page's second wasm, fetched after the first claim, on the first use
+// of what needs it: the "Check against my cluster" panel (sigs.k8s.io/yaml and package cluster),
+// the Deployment tab (package deploy) and the hardware panel's estimate (package estimate). The
+// first load does not pay for them. It adds deploy and hardware to the page's global fitclaim
+// (package later) and installs the global fitclaimCluster:
 //
 //	fitclaimCluster.check(claimJSON, slicesText[, claimsText]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
 //
@@ -16,9 +18,11 @@ import (
 	"syscall/js"
 
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/wasm/later"
 )
 
 func main() {
+	later.Register()
 	api := js.Global().Get("Object").New()
 	api.Set("check", js.FuncOf(check))
 	js.Global().Set("fitclaimCluster", api)

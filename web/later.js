@@ -1,0 +1,42 @@
+// fitclaim page: the second engine (fitclaim-later.wasm: the cluster check, the Deployment tab,
+// the hardware panel's estimate). The first claim does not wait for it: it is fetched on the
+// first use of what needs it, and adds fitclaim.deploy, fitclaim.hardware and the global
+// fitclaimCluster. P.later() resolves once they are there; every caller awaits it.
+"use strict";
+
+(() => {
+  const P = window.fitclaimPage || (window.fitclaimPage = {});
+
+  let engine = null; // Promise, once first asked for
+
+  function ready() {
+    return window.fitclaim && typeof window.fitclaim.deploy === "function" && typeof window.fitclaim.hardware === "function" &&
+      window.fitclaimCluster && typeof window.fitclaimCluster.check === "function";
+  }
+
+  P.later = function later() {
+    if (engine) return engine;
+    engine = (async () => {
+      if (typeof Go !== "function") throw new Error("the Go runtime glue (wasm_exec.js) is not loaded");
+      // The first engine's global must be there first: this one adds to it.
+      for (let i = 0; i < 3000 && !(window.fitclaim && typeof window.fitclaim.render === "function"); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const go = new Go();
+      const resp = await fetch("fitclaim-later.wasm");
+      if (!resp.ok) throw new Error("the second engine could not be fetched: HTTP " + resp.status);
+      const type = resp.headers.get("Content-Type") || "";
+      const { instance } = WebAssembly.instantiateStreaming && type.startsWith("application/wasm")
+        ? await WebAssembly.instantiateStreaming(resp, go.importObject)
+        : await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+      let exited = false;
+      go.run(instance).then(() => { exited = true; }, () => { exited = true; });
+      while (!ready()) {
+        if (exited) throw new Error("the second engine stopped while starting");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    engine.catch(() => { engine = null; }); // a failed fetch may be retried
+    return engine;
+  };
+})();

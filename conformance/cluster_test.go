@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/dynamic-resource-allocation/structured"
 	"sigs.k8s.io/yaml"
 
 	"github.com/fitclaim/fitclaim/claim"
@@ -133,7 +135,7 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 				t.Fatalf("%s: cluster.Parse: %v", what, err)
 			}
 			rep := cluster.Judge(&r.Bounds, parsed)
-			if err := agreeDevices(ctx, matcher, alts, k8s, rep); err != nil {
+			if err := agreeDevices(ctx, matcher, alts, k8s, rep, nil); err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
 			byNode, err := AllocateSlices(ctx, m, k8s)
@@ -165,7 +167,10 @@ func claimLabel(t target.Target) string {
 // DeviceClass and selectors in the DRA CEL environment (and evaluation errors); then whether
 // the device matches — some alternative selects it, no NoSchedule/NoExecute taint, its pool
 // complete at its newest generation — and which alternative takes it first.
-func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []*resourcev1.ResourceSlice, rep cluster.Report) error {
+//
+// inUse are the devices other claims hold (nil: none given): such a device does not match, and
+// cluster must name its claim.
+func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []*resourcev1.ResourceSlice, rep cluster.Report, inUse sets.Set[structured.DeviceID]) error {
 	usable := poolsUsable(slices)
 	i := 0
 	for _, s := range slices {
@@ -192,7 +197,11 @@ func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []
 					first = k
 				}
 			}
-			matches := first >= 0 && !blockingTaint(dev) && usable[s]
+			held := inUse.Has(structured.MakeDeviceID(s.Spec.Driver, s.Spec.Pool.Name, dev.Name))
+			if held != (got.AllocatedTo != "") {
+				return errorf("%s: allocated to another claim %v, cluster says allocated to %q", id, held, got.AllocatedTo)
+			}
+			matches := first >= 0 && !blockingTaint(dev) && usable[s] && !held
 			if matches != got.Matches {
 				return errorf("%s: matches %v, cluster %v (reasons %q)", id, matches, got.Matches, got.Reasons)
 			}
@@ -331,7 +340,7 @@ func TestClusterCELErrorsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep := cluster.Judge(&r.Bounds, parsed)
-		if err := agreeDevices(ctx, NewMatcher(), reqs[0].Alternatives, k8s, rep); err != nil {
+		if err := agreeDevices(ctx, NewMatcher(), reqs[0].Alternatives, k8s, rep, nil); err != nil {
 			t.Fatalf("%s: %v", drv, err)
 		}
 		for _, d := range rep.Devices {

@@ -98,7 +98,13 @@ func SliceNodes(slices []*resourcev1.ResourceSlice) []string {
 // allocated, also when the allocator says allocation failed on that node only); an error is a
 // fatal problem (a CEL runtime error, for example).
 func AllocateSlices(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice) (map[string][]Allocated, error) {
-	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, structured.AllocatedState{},
+	return AllocateSlicesInUse(ctx, m, slices, structured.AllocatedState{})
+}
+
+// AllocateSlicesInUse is AllocateSlices with devices already allocated to other claims (the
+// scheduler's allocated state: AllocatedState of the cluster's claims).
+func AllocateSlicesInUse(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice, inUse structured.AllocatedState) (map[string][]Allocated, error) {
+	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, inUse,
 		classLister(DeviceClasses), slices, dracel.NewCache(64, dracel.Features{}))
 	if err != nil {
 		return nil, fmt.Errorf("NewAllocator: %w", err)

@@ -67,7 +67,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			which += ": " + twoDecimals(experts) + "B of " + b.Format.Experts + " experts + " + twoDecimals(rest) + "B " + b.Format.Rest
 		}
 		read = twoDecimals(weightsRead) + " GB weights (" + which + ") + " + twoDecimals(kvGB) + " GB KV"
-		overhead += " (" + moeOverheadWords(b.Arch.Layers) + ")"
+		overhead += " (" + moeOverheadWords(b.Arch.Layers, b.ParamsB) + ")"
 	}
 	read = "(" + read + ")"
 	if t.Count > 1 {
@@ -98,12 +98,12 @@ func kvHeaderLines(b *fit.Bounds) []string {
 }
 
 // moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
-// layer time ("1.935 ms + 75.48 µs × 48 MoE layers"), the typical depth when the layers are
-// unknown. The layer time has 4 significant digits, so its µs are rounded to 2 decimals.
-func moeOverheadWords(layers int) string {
+// layer time ("1.912 ms + 88.28 µs × 48 MoE layers"), the depth typical of its size when the
+// layers are unknown. The layer time has 4 significant digits: its µs are rounded to 2 decimals.
+func moeOverheadWords(layers int, paramsB float64) string {
 	n := strconv.Itoa(layers) + " MoE layers"
 	if layers <= 0 {
-		n = strconv.Itoa(fit.MoETypicalLayers()) + " MoE layers (typical; depth unknown)"
+		n = strconv.Itoa(fit.MoEDepth(paramsB)) + " MoE layers (typical of its size; depth unknown)"
 	}
 	return strconv.FormatFloat(fit.DecodeOverheadSeconds()*1e3, 'f', 3, 64) + " ms + " +
 		strconv.FormatFloat(math.Round(fit.MoELayerSeconds()*1e8)/100, 'f', -1, 64) + " µs × " + n

@@ -150,14 +150,14 @@ func Text(e fit.Estimate) string {
 }
 
 // moeOverheadText says what a mixture of experts' overhead is made of: t0 and its layers' time
-// (", of which 3.62 ms for 48 MoE layers"); "" for a dense model.
+// (", of which 4.24 ms for 48 MoE layers"); "" for a dense model.
 func moeOverheadText(b *fit.Bounds) string {
 	if !(b.ActiveParamsB < b.ParamsB) {
 		return ""
 	}
 	layers, typical := b.Arch.Layers, ""
 	if layers <= 0 {
-		layers, typical = fit.MoETypicalLayers(), ", the typical depth"
+		layers, typical = fit.MoEDepth(b.ParamsB), ", typical of its size"
 	}
 	ms := float64(layers) * fit.MoELayerSeconds() * 1e3
 	return ", of which " + strconv.FormatFloat(ms, 'f', 2, 64) + " ms for " + strconv.Itoa(layers) + " MoE layers" + typical

@@ -296,7 +296,7 @@ func (b *Bounds) sizeKV(count int) {
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
-	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.Arch.Layers), commSeconds(count)
+	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.Arch.Layers, b.ParamsB), commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
 	b.kvFloors(read / float64(count))

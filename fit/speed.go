@@ -68,31 +68,24 @@ func DecodeOverheadSeconds() float64 { return decodeOverheadSeconds }
 // adds (routing and expert dispatch).
 func MoELayerSeconds() float64 { return moeLayerSeconds }
 
-// MoETypicalLayers is the depth assumed for a mixture of experts whose layers are unknown: the
-// median of the catalog's mixtures of experts (speed_constants.go).
-func MoETypicalLayers() int { return moeTypicalLayers }
-
 // TokenOverheadSeconds is the per-token time that does not scale with bytes read: t0, plus
-// layers × the MoE layer time for a mixture of experts (layers ≤ 0: MoETypicalLayers).
-func TokenOverheadSeconds(moe bool, layers int) float64 {
-	return TokenOverheadSecondsAt(moe, layers, decodeOverheadSeconds, moeLayerSeconds)
+// layers × the MoE layer time for a mixture of experts of paramsB (layers ≤ 0: unknown, MoEDepth).
+func TokenOverheadSeconds(moe bool, layers int, paramsB float64) float64 {
+	return TokenOverheadSecondsAt(moe, layers, paramsB, decodeOverheadSeconds, moeLayerSeconds)
 }
 
 // TokenOverheadSecondsAt is TokenOverheadSeconds with given constants (the fitter varies them).
-func TokenOverheadSecondsAt(moe bool, layers int, t0, moeLayer float64) float64 {
+func TokenOverheadSecondsAt(moe bool, layers int, paramsB, t0, moeLayer float64) float64 {
 	if !moe {
 		return t0
 	}
-	if layers <= 0 {
-		layers = moeTypicalLayers
-	}
-	return t0 + float64(layers)*moeLayer
+	return t0 + float64(MoELayers(layers, paramsB))*moeLayer
 }
 
 // WeightsReadB is the parameters (billions) one decoded token reads: the effective size of an
 // "E" model when known, the active parameters of a mixture of experts (never more than all of
 // them), else all. Fitted with a free multiple of the active parameters beside the MoE layer
-// time, the training data put that multiple at 0.98: the active weights are read once, and what
+// time, the training data put that multiple at 0.92: the active weights are read once, and what
 // makes a mixture of experts slower than its bytes is time per layer (docs/SPEED.md).
 func WeightsReadB(paramsB, activeParamsB, effectiveB float64, moe bool) float64 {
 	switch {

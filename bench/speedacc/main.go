@@ -59,10 +59,10 @@ func main() {
 	runs := speedcal.InScope(all)
 	committed := func(r *speedcal.Run) float64 {
 		fam, _ := fit.LookupFamily(r.Family)
-		return fit.DecodeTps(speedcal.ReadBytes(r), r.BandwidthGBs, fam.Efficiency, fit.TokenOverheadSeconds(r.MoE, r.Layers))
+		return fit.DecodeTps(speedcal.ReadBytes(r), r.BandwidthGBs, fam.Efficiency, fit.TokenOverheadSeconds(r.MoE, r.Layers, r.ParamsB))
 	}
-	fmt.Printf("%d in-scope runs of %d in %s; committed constants: t0 %.4g ms/token, MoE %.4g ms/token per layer (%d layers when unknown)\n",
-		len(runs), len(all), path, fit.DecodeOverheadSeconds()*1e3, fit.MoELayerSeconds()*1e3, fit.MoETypicalLayers())
+	fmt.Printf("%d in-scope runs of %d in %s; committed constants: t0 %.4g ms/token, MoE %.4g ms/token per layer\n",
+		len(runs), len(all), path, fit.DecodeOverheadSeconds()*1e3, fit.MoELayerSeconds()*1e3)
 	for _, f := range fit.Families() {
 		fam, _ := fit.LookupFamily(f)
 		fmt.Printf("  efficiency %-15s %.4g (%d runs)\n", f, fam.Efficiency, fam.Runs)

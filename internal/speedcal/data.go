@@ -6,7 +6,6 @@ package speedcal
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -34,7 +33,7 @@ type Run struct {
 	MeasuredTps           float64
 	LlmfitTps             float64 // llmfit's claim formula: bandwidth × 0.55 / (all parameters × bpp)
 	OutOfScope            string  // why the run is not scored; "" = in scope
-	Layers                int     // decoder layers: the catalog entry's (fit.ArchitectureOf), else TypicalMoELayers
+	Layers                int     // decoder layers: the catalog entry's (fit.ArchitectureOf); 0 = unknown
 }
 
 // InScope reports whether the run is fitted and scored.
@@ -106,40 +105,15 @@ func parseRun(row map[string]string) (Run, error) {
 }
 
 // layersOf is the decoder layers the estimate knows for a catalog entry (its architecture, as
-// fit.ArchitectureOf gives it), else the typical depth of a mixture of experts: what the
-// estimate assumes for a model it does not know.
+// fit.ArchitectureOf gives it); 0 when unknown, and a mixture of experts then counts
+// fit.MoEDepth of its size, as the estimate does for a model it does not know.
 func layersOf(entry string) int {
-	if entry != "" {
-		if m, err := catalog.Lookup(entry); err == nil {
-			if a := fit.ArchitectureOf(m); a.Layers > 0 {
-				return a.Layers
-			}
-		}
+	if entry == "" {
+		return 0
 	}
-	return TypicalMoELayers()
-}
-
-// TypicalMoELayers is the median decoder layers of the catalog's mixtures of experts whose depth
-// is known (the upper median of an even count), and how many that is: the depth fit assumes
-// for a mixture of experts whose layers are unknown.
-func TypicalMoELayers() int {
-	l, _ := typicalMoELayers()
-	return l
-}
-
-func typicalMoELayers() (median, n int) {
-	var ls []int
-	for _, m := range catalog.Models() {
-		if !m.MoE {
-			continue
-		}
-		if a := fit.ArchitectureOf(&m); a.Layers > 0 {
-			ls = append(ls, a.Layers)
-		}
+	m, err := catalog.Lookup(entry)
+	if err != nil {
+		return 0
 	}
-	if len(ls) == 0 {
-		return 0, 0
-	}
-	slices.Sort(ls)
-	return ls[len(ls)/2], len(ls)
+	return fit.ArchitectureOf(m).Layers
 }

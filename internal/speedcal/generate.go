@@ -63,10 +63,6 @@ func Generate(tsv []byte) ([]byte, error) {
 	fmt.Fprintf(&b, "// decodeOverheadSeconds is t0, the per-token time that does not scale with bytes read.\n")
 	fmt.Fprintf(&b, "const decodeOverheadSeconds = %s\n\n", sig4(c.OverheadSec))
 	fmt.Fprintf(&b, "// moeLayerSeconds is the per-token time each decoder layer of a mixture of experts adds.\n")
-	fmt.Fprintf(&b, "const moeLayerSeconds = %s\n\n", sig4(c.MoELayerSec))
-	median, n := typicalMoELayers()
-	fmt.Fprintf(&b, "// moeTypicalLayers is the depth assumed for a mixture of experts whose layers are unknown: the\n")
-	fmt.Fprintf(&b, "// median decoder layers of the catalog's %d mixtures of experts whose depth it knows.\n", n)
-	fmt.Fprintf(&b, "const moeTypicalLayers = %d\n", median)
+	fmt.Fprintf(&b, "const moeLayerSeconds = %s\n", sig4(c.MoELayerSec))
 	return format.Source(b.Bytes())
 }

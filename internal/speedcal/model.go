@@ -28,7 +28,7 @@ func (c *Constants) Predict(r *Run) float64 {
 }
 
 func predict(r *Run, eff, t0, moeLayer float64) float64 {
-	return fit.DecodeTps(ReadBytes(r), r.BandwidthGBs, eff, fit.TokenOverheadSecondsAt(r.MoE, r.Layers, t0, moeLayer))
+	return fit.DecodeTps(ReadBytes(r), r.BandwidthGBs, eff, fit.TokenOverheadSecondsAt(r.MoE, r.Layers, r.ParamsB, t0, moeLayer))
 }
 
 // OldKVTps is the KV-aware mode's estimate before calibration: 55 % of the bandwidth over the

@@ -32,7 +32,7 @@ func FreeReadFactor(runs []Run) float64 {
 				continue
 			}
 			read := ReadBytes(r) + (min(r.ActiveB*factor, r.ParamsB)-min(r.ActiveB, r.ParamsB))*1e9*fit.RealBytesPerParam(r.Quant)
-			tps := fit.DecodeTps(read, r.BandwidthGBs, math.Exp(th[fam[r.Family]]), fit.TokenOverheadSecondsAt(true, r.Layers, t0, tMoE))
+			tps := fit.DecodeTps(read, r.BandwidthGBs, math.Exp(th[fam[r.Family]]), fit.TokenOverheadSecondsAt(true, r.Layers, r.ParamsB, t0, tMoE))
 			out[k] = math.Log(tps / r.MeasuredTps)
 		}
 	})

@@ -1,0 +1,63 @@
+package fit
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// MoEDepth is the decoder layers assumed for a mixture of experts of paramsB (billions) whose
+// depth is unknown (a custom model without layers; a run the catalog does not know), for its
+// per-layer time (speed.go): the median depth of the catalog's mixtures of experts of known
+// depth between half and twice its size, or of all of them when there are none. Depth grows
+// with size: the catalog's mixtures of experts under 10 B have a median of 24 layers, 25–60 B 40,
+// over 200 B 62, so one depth for all would misjudge the small and the huge ones.
+func MoEDepth(paramsB float64) int {
+	all := moeDepths()
+	lo := sort.Search(len(all), func(i int) bool { return all[i].paramsB >= paramsB/2 })
+	hi := sort.Search(len(all), func(i int) bool { return all[i].paramsB > paramsB*2 })
+	near := all[lo:hi]
+	if len(near) == 0 {
+		near = all
+	}
+	if len(near) == 0 {
+		return 0
+	}
+	layers := make([]int, len(near))
+	for i, d := range near {
+		layers[i] = d.layers
+	}
+	slices.Sort(layers)
+	return layers[len(layers)/2]
+}
+
+// MoELayers is a mixture of experts' layers for its per-layer time: those known, else MoEDepth.
+func MoELayers(layers int, paramsB float64) int {
+	if layers > 0 {
+		return layers
+	}
+	return MoEDepth(paramsB)
+}
+
+type moeDepthRow struct {
+	paramsB float64
+	layers  int
+}
+
+// moeDepths is the catalog's mixtures of experts of known depth, by size; made once.
+var moeDepths = sync.OnceValue(func() []moeDepthRow {
+	var rows []moeDepthRow
+	for _, m := range catalog.Models() {
+		if !m.MoE {
+			continue
+		}
+		if a := ArchitectureOf(&m); a.Layers > 0 {
+			rows = append(rows, moeDepthRow{paramsB(&m), a.Layers})
+		}
+	}
+	slices.SortFunc(rows, func(a, b moeDepthRow) int { return cmp.Compare(a.paramsB, b.paramsB) })
+	return rows
+})

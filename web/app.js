@@ -24,6 +24,22 @@
 
   const { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields,
     labelForm, fieldOf, clearFieldErrors, showFieldError } = P.form;
+  const fieldActive = (key) => !input(key).closest("[hidden]"); // a field the form shows now
+
+  // The input of a panel (data-target-field: hardware.js's device) an engine error names.
+  function panelInput(e) {
+    if (!e || typeof e.field !== "string" || BY_KEY.has(e.field)) return null;
+    const node = document.querySelector('[data-target-field="' + CSS.escape(e.field) + '"]');
+    return node && !node.closest("[hidden]") ? node : null;
+  }
+
+  function clearErrors() {
+    clearFieldErrors();
+    for (const node of document.querySelectorAll("[data-target-field][aria-invalid]")) {
+      node.removeAttribute("aria-invalid");
+      node.removeAttribute("aria-describedby");
+    }
+  }
 
   // ---------- rendering ----------
   let renderSeq = 0;
@@ -54,13 +70,13 @@
     if (edit) updateAddress(target, seq, edit);
 
     if (problems.length) {
-      clearFieldErrors();
+      clearErrors();
       for (const p of problems) showFieldError(p.key, p.msg);
-      showError(problems.map((p) => p.msg).join("; "));
+      showError(problems.map((p) => p.msg).join("; "), problems.map((p) => p.key));
       return null;
     }
     if (!("model" in target) && !("paramsB" in target)) {
-      clearFieldErrors();
+      clearErrors();
       showPrompt();
       return null;
     }
@@ -69,16 +85,16 @@
       res = await renderTable(target);
     } catch (e) {
       if (seq !== renderSeq) return null;
-      clearFieldErrors();
+      clearErrors();
       const key = fieldOf(e);
       const msg = errMessage(e);
       if (key) showFieldError(key, msg);
-      showError(msg);
+      showError(msg, key ? [key] : [], panelInput(e));
       return e;
     }
     if (seq !== renderSeq) return null;
     if (!edit) mark("rendered");
-    clearFieldErrors();
+    clearErrors();
     showResult(res, target, !edit);
     return null;
   }
@@ -144,18 +160,40 @@
   function showPrompt() {
     const summary = $("summary");
     clear(summary);
+    delete summary.dataset.said;
     summary.appendChild(el("p", null, "Pick a model from the catalog, or choose “Custom size” and enter a parameter count."));
     $("result-error").hidden = true;
     if (!state.lastGood) $("output").hidden = true;
     else markStale(true);
   }
 
-  function showError(msg) {
+  // showError: the message above the result, with a button to each field it names (the field
+  // holds the same message, tied to it by aria-describedby, and aria-invalid).
+  function showError(msg, keys, other) {
     const box = $("result-error");
     box.textContent = msg;
+    if (other) {
+      // A panel's field (the hardware device's): it has no message of its own, so this one is
+      // its description while it is wrong.
+      other.setAttribute("aria-invalid", "true");
+      other.setAttribute("aria-describedby", "result-error");
+      const btn = el("button", "btn link", "Go to the field");
+      btn.type = "button";
+      btn.addEventListener("click", () => other.focus());
+      box.append(" ", btn);
+    }
+    for (const key of keys || []) {
+      const f = BY_KEY.get(key);
+      if (!f || !fieldActive(key)) continue;
+      const btn = el("button", "btn link", "Go to " + f.label);
+      btn.type = "button";
+      btn.addEventListener("click", () => input(key).focus());
+      box.append(" ", btn);
+    }
     box.hidden = false;
     const summary = $("summary");
     clear(summary);
+    delete summary.dataset.said;
     if (state.lastGood) {
       summary.appendChild(el("p", null, "Not updated: the form has an error (below, and by its field). The claim shown is the last valid one."));
       markStale(true);
@@ -205,15 +243,10 @@
     // The summary (the live region), the verdict and the explanation: the engine's words.
     const x = res.explain || {};
     const summary = $("summary");
-    clear(summary);
-    summary.appendChild(el("p", null, x.summary));
-    summary.appendChild(el("p", "verdict-line", x.verdict));
-    if (x.split) {
-      summary.appendChild(choice(x.split.text, "Split over " + x.split.count + " devices", "use-split", () => { $("count").value = String(x.split.count); }, "count"));
-    }
-    if (res.driverNote) {
-      summary.appendChild(choice(res.driverNote, "Use the " + res.driverSwitch + " driver", "use-driver", () => { $("driver").value = res.driverSwitch; }, "driver"));
-    }
+    // The summary is the polite live region: rewritten only when its words change, so an edit
+    // that changes nothing it says is not read out again.
+    const said = [x.summary, x.verdict, x.split && x.split.text, x.split && x.split.count, res.driverNote, res.driverSwitch].join("\n");
+    if (summary.dataset.said !== said) writeSummary(summary, said, x, res);
     const dl = el("dl");
     for (const l of x.lines || []) {
       dl.appendChild(el("dt", null, l.label || ""));
@@ -245,6 +278,19 @@
     const run = () => { if (!done) { done = true; fn(); } };
     requestAnimationFrame(() => setTimeout(run, 0));
     setTimeout(run, 200);
+  }
+
+  function writeSummary(summary, said, x, res) {
+    clear(summary);
+    summary.dataset.said = said;
+    summary.appendChild(el("p", null, x.summary));
+    summary.appendChild(el("p", "verdict-line", x.verdict));
+    if (x.split) {
+      summary.appendChild(choice(x.split.text, "Split over " + x.split.count + " devices", "use-split", () => { $("count").value = String(x.split.count); }, "count"));
+    }
+    if (res.driverNote) {
+      summary.appendChild(choice(res.driverNote, "Use the " + res.driverSwitch + " driver", "use-driver", () => { $("driver").value = res.driverSwitch; }, "driver"));
+    }
   }
 
   // choice: the engine's sentence and a button that makes the change it proposes.
@@ -336,7 +382,7 @@
     if (!frag && state.example) {
       // A bare address: the example, as index.html already shows it; nothing to render.
       fillForm(state.example.target);
-      clearFieldErrors();
+      clearErrors();
       showResult(state.example.result, state.example.target);
       return;
     }

@@ -20,11 +20,14 @@
   }
 
   // figure: <figure> with an <svg role="img"> named by its <title> and described by <desc>, and
-  // the same text equivalent visible as the caption.
+  // the same text equivalent visible as the caption (left readable too: not every screen reader
+  // speaks a description).
   function figure(id, title, desc, height, draw) {
     const fig = el("figure", "chart");
     fig.id = id;
-    const s = svg("svg", { viewBox: "0 0 " + W + " " + height, role: "img", "aria-labelledby": id + "-t " + id + "-d" });
+    // The title names the picture; the description states its numbers in words (a screen reader
+    // reads the name, then the description: the same figures the bars draw).
+    const s = svg("svg", { viewBox: "0 0 " + W + " " + height, role: "img", "aria-labelledby": id + "-t", "aria-describedby": id + "-d" });
     s.append(svg("title", { id: id + "-t" }, title), svg("desc", { id: id + "-d" }, desc));
     draw(s);
     fig.append(s, el("figcaption", null, title + ": " + desc));

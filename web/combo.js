@@ -60,6 +60,16 @@
       list.appendChild(li);
     });
     comboShow(true);
+    announce(combo.items.length ? combo.items.length + (combo.items.length === 1 ? " model" : " models") +
+      " in the list; arrow keys to move, Enter to pick." : "No catalog model matches.");
+  }
+
+  // announce: the list's size, said politely once typing pauses (a screen reader hears no list
+  // open otherwise; every key would queue a sentence without the pause).
+  let announceTimer = 0;
+  function announce(text) {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => { $("model-status").textContent = text; }, 400);
   }
 
   function comboShow(open) {
@@ -70,6 +80,8 @@
     if (!open) {
       inp.removeAttribute("aria-activedescendant");
       combo.active = -1;
+      clearTimeout(announceTimer);
+      $("model-status").textContent = "";
     }
   }
 

@@ -129,6 +129,8 @@
       if (seq !== h.seq) return;
       setText(err, errMessage(e));
       err.hidden = false;
+      if (h.announce) setText($("hw-status"), errMessage(e));
+      h.announce = false;
       setText($("hw-text"), "");
       showFitting([]);
       return;
@@ -137,14 +139,18 @@
     err.hidden = true;
     setText($("hw-text"), out.text || "");
     showFitting(out.fitting);
+    // After a change of this panel's own device, its first line (the verdict) is said politely;
+    // the whole text is not a live region, so an edit of the workload is not read out twice.
+    if (h.announce) setText($("hw-status"), String(out.text || "").split("\n")[0]);
+    h.announce = false;
   }
 
   function wire() {
     for (const id of ["hw-on", "hw-family", "hw-unified"]) {
-      $(id).addEventListener("change", () => { readForm(); P.rerender("commit"); });
+      $(id).addEventListener("change", () => { readForm(); h.announce = true; P.rerender("commit"); });
     }
     for (const id of ["hw-memory", "hw-bandwidth"]) {
-      $(id).addEventListener("input", () => { readForm(); P.rerender("typing"); });
+      $(id).addEventListener("input", () => { readForm(); h.announce = true; P.rerender("typing"); });
     }
     // A link followed later (back, forward, an edited address) brings its own device.
     const follow = () => { fromLink(); syncForm(); };

@@ -9,6 +9,7 @@
   const { $, el, setText, num } = P.util;
 
   const SHOWN = 12; // rows before "Show all"
+  const CAPTION = "Every accelerator of the catalog against this claim; the column headers sort";
   const VENDORS = { nvidia: "NVIDIA", amd: "AMD", intel: "Intel", google: "Google", apple: "Apple", aws: "AWS" };
   const vendorName = (v) => (v ? VENDORS[String(v).toLowerCase()] || String(v) : "");
 
@@ -65,6 +66,8 @@
     setText(r.why, m.why || "");
     const trCls = (m.fits ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
     if (r.tr.className !== trCls) r.tr.className = trCls;
+    const pressed = m.id === t.picked ? "true" : "false"; // the device the memory picture shows
+    if (r.name.getAttribute("aria-pressed") !== pressed) r.name.setAttribute("aria-pressed", pressed);
     const h = m.headroomPct;
     const tps = multi && typeof m.neededTps === "number" ? num(m.neededTps, 1) + " on " + m.devicesNeeded : num(m.estTps, 1);
     setText(r.cells.estTps, tps);
@@ -134,9 +137,14 @@
   function sortBy(key) {
     if (t.sortKey === key) t.sortDir = -t.sortDir;
     else { t.sortKey = key; t.sortDir = key === "name" || key === "devicesNeeded" ? 1 : -1; }
+    // aria-sort on the sorted column only (ARIA: one header at a time); the caption says it too.
+    let by = "";
     for (const th of document.querySelectorAll("th[data-sort]")) {
-      th.setAttribute("aria-sort", th.dataset.sort !== t.sortKey ? "none" : t.sortDir > 0 ? "ascending" : "descending");
+      if (th.dataset.sort !== t.sortKey) { th.removeAttribute("aria-sort"); continue; }
+      th.setAttribute("aria-sort", t.sortDir > 0 ? "ascending" : "descending");
+      by = th.textContent.trim();
     }
+    setText($("matches-caption"), CAPTION + "; sorted by " + by + ", " + (t.sortDir > 0 ? "ascending" : "descending"));
     draw();
   }
 

@@ -6,7 +6,8 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// gpt-oss-120b in its own release format, MXFP4 experts + BF16, in the KV-aware mode (params.go's
+// gpt-oss-120b in its own release format, MXFP4 experts + BF16, served by vLLM in the KV-aware
+// mode (params.go's
 // counts from config.json: 116,829,156,672 params, 5,132,849,472 active, 114,661,785,600 in the
 // 128 routed experts, 4 per token; 36 layers):
 //
@@ -16,16 +17,28 @@ import (
 //	overhead       = 0.001912 + 36 × 0.00008828 = 0.00509008 s
 //	bandwidth      ≥ 5.309610624 / (0.4217 × (0.05 − 0.00509008) = 0.0189385133) = 280.36 → 281 GB/s
 //
-// (the file's average, 0.5585 B/param, on all 5.13 B active would say 2.87 GB of weights, as if
-// the BF16 attention were MXFP4 too).
+// For the llama.cpp-style engines (the default), whose conversions the measured gpt-oss runs
+// say read about the file's average (speedread.go), the same model reads
+//
+//	average bytes  = 0.98144837 × 0.53125 + 0.01855163 × 2 = 0.558497704 B/param
+//	   (experts' share 114,661,785,600 / 116,829,156,672 = 0.98144837)
+//	weights read   = 5.132849472 × 0.558497704 = 2.866684644 GB; + KV 0.30670848 = 3.173393124 GB
+//	bandwidth      ≥ 3.173393124 / 0.0189385133 = 167.56 → 168 GB/s
 func TestSplitFormatMoEReadsEachPartInItsFormat(t *testing.T) {
-	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", target.SizingKV })
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Engine = "openai/gpt-oss-120b", target.SizingKV, target.EngineVLLM
+	})
 	experts, rest, ok := b.ActiveSplit()
 	if !ok || !near(experts, 3.5831808) || !near(rest, 1.549668672) {
 		t.Fatalf("split: %v experts + %v rest (%v); want 3.5831808 + 1.549668672", experts, rest, ok)
 	}
 	if !near(b.ReadGBPerToken, 5.309610624) || !near(b.SpeedOverheadSeconds, 0.00509008) || b.MinBandwidthGBs != 281 {
 		t.Errorf("read %v GB, overhead %v s, %d GB/s; want 5.309610624, 0.00509008, 281", b.ReadGBPerToken, b.SpeedOverheadSeconds, b.MinBandwidthGBs)
+	}
+	// The default engine (llama.cpp) reads the file's average bytes.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", target.SizingKV })
+	if _, _, ok := b.ActiveSplit(); ok || !near(b.ReadGBPerToken, 3.173393124) || b.MinBandwidthGBs != 168 {
+		t.Errorf("llama.cpp: split %v, read %v GB, %d GB/s; want none, 3.173393124, 168", ok, b.ReadGBPerToken, b.MinBandwidthGBs)
 	}
 	// Asked in one format (Q4_K_M), the model reads its active parameters at that format's bytes.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "openai/gpt-oss-120b", target.SizingKV, "Q4_K_M" })

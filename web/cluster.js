@@ -1,8 +1,9 @@
 // fitclaim page: the "Check against my cluster" panel. The user pastes, drops or opens the
-// output of `kubectl get resourceslices -o yaml` (or -o json); the second Go engine
+// output of `kubectl get resourceslices -o yaml` (or -o json), and optionally of
+// `kubectl get resourceclaims -A -o yaml` (devices those claims hold are busy); the second Go engine
 // (later.js: fitclaim-later.wasm, with sigs.k8s.io/yaml and package cluster), fetched on the
 // panel's first use so the first load does not pay for it, reads it and judges every device against the claim
-// on show (its JSON, as the Claim panel's JSON tab holds it). The slices never leave the browser.
+// on show (its JSON, as the Claim panel's JSON tab holds it). Slices and claims never leave the browser.
 // Every word of a verdict comes from Go; this file only moves text.
 "use strict";
 
@@ -12,11 +13,18 @@
 
   let lastClaim = "";
   let lastText = "";
+  let lastClaims = "";
   let timer = 0;
 
   async function loadEngine() {
     await P.later();
     return window.fitclaimCluster;
+  }
+
+  // The cluster's claims, if given: "" means none (every device free).
+  function claimsText() {
+    const node = $("claims");
+    return node && node.value.trim() ? node.value : "";
   }
 
   // The claim on show: the JSON tab's text (the main engine's claim JSON).
@@ -53,8 +61,10 @@
       tr.appendChild(el("td", "", d.matches ? d.request : (d.reasons || []).join("; ")));
       body.appendChild(tr);
     }
+    const busy = (rep.devices || []).filter((d) => d.allocatedTo).length;
     setText($("cluster-count"), (rep.devices || []).length + " devices, " +
-      (rep.devices || []).filter((d) => d.matches).length + " matching");
+      (rep.devices || []).filter((d) => d.matches).length + " matching" +
+      (busy ? ", " + busy + " allocated to other claims" : ""));
     const notes = $("cluster-notes");
     clear(notes);
     for (const n of rep.notes || []) notes.appendChild(el("li", "", n));
@@ -63,6 +73,7 @@
 
   async function check() {
     const text = $("slices").value;
+    const claims = claimsText();
     const claim = claimJSON();
     if (!text.trim()) {
       $("cluster-error").hidden = true;
@@ -74,14 +85,15 @@
       showError("No claim on show yet: choose a model first.");
       return;
     }
-    if (text === lastText && claim === lastClaim) return;
+    if (text === lastText && claim === lastClaim && claims === lastClaims) return;
     lastText = text;
     lastClaim = claim;
+    lastClaims = claims;
     status(window.fitclaimCluster ? "Checking…" : "Loading the cluster engine…");
     try {
       const fc = await loadEngine();
-      const out = fc.check(claim, text);
-      if (text !== $("slices").value || claim !== claimJSON()) return; // superseded meanwhile
+      const out = fc.check(claim, text, claims);
+      if (text !== $("slices").value || claim !== claimJSON() || claims !== claimsText()) return; // superseded meanwhile
       if (out.error) showError(out.error);
       else showReport(JSON.parse(out.report));
       status("");
@@ -97,10 +109,10 @@
     timer = setTimeout(check, 250);
   }
 
-  function readFile(file) {
+  function readFile(file, into = "slices") {
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => { $("slices").value = String(reader.result || ""); check(); };
+    reader.onload = () => { $(into).value = String(reader.result || ""); check(); };
     reader.onerror = () => showError("Could not read " + file.name + ".");
     reader.readAsText(file);
   }
@@ -113,6 +125,11 @@
     area.addEventListener("input", later);
     $("slices-check").addEventListener("click", () => { lastText = ""; check(); });
     $("slices-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0]));
+    const claims = $("claims");
+    if (claims) {
+      claims.addEventListener("input", later);
+      $("claims-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0], "claims"));
+    }
     const zone = $("cluster");
     zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
     zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
@@ -120,8 +137,9 @@
       e.preventDefault();
       zone.classList.remove("dragging");
       const dt = e.dataTransfer;
-      if (dt && dt.files && dt.files.length) readFile(dt.files[0]);
-      else if (dt) { area.value = dt.getData("text"); check(); }
+      const into = e.target && e.target.id === "claims" ? "claims" : "slices"; // dropped on the claims box
+      if (dt && dt.files && dt.files.length) readFile(dt.files[0], into);
+      else if (dt) { $(into).value = dt.getData("text"); check(); }
     });
     // A new claim on show (the JSON tab changes): check the same slices against it.
     const json = $("json");

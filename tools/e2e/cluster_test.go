@@ -17,12 +17,18 @@ import (
 // paste puts text into the slices box as a paste does (the value, then an input event).
 func (p *page) paste(text string) {
 	p.t.Helper()
+	p.pasteInto("slices", text)
+}
+
+// pasteInto puts text into the box with the id as a paste does.
+func (p *page) pasteInto(id, text string) {
+	p.t.Helper()
 	js, err := json.Marshal(text)
 	if err != nil {
 		p.t.Fatal(err)
 	}
 	var ok bool
-	p.eval(`(() => { const a = document.getElementById("slices"); a.focus(); a.value = `+string(js)+`;
+	p.eval(`(() => { const a = document.getElementById("`+id+`"); a.focus(); a.value = `+string(js)+`;
 		a.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, &ok)
 }
 
@@ -106,5 +112,68 @@ func TestClusterPanel(t *testing.T) {
 			t.Errorf("the page sent a request: %s", u)
 		}
 	}
+	p.noProblems()
+}
+
+// The cluster panel's claims box: the devices the pasted claims hold are busy, the verdict,
+// table and count are the Go engine's for the same slices and claims; bad claims give the
+// engine's message; emptying the box frees the devices again.
+func TestClusterPanelClaims(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	// 70B at Q4_K_M on NVIDIA, three devices: busy.yaml's node-g has four H100s, two of them
+	// held by ml/train-0 in busy-claims.yaml.
+	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 3 })
+	p.open(target.Permalink(tg))
+	want := render(t, tg)
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+
+	dir := filepath.Join(repoRoot(t), "cluster", "testdata")
+	slices, err := os.ReadFile(filepath.Join(dir, "busy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := os.ReadFile(filepath.Join(dir, "busy-claims.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, err := cluster.CheckTarget(tg, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, err := cluster.CheckTargetInUse(tg, slices, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !free.Allocatable || busy.Allocatable {
+		t.Fatalf("fixtures: allocatable %v free, %v with the claims", free.Allocatable, busy.Allocatable)
+	}
+	p.paste(string(slices))
+	p.waitText("cluster-verdict", func(s string) bool { return s == free.Placement }, "every device free: "+free.Placement)
+
+	p.pasteInto("claims", string(claims))
+	p.waitText("cluster-verdict", func(s string) bool { return s == busy.Placement }, "with the claims: "+busy.Placement)
+	if got, want := p.tableRows(), engineRows(busy); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// 6 devices; 3 match (node-g's gpu-2, gpu-3, node-h's gpu-0); 3 held (gpu-0, gpu-1 of node-g by
+	// ml/train-0, node-h's gpu-1 by infra/h-0; ml/debug's admin access holds nothing).
+	if got := p.text("cluster-count"); got != "6 devices, 3 matching, 3 allocated to other claims" {
+		t.Errorf("count: %q", got)
+	}
+	p.run(chromedp.ScrollIntoView("#cluster", chromedp.ByQuery))
+	p.screenshot("cluster-panel-claims.png")
+
+	// Slices pasted into the claims box: the engine's message.
+	_, badErr := cluster.CheckTargetInUse(tg, slices, slices)
+	if badErr == nil {
+		t.Fatal("slices accepted as claims")
+	}
+	p.pasteInto("claims", string(slices))
+	p.waitText("cluster-error", func(s string) bool { return s == badErr.Error() }, badErr.Error())
+
+	// An empty claims box: every device free again.
+	p.pasteInto("claims", "")
+	p.waitText("cluster-verdict", func(s string) bool { return s == free.Placement }, "free again: "+free.Placement)
 	p.noProblems()
 }

@@ -40,8 +40,10 @@ func check(_ js.Value, args []js.Value) (out any) {
 	}
 	text := args[1].String()
 	var claims []byte
-	if len(args) > 2 && args[2].Type() == js.TypeString && args[2].Length() > 0 {
-		claims = []byte(args[2].String())
+	if len(args) > 2 && args[2].Type() == js.TypeString {
+		if c := args[2].String(); c != "" { // "": no claims given
+			claims = []byte(c)
+		}
 	}
 	if len(text) > cluster.MaxInput || len(claims) > cluster.MaxInput {
 		// Parse says the same; checking here first spares copying a huge string into Go twice.

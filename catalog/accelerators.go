@@ -25,7 +25,7 @@ func (a *Accelerator) MemoryBytes() int64 { return a.MemoryMiB << 20 }
 
 // Accelerators returns the accelerator table in its source order. Do not modify the slice.
 func Accelerators() []Accelerator {
-	loadOnce.Do(load)
+	accelOnce.Do(func() { accels = parseAccelerators(acceleratorsTSV) })
 	return accels
 }
 

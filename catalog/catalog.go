@@ -77,27 +77,66 @@ func (m *Model) HasArchitecture() bool {
 	return m.Layers > 0 && m.KVHeads > 0 && m.HeadDim > 0
 }
 
+// The catalog is decoded entry by entry, on first use: a lookup by name (a page's first claim,
+// an edge request) finds the name among the lines and decodes that one line, not all 1,852 —
+// in the page's wasm the whole decode was most of the first render (issue 10 §2). Models()
+// decodes the rest. An entry is decoded once, under rowMu, into its place in models, so a
+// *Model handed out stays the catalog's own.
 var (
-	loadOnce  sync.Once
-	models    []Model
+	indexOnce  sync.Once
+	modelLines []string // each entry's line of modelsTSV, in order
+	modelNames []string // each entry's name: its line's first field
+	rowMu      sync.Mutex
+	decoded    []bool // decoded[i]: models[i] holds entry i
+	models     []Model
+	allOnce    sync.Once
+
+	accelOnce sync.Once
 	accels    []Accelerator
+
 	lowerOnce sync.Once
 	lowered   []string // models' names in lower case, for lookup and search without re-lowering
 )
 
-func load() {
-	models = parseModels(modelsTSV)
-	accels = parseAccelerators(acceleratorsTSV)
+// indexModels cuts modelsTSV into lines and names; it decodes nothing.
+func indexModels() {
+	indexOnce.Do(func() {
+		n := countRows(modelsTSV)
+		modelLines, modelNames = make([]string, 0, n), make([]string, 0, n)
+		for line := range rows(modelsTSV) {
+			name, _, _ := strings.Cut(line, "\t")
+			modelLines, modelNames = append(modelLines, line), append(modelNames, name)
+		}
+		models, decoded = make([]Model, n), make([]bool, n)
+	})
+}
+
+// model returns entry i of Models(), decoding only its line if it is not decoded yet.
+func model(i int) *Model {
+	indexModels()
+	rowMu.Lock()
+	if !decoded[i] {
+		models[i], decoded[i] = parseModel(modelLines[i]), true
+	}
+	rowMu.Unlock()
+	return &models[i]
+}
+
+// Names returns every entry's name, index for index with Models(), without decoding the
+// entries. The slice is shared: do not modify it.
+func Names() []string {
+	indexModels()
+	return modelNames
 }
 
 // lowerNames returns the lower-case names, index for index with Models(). They are made on
 // first use: an exact-name lookup (the edge worker's usual request) never needs them.
 func lowerNames() []string {
 	lowerOnce.Do(func() {
-		all := Models()
-		lowered = make([]string, len(all))
-		for i := range all {
-			lowered[i] = strings.ToLower(all[i].Name)
+		names := Names()
+		lowered = make([]string, len(names))
+		for i, n := range names {
+			lowered[i] = strings.ToLower(n)
 		}
 	})
 	return lowered
@@ -141,49 +180,54 @@ func rows(text string) iter.Seq[string] {
 
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
 func Models() []Model {
-	loadOnce.Do(load)
+	allOnce.Do(func() {
+		indexModels()
+		rowMu.Lock()
+		defer rowMu.Unlock()
+		for i := range models {
+			if !decoded[i] {
+				models[i], decoded[i] = parseModel(modelLines[i]), true
+			}
+		}
+	})
 	return models
 }
 
-// parseModels reads modelsTSV. It cuts fields by hand into a reused array rather than with
+// parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
-func parseModels(text string) []Model {
-	out := make([]Model, 0, strings.Count(text, "\n"))
+func parseModel(line string) Model {
 	var f [16 + 18]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
-	for line := range rows(text) {
-		if !splitFields(line, f[:]) {
-			panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
-		}
-		m := Model{
-			Name:             f[0],
-			ParameterCount:   f[1],
-			ParametersRaw:    atoi64(f[2]),
-			MinRAMGB:         atof(f[3]),
-			MinVRAMGB:        atof(f[4]),
-			HasMinVRAM:       f[4] != "",
-			Quantization:     f[5],
-			ContextLength:    atoi(f[6]),
-			Layers:           atoi(f[7]),
-			KVHeads:          atoi(f[8]),
-			HeadDim:          atoi(f[9]),
-			HiddenSize:       atoi(f[10]),
-			MoE:              f[11] == "1",
-			ActiveParameters: atoi64(f[12]),
-			Downloads:        atoi64(f[13]),
-			VocabSize:        atoi(f[14]),
-			Embedding:        f[15] == "1",
-		}
-		a := f[16:]
-		m.Arch = Architecture{
-			Base: a[0], Layers: atoi(a[1]), AttentionHeads: atoi(a[2]), KVHeads: atoi(a[3]), HeadDim: atoi(a[4]),
-			HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],
-			SlidingWindow: atoi(a[10]), SlidingLayers: atoi(a[11]), FullAttentionLayers: atoi(a[12]),
-			KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
-			SharedExperts: atoi(a[17]),
-		}
-		out = append(out, m)
+	if !splitFields(line, f[:]) {
+		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
-	return out
+	m := Model{
+		Name:             f[0],
+		ParameterCount:   f[1],
+		ParametersRaw:    atoi64(f[2]),
+		MinRAMGB:         atof(f[3]),
+		MinVRAMGB:        atof(f[4]),
+		HasMinVRAM:       f[4] != "",
+		Quantization:     f[5],
+		ContextLength:    atoi(f[6]),
+		Layers:           atoi(f[7]),
+		KVHeads:          atoi(f[8]),
+		HeadDim:          atoi(f[9]),
+		HiddenSize:       atoi(f[10]),
+		MoE:              f[11] == "1",
+		ActiveParameters: atoi64(f[12]),
+		Downloads:        atoi64(f[13]),
+		VocabSize:        atoi(f[14]),
+		Embedding:        f[15] == "1",
+	}
+	a := f[16:]
+	m.Arch = Architecture{
+		Base: a[0], Layers: atoi(a[1]), AttentionHeads: atoi(a[2]), KVHeads: atoi(a[3]), HeadDim: atoi(a[4]),
+		HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],
+		SlidingWindow: atoi(a[10]), SlidingLayers: atoi(a[11]), FullAttentionLayers: atoi(a[12]),
+		KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
+		SharedExperts: atoi(a[17]),
+	}
+	return m
 }
 
 // splitFields cuts a tab-separated line into exactly len(f) fields.

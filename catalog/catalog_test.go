@@ -749,3 +749,38 @@ func TestEmbeddingModels(t *testing.T) {
 		}
 	}
 }
+
+// Entries are decoded one by one on first use (Lookup) or all at once (Models), from several
+// goroutines at a time (the API server's requests): either way a *Model is the catalog's own
+// entry, and go test -race sees no race.
+func TestLazyDecodeIsShared(t *testing.T) {
+	names := []string{"NousResearch/Llama-2-7b-chat-hf", "Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen3-30B-A3B-Instruct-2507"}
+	done := make(chan *Model, 2*len(names))
+	for _, n := range names {
+		go func() {
+			m, err := Lookup(n)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- m
+		}()
+		go func() { Models(); done <- nil }()
+	}
+	for range 2 * len(names) {
+		<-done
+	}
+	all := Models()
+	if len(all) != len(Names()) {
+		t.Fatalf("%d models, %d names", len(all), len(Names()))
+	}
+	for _, n := range names {
+		m, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.Index(Names(), n)
+		if i < 0 || m != &all[i] || m.Name != n {
+			t.Errorf("Lookup(%q) is not entry %d of Models()", n, i)
+		}
+	}
+}

@@ -40,15 +40,16 @@ const maxListed = 8
 // catalog names differ only in case), then the name ignoring case, then a unique
 // case-insensitive substring. Several matches are an *AmbiguousError listing them; none is a
 // *NotFoundError suggesting the closest names.
+//
+// It reads the names only and decodes the one entry it returns (see model).
 func Lookup(name string) (*Model, error) {
-	all := Models()
 	query := strings.TrimSpace(name)
 	if query == "" {
 		return nil, &NotFoundError{Query: name}
 	}
-	for i := range all {
-		if all[i].Name == query {
-			return &all[i], nil
+	for i, n := range Names() {
+		if n == query {
+			return model(i), nil
 		}
 	}
 	lower := strings.ToLower(query)
@@ -63,7 +64,7 @@ func Lookup(name string) (*Model, error) {
 	for _, set := range [][]int{same, contains} {
 		switch {
 		case len(set) == 1:
-			return &all[set[0]], nil
+			return model(set[0]), nil
 		case len(set) > 1:
 			return nil, ambiguous(query, set)
 		}
@@ -72,13 +73,13 @@ func Lookup(name string) (*Model, error) {
 }
 
 func ambiguous(query string, idx []int) *AmbiguousError {
-	all := Models()
+	names := Names()
 	e := &AmbiguousError{Query: query, Total: len(idx)}
 	for _, i := range idx {
 		if len(e.Matches) == maxListed {
 			break
 		}
-		e.Matches = append(e.Matches, all[i].Name)
+		e.Matches = append(e.Matches, names[i])
 	}
 	return e
 }
@@ -94,7 +95,7 @@ func closest(lower string, n int) []string {
 		name string
 		d    int
 	}
-	all := Models()
+	names := Names()
 	limit := len(lower)/2 + 2 // farther is not a useful suggestion
 	var rows [2][]int
 	best := make([]scored, 0, n+1)
@@ -111,7 +112,6 @@ func closest(lower string, n int) []string {
 		if d > limit {
 			continue
 		}
-		m := &all[i]
 		pos := len(best)
 		for pos > 0 && best[pos-1].d > d {
 			pos--
@@ -121,7 +121,7 @@ func closest(lower string, n int) []string {
 		}
 		best = append(best, scored{})
 		copy(best[pos+1:], best[pos:])
-		best[pos] = scored{m.Name, d}
+		best[pos] = scored{names[i], d}
 		if len(best) > n {
 			best = best[:n]
 		}

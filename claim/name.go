@@ -80,11 +80,11 @@ var (
 )
 
 func countStems() {
-	all := catalog.Models()
-	stemCounts = make(map[string]int, len(all))
+	names := catalog.Names() // the names alone: the first claim need not decode the catalog
+	stemCounts = make(map[string]int, len(names))
 	var buf [stemMax]byte
-	for i := range all {
-		stemCounts[string(deriveStem(all[i].Name, &buf))]++
+	for _, n := range names {
+		stemCounts[string(deriveStem(n, &buf))]++
 	}
 }
 

@@ -14,13 +14,16 @@
   const state = {
     ready: false,
     lastGood: null,       // last successful render result
-    example: null,        // {fragment, target, result}: the claim a bare visit shows (index.html)
     typing: false,        // an edit in progress already has its own history entry
     activeTab: "yaml",
     texts: { yaml: "", json: "", heredoc: "", apply: "", api: "" },
     claimName: "claim",
     shownSeq: 0,          // showResult calls; a late part of an older one is dropped
   };
+  // state.example: {fragment, target, result}, the claim a bare visit shows (index.html), read on
+  // first use: a link's load never needs its 80 KB parsed.
+  let example;
+  Object.defineProperty(state, "example", { get() { if (example === undefined) example = readExample(); return example; } });
 
   const { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields,
     labelForm, fieldOf, clearFieldErrors, showFieldError } = P.form;
@@ -219,7 +222,7 @@
     const b = res.bounds || {};
     $("result-error").hidden = true;
     markStale(false);
-    setExample(res === (state.example && state.example.result));
+    setExample(!!example && res === example.result);
     $("output").hidden = false;
 
     const yaml = String(res.yaml || "");
@@ -446,7 +449,6 @@
     wireForm();
     labelForm();
     P.table.wire();
-    state.example = readExample();
     const bare = !fragment();
     if (bare && state.example) {
       // Shown at once, without the engine: the page's first claim is the example.

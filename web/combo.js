@@ -126,6 +126,7 @@
         comboMove(combo.active + 1);
       } else if (ev.key === "ArrowUp") {
         ev.preventDefault();
+        if (combo.open && ev.altKey) { comboShow(false); return; } // the pattern's Alt+Up: close, keep the text
         if (!combo.open) { await comboRender(inp.value.trim()); comboMove(combo.items.length - 1); return; }
         comboMove(combo.active - 1);
       } else if (ev.key === "Enter") {

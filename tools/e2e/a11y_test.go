@@ -284,6 +284,31 @@ func TestKeyboardOnly(t *testing.T) {
 	if ax := p.ax("#chart-memory svg"); !strings.HasPrefix(ax.Name, "Memory on one "+dev+" (") {
 		t.Errorf("the memory picture is named %q after picking %q", ax.Name, dev)
 	}
+
+	// On your hardware: a device chosen with the arrow keys; its verdict, the first line of the
+	// estimate, is said politely.
+	p.tabTo("hw-on", 40)
+	p.waitEval(`document.getElementById("hw-on").options.length > 2`, "the device list")
+	p.key(kb.ArrowDown)
+	text := p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "\n") }, "the estimate on the first device")
+	if got := p.waitText("hw-status", nonEmpty, "the device's verdict said"); got != strings.SplitN(text, "\n", 2)[0] {
+		t.Errorf("hw-status says %q, want the estimate's first line %q", got, strings.SplitN(text, "\n", 2)[0])
+	}
+	// A device by its numbers, with a memory the engine refuses: the field is marked and
+	// described by the message, which has a button back to it.
+	p.key(kb.End)
+	p.tabTo("hw-memory", 2)
+	p.typeText("-5")
+	p.waitEval(`document.getElementById("hw-memory").getAttribute("aria-invalid") === "true"`, "the device memory field marked invalid")
+	a := p.ax("#hw-memory")
+	if a.Props["invalid"] != "true" || !strings.Contains(a.Description, "Device memory") {
+		t.Errorf("the device memory field tells a screen reader: %+v", a)
+	}
+	p.tabUntil(`e.closest("#result-error, #hw-error") && e.tagName === "BUTTON"`, "the error's button to its field", 40)
+	p.key(kb.Enter)
+	if p.focused() != "hw-memory" {
+		t.Errorf("the error's button took the focus to #%s, not the device memory field", p.focused())
+	}
 	p.noProblems()
 }
 

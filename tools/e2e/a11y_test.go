@@ -186,7 +186,7 @@ func TestKeyboardOnly(t *testing.T) {
 		t.Errorf("after Enter the focus is on #%s, not the model field", p.focused())
 	}
 
-	// Escape closes a reopened list and keeps the model.
+	// Escape, and Alt+ArrowUp, close a reopened list and keep the model.
 	p.key(kb.ArrowDown)
 	p.waitEval(`document.getElementById("model").getAttribute("aria-expanded") === "true"`, "the list reopened by ArrowDown")
 	p.key(kb.Escape)
@@ -194,6 +194,13 @@ func TestKeyboardOnly(t *testing.T) {
 	p.eval(`({expanded: document.getElementById("model").getAttribute("aria-expanded"), value: document.getElementById("model").value})`, &after)
 	if after.Expanded != "false" || after.Value != first {
 		t.Errorf("after Escape: aria-expanded %q, value %q; want false and %q", after.Expanded, after.Value, first)
+	}
+	p.key(kb.ArrowDown)
+	p.waitEval(`document.getElementById("model").getAttribute("aria-expanded") === "true"`, "the list reopened by ArrowDown")
+	p.key(kb.ArrowUp, chromedp.KeyModifiers(input.ModifierAlt))
+	p.eval(`({expanded: document.getElementById("model").getAttribute("aria-expanded"), value: document.getElementById("model").value})`, &after)
+	if after.Expanded != "false" || after.Value != first {
+		t.Errorf("after Alt+ArrowUp: aria-expanded %q, value %q; want false and %q", after.Expanded, after.Value, first)
 	}
 
 	// Change a field: the target speed.

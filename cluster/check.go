@@ -109,6 +109,9 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 	if claimsGiven {
 		r.Notes = append(r.Notes, inUseNotes(inUse, seen)...)
 	}
+	if n := countersNote(slices); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	for _, d := range r.Devices {
 		if d.CELError {
 			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")

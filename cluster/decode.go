@@ -226,6 +226,9 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 	if d.Taints, err = taints(o, fpath+".taints", fields["taints"]); err != nil {
 		return Device{}, err
 	}
+	if c, ok := fields["consumesCounters"].([]any); ok && len(c) > 0 {
+		d.ConsumesCounters = true
+	}
 	return d, nil
 }
 

@@ -23,7 +23,8 @@
 // Not modelled (the allocator would see them, the pasted lists cannot say): node labels for
 // nodeSelector slices (each selector is its own group of nodes), shared counters of partitionable
 // devices (sharedCounters / consumesCounters, KEP-4815: a device whose counters another
-// allocated device of its counter set has used up still counts as free), consumable capacity
+// allocated device of its counter set has used up still counts as free; a note says when
+// devices consume counters), consumable capacity
 // (KEP-5075: a shared device's results are taken whole), and this claim's own admin access
 // (fitclaim's claims ask for none).
 //

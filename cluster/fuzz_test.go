@@ -13,7 +13,7 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

@@ -208,3 +208,50 @@ func TestBadClaimsNameObjectAndField(t *testing.T) {
 		t.Errorf("CheckInUse with bad claims: %v", err)
 	}
 }
+
+func TestSharedCountersSaidNotModelled(t *testing.T) {
+	// A partitionable H100: the whole GPU and one of its MIG slices consume one counter set.
+	in := `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.nvidia.com
+  nodeName: node-n
+  pool: {name: node-n, generation: 1, resourceSliceCount: 1}
+  sharedCounters:
+  - name: gpu-0-counters
+    counters:
+      memory: {value: 81559Mi}
+  devices:
+  - name: gpu-0
+    attributes:
+      type: {string: gpu}
+      productName: {string: NVIDIA H100 80GB HBM3}
+    capacity:
+      memory: {value: 81559Mi}
+    consumesCounters:
+    - counterSet: gpu-0-counters
+      counters:
+        memory: {value: 81559Mi}
+  - name: gpu-0-mig-1g10gb-0
+    attributes:
+      type: {string: mig}
+    consumesCounters:
+    - counterSet: gpu-0-counters
+      counters:
+        memory: {value: 9984Mi}
+`
+	b := bounds(t, fit.DriverNVIDIA, 70, 1500, 1, "NVIDIA H100 80GB HBM3")
+	r, err := Check(b, []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "2 devices consume shared counters (partitionable devices): not modelled here; the scheduler refuses one whose counter set allocated devices have used up, so a device shown as free may not be"
+	if !slices.Contains(r.Notes, want) {
+		t.Errorf("notes %q", r.Notes)
+	}
+	// Slices without counters say nothing of them.
+	if r := judgeFile(t, "busy.yaml", b); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "shared counters") }) {
+		t.Errorf("notes %q", r.Notes)
+	}
+}

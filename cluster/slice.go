@@ -20,6 +20,9 @@ type Device struct {
 	Attributes map[string]Attribute
 	Capacity   map[string]Quantity
 	Taints     []Taint
+	// ConsumesCounters: the device draws on a shared counter set (a partitionable device,
+	// KEP-4815), which package cluster does not model; a report says so.
+	ConsumesCounters bool
 }
 
 // Attribute kinds, as the API spells the one field a DeviceAttribute sets.

@@ -13,7 +13,8 @@
 //	                                      maxContextTokens, maxSequences, reason} (estimate.go)
 //	/api/v1/fitting.json?on=…&n=…&limit=… the most downloaded catalog models that fit the hardware
 //	/api/v1/version                      {"version", "catalogDate", …}
-//	POST /api/v1/check?<permalink keys>   the claim checked against the body's ResourceSlices (check.go)
+//	POST /api/v1/check?<permalink keys>   the claim checked against the body's ResourceSlices, or the
+//	                                      multipart parts slices and claims (check.go)
 //
 // Bad input is 400 with the engine's message (which names the field) as text/plain; an unknown
 // path is 404; another method is 405 with Allow. Successful answers are deterministic for a

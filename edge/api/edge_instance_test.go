@@ -218,3 +218,47 @@ func TestEdgeCheckConcurrent(t *testing.T) {
 		report(sameClaim(client, base, c))
 	})
 }
+
+// TestEdgeCheckClaims: POST /api/v1/check with a multipart body (the parts slices and claims,
+// as curl -F sends them) answers in workerd what it answers in net/http, byte for byte: the
+// report with the claims' devices held, and the claims part's error.
+func TestEdgeCheckClaims(t *testing.T) {
+	base, native, _ := checkSetup(t)
+	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := os.ReadFile("../../cluster/testdata/busy-claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := newClient()
+	for i, parts := range [][]string{
+		{"slices", string(slices), "claims", string(claims)},
+		{"slices", string(slices), "claims", string(slices)}, // not claims: 400
+	} {
+		to := func(base string) answer {
+			ct, body := multipartBody(t, parts...)
+			req, err := http.NewRequest("POST", base+api.CheckPath+"?p=70&drv=nvidia&n=3", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", ct)
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return answer{status: res.StatusCode, header: res.Header, body: b}
+		}
+		want := to(native.URL)
+		if want.status == 0 {
+			t.Fatal("no native answer")
+		}
+		sameAnswer(t, "multipart body "+strconv.Itoa(i), to(base), want)
+	}
+}

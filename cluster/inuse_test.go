@@ -210,36 +210,47 @@ func TestBadClaimsNameObjectAndField(t *testing.T) {
 }
 
 func TestSharedCountersSaidNotModelled(t *testing.T) {
-	// A partitionable H100: the whole GPU and one of its MIG slices consume one counter set.
-	in := `apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.nvidia.com
-  nodeName: node-n
-  pool: {name: node-n, generation: 1, resourceSliceCount: 1}
-  sharedCounters:
-  - name: gpu-0-counters
-    counters:
-      memory: {value: 81559Mi}
-  devices:
-  - name: gpu-0
-    attributes:
-      type: {string: gpu}
-      productName: {string: NVIDIA H100 80GB HBM3}
-    capacity:
-      memory: {value: 81559Mi}
-    consumesCounters:
-    - counterSet: gpu-0-counters
+	// A partitionable H100: the whole GPU and one of its MIG slices consume one counter set, which
+	// a slice of its own in the pool publishes (v1: a slice has devices or counters, not both).
+	in := `apiVersion: v1
+kind: List
+items:
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: counters}
+  spec:
+    driver: gpu.nvidia.com
+    nodeName: node-n
+    pool: {name: node-n, generation: 1, resourceSliceCount: 2}
+    sharedCounters:
+    - name: gpu-0-counters
       counters:
         memory: {value: 81559Mi}
-  - name: gpu-0-mig-1g10gb-0
-    attributes:
-      type: {string: mig}
-    consumesCounters:
-    - counterSet: gpu-0-counters
-      counters:
-        memory: {value: 9984Mi}
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: devices}
+  spec:
+    driver: gpu.nvidia.com
+    nodeName: node-n
+    pool: {name: node-n, generation: 1, resourceSliceCount: 2}
+    devices:
+    - name: gpu-0
+      attributes:
+        type: {string: gpu}
+        productName: {string: NVIDIA H100 80GB HBM3}
+      capacity:
+        memory: {value: 81559Mi}
+      consumesCounters:
+      - counterSet: gpu-0-counters
+        counters:
+          memory: {value: 81559Mi}
+    - name: gpu-0-mig-1g10gb-0
+      attributes:
+        type: {string: mig}
+      consumesCounters:
+      - counterSet: gpu-0-counters
+        counters:
+          memory: {value: 9984Mi}
 `
 	b := bounds(t, fit.DriverNVIDIA, 70, 1500, 1, "NVIDIA H100 80GB HBM3")
 	r, err := Check(b, []byte(in))

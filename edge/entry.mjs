@@ -161,6 +161,25 @@ function internalError() {
   });
 }
 
+// The Go side (wasm/edge/packheader.go) hands the handler's response headers over packed into
+// one, as name, value, name, value … joined by "\x1f": syumai/workers would otherwise make
+// each in a round trip of its own between Go and JS. They are unpacked here into the
+// Response's own headers (mutable: it was made by a constructor, not by fetch).
+const packedHeader = "X-Fitclaim-Packed-Headers";
+
+function unpackHeaders(answer) {
+  const packed = answer.headers.get(packedHeader);
+  if (packed === null) {
+    return answer;
+  }
+  answer.headers.delete(packedHeader);
+  const parts = packed.split("\x1f");
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    answer.headers.append(parts[i], parts[i + 1]);
+  }
+  return answer;
+}
+
 function goParsable(raw) {
   let url;
   try {
@@ -183,7 +202,7 @@ export default {
     try {
       const answer = await dispatch(instance(env, ctx), request);
       if (answer instanceof Response) {
-        return answer;
+        return unpackHeaders(answer);
       }
       console.error(`fitclaim edge: no answer for ${request.method} ${request.url}`);
     } catch (e) {

@@ -42,6 +42,7 @@ func dispatch(h http.Handler) http.Handler {
 			w.Write(rec.body.Bytes())
 			return
 		}
+		packHeader(rec.header) // the same map as w.Header()
 		b := uint8Array.New(rec.body.Len())
 		js.CopyBytesToJS(b, rec.body.Bytes())
 		raw.WriteRawJSBody(b)

@@ -100,6 +100,7 @@
         $("source-catalog").click();
         $("model").value = m.name;
         P.rerender("commit");
+        $("model").focus(); // this list is rebuilt by the render: the focus goes where the change is
       });
       li.appendChild(b);
       li.appendChild(document.createTextNode(" — " + m.quant + ", " + num(m.tokensPerSecond, 1) + " tok/s, needs " +

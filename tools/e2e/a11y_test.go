@@ -60,7 +60,7 @@ func (p *page) tabUntil(pred, what string, max int) {
 	var trail []string
 	for i := 0; i <= max; i++ {
 		var ok bool
-		p.eval(fmt.Sprintf(`(() => { const e = document.activeElement; return !!e && (%s); })()`, pred), &ok)
+		p.eval(fmt.Sprintf(`(() => { const e = document.activeElement; return !!e && !!(%s); })()`, pred), &ok)
 		if ok {
 			return
 		}
@@ -399,5 +399,29 @@ func TestAccessibleNamesAndRoles(t *testing.T) {
 			}
 		}
 	}
+	p.noProblems()
+}
+
+// A popular model picked from the hardware panel's list by keyboard: the list is rebuilt by the
+// render it starts, so the focus goes to the model field (where the change is), not to nowhere.
+func TestHardwareFittingKeepsFocus(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.On = "nvidia-rtx-4090" })
+	p.open(target.Permalink(tg))
+	p.waitEval(`document.querySelectorAll("#hw-fitting button").length > 0`, "the popular models that fit an RTX 4090")
+	p.run(chromedp.Focus("#hw-on", chromedp.ByQuery))
+	p.tabUntil(`e.closest("#hw-fitting")`, "the first popular model's button", 5)
+	var name string
+	p.eval(`document.activeElement.textContent`, &name)
+	p.key(kb.Enter)
+	var got struct{ Focus, Value string }
+	p.eval(`({focus: document.activeElement.id, value: document.getElementById("model").value})`, &got)
+	if got.Focus != "model" || got.Value != name {
+		t.Errorf("after Enter on %q: focus #%s, model %q; want the model field holding it", name, got.Focus, got.Value)
+	}
+	tg.Model = name
+	want := render(t, tg)
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for "+name)
 	p.noProblems()
 }

@@ -50,15 +50,19 @@
     const body = $("cluster-devices");
     clear(body);
     for (const d of rep.devices || []) {
+      // Roles spelled out: the narrow screen's cards display the table as blocks (table.js says why).
+      const cell = (text, cls) => { const td = el("td", cls || "", text); td.setAttribute("role", "cell"); return td; };
       const tr = el("tr", d.matches ? "match" : "nomatch");
-      tr.appendChild(el("td", "", d.node));
-      tr.appendChild(el("td", "", d.driver));
-      tr.appendChild(el("td", "", d.pool));
+      tr.setAttribute("role", "row");
+      tr.appendChild(cell(d.node));
+      tr.appendChild(cell(d.driver));
+      tr.appendChild(cell(d.pool));
       const dev = el("th", "", d.device);
+      dev.setAttribute("role", "rowheader");
       dev.scope = "row";
       tr.appendChild(dev);
-      tr.appendChild(el("td", "verdict-cell", d.matches ? "yes" : "no"));
-      tr.appendChild(el("td", "", d.matches ? d.request : (d.reasons || []).join("; ")));
+      tr.appendChild(cell(d.matches ? "yes" : "no", "verdict-cell"));
+      tr.appendChild(cell(d.matches ? d.request : (d.reasons || []).join("; ")));
       body.appendChild(tr);
     }
     const busy = (rep.devices || []).filter((d) => d.allocatedTo).length;

@@ -27,8 +27,12 @@
   function row(m) {
     let r = t.rows.get(m.id);
     if (r) return r;
+    // Roles spelled out: the narrow screen's cards (style.css) display the table as blocks and
+    // grids, and WebKit then drops the table's implicit roles (Chromium and Firefox keep them).
     const tr = el("tr");
+    tr.setAttribute("role", "row");
     const th = el("th");
+    th.setAttribute("role", "rowheader");
     th.scope = "row";
     const name = el("button", "acc linkish");
     name.type = "button";
@@ -37,6 +41,7 @@
     const vendor = el("span", "vendor");
     th.append(name, vendor);
     const vtd = el("td", "vcell");
+    vtd.setAttribute("role", "cell");
     const verdict = el("span", "verdict");
     const why = el("span", "why");
     vtd.append(verdict, why);
@@ -45,6 +50,7 @@
     for (const [key, label] of [["estTps", "Est. tok/s"], ["headroom", "Headroom"], ["devices", "Devices needed"],
       ["memory", "Memory, GiB"], ["bandwidth", "Bandwidth, GB/s"]]) {
       const td = el("td", "num");
+      td.setAttribute("role", "cell");
       td.setAttribute("data-label", label); // the cell's caption on narrow screens
       tr.appendChild(td);
       cells[key] = td;

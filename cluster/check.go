@@ -34,6 +34,13 @@ type DeviceResult struct {
 	SelectorError []bool `json:"-"`
 	// busy: the device would match if it were not allocated to another claim.
 	busy bool
+	// pool, consumes and counters: the device's pool, what it draws from the pool's shared
+	// counters and those counters (nil when the pool has none), for the placement search.
+	pool     poolKey
+	consumes []CounterUse
+	counters *counterPool
+	// spent: the device would match if the devices other claims hold had not used up its counters.
+	spent bool
 }
 
 // Report is the claim checked against a cluster's slices.
@@ -94,23 +101,35 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 	for _, a := range alts {
 		r.Requests = append(r.Requests, a.Request)
 	}
+	counters := counterPools(slices, pools, taken)
 	seen := map[deviceID]bool{}
 	for _, s := range slices {
-		ps := pools[poolKey{s.Driver, s.Pool}]
+		k := poolKey{s.Driver, s.Pool}
+		ps, cp := pools[k], counters[k]
 		for i := range s.Devices {
 			d := &s.Devices[i]
 			id := deviceID{s.Driver, s.Pool, d.Name}
 			seen[id] = true
-			r.Devices = append(r.Devices, judgeDevice(b, alts, &s, d, ps.problem(&s, d.Name), taken[id]))
+			problem, short := ps.problem(&s, d.Name), ""
+			if problem == "" && cp != nil && cp.problem != "" {
+				problem = "pool " + strconv.Quote(s.Pool) + " " + strings.TrimPrefix(cp.problem, "pool ")
+			}
+			if problem == "" && taken[id] == "" {
+				short = cp.short(k, d.Consumes, nil)
+			}
+			res := judgeDevice(b, alts, &s, d, problem, short, taken[id])
+			res.pool, res.consumes, res.counters = k, d.Consumes, cp
+			r.Devices = append(r.Devices, res)
 		}
 	}
-	r.Allocatable, r.Placement = place(alts, r.Devices)
+	var cut bool
+	r.Allocatable, r.Placement, cut = place(alts, r.Devices)
 	r.Notes = notes(b, alts, claimsGiven)
+	if cut {
+		r.Notes = append(r.Notes, "the placement search stopped after "+itoa(maxSearchSteps)+" tries of devices against the shared counters: a combination it did not reach may fit")
+	}
 	if claimsGiven {
 		r.Notes = append(r.Notes, inUseNotes(inUse, seen)...)
-	}
-	if n := countersNote(slices); n != "" {
-		r.Notes = append(r.Notes, n)
 	}
 	for _, d := range r.Devices {
 		if d.CELError {
@@ -121,7 +140,9 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 }
 
 // judgeDevice judges one device for every alternative.
-func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, allocatedTo string) DeviceResult {
+// countersShort says why the pool's shared counters, less what held devices consume, cannot
+// give the device what it consumes ("" when they can).
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, allocatedTo string) DeviceResult {
 	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{}, AllocatedTo: allocatedTo,
 		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
@@ -136,6 +157,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 	}
 	if allocatedTo != "" {
 		blocking = append(blocking, "allocated to "+allocatedTo)
+	}
+	if countersShort != "" {
+		blocking = append(blocking, countersShort)
 	}
 	var selected []string // why each alternative of the device's driver does not select it
 	var classDrivers []string
@@ -170,6 +194,7 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 	case first >= 0:
 		res.Reasons = blocking
 		res.busy = allocatedTo != "" && len(blocking) == 1
+		res.spent = countersShort != "" && len(blocking) == 1
 	case len(selected) > 0:
 		res.Reasons = append(selected, blocking...)
 	default:

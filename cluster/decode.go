@@ -83,7 +83,10 @@ func (p *parser) slice(where string, v any) error {
 	if s.Node, perDevice, err = placement(o, "spec", spec); err != nil {
 		return err
 	}
-	if s.Node == "" && !perDevice {
+	if s.CounterSets, err = counterSets(o, "spec.sharedCounters", spec["sharedCounters"]); err != nil {
+		return err
+	}
+	if s.Node == "" && !perDevice && len(s.CounterSets) == 0 {
 		return o.err("spec", "names no node: one of nodeName, nodeSelector, allNodes or perDeviceNodeSelection is required")
 	}
 	devs, ok := spec["devices"].([]any)
@@ -226,9 +229,10 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 	if d.Taints, err = taints(o, fpath+".taints", fields["taints"]); err != nil {
 		return Device{}, err
 	}
-	if c, ok := fields["consumesCounters"].([]any); ok && len(c) > 0 {
-		d.ConsumesCounters = true
+	if d.Consumes, err = counterUses(o, fpath+".consumesCounters", fields["consumesCounters"]); err != nil {
+		return Device{}, err
 	}
+	d.ConsumesCounters = len(d.Consumes) > 0
 	return d, nil
 }
 

@@ -20,11 +20,24 @@
 // naming no device in the slices is ignored and said so). Without them every device is assumed
 // free, and the report says so.
 //
+// Shared counters of partitionable devices (KEP-4815: a slice's sharedCounters, in v1 a slice
+// of its own in the pool; a device's consumesCounters) are weighed as the allocator weighs them
+// with DRAPartitionableDevices on: per pool (driver and pool, newest generation), each counter
+// set's capacity less what the devices other claims hold consume. A device whose counters that
+// leaves short cannot be allocated, and its reasons say so ("counter set gpu-0-counters: memory
+// 40Gi left, needs 80Gi"; a counter the held devices overdraw refuses every counter-consuming
+// device of the pool, as the allocator's check covers every counter of the pool). A pool whose
+// devices draw on a counter set or counter it does not publish, or that publishes a set twice,
+// is invalid. Placing a claim for N devices, its own picks draw on the same counters: the
+// devices are tried in the allocator's order, each taken if the counters left after the earlier
+// picks cover it, backtracking when a later pick finds none — as the allocator does, so a whole
+// GPU taken first does not hide two halves that fit together (greedy first-fit would miss
+// them). The search stops after maxSearchSteps tries and a note says so. Not yet proved
+// against the allocator by the conformance module: the native tests work the counters out by
+// hand.
+//
 // Not modelled (the allocator would see them, the pasted lists cannot say): node labels for
-// nodeSelector slices (each selector is its own group of nodes), shared counters of partitionable
-// devices (sharedCounters / consumesCounters, KEP-4815: a device whose counters another
-// allocated device of its counter set has used up still counts as free; a note says when
-// devices consume counters), consumable capacity
+// nodeSelector slices (each selector is its own group of nodes), consumable capacity
 // (KEP-5075: a shared device's results are taken whole), and this claim's own admin access
 // (fitclaim's claims ask for none).
 //

@@ -25,22 +25,3 @@ func inUseNotes(inUse []InUse, seen map[deviceID]bool) []string {
 	}
 	return n
 }
-
-// countersNote says, when some devices draw on shared counters (partitionable devices,
-// sharedCounters / consumesCounters in resource.k8s.io/v1), that the verdict does not weigh them:
-// the scheduler refuses such a device once allocated devices have used up its counter set (a
-// whole GPU after one of its partitions is taken), which this check does not see.
-func countersNote(slices []Slice) string {
-	n := 0
-	for _, s := range slices {
-		for _, d := range s.Devices {
-			if d.ConsumesCounters {
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	return itoa(n) + " devices consume shared counters (partitionable devices): not modelled here; the scheduler refuses one whose counter set allocated devices have used up, so a device shown as free may not be"
-}

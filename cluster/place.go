@@ -43,17 +43,18 @@ func nodeGroups(devs []DeviceResult) []nodeGroup {
 // place decides whether the claim can be allocated: for some node, the first alternative (in
 // order) that finds Count free devices there, all sharing the MatchAttribute value when it has one.
 // It says where, or the nearest miss, in words.
-func place(alts []claim.Alternative, devs []DeviceResult) (bool, string) {
+func place(alts []claim.Alternative, devs []DeviceResult) (ok bool, placement string, cut bool) {
 	groups := nodeGroups(devs)
 	if len(groups) == 0 {
-		return false, "no devices in the slices"
+		return false, "no devices in the slices", false
 	}
 	bestN, bestAt := 0, ""
 	for _, g := range groups {
 		for i, alt := range alts {
-			picked := pick(alt, i, g, devs)
+			picked, c := pick(alt, i, g, devs)
+			cut = cut || c
 			if len(picked) >= alt.Count {
-				return true, "allocatable " + where(g.name) + ": " + alt.Request + " gets " + strings.Join(picked[:alt.Count], ", ")
+				return true, "allocatable " + where(g.name) + ": " + alt.Request + " gets " + strings.Join(picked[:alt.Count], ", "), cut
 			}
 			if len(picked) > bestN {
 				bestN, bestAt = len(picked), where(g.name)
@@ -69,23 +70,30 @@ func place(alts []claim.Alternative, devs []DeviceResult) (bool, string) {
 		}
 		what += " on one node"
 	}
-	busy := 0
+	busy, spent := 0, 0
 	for _, d := range devs {
 		if d.busy {
 			busy++
 		}
+		if d.spent {
+			spent++
+		}
+	}
+	spentTail := ""
+	if spent > 0 {
+		spentTail = " (" + itoa(spent) + " more that would match have their shared counters used up by devices other claims hold)"
 	}
 	if bestN == 0 && busy > 0 {
-		return false, "not allocatable: the claim needs " + what + " and no free device matches (" + itoa(busy) + " that would are allocated to other claims)"
+		return false, "not allocatable: the claim needs " + what + " and no free device matches (" + itoa(busy) + " that would are allocated to other claims)" + spentTail, cut
 	}
 	if bestN == 0 {
-		return false, "not allocatable: the claim needs " + what + " and no device matches"
+		return false, "not allocatable: the claim needs " + what + " and no device matches" + spentTail, cut
 	}
 	tail := ""
 	if busy > 0 {
 		tail = " (" + itoa(busy) + " more that would match are allocated to other claims)"
 	}
-	return false, "not allocatable: the claim needs " + what + "; the most is " + itoa(bestN) + " " + bestAt + tail
+	return false, "not allocatable: the claim needs " + what + "; the most is " + itoa(bestN) + " " + bestAt + tail + spentTail, cut
 }
 
 func where(group string) string {
@@ -98,26 +106,25 @@ func where(group string) string {
 	return "on node " + group
 }
 
-// pick lists the group's devices the alternative can take: the largest set sharing the
-// MatchAttribute value when the alternative has one (a device without it cannot join).
-func pick(alt claim.Alternative, i int, g nodeGroup, devs []DeviceResult) []string {
-	if alt.MatchAttribute == "" {
-		var out []string
-		for _, k := range g.devices {
-			if devs[k].Alternatives[i] {
-				out = append(out, devs[k].Device)
-			}
+// pick lists the group's devices the alternative takes: Count of them when it can, else as many
+// as it can, all sharing the MatchAttribute value when it has one (a device without it cannot
+// join), and none drawing more from a pool's shared counters than they have left. cut says the
+// search stopped at its step budget.
+func pick(alt claim.Alternative, i int, g nodeGroup, devs []DeviceResult) (picked []string, cut bool) {
+	var cands []int
+	for _, k := range g.devices {
+		if devs[k].Alternatives[i] {
+			cands = append(cands, k)
 		}
-		return out
+	}
+	if alt.MatchAttribute == "" {
+		return search(devs, cands, alt.Count)
 	}
 	domain, id, _ := strings.Cut(alt.MatchAttribute, "/")
-	byValue := map[Attribute][]string{}
+	byValue := map[Attribute][]int{}
 	var order []Attribute
-	for _, k := range g.devices {
+	for _, k := range cands {
 		d := &devs[k]
-		if !d.Alternatives[i] {
-			continue
-		}
 		v, ok := lookup(d.attributes, d.Driver, domain, id)
 		if !ok {
 			continue
@@ -125,13 +132,70 @@ func pick(alt claim.Alternative, i int, g nodeGroup, devs []DeviceResult) []stri
 		if _, ok := byValue[v]; !ok {
 			order = append(order, v)
 		}
-		byValue[v] = append(byValue[v], d.Device)
+		byValue[v] = append(byValue[v], k)
 	}
 	var best []string
 	for _, v := range order {
-		if len(byValue[v]) > len(best) {
-			best = byValue[v]
+		got, c := search(devs, byValue[v], alt.Count)
+		cut = cut || c
+		if len(got) >= alt.Count {
+			return got, cut
+		}
+		if len(got) > len(best) {
+			best = got
 		}
 	}
-	return best
+	return best, cut
+}
+
+// maxSearchSteps bounds the placement search: devices tried, over all backtracking.
+const maxSearchSteps = 200000
+
+// search picks need of the candidates (device indexes, in the allocator's order) as the
+// allocator does: each in turn if the shared counters left cover it after the earlier picks,
+// backtracking when a later pick finds none, so it finds the first combination in that order
+// that fits. Without one it returns the most it found. Devices that consume no counters always
+// fit, so without counters this is the first need candidates.
+func search(devs []DeviceResult, cands []int, need int) (picked []string, cut bool) {
+	var cur, best []int
+	spent := drawn{}
+	steps := 0
+	var try func(from int) bool
+	try = func(from int) bool {
+		if len(cur) > len(best) {
+			best = append(best[:0], cur...)
+		}
+		if len(cur) >= need {
+			return true
+		}
+		for j := from; j < len(cands); j++ {
+			if len(cur)+len(cands)-j <= len(best) { // cannot beat the best, which is short of need
+				return false
+			}
+			if steps++; steps > maxSearchSteps {
+				cut = true
+				return false
+			}
+			d := &devs[cands[j]]
+			if d.counters.short(d.pool, d.consumes, spent) != "" {
+				continue
+			}
+			spent.add(d.pool, d.consumes)
+			cur = append(cur, cands[j])
+			if try(j + 1) {
+				return true
+			}
+			cur = cur[:len(cur)-1]
+			spent.remove(d.pool, d.consumes)
+			if cut {
+				return false
+			}
+		}
+		return false
+	}
+	try(0)
+	for _, k := range best {
+		picked = append(picked, devs[k].Device)
+	}
+	return picked, cut
 }

@@ -10,6 +10,22 @@ type Slice struct {
 	SliceCount int64  // spec.pool.resourceSliceCount
 	Node       string // where its devices are: see Placement
 	Devices    []Device
+	// CounterSets are the shared counters the slice publishes for its pool (sharedCounters,
+	// KEP-4815; in v1 a slice of its own beside the pool's device slices).
+	CounterSets []CounterSet
+}
+
+// CounterSet is one named set of shared counters: a partitionable GPU's memory and
+// multiprocessors, which its whole-GPU device and its partitions draw on.
+type CounterSet struct {
+	Name     string
+	Counters map[string]Quantity
+}
+
+// CounterUse is what a device draws from one counter set of its pool when allocated.
+type CounterUse struct {
+	CounterSet string
+	Counters   map[string]Quantity
 }
 
 // Device is one device of a slice. Attributes and capacities are keyed as the slice spells
@@ -21,8 +37,9 @@ type Device struct {
 	Capacity   map[string]Quantity
 	Taints     []Taint
 	// ConsumesCounters: the device draws on a shared counter set (a partitionable device,
-	// KEP-4815), which package cluster does not model; a report says so.
+	// KEP-4815); Consumes says what it draws (see counters.go).
 	ConsumesCounters bool
+	Consumes         []CounterUse
 }
 
 // Attribute kinds, as the API spells the one field a DeviceAttribute sets.

@@ -64,50 +64,12 @@ func TestSharedCountersWithHeldPartitions(t *testing.T) {
 	}
 }
 
-// halves is a pool whose one counter set (80Gi) a whole GPU and two halves (40Gi each) draw on,
-// all three of type gpu: the whole GPU comes first in the allocator's order.
-const halves = `apiVersion: v1
-kind: List
-items:
-- apiVersion: resource.k8s.io/v1
-  kind: ResourceSlice
-  metadata: {name: counters}
-  spec:
-    driver: gpu.nvidia.com
-    nodeName: node-p
-    pool: {name: node-p, generation: 1, resourceSliceCount: 2}
-    sharedCounters:
-    - name: gpu-0-counters
-      counters:
-        memory: {value: 80Gi}
-- apiVersion: resource.k8s.io/v1
-  kind: ResourceSlice
-  metadata: {name: devices}
-  spec:
-    driver: gpu.nvidia.com
-    nodeName: node-p
-    pool: {name: node-p, generation: 1, resourceSliceCount: 2}
-    devices:
-    - name: whole
-      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}
-      capacity: {memory: {value: 80Gi}}
-      consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 80Gi}}}]
-    - name: half-a
-      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}
-      capacity: {memory: {value: 40Gi}}
-      consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 40Gi}}}]
-    - name: half-b
-      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}
-      capacity: {memory: {value: 40Gi}}
-      consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 40Gi}}}]
-`
-
 func TestSharedCountersBacktrack(t *testing.T) {
 	// Two devices of ≥ 30Gi: greedy takes whole (80Gi), then neither half fits (0 left, needs
 	// 40Gi) and it stops at one. The allocator backtracks: without whole, half-a and half-b draw
 	// 40 + 40 = 80Gi ≤ 80Gi. The search does the same.
 	b := bounds(t, fit.DriverNVIDIA, 30, 1500, 2, "NVIDIA H100 80GB HBM3")
-	r, err := Check(b, []byte(halves))
+	r, err := Check(b, readTestdata(t, "halves.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +78,7 @@ func TestSharedCountersBacktrack(t *testing.T) {
 	}
 	// Three: 80 + 40 > 80 and 40 + 40 + … : at most two fit together.
 	b3 := bounds(t, fit.DriverNVIDIA, 30, 1500, 3, "NVIDIA H100 80GB HBM3")
-	r3, err := Check(b3, []byte(halves))
+	r3, err := Check(b3, readTestdata(t, "halves.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +90,7 @@ func TestSharedCountersBacktrack(t *testing.T) {
 func TestSharedCountersInvalidPool(t *testing.T) {
 	// A device drawing on a counter set the pool does not publish makes the allocator deem the
 	// whole pool invalid (validateDeviceCounterConsumption).
-	in := strings.Replace(halves, "- name: half-b\n      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}\n      capacity: {memory: {value: 40Gi}}\n      consumesCounters: [{counterSet: gpu-0-counters",
+	in := strings.Replace(string(readTestdata(t, "halves.yaml")), "- name: half-b\n      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}\n      capacity: {memory: {value: 40Gi}}\n      consumesCounters: [{counterSet: gpu-0-counters",
 		"- name: half-b\n      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}\n      capacity: {memory: {value: 40Gi}}\n      consumesCounters: [{counterSet: gpu-9-counters", 1)
 	b := bounds(t, fit.DriverNVIDIA, 30, 1500, 1, "NVIDIA H100 80GB HBM3")
 	r, err := Check(b, []byte(in))

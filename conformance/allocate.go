@@ -16,9 +16,12 @@ import (
 )
 
 // AllocatorFeatures are the allocator features the test cluster has: the
-// prioritized list (firstAvailable; GA and on by default since 1.34) and
-// device taints.
-var AllocatorFeatures = structured.Features{PrioritizedList: true, DeviceTaints: true}
+// prioritized list (firstAvailable; GA and on by default since 1.34), device
+// taints and partitionable devices (DRAPartitionableDevices: shared counters,
+// which package cluster models; without it the allocator skips slices with
+// sharedCounters or perDeviceNodeSelection and refuses devices that consume
+// counters).
+var AllocatorFeatures = structured.Features{PrioritizedList: true, DeviceTaints: true, PartitionableDevices: true}
 
 // Allocated is one device of an allocation result.
 type Allocated struct {

@@ -1,0 +1,182 @@
+package conformance
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/dynamic-resource-allocation/structured"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Shared counters of partitionable devices (KEP-4815): cluster's counter model against the
+// allocator with DRAPartitionableDevices on (AllocatorFeatures), on the hand-written MIG node
+// (mig.yaml, free, with mig-claims.yaml, and with every third device held, which overdraws
+// counter sets) and the whole-or-two-halves pool (halves.yaml, where only backtracking finds two).
+//
+// Device by device: for a one-device claim, cluster says a device matches exactly when the
+// allocator, given the slices with every other free device removed (held devices stay: they
+// draw on the counters), allocates it. Claim by claim (one to three devices): the verdicts are
+// equal, and where the claim is allocatable cluster names the very devices the allocator picks.
+
+// onlyDevice is the slices with every device but keep and the held ones removed: what is left
+// for the allocator to pick is keep alone, while the held devices still consume their counters.
+func onlyDevice(in []*resourcev1.ResourceSlice, keep cluster.DeviceResult, held func(driver, pool, device string) bool) []*resourcev1.ResourceSlice {
+	var out []*resourcev1.ResourceSlice
+	for _, s := range in {
+		c := s.DeepCopy()
+		c.Spec.Devices = nil
+		for _, d := range s.Spec.Devices {
+			mine := s.Spec.Driver == keep.Driver && s.Spec.Pool.Name == keep.Pool && d.Name == keep.Device
+			if mine || held(s.Spec.Driver, s.Spec.Pool.Name, d.Name) {
+				c.Spec.Devices = append(c.Spec.Devices, d)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// picked reads "allocatable on node N: REQUEST gets a, b" into N and the device names.
+func picked(placement string) (node string, devices []string) {
+	rest, ok := strings.CutPrefix(placement, "allocatable on node ")
+	if !ok {
+		return "", nil
+	}
+	node, rest, _ = strings.Cut(rest, ": ")
+	_, list, _ := strings.Cut(rest, " gets ")
+	return node, strings.Split(list, ", ")
+}
+
+func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
+	if !AllocatorFeatures.PartitionableDevices {
+		t.Fatal("the allocator must have DRAPartitionableDevices on")
+	}
+	ctx := context.Background()
+	dir := filepath.Join(RepoDir, "cluster", "testdata")
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	type pair struct{ slices, claims []byte }
+	mig, halves := read("mig.yaml"), read("halves.yaml")
+	pairs := map[string]pair{
+		"mig free":              {mig, nil},
+		"mig × mig-claims.yaml": {mig, read("mig-claims.yaml")},
+		"halves free":           {halves, nil},
+	}
+	for name, data := range map[string][]byte{"mig": mig, "halves": halves} {
+		k8s, err := DecodeSlices(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs[name+" × every third held"] = pair{data, heldEveryThird(t, k8s)}
+	}
+	var targets []target.Target
+	for _, drv := range []string{"nvidia", "any", "llmfit"} {
+		for _, n := range []int{1, 2, 3} {
+			for _, size := range []struct {
+				paramsB float64
+				quant   string
+			}{{7, "F16"}, {30, "Q4_K_M"}, {70, "Q4_K_M"}} {
+				tg := target.Default()
+				tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.Count = size.paramsB, size.quant, 10, drv, n
+				targets = append(targets, tg)
+			}
+		}
+	}
+	devicesChecked, devicesMatch, spent, claims, allocatable := 0, 0, 0, 0, 0
+	for _, tg := range targets {
+		r, err := claim.Render(tg)
+		if err != nil {
+			continue // an NVIDIA target no catalog product meets
+		}
+		m, err := DecodeAndValidate([]byte(r.YAML))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range pairs {
+			what := name + " × " + claimLabel(tg)
+			k8sSlices, err := DecodeSlices(p.slices)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			claimsData := p.claims
+			if claimsData == nil {
+				claimsData = []byte("apiVersion: v1\nkind: List\nitems: []\n")
+			}
+			k8sClaims, err := DecodeClaims(claimsData)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			state := AllocatedState(k8sClaims)
+			rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			byNode, err := AllocateSlicesInUse(ctx, m, k8sSlices, state)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			ok, err := agreeAllocation(byNode, rep)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			claims++
+			if ok {
+				allocatable++
+				node, want := picked(rep.Placement)
+				var got []string
+				for _, a := range byNode[node] {
+					got = append(got, a.Device)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: allocator picks %v on %s, cluster %q", what, got, node, rep.Placement)
+				}
+			}
+			if tg.Count != 1 {
+				continue
+			}
+			held := func(driver, pool, device string) bool {
+				return state.AllocatedDevices.Has(structured.MakeDeviceID(driver, pool, device))
+			}
+			for _, d := range rep.Devices {
+				if d.AllocatedTo != "" {
+					continue
+				}
+				alone, err := AllocateSlicesInUse(ctx, m, onlyDevice(k8sSlices, d, held), state)
+				if err != nil {
+					t.Fatalf("%s, %s alone: %v", what, d.Device, err)
+				}
+				got := alone[d.Node] != nil
+				if got != d.Matches {
+					t.Fatalf("%s: %s alone: allocator allocates %v, cluster matches %v (reasons %q)", what, d.Device, got, d.Matches, d.Reasons)
+				}
+				devicesChecked++
+				if got {
+					devicesMatch++
+				}
+				for _, why := range d.Reasons {
+					if strings.HasPrefix(why, "counter set ") {
+						spent++
+					}
+				}
+			}
+		}
+	}
+	// Both verdicts, and devices refused for their counters alone, must occur.
+	if claims == 0 || allocatable == 0 || allocatable == claims || devicesMatch == 0 || devicesMatch == devicesChecked || spent == 0 {
+		t.Fatalf("%d claims (%d allocatable); %d devices (%d match, %d short of counters)", claims, allocatable, devicesChecked, devicesMatch, spent)
+	}
+	t.Logf("%d claim × cluster pairs agree (%d allocatable); %d devices alone agree (%d match, %d refused for their counters)", claims, allocatable, devicesChecked, devicesMatch, spent)
+}

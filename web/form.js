@@ -25,6 +25,19 @@
   const FIELDS = readFields();
   const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 
+  // A link's fields the form has no input for (the serving engine and vLLM's flags, the kv
+  // mode's architecture overrides) are kept as the link gave them and sent with every render:
+  // the claim on screen is then the link's claim, the one the API and the command line write
+  // for it (dropped, a link with engine=vllm showed a claim sized for llama.cpp). A new link
+  // replaces them; Reset to defaults drops them. Not kept: what a panel or the Deployment tab
+  // reads from the link itself (the device, the image).
+  const NOT_CARRIED = new Set(["image"]);
+  let carried = {};
+  function carriedFields() { return Object.assign({}, carried); }
+  function isPanelField(key) {
+    return (P.panels || []).some((panel) => Array.isArray(panel.keys) && panel.keys.includes(key));
+  }
+
   // Labels, units, ranges, placeholders and help from the table.
   function labelForm() {
     for (const f of FIELDS) {
@@ -107,6 +120,7 @@
       const raw = f.kind === "text" ? node.value.trim() : node.value;
       if (raw !== "") target[f.key] = raw;
     }
+    for (const [key, value] of Object.entries(carried)) if (!(key in target)) target[key] = value;
     for (const panel of P.panels || []) if (panel.fields) Object.assign(target, panel.fields()); // hardware.js's device
     return { target, problems };
   }
@@ -119,7 +133,11 @@
     setSource(hasParams && !target.model ? "custom" : "catalog");
     for (const [key, value] of Object.entries(target)) {
       const f = BY_KEY.get(key);
-      if (!f || value === null || value === undefined) continue;
+      if (value === null || value === undefined) continue;
+      if (!f) {
+        if (!NOT_CARRIED.has(key) && !isPanelField(key)) carried[key] = value;
+        continue;
+      }
       const node = input(key);
       if (f.kind === "bool") {
         node.value = value === true || value === "true" || value === 1 ? "1" : "";
@@ -144,6 +162,7 @@
   }
 
   function resetFields(keepModel) {
+    carried = {};
     for (const f of FIELDS) {
       if (keepModel && (f.key === "model")) continue;
       const node = input(f.key);
@@ -178,6 +197,6 @@
     err.hidden = false;
   }
 
-  P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields,
+  P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields, carriedFields,
     labelForm, fieldOf, clearFieldErrors, showFieldError };
 })();

@@ -177,5 +177,6 @@
     syncForm();
     wire();
   }
-  (P.panels || (P.panels = [])).push({ fields, render });
+  // keys: the target fields this panel owns (form.js does not keep them from a link for itself).
+  (P.panels || (P.panels = [])).push({ keys: ["on", "memoryGiB", "bandwidthGBs", "family", "unified"], fields, render });
 })();

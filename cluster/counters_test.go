@@ -107,3 +107,80 @@ func TestSharedCountersInvalidPool(t *testing.T) {
 		t.Error("allocatable from an invalid pool")
 	}
 }
+
+func TestSharedCountersSearchBudget(t *testing.T) {
+	// 60 devices of one 80Gi counter set, each drawing 10Gi: 80 / 10 = 8 fit together, 9 never
+	// do, but telling so means trying every 8 of the 60 (C(60, 8) ≈ 2.6e9): the search stops at
+	// its budget, says the most it found (8), and a note says it stopped.
+	var b strings.Builder
+	b.WriteString(`apiVersion: v1
+kind: List
+items:
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: counters}
+  spec:
+    driver: gpu.nvidia.com
+    nodeName: node-n
+    pool: {name: node-n, generation: 1, resourceSliceCount: 2}
+    sharedCounters:
+    - name: s
+      counters: {memory: {value: 80Gi}}
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: devices}
+  spec:
+    driver: gpu.nvidia.com
+    nodeName: node-n
+    pool: {name: node-n, generation: 1, resourceSliceCount: 2}
+    devices:
+`)
+	for i := range 60 {
+		b.WriteString("    - name: g" + itoa(i) + `
+      attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}
+      capacity: {memory: {value: 40Gi}}
+      consumesCounters: [{counterSet: s, counters: {memory: {value: 10Gi}}}]
+`)
+	}
+	for _, c := range []struct {
+		count int
+		ok    bool
+		cut   bool
+	}{{8, true, false}, {9, false, true}} {
+		r, err := Check(bounds(t, fit.DriverNVIDIA, 30, 1500, c.count, "NVIDIA H100 80GB HBM3"), []byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, "the placement search stopped after 100000 tries") })
+		if r.Allocatable != c.ok || cut != c.cut {
+			t.Errorf("%d devices: %v %q %q", c.count, r.Allocatable, r.Placement, r.Notes)
+		}
+		if !c.ok && !strings.Contains(r.Placement, "the most is 8 on node node-n") {
+			t.Errorf("%d devices: %q", c.count, r.Placement)
+		}
+	}
+}
+
+func TestSharedCountersOverdrawn(t *testing.T) {
+	// mig-overdrawn-claims.yaml: gpu-0-counters has 80 − 80 − 40 = −40Gi of memory and
+	// 132 − 132 − 60 = −60 multiprocessors left. The allocator refuses every counter-consuming
+	// device of the pool then, gpu-1 and gpu-2 (whose sets are whole) too: memory sorts first.
+	b := bounds(t, fit.DriverNVIDIA, 70, 1500, 1, "NVIDIA H100 80GB HBM3")
+	r, err := CheckInUse(b, readTestdata(t, "mig.yaml"), readTestdata(t, "mig-overdrawn-claims.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reasonsOf(r)
+	for dev, want := range map[string]string{
+		"gpu-0": "allocated to ml/whole",
+		"gpu-1": "counter set gpu-0-counters: memory overdrawn by the devices other claims hold",
+		"gpu-2": "counter set gpu-0-counters: memory overdrawn by the devices other claims hold",
+	} {
+		if got[dev] != want {
+			t.Errorf("%s: %q\n want %q", dev, got[dev], want)
+		}
+	}
+	if r.Allocatable {
+		t.Errorf("allocatable: %q", r.Placement)
+	}
+}

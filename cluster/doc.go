@@ -32,10 +32,11 @@
 // devices are tried in the allocator's order, each taken if the counters left after the earlier
 // picks cover it, backtracking when a later pick finds none — as the allocator does, so a whole
 // GPU taken first does not hide two halves that fit together (greedy first-fit would miss
-// them). The search stops after maxSearchSteps tries and a note says so. The conformance
+// them). The search stops after maxSearchSteps tries over the whole placement (the scheduler
+// bounds the allocator by time instead) and a note says so. The conformance
 // module proves this against the allocator with DRAPartitionableDevices on, on the MIG node
-// (mig.yaml: free, with mig-claims.yaml, with every third device held, which overdraws counter
-// sets) and the whole-or-two-halves pool (halves.yaml, where greedy first-fit fails): every
+// (mig.yaml: free, with mig-claims.yaml, with mig-overdrawn-claims.yaml, with every third device
+// held) and the whole-or-two-halves pool (halves.yaml, where greedy first-fit fails): every
 // device alone, and every claim of one to three devices, down to the devices picked.
 //
 // Not modelled (the allocator would see them, the pasted lists cannot say): node labels for

@@ -18,8 +18,9 @@ import (
 
 // Shared counters of partitionable devices (KEP-4815): cluster's counter model against the
 // allocator with DRAPartitionableDevices on (AllocatorFeatures), on the hand-written MIG node
-// (mig.yaml, free, with mig-claims.yaml, and with every third device held, which overdraws
-// counter sets) and the whole-or-two-halves pool (halves.yaml, where only backtracking finds two).
+// (mig.yaml: free, with mig-claims.yaml, with every third device held — the whole GPUs, which
+// leaves every partition short —, and with mig-overdrawn-claims.yaml, whose negative counter
+// refuses the pool's other GPUs too) and the whole-or-two-halves pool (halves.yaml, where only backtracking finds two).
 //
 // Device by device: for a one-device claim, cluster says a device matches exactly when the
 // allocator, given the slices with every other free device removed (held devices stay: they
@@ -71,9 +72,10 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 	type pair struct{ slices, claims []byte }
 	mig, halves := read("mig.yaml"), read("halves.yaml")
 	pairs := map[string]pair{
-		"mig free":              {mig, nil},
-		"mig × mig-claims.yaml": {mig, read("mig-claims.yaml")},
-		"halves free":           {halves, nil},
+		"mig free":                        {mig, nil},
+		"mig × mig-claims.yaml":           {mig, read("mig-claims.yaml")},
+		"mig × mig-overdrawn-claims.yaml": {mig, read("mig-overdrawn-claims.yaml")},
+		"halves free":                     {halves, nil},
 	}
 	for name, data := range map[string][]byte{"mig": mig, "halves": halves} {
 		k8s, err := DecodeSlices(data)

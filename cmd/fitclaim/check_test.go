@@ -109,3 +109,18 @@ func TestCheckClaims(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
+
+// The partitionable node (cluster/testdata/mig.yaml) with two held MIG partitions: the table says
+// which whole GPUs their counter sets leave short, and only gpu-1 is left for two devices to need.
+func TestCheckSharedCounters(t *testing.T) {
+	const slices, claims = "../../cluster/testdata/mig.yaml", "../../cluster/testdata/mig-claims.yaml"
+	out, _, code := runCLI("check", "--slices", slices, "--claims", claims, "--params", "70", "--driver", "nvidia", "--count", "1")
+	if code != 0 || !strings.Contains(out, "counter set gpu-0-counters: memory 40Gi left, needs 80Gi") ||
+		!strings.Contains(out, "allocatable on node node-m: model gets gpu-1\n") {
+		t.Fatalf("one GPU: exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI("check", "--slices", slices, "--claims", claims, "--params", "70", "--driver", "nvidia", "--count", "2", "--json")
+	if code != exitNotAllocatable || !strings.Contains(out, `"counter set gpu-2-counters: memory 70Gi left, needs 80Gi"`) {
+		t.Fatalf("two GPUs: exit %d:\n%s", code, out)
+	}
+}

@@ -184,3 +184,25 @@ func TestSharedCountersOverdrawn(t *testing.T) {
 		t.Errorf("allocatable: %q", r.Placement)
 	}
 }
+
+func TestSharedCountersParseErrors(t *testing.T) {
+	// Malformed counters name the slice, the field and what is wanted, as other fields do.
+	good := string(readTestdata(t, "halves.yaml"))
+	for _, c := range []struct{ from, to, want string }{
+		{"sharedCounters:\n    - name: gpu-0-counters\n      counters:\n        memory: {value: 80Gi}", "sharedCounters: 3",
+			`slices: ResourceSlice "counters" (items[0]): spec.sharedCounters: is a number; want a list`},
+		{"memory: {value: 80Gi}", "memory: {value: lots}",
+			`slices: ResourceSlice "counters" (items[0]): spec.sharedCounters[0].counters.memory.value: "lots" is not a Kubernetes quantity`},
+		{"[{counterSet: gpu-0-counters, counters: {memory: {value: 80Gi}}}]", "[{counters: {memory: {value: 80Gi}}}]",
+			`slices: ResourceSlice "devices" (items[1]): spec.devices[0] ("whole").consumesCounters[0].counterSet: missing`},
+	} {
+		in := strings.Replace(good, c.from, c.to, 1)
+		if in == good {
+			t.Fatalf("%q not in halves.yaml", c.from)
+		}
+		_, err := Parse([]byte(in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v\n want %s", c.to, err, c.want)
+		}
+	}
+}

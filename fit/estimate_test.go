@@ -212,6 +212,11 @@ func TestFittingModels(t *testing.T) {
 			t.Errorf("count %d limit %d: no error", c.count, c.limit)
 		}
 	}
+	// A bad count reads as the claim's own error for n=9, field, label and range.
+	_, err = FittingModels(d, 9, 10)
+	if want := "Devices (count, n): must be a whole number from 1 to 8 devices (got 9)"; err == nil || err.Error() != want {
+		t.Errorf("count 9: %v, want %q", err, want)
+	}
 	// A device too small for anything gives an empty list, not an error: 0.25 GiB.
 	if list, err := FittingModels(Device{MemoryGiB: 0.25, BandwidthGBs: 100, Family: "other"}, 1, 5); err != nil || len(list) != 0 {
 		t.Errorf("0.25 GiB: %d models, %v", len(list), err)

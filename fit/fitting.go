@@ -34,7 +34,9 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 		return nil, err
 	}
 	if count < 1 || count > target.MaxCount {
-		return nil, fieldErr("count", "must be a whole number of devices from 1 to "+itoa(target.MaxCount)+" (got "+itoa(count)+")")
+		// The count field's own range error, word for word what a claim says of the same n.
+		f, _ := target.ByName("count")
+		return nil, f.Errorf(itoa(count))
 	}
 	t := target.Default()
 	t.Sizing, t.Count = target.SizingKV, count

@@ -409,24 +409,17 @@
     boot.hidden = false;
   }
 
-  // loadEngine instantiates the module boot.js has been compiling since the head of the page.
+  // loadEngine waits for the engine boot.js has been fetching, compiling and starting since the
+  // head of the page.
   async function loadEngine() {
-    const { module, error } = await window.fitclaimBoot.engine;
+    const { exited, error } = await window.fitclaimBoot.engine;
     if (error) throw error;
-    if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
-    const go = new Go();
-    // GOGC=400: wasm/page/main.go says why (fewer collections of the catalog between renders).
-    go.env = Object.assign({}, go.env, { GOGC: "400" });
-    const inst = await WebAssembly.instantiate(module, go.importObject);
-    mark("instantiated");
-    let exited = false;
-    go.run(inst).then(() => { exited = true; }, () => { exited = true; });
     // Go's main installs the global before go.run returns to this script; on a slow or busy
     // machine that can take a while, so wait as long as the program is alive.
     const t0 = Date.now();
     let told = false;
     while (!(window.fitclaim && typeof window.fitclaim.render === "function")) {
-      if (exited) throw new Error("the engine stopped while starting");
+      if (exited()) throw new Error("the engine stopped while starting");
       if (!told && Date.now() - t0 > 8000) {
         told = true;
         $("boot").textContent = "Still starting the sizing engine… (this machine seems busy)";

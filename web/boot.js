@@ -1,7 +1,9 @@
 // fitclaim boot: the first script of the page, run in the head before the body is parsed. It
 // starts fetching and compiling the engine at once (the <link rel="preload"> above it has the
-// download going already), so the compile overlaps with everything else the page loads;
-// app.js instantiates the compiled module. A permalink load is marked on <html> so the
+// download going already), so the compile overlaps with everything else the page loads, and
+// starts the compiled module itself (wasm_exec.js, Go's glue, is loaded just before this
+// script): the Go runtime's start overlaps the rest of the page's parsing instead of waiting for
+// app.js, a deferred script, which waits for the global. A permalink load is marked on <html> so the
 // stylesheet keeps the prerendered example out of sight until the link's own claim is there.
 "use strict";
 
@@ -22,9 +24,21 @@
   // and drawn; the download (the preload) starts at once either way.
   const ready = location.hash.length > 1 ? Promise.resolve()
     : new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => setTimeout(resolve, 0), { once: true }));
-  // Settles to {module} or {error}: never an unhandled rejection, whatever app.js is doing.
+  // start instantiates and runs the module; {exited()} says whether the Go program has ended.
+  const start = async (module) => {
+    mark("compiled");
+    if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
+    const go = new Go();
+    go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    mark("instantiated");
+    let ended = false;
+    go.run(instance).then(() => { ended = true; }, () => { ended = true; });
+    return { exited: () => ended };
+  };
+  // Settles to {exited} or {error}: never an unhandled rejection, whatever app.js is doing.
   const engine = typeof WebAssembly === "object"
-    ? ready.then(compile).then((module) => { mark("compiled"); return { module }; }, (error) => ({ error }))
+    ? ready.then(compile).then(start).catch((error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
   window.fitclaimBoot = { engine, mark };
 })();

@@ -28,6 +28,18 @@ func TestLinkFieldsWithoutInputsAreKept(t *testing.T) {
 	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the link's claim, sized for vLLM")
 	sameText(t, "claim of a link with engine=vllm", want.YAML, got)
 
+	// The hardware panel's estimate follows the link's engine too: `fitclaim estimate --engine vllm`.
+	tgOn := tg
+	tgOn.On = "nvidia-l4"
+	frag := target.Permalink(tgOn)
+	p.run(chromedp.Evaluate(`location.hash = "#`+frag+`"`, nil))
+	wantHW := estimateText(t, frag)
+	if !strings.Contains(wantHW, "vLLM") {
+		t.Fatalf("the engine's estimate for %q names no vLLM:\n%s", frag, wantHW)
+	}
+	gotHW := p.waitText("hw-text", func(s string) bool { return s == wantHW }, "the estimate on an L4 under vLLM")
+	sameText(t, "estimate of a link with engine=vllm", wantHW, gotHW)
+
 	// An edit keeps them: the address bar still names the engine and the utilization.
 	p.run(chromedp.SetValue("#minTps", "25", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("minTps").dispatchEvent(new Event("input", {bubbles: true}))`, nil))

@@ -57,13 +57,13 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 }
 
 // readInput reads at most one byte more than cluster.MaxInput, so Parse and ParseClaims can say
-// it is too big.
-func readInput(name string) ([]byte, error) {
+// it is too big. A file that cannot be opened is named with its flag (--slices or --claims).
+func readInput(flag, name string) ([]byte, error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
 		defer f.Close()
 		r = f
@@ -83,10 +83,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	t, err := c.target()
 	var slices, claims []byte
 	if err == nil {
-		slices, err = readInput(files.slices)
+		slices, err = readInput("--slices", files.slices)
 	}
 	if err == nil && files.claims != "" {
-		if claims, err = readInput(files.claims); err == nil && claims == nil {
+		if claims, err = readInput("--claims", files.claims); err == nil && claims == nil {
 			claims = []byte{} // an empty file is given, and empty: ParseClaims says so
 		}
 	}

@@ -26,7 +26,7 @@
   const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 
   // A link's fields the form has no input for (the serving engine and vLLM's flags, the kv
-  // mode's architecture overrides) are kept as the link gave them and sent with every render:
+  // mode's architecture overrides; a catalog model's L, kvh, hd, whose inputs are hidden) are kept as the link gave them and sent with every render:
   // the claim on screen is then the link's claim, the one the API and the command line write
   // for it (dropped, a link with engine=vllm showed a claim sized for llama.cpp). A new link
   // replaces them; Reset to defaults drops them. Not kept: what a panel or the Deployment tab
@@ -120,7 +120,11 @@
       const raw = f.kind === "text" ? node.value.trim() : node.value;
       if (raw !== "") target[f.key] = raw;
     }
-    for (const [key, value] of Object.entries(carried)) if (!(key in target)) target[key] = value;
+    for (const [key, value] of Object.entries(carried)) {
+      const f = BY_KEY.get(key);
+      if (f && fieldActive(f)) continue; // shown: the form's value (or its absence) rules
+      if (!(key in target)) target[key] = value;
+    }
     for (const panel of P.panels || []) if (panel.fields) Object.assign(target, panel.fields()); // hardware.js's device
     return { target, problems };
   }
@@ -159,6 +163,13 @@
       setSource("custom");
     }
     syncVisibility();
+    // A catalog model's architecture overrides (L, kvh, hd: kv mode) have their inputs in the
+    // hidden custom-size group: kept like the fields the form has no input for.
+    if (source() === "catalog") {
+      for (const key of ["layers", "kvHeads", "headDim"]) {
+        if (BY_KEY.has(key) && typeof target[key] === "number" && target[key] > 0) carried[key] = target[key];
+      }
+    }
   }
 
   function resetFields(keepModel) {

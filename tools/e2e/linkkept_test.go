@@ -28,6 +28,18 @@ func TestLinkFieldsWithoutInputsAreKept(t *testing.T) {
 	got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the link's claim, sized for vLLM")
 	sameText(t, "claim of a link with engine=vllm", want.YAML, got)
 
+	// A catalog model's layers override (L, kv mode), whose input sits in the hidden custom-size
+	// group, sizes the claim too.
+	tgL := targetWith(func(x *target.Target) { x.Model, x.Sizing, x.Layers = "Qwen/Qwen3-8B", target.SizingKV, 20 })
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(tgL)+`"`, nil))
+	wantL := render(t, tgL)
+	if wantL.YAML == render(t, targetWith(func(x *target.Target) { x.Model, x.Sizing = "Qwen/Qwen3-8B", target.SizingKV })).YAML {
+		t.Fatal("L=20 does not change Qwen3-8B's kv claim: the check below proves nothing")
+	}
+	p.waitText("yaml", func(s string) bool { return s == wantL.YAML }, "the claim with the link's 20 layers")
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(tg)+`"`, nil))
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the vLLM link's claim again, without the layers")
+
 	// The hardware panel's estimate follows the link's engine too: `fitclaim estimate --engine vllm`.
 	tgOn := tg
 	tgOn.On = "nvidia-l4"

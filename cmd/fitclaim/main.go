@@ -35,6 +35,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
+	if asksHelp(args) {
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
 	switch args[0] {
 	case "claim":
 		return runClaim(args[1:], stdout, stderr)
@@ -54,6 +58,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "fitclaim: unknown command %q\n\n%s", args[0], usage())
 	return exitUsage
+}
+
+// asksHelp: `fitclaim claim --help` (a command's -h or --help) is a question, not a mistake: it
+// gets the usage and exit 0 (it was "unknown flag --help" and exit 2). No flag takes -h or --help
+// as its value, and no model or file is called that.
+func asksHelp(args []string) bool {
+	switch args[0] {
+	case "claim", "deploy", "check", "estimate", "models":
+		for _, a := range args[1:] {
+			if a == "-h" || a == "--help" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func usage() string {

@@ -12,10 +12,11 @@
   // index.html at build time so the form is labelled before the engine is there): each field
   // the form has an input for, as {key: its JSON name, pk: its link key, kind, label, default}.
   // Which are sent follows the form: a field in a hidden group (custom size, kv) is not.
+  function readTable() {
+    try { return JSON.parse($("fields").textContent); } catch (_) { return []; /* no table: no form */ }
+  }
   function readFields() {
-    let table = [];
-    try { table = JSON.parse($("fields").textContent); } catch (_) { /* no table: no form */ }
-    return table.filter((f) => $(f.name)).map((f) => {
+    return readTable().filter((f) => $(f.name)).map((f) => {
       const node = $(f.name);
       const kind = f.kind === "boolean" ? "bool" : f.kind === "number" || f.kind === "integer" ? "number"
         : node.tagName === "SELECT" ? "select" : "text";
@@ -33,6 +34,10 @@
   // reads from the link itself (the device, the image).
   const NOT_CARRIED = new Set(["image"]);
   let carried = {};
+  // The fields whose default is the model's own (the table's "derived": "the model's…": its
+  // architecture) describe the link's model: kept only while that catalog model is chosen.
+  const MODEL_OWN = new Set(readTable().filter((f) => /^the model's/.test(f.derived || "")).map((f) => f.name));
+  let carriedModel = "";
   function carriedFields() { return Object.assign({}, carried); }
   function isPanelField(key) {
     return (P.panels || []).some((panel) => Array.isArray(panel.keys) && panel.keys.includes(key));
@@ -123,6 +128,7 @@
     for (const [key, value] of Object.entries(carried)) {
       const f = BY_KEY.get(key);
       if (f && fieldActive(f)) continue; // shown: the form's value (or its absence) rules
+      if (MODEL_OWN.has(key) && (target.model || "") !== carriedModel) continue; // another model's
       if (!(key in target)) target[key] = value;
     }
     for (const panel of P.panels || []) if (panel.fields) Object.assign(target, panel.fields()); // hardware.js's device
@@ -133,6 +139,7 @@
   function fillForm(target) {
     resetFields();
     if (!target || typeof target !== "object") return;
+    carriedModel = typeof target.model === "string" ? target.model : "";
     const hasParams = typeof target.paramsB === "number" && target.paramsB > 0;
     setSource(hasParams && !target.model ? "custom" : "catalog");
     for (const [key, value] of Object.entries(target)) {

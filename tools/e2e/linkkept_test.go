@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -37,6 +38,12 @@ func TestLinkFieldsWithoutInputsAreKept(t *testing.T) {
 		t.Fatal("L=20 does not change Qwen3-8B's kv claim: the check below proves nothing")
 	}
 	p.waitText("yaml", func(s string) bool { return s == wantL.YAML }, "the claim with the link's 20 layers")
+	// Another model typed in: the 20 layers were Qwen3-8B's, not the new model's.
+	p.eval(`document.getElementById("model").value = ""`, nil)
+	p.run(chromedp.Click("#model", chromedp.ByQuery), chromedp.SendKeys("#model", "Qwen/Qwen3-4B-Instruct-2507", chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Enter))
+	want4 := render(t, targetWith(func(x *target.Target) { x.Model, x.Sizing = "Qwen/Qwen3-4B-Instruct-2507", target.SizingKV }))
+	p.waitText("yaml", func(s string) bool { return s == want4.YAML }, "another model's claim, without the first model's 20 layers")
 	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(tg)+`"`, nil))
 	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the vLLM link's claim again, without the layers")
 

@@ -405,6 +405,24 @@ func TestLookupUniqueSubstring(t *testing.T) {
 	}
 }
 
+// TestLookupRepositoryName: a query that is a repository's whole name after the publisher's slash
+// picks it over the longer names that merely contain it: "DeepSeek-R1" is in 24 names
+// (DeepSeek-R1-0528, unsloth/DeepSeek-R1-GGUF, …) but is the whole repository name of one,
+// deepseek-ai/DeepSeek-R1; "qwen3-8b" is the whole name of two (Qwen's and unsloth's), which are
+// listed rather than all 22 that contain it.
+func TestLookupRepositoryName(t *testing.T) {
+	m, err := Lookup("DeepSeek-R1")
+	if err != nil || m.Name != "deepseek-ai/DeepSeek-R1" {
+		t.Errorf("DeepSeek-R1 = %v, %v", m, err)
+	}
+	_, err = Lookup("qwen3-8b")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Total != 2 || strings.Join(amb.Matches, "|") != "Qwen/Qwen3-8B|unsloth/Qwen3-8B" &&
+		strings.Join(amb.Matches, "|") != "unsloth/Qwen3-8B|Qwen/Qwen3-8B" {
+		t.Errorf("qwen3-8b: %v", err)
+	}
+}
+
 func TestLookupAmbiguous(t *testing.T) {
 	// Three names contain "llama-2-7b-chat" (NousResearch, TheBloke's GPTQ, unsloth's bnb-4bit).
 	_, err := Lookup("llama-2-7b-chat")

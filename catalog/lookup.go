@@ -37,9 +37,11 @@ func (e *AmbiguousError) Error() string {
 const maxListed = 8
 
 // Lookup resolves a model name as llmfit does, made stricter: the exact spelling first (two
-// catalog names differ only in case), then the name ignoring case, then a unique
-// case-insensitive substring. Several matches are an *AmbiguousError listing them; none is a
-// *NotFoundError suggesting the closest names.
+// catalog names differ only in case), then the name ignoring case, then the part after the
+// publisher's slash ignoring case ("qwen3-8b" is Qwen/Qwen3-8B or unsloth/Qwen3-8B, not the 20
+// other names that contain it, such as nvidia/Qwen3-8B-NVFP4), then a unique case-insensitive
+// substring. Several matches are an *AmbiguousError listing them; none is a *NotFoundError
+// suggesting the closest names.
 //
 // It reads the names only and decodes the one entry it returns (see model).
 func Lookup(name string) (*Model, error) {
@@ -53,15 +55,18 @@ func Lookup(name string) (*Model, error) {
 		}
 	}
 	lower := strings.ToLower(query)
-	var same, contains []int
+	var same, repo, contains []int
 	for i, n := range lowerNames() {
-		if n == lower {
+		switch {
+		case n == lower:
 			same = append(same, i)
-		} else if strings.Contains(n, lower) {
+		case strings.HasSuffix(n, lower) && n[len(n)-len(lower)-1] == '/':
+			repo = append(repo, i)
+		case strings.Contains(n, lower):
 			contains = append(contains, i)
 		}
 	}
-	for _, set := range [][]int{same, contains} {
+	for _, set := range [][]int{same, repo, contains} {
 		switch {
 		case len(set) == 1:
 			return model(set[0]), nil

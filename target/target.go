@@ -8,7 +8,7 @@ package target
 // "derive it" where the table says so (Quant: the entry's own; Name: from the model;
 // DeviceClass: the driver's; Context: the model's; the architecture: unknown).
 type Target struct {
-	Model         string  // catalog name (exact, case-insensitive or unique substring)
+	Model         string  // catalog name (exact, case-insensitive, the name after the slash, or a unique substring)
 	ParamsB       float64 // a model that is not in the catalog: billions of parameters
 	Quant         string
 	MinTps        float64

@@ -25,7 +25,10 @@
 
   function describeModel(m) {
     const parts = [];
-    if (typeof m.paramsB === "number") parts.push(num(m.paramsB, m.paramsB < 10 ? 1 : 0) + " B params");
+    if (typeof m.paramsB === "number") {
+      // Below 0.1 B (embedding models), millions: one decimal of billions would say "0.0 B".
+      parts.push(m.paramsB < 0.1 ? num(m.paramsB * 1000, 0) + " M params" : num(m.paramsB, m.paramsB < 10 ? 1 : 0) + " B params");
+    }
     if (m.quant) parts.push(m.quant);
     if (m.contextLength) parts.push(num(m.contextLength) + " context");
     if (m.moe) parts.push("mixture-of-experts");

@@ -107,6 +107,16 @@ func TestModels(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"paramsB"`) || strings.Count(out, `"name"`) != 2 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	// BAAI/bge-small-en-v1.5 has 33,360,512 parameters: 0.033 B, printed as 33M (one decimal of
+	// billions would say 0.0B); Llama-2-7b-chat-hf's 6.74 B (6,738,415,616) as 6.7B.
+	out, _, code = runCLI("models", "BAAI/bge-small-en-v1.5", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "BAAI/bge-small-en-v1.5  33M ") {
+		t.Fatalf("bge-small: exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI("models", "NousResearch/Llama-2-7b-chat-hf", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "NousResearch/Llama-2-7b-chat-hf  6.7B ") {
+		t.Fatalf("llama-2-7b: exit %d:\n%s", code, out)
+	}
 	out, _, code = runCLI("version")
 	if code != 0 || !strings.Contains(out, claim.Version) || !strings.Contains(out, "1852 models") {
 		t.Fatalf("exit %d: %s", code, out)

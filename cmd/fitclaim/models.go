@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -68,10 +69,19 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 		if m.MoE {
 			moe = "yes"
 		}
-		fmt.Fprintf(w, "%s\t%.1fB\t%s\t%d\t%s\n", m.Name, m.ParamsB, m.Quant, m.ContextLength, moe)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", m.Name, paramsText(m.ParamsB), m.Quant, m.ContextLength, moe)
 	}
 	w.Flush()
 	return 0
+}
+
+// paramsText is a parameter count for the models table: billions to one decimal, and millions
+// below 0.1 B, where one decimal of billions would print an embedding model's 33 M as "0.0B".
+func paramsText(b float64) string {
+	if b < 0.1 {
+		return strconv.FormatFloat(b*1000, 'f', 0, 64) + "M"
+	}
+	return strconv.FormatFloat(b, 'f', 1, 64) + "B"
 }
 
 func runVersion(stdout io.Writer) int {

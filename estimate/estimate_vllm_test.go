@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -27,5 +28,26 @@ func TestJSONVLLM(t *testing.T) {
 		"is 9408. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\"}"
 	if got := JSON(e); got != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The text's longest-context line under vLLM says it is the memory floor's, which keeps the CUDA
+// graphs' 1.12 GiB: on an L4 (22.16 GiB as CUDA counts it) Qwen3-8B BF16 at 8192 tokens has a
+// floor-bound longest context of about (22.16 − 1.12) × 0.9 − 15.26 − 1.40 − 0.11 = 2.17 GiB of
+// KV, while vLLM's own cache fills 0.9 × 22.16 − 16.77 = 3.17 GiB; without the words the two
+// lines read as a contradiction. Under llama.cpp the line has no such words.
+func TestTextVLLMLongestContextSaysFloor(t *testing.T) {
+	words := " (within the memory floor, which keeps 1.12 GiB for CUDA graphs beside vLLM's budget; " +
+		"the KV cache vLLM allocates at start-up, above, may hold more)\n"
+	for _, engine := range []string{"vllm", "llama.cpp"} {
+		e, err := RunRaw("m=Qwen/Qwen3-8B&on=nvidia-l4&engine=" + engine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := Text(e)
+		line := text[strings.LastIndex(text, "longest context: "):]
+		if got := strings.HasSuffix(line, words); got != (engine == "vllm") {
+			t.Errorf("%s: the floor's words said: %v; line %q", engine, got, line)
+		}
 	}
 }

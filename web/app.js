@@ -179,6 +179,7 @@
   }
 
   function showPrompt() {
+    delete document.documentElement.dataset.drawing; // nothing more is coming for this result
     const summary = $("summary");
     clear(summary);
     delete summary.dataset.said;
@@ -191,6 +192,7 @@
   // showError: the message above the result, with a button to each field it names (the field
   // holds the same message, tied to it by aria-describedby, and aria-invalid).
   function showError(msg, keys, other) {
+    delete document.documentElement.dataset.drawing; // nothing more is coming for this result
     const box = $("result-error");
     box.textContent = msg;
     if (other) {
@@ -281,12 +283,16 @@
     // The table (up to 129 rows), the pictures and the panels below the claim: at once after an
     // edit, but after the first paint when a link is opened, so the link's claim is on screen
     // first (issue 10 §2). A newer claim shown meanwhile cancels the late part.
+    // <html data-drawing> says the claim is on screen but the rest is not yet (cleared here, set
+    // by early.js too), so a test or tool can wait for the whole result, not just the YAML.
     const seq = ++state.shownSeq;
+    document.documentElement.dataset.drawing = "";
     const rest = () => {
       if (seq !== state.shownSeq) return;
       P.table.render(res.matches || [], b, x.matches);
       if (P.charts) P.charts.render(res);
       for (const panel of P.panels || []) panel.render && panel.render(res, target);
+      delete document.documentElement.dataset.drawing;
     };
     if (later) afterPaint(rest);
     else rest();

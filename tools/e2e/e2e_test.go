@@ -263,14 +263,19 @@ func (p *page) visible(id string) bool {
 	return v
 }
 
-// waitText polls until an element's textContent satisfies ok, and returns it.
+// waitText polls until an element's textContent satisfies ok, and returns it. It also waits
+// for the page to finish drawing what goes with the claim (<html data-drawing> gone): the YAML
+// of a link is shown first (web/early.js, then app.js), the table, pictures and panels after
+// the first paint, and the tests check those right after the YAML.
 func (p *page) waitText(id string, ok func(string) bool, what string) string {
 	p.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	var s string
 	for time.Now().Before(deadline) {
 		s = p.text(id)
-		if ok(s) {
+		var drawing bool
+		p.eval(`"drawing" in document.documentElement.dataset`, &drawing)
+		if ok(s) && !drawing {
 			return s
 		}
 		time.Sleep(50 * time.Millisecond)

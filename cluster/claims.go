@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 )
@@ -27,33 +26,9 @@ var claimVersions = map[string]bool{
 // scheduler does not count it as allocated (admin access shares a device with its user). A claim
 // not allocated yet holds nothing. Errors are *Error with Input "claims".
 func ParseClaims(data []byte) ([]InUse, error) {
-	if len(data) > MaxInput {
-		return nil, &Error{Input: "claims", Msg: "the input is " + strconv.Itoa(len(data)) + " bytes; at most " + strconv.Itoa(MaxInput) + " (5 MiB) are read"}
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return nil, &Error{Input: "claims", Msg: "empty: paste the output of kubectl get resourceclaims -A -o yaml"}
-	}
-	docs := [][]byte{trimmed}
-	if trimmed[0] != '{' && trimmed[0] != '[' {
-		docs = splitDocuments(data)
-	}
 	p := claimParser{}
-	for i, doc := range docs {
-		where := "document " + strconv.Itoa(i+1)
-		if len(docs) == 1 {
-			where = ""
-		}
-		v, err := decode(doc)
-		if err != nil {
-			return nil, &Error{Input: "claims", Object: where, Msg: err.Error()}
-		}
-		if v == nil {
-			continue
-		}
-		if err := p.top(where, v); err != nil {
-			return nil, err
-		}
+	if err := eachDocument(data, "claims", "kubectl get resourceclaims -A -o yaml", p.top); err != nil {
+		return nil, err
 	}
 	if p.objects == 0 {
 		return nil, &Error{Input: "claims", Msg: "no ResourceClaim in the input: paste the output of kubectl get resourceclaims -A -o yaml"}

@@ -44,20 +44,33 @@ func (e *Error) Error() string {
 // ResourceSlice, or several YAML documents separated by `---` lines. resource.k8s.io/v1 and
 // v1beta2 (flat devices) and v1beta1 (devices under `basic`) are read.
 func Parse(data []byte) ([]Slice, error) {
+	p := parser{}
+	if err := eachDocument(data, "", "kubectl get resourceslices -o yaml", p.top); err != nil {
+		return nil, err
+	}
+	if p.objects == 0 {
+		return nil, &Error{Msg: "no ResourceSlice in the input: paste the output of kubectl get resourceslices -o yaml"}
+	}
+	return p.slices, nil
+}
+
+// eachDocument cuts a paste into its documents (one JSON value, or YAML documents separated by
+// `---` lines), decodes each and hands the non-empty ones to top with the document's name
+// ("document N", "" when there is one). input is Error.Input for what is pasted ("" for the
+// slices, "claims"); kubectl is the command whose output it wants, said when the paste is empty.
+// Parse and ParseClaims both read their pastes through it.
+func eachDocument(data []byte, input, kubectl string, top func(where string, v any) error) error {
 	if len(data) > MaxInput {
-		return nil, &Error{Msg: "the input is " + strconv.Itoa(len(data)) + " bytes; at most " + strconv.Itoa(MaxInput) + " (5 MiB) are read"}
+		return &Error{Input: input, Msg: "the input is " + strconv.Itoa(len(data)) + " bytes; at most " + strconv.Itoa(MaxInput) + " (5 MiB) are read"}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, &Error{Msg: "empty: paste the output of kubectl get resourceslices -o yaml"}
+		return &Error{Input: input, Msg: "empty: paste the output of " + kubectl}
 	}
-	var docs [][]byte
-	if trimmed[0] == '{' || trimmed[0] == '[' {
-		docs = [][]byte{trimmed}
-	} else {
+	docs := [][]byte{trimmed}
+	if trimmed[0] != '{' && trimmed[0] != '[' {
 		docs = splitDocuments(data)
 	}
-	p := parser{}
 	for i, doc := range docs {
 		where := "document " + strconv.Itoa(i+1)
 		if len(docs) == 1 {
@@ -65,19 +78,16 @@ func Parse(data []byte) ([]Slice, error) {
 		}
 		v, err := decode(doc)
 		if err != nil {
-			return nil, &Error{Object: where, Msg: err.Error()}
+			return &Error{Input: input, Object: where, Msg: err.Error()}
 		}
 		if v == nil {
 			continue // an empty document
 		}
-		if err := p.top(where, v); err != nil {
-			return nil, err
+		if err := top(where, v); err != nil {
+			return err
 		}
 	}
-	if p.objects == 0 {
-		return nil, &Error{Msg: "no ResourceSlice in the input: paste the output of kubectl get resourceslices -o yaml"}
-	}
-	return p.slices, nil
+	return nil
 }
 
 // splitDocuments splits a YAML stream at `---` lines, as kubectl does.

@@ -2,18 +2,18 @@ package catalog
 
 import "strings"
 
+// MaxSearchResults is the most models one Search returns. It is the list limit every surface
+// checks before it searches (target.MaxListLimit, the same number: a test in target holds them
+// together, as catalog imports no other package of ours); the clamp keeps a caller that did not
+// check from asking for a huge result.
+const MaxSearchResults = 100
+
 // Search ranks catalog entries for a type-ahead picker: exact name, then names that start with
 // the query (with or without the provider), then names where it starts a word, then any
 // substring, then names holding every word of the query; more downloaded models first within a
-// rank. An empty query lists the most downloaded models. limit is clamped to 1..100 (every
-// caller has checked it against target.MaxListLimit; catalog imports no other package of ours).
+// rank. An empty query lists the most downloaded models. limit is clamped to 1..MaxSearchResults.
 func Search(query string, limit int) []Model {
-	if limit < 1 {
-		limit = 1
-	}
-	if limit > 100 {
-		limit = 100
-	}
+	limit = min(max(limit, 1), MaxSearchResults)
 	q := strings.ToLower(strings.TrimSpace(query))
 	words := strings.Fields(q)
 	all := Models()

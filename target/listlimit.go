@@ -4,7 +4,7 @@ import "strconv"
 
 // The length of a list of catalog models (the models search and the fitting list): not a field
 // of the Target, but read alike by the API (text), the bridge (a JS number) and the command
-// line. MaxListLimit is also catalog.Search's own cap.
+// line. MaxListLimit is catalog.MaxSearchResults, catalog.Search's own cap (TestListLimitIsSearchCap).
 const (
 	DefaultListLimit = 20
 	MaxListLimit     = 100

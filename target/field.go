@@ -93,6 +93,22 @@ func Provide(name string, choices func() []string) {
 	f.Choices = choices
 }
 
+// ZeroMeansDerived says a given 0 passes and means the same as the field left out: Derived
+// (`--context 0` is the model's context, not zero tokens). A ZeroAbsent field refuses a given 0.
+func (f *Field) ZeroMeansDerived() bool {
+	k := f.Kind()
+	return f.ZeroOK && !f.ZeroAbsent && (k == KindNumber || k == KindInteger)
+}
+
+// DerivedText is Derived as help and docs say it: for a field whose given 0 means the same,
+// "absent or 0: " first, as the range they show beside it starts above 0.
+func (f *Field) DerivedText() string {
+	if f.Derived != "" && f.ZeroMeansDerived() {
+		return "absent or 0: " + f.Derived
+	}
+	return f.Derived
+}
+
 // Get spells the field's value as a link does.
 func (f *Field) Get(t *Target) string {
 	switch f.Kind() {

@@ -124,7 +124,7 @@ func claimFlagsHelp() string {
 		case f.Default != "":
 			line += " (" + f.Default + ")"
 		case f.Derived != "":
-			line += " (" + f.Derived + ")"
+			line += " (" + f.DerivedText() + ")"
 		}
 		b.WriteString(line + "\n")
 	}

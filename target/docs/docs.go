@@ -66,7 +66,7 @@ func defaultText(f *target.Field) string {
 	case f.Kind() == target.KindBool:
 		return "`0`"
 	case f.Derived != "":
-		return f.Derived
+		return f.DerivedText()
 	}
 	return "—"
 }

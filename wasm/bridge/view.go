@@ -276,7 +276,7 @@ func FieldsJSON() string {
 		if k := f.Kind(); k == target.KindNumber || k == target.KindInteger {
 			num(&w, "min", f.Min)
 			num(&w, "max", f.Max)
-			boolean(&w, "zeroMeansDerived", f.ZeroOK)
+			boolean(&w, "zeroMeansDerived", f.ZeroMeansDerived())
 		} else if k == target.KindString {
 			integer(&w, "maxLength", int64(f.MaxLen))
 		}

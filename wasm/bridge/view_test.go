@@ -154,6 +154,7 @@ func TestFieldsJSON(t *testing.T) {
 		Name, Key, Label, Kind string
 		Default                any
 		Min, Max               float64
+		ZeroMeansDerived       bool
 		Choices                []string
 	}
 	if err := json.Unmarshal([]byte(FieldsJSON()), &fields); err != nil {
@@ -169,6 +170,10 @@ func TestFieldsJSON(t *testing.T) {
 	eff := fields[byName["efficiencyPct"]]
 	if eff.Key != "eff" || eff.Label != "Bandwidth efficiency" || eff.Kind != "integer" || eff.Default != 0.0 || eff.Min != 1 || eff.Max != 100 {
 		t.Errorf("efficiencyPct: %+v", eff)
+	}
+	// A given 0 is the model's context, but a refused efficiency (0 there only means absent).
+	if ctx := fields[byName["context"]]; !ctx.ZeroMeansDerived || eff.ZeroMeansDerived {
+		t.Errorf("zeroMeansDerived: context %v (want true), efficiencyPct %v (want false)", ctx.ZeroMeansDerived, eff.ZeroMeansDerived)
 	}
 	if d := fields[byName["driver"]]; d.Default != "llmfit" || strings.Join(d.Choices, " ") != "llmfit nvidia amd intel any" {
 		t.Errorf("driver: %+v", d)

@@ -1,11 +1,16 @@
 package conformance
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	resourceinstall "k8s.io/kubernetes/pkg/apis/resource/install"
 )
 
@@ -20,6 +25,45 @@ var scheme = func() *runtime.Scheme {
 // strictDecoder rejects unknown and duplicated fields, as `kubectl apply`
 // with server-side field validation Strict does.
 var strictDecoder = serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
+
+// decodeStream reads a YAML or JSON stream as Kubernetes' own decoders do (kubectl's document
+// splitting): each document a List (items) or one object, each object strictly decoded by the
+// resource.k8s.io scheme, then made a T by as (which refuses other kinds).
+func decodeStream[T any](data []byte, as func(runtime.Object) (T, error)) ([]T, error) {
+	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []T
+	for {
+		var doc map[string]any
+		if err := d.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, err
+		}
+		if doc == nil {
+			continue
+		}
+		items := []any{doc}
+		if doc["kind"] == "List" {
+			items, _ = doc["items"].([]any)
+		}
+		for _, it := range items {
+			raw, err := json.Marshal(it)
+			if err != nil {
+				return nil, err
+			}
+			obj, _, err := strictDecoder.Decode(raw, nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			x, err := as(obj)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, x)
+		}
+	}
+}
 
 // Manifest is one decoded fitclaim output: exactly one of Claim or Template.
 type Manifest struct {

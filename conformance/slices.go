@@ -1,65 +1,28 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/apimachinery/pkg/runtime"
 	dracel "k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
 	resourceapi "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/utils/ptr"
 )
 
-// DecodeSlices reads ResourceSlices as Kubernetes' own decoders do: a YAML or JSON stream
-// (kubectl's document splitting), each document a List (items) or one object, each object
-// strictly decoded by the resource.k8s.io scheme; v1beta1 and v1beta2 objects are converted to
-// v1 through the internal types, as the API server serves them.
+// DecodeSlices reads ResourceSlices as Kubernetes' own decoders do (decodeStream); v1beta1 and
+// v1beta2 objects are converted to v1 through the internal types, as the API server serves them.
 func DecodeSlices(data []byte) ([]*resourcev1.ResourceSlice, error) {
-	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var out []*resourcev1.ResourceSlice
-	for {
-		var doc map[string]any
-		if err := d.Decode(&doc); err != nil {
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			return nil, err
-		}
-		if doc == nil {
-			continue
-		}
-		items := []any{doc}
-		if doc["kind"] == "List" {
-			items, _ = doc["items"].([]any)
-		}
-		for _, it := range items {
-			raw, err := json.Marshal(it)
-			if err != nil {
-				return nil, err
-			}
-			obj, _, err := strictDecoder.Decode(raw, nil, nil)
-			if err != nil {
-				return nil, err
-			}
-			s, err := toV1(obj)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-		}
-	}
+	return decodeStream(data, toV1)
 }
 
-func toV1(obj any) (*resourcev1.ResourceSlice, error) {
+func toV1(obj runtime.Object) (*resourcev1.ResourceSlice, error) {
 	if s, ok := obj.(*resourcev1.ResourceSlice); ok {
 		return s, nil
 	}

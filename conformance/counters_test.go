@@ -69,21 +69,14 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 		}
 		return b
 	}
-	type pair struct{ slices, claims []byte }
 	mig, halves := read("mig.yaml"), read("halves.yaml")
-	pairs := map[string]pair{
+	pairs := map[string]clusterPair{
 		"mig free":                        {mig, nil},
 		"mig × mig-claims.yaml":           {mig, read("mig-claims.yaml")},
 		"mig × mig-overdrawn-claims.yaml": {mig, read("mig-overdrawn-claims.yaml")},
 		"halves free":                     {halves, nil},
 	}
-	for name, data := range map[string][]byte{"mig": mig, "halves": halves} {
-		k8s, err := DecodeSlices(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pairs[name+" × every third held"] = pair{data, heldEveryThird(t, k8s)}
-	}
+	addEveryThirdHeld(t, pairs, map[string][]byte{"mig": mig, "halves": halves})
 	var targets []target.Target
 	for _, drv := range []string{"nvidia", "any", "llmfit"} {
 		for _, n := range []int{1, 2, 3} {
@@ -109,54 +102,33 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 		}
 		for name, p := range pairs {
 			what := name + " × " + claimLabel(tg)
-			k8sSlices, err := DecodeSlices(p.slices)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			claimsData := p.claims
-			if claimsData == nil {
-				claimsData = []byte("apiVersion: v1\nkind: List\nitems: []\n")
-			}
-			k8sClaims, err := DecodeClaims(claimsData)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			state := AllocatedState(k8sClaims)
-			rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			byNode, err := AllocateSlicesInUse(ctx, m, k8sSlices, state)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			ok, err := agreeAllocation(byNode, rep)
+			j, err := judgeInUse(ctx, m, &r, p)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
 			claims++
-			if ok {
+			if j.allocatable {
 				allocatable++
-				node, want := picked(rep.Placement)
+				node, want := picked(j.rep.Placement)
 				var got []string
-				for _, a := range byNode[node] {
+				for _, a := range j.byNode[node] {
 					got = append(got, a.Device)
 				}
 				if !slices.Equal(got, want) {
-					t.Fatalf("%s: allocator picks %v on %s, cluster %q", what, got, node, rep.Placement)
+					t.Fatalf("%s: allocator picks %v on %s, cluster %q", what, got, node, j.rep.Placement)
 				}
 			}
 			if tg.Count != 1 {
 				continue
 			}
 			held := func(driver, pool, device string) bool {
-				return state.AllocatedDevices.Has(structured.MakeDeviceID(driver, pool, device))
+				return j.state.AllocatedDevices.Has(structured.MakeDeviceID(driver, pool, device))
 			}
-			for _, d := range rep.Devices {
+			for _, d := range j.rep.Devices {
 				if d.AllocatedTo != "" {
 					continue
 				}
-				alone, err := AllocateSlicesInUse(ctx, m, onlyDevice(k8sSlices, d, held), state)
+				alone, err := AllocateSlicesInUse(ctx, m, onlyDevice(j.slices, d, held), j.state)
 				if err != nil {
 					t.Fatalf("%s, %s alone: %v", what, d.Device, err)
 				}

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
@@ -62,6 +64,55 @@ func heldEveryThird(t *testing.T, slices []*resourcev1.ResourceSlice) []byte {
 	return b
 }
 
+// clusterPair is a cluster to judge a claim on: its ResourceSlices and the ResourceClaims
+// already in it (nil: none).
+type clusterPair struct{ slices, claims []byte }
+
+// addEveryThirdHeld adds to pairs each cluster with heldEveryThird's claims in it.
+func addEveryThirdHeld(t *testing.T, pairs map[string]clusterPair, clusters map[string][]byte) {
+	t.Helper()
+	for name, data := range clusters {
+		k8s, err := DecodeSlices(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pairs[name+" × every third held"] = clusterPair{data, heldEveryThird(t, k8s)}
+	}
+}
+
+// judgedInUse is one claim on one cluster, judged by package cluster and by the allocator given
+// the same held devices.
+type judgedInUse struct {
+	slices      []*resourcev1.ResourceSlice // the pair's slices, as Kubernetes decodes them
+	state       structured.AllocatedState   // the devices its claims hold, as the scheduler counts them
+	rep         cluster.Report              // cluster.CheckInUse's verdict
+	byNode      map[string][]Allocated      // the allocator's, node by node
+	allocatable bool                        // the claim can be allocated: both say so (agreeAllocation)
+}
+
+// judgeInUse decodes the pair both ways, judges the claim with cluster.CheckInUse and with the
+// allocator, and fails unless their verdicts on the claim as a whole agree.
+func judgeInUse(ctx context.Context, m Manifest, r *claim.Result, p clusterPair) (judgedInUse, error) {
+	var j judgedInUse
+	var err error
+	if j.slices, err = DecodeSlices(p.slices); err != nil {
+		return j, fmt.Errorf("Kubernetes decode: %w", err)
+	}
+	claims, err := DecodeClaims(p.claims)
+	if err != nil {
+		return j, fmt.Errorf("Kubernetes decode of the claims: %w", err)
+	}
+	j.state = AllocatedState(claims)
+	if j.rep, err = cluster.CheckInUse(&r.Bounds, p.slices, p.claims); err != nil {
+		return j, fmt.Errorf("cluster.CheckInUse: %w", err)
+	}
+	if j.byNode, err = AllocateSlicesInUse(ctx, m, j.slices, j.state); err != nil {
+		return j, err
+	}
+	j.allocatable, err = agreeAllocation(j.byNode, j.rep)
+	return j, err
+}
+
 func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	ctx := context.Background()
 	matcher := NewMatcher()
@@ -74,18 +125,11 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type pair struct{ slices, claims []byte }
-	pairs := map[string]pair{"busy × busy-claims.yaml": {busy, busyClaims}}
+	pairs := map[string]clusterPair{"busy × busy-claims.yaml": {busy, busyClaims}}
 	fixtures := clusterFixtures(t)
 	fixtures["busy"] = busy
 	fixtures["fleet"] = fleetSlicesYAML(t, testFleet(t))
-	for name, data := range fixtures {
-		k8s, err := DecodeSlices(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		pairs[name+" × every third held"] = pair{data, heldEveryThird(t, k8s)}
-	}
+	addEveryThirdHeld(t, pairs, fixtures)
 	checked, allocatable, turned := 0, 0, 0
 	for _, tg := range clusterTargets(true) {
 		r, err := claim.Render(tg)
@@ -102,31 +146,14 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 		}
 		for name, p := range pairs {
 			what := name + " × " + claimLabel(tg)
-			k8sSlices, err := DecodeSlices(p.slices)
-			if err != nil {
-				t.Fatalf("%s: Kubernetes decode: %v", what, err)
-			}
-			k8sClaims, err := DecodeClaims(p.claims)
-			if err != nil {
-				t.Fatalf("%s: Kubernetes decode of the claims: %v", what, err)
-			}
-			state := AllocatedState(k8sClaims)
-			rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
-			if err != nil {
-				t.Fatalf("%s: cluster.CheckInUse: %v", what, err)
-			}
-			if err := agreeDevices(ctx, matcher, reqs[0].Alternatives, k8sSlices, rep, state.AllocatedDevices); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			byNode, err := AllocateSlicesInUse(ctx, m, k8sSlices, state)
+			j, err := judgeInUse(ctx, m, &r, p)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			ok, err := agreeAllocation(byNode, rep)
-			if err != nil {
+			if err := agreeDevices(ctx, matcher, reqs[0].Alternatives, j.slices, j.rep, j.state.AllocatedDevices); err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			free, err := AllocateSlices(ctx, m, k8sSlices)
+			free, err := AllocateSlices(ctx, m, j.slices)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
@@ -135,10 +162,10 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 				freeOK = freeOK || got != nil
 			}
 			checked++
-			if ok {
+			if j.allocatable {
 				allocatable++
 			}
-			if freeOK && !ok {
+			if freeOK && !j.allocatable {
 				turned++
 			}
 		}

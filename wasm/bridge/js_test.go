@@ -9,19 +9,14 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/target"
+	"github.com/fitclaim/fitclaim/wasm/internal/jstest"
 )
 
-// await waits for a Promise in the browser's event loop and returns its value or rejection.
-func await(p js.Value) (value js.Value, rejected js.Value) {
-	done := make(chan struct{})
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { value = args[0]; close(done); return nil })
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any { rejected = args[0]; close(done); return nil })
-	defer onOK.Release()
-	defer onErr.Release()
-	p.Call("then", onOK, onErr)
-	<-done
-	return value, rejected
-}
+// await and obj are the harness package later's browser tests share too (wasm/internal/jstest).
+var (
+	await = jstest.Await
+	obj   = jstest.Obj
+)
 
 func api(t *testing.T) js.Value {
 	t.Helper()
@@ -32,8 +27,6 @@ func api(t *testing.T) js.Value {
 	}
 	return g
 }
-
-func obj(kv map[string]any) js.Value { return js.ValueOf(kv) }
 
 func TestRenderInBrowserEqualsEngine(t *testing.T) {
 	g := api(t)

@@ -10,19 +10,8 @@ import (
 	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/target"
 	"github.com/fitclaim/fitclaim/wasm/bridge"
+	"github.com/fitclaim/fitclaim/wasm/internal/jstest"
 )
-
-// await waits for a Promise in the browser's event loop and returns its value or rejection.
-func await(p js.Value) (value js.Value, rejected js.Value) {
-	done := make(chan struct{})
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { value = args[0]; close(done); return nil })
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any { rejected = args[0]; close(done); return nil })
-	defer onOK.Release()
-	defer onErr.Release()
-	p.Call("then", onOK, onErr)
-	<-done
-	return value, rejected
-}
 
 // api installs both engines' functions, as the page has them once the second engine is loaded.
 func api(t *testing.T) js.Value {
@@ -39,7 +28,11 @@ func api(t *testing.T) js.Value {
 	return g
 }
 
-func obj(kv map[string]any) js.Value { return js.ValueOf(kv) }
+// await and obj are the harness package bridge's browser tests share (wasm/internal/jstest).
+var (
+	await = jstest.Await
+	obj   = jstest.Obj
+)
 
 func TestDeployInBrowserEqualsEngine(t *testing.T) {
 	g := api(t)

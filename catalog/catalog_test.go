@@ -802,3 +802,55 @@ func TestLazyDecodeIsShared(t *testing.T) {
 		}
 	}
 }
+
+// searchScan is Search as it was written first, ranking every name on its own with rank: the
+// reference that TestSearchSameAsScan holds the joined-text search (rankAll) to.
+func searchScan(query string, limit int) []Model {
+	limit = max(1, min(limit, 100))
+	q := strings.ToLower(strings.TrimSpace(query))
+	words := strings.Fields(q)
+	var buckets [maxRank + 1][]int
+	for _, i := range byDownloadsThenName() {
+		if r := rank(lowerNames()[i], q, words); r >= 0 {
+			buckets[r] = append(buckets[r], i)
+		}
+	}
+	var out []Model
+	for _, b := range buckets {
+		for _, i := range b {
+			if len(out) < limit {
+				out = append(out, Models()[i])
+			}
+		}
+	}
+	return out
+}
+
+// TestSearchSameAsScan: the search over the joined names gives what ranking each name on its
+// own gives, for queries of every kind: each name's words, pieces and whole, several words
+// (repeated, in any order, one absent), a newline that would join two names, case, Unicode.
+func TestSearchSameAsScan(t *testing.T) {
+	queries := []string{"", " ", "llama", "qwen 7b", "qwen+7b", "7b qwen instruct", "instruct instruct", "b", "-", "/", "a/b",
+		"hf\nmeta", "hf\n", "\nmeta", "q4 q4 q4", "llama zzz", "é", "İnstruct", "QWEN3-30B", "mistral 7b", "gemma 27b", "phi 3 mini",
+		"meta-llama/llama-3.1-8b-instruct", "llama-3.1-8b-instruct", "thebloke", "gguf awq", "x"}
+	for i, n := range Names() {
+		if i%7 != 0 {
+			continue
+		}
+		queries = append(queries, n, strings.ToUpper(n[len(n)/2:]), n[:len(n)/3]+" "+n[len(n)-3:])
+		if slash := strings.IndexByte(n, '/'); slash > 0 {
+			queries = append(queries, n[slash+1:], n[:slash]+"\n"+n[slash+1:])
+		}
+	}
+	// Two neighbouring names joined by the newline that separates them in the joined text.
+	all := Names()
+	queries = append(queries, strings.ToLower(all[0]+"\n"+all[1]), strings.ToLower(all[0][len(all[0])-2:]+"\n"+all[1][:2]))
+	for _, q := range queries {
+		for _, limit := range []int{1, 10, 100} {
+			got, want := names(Search(q, limit)), names(searchScan(q, limit))
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("Search(%q, %d) = %v, ranking each name gives %v", q, limit, got, want)
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // MaxSearchResults is the most models one Search returns. It is the list limit every surface
 // checks before it searches (target.MaxListLimit, the same number: a test in target holds them
@@ -18,11 +21,23 @@ func Search(query string, limit int) []Model {
 	words := strings.Fields(q)
 	all := Models()
 	names := lowerNames()
+	// A name that ranks holds every word of the query (all of q, or each word), so it holds
+	// every byte and byte pair of the words: names whose signature lacks one are skipped
+	// without looking at their text. In the edge worker's wasm, where strings.Index has no
+	// vector code, ranking every name was most of a search.
+	var need signature
+	for _, w := range words {
+		need.add(w)
+	}
+	sigs := signatures()
 	// Walking the catalog in the within-rank order (byDownloadsThenName) and keeping each
 	// rank's hits apart orders the result without sorting the hits; a rank's bucket stops
 	// growing at limit, as no later hit of that rank can be among the first limit.
 	var buckets [maxRank + 1][]int
 	for _, i := range byDownloadsThenName() {
+		if !sigs[i].holds(&need) {
+			continue
+		}
 		if r := rank(names[i], q, words); r >= 0 && len(buckets[r]) < limit {
 			if buckets[r] == nil {
 				buckets[r] = make([]int, 0, limit)
@@ -87,3 +102,39 @@ func isWordStart(s string, at int) bool {
 	c := s[at-1]
 	return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
 }
+
+// A signature is a 256-bit Bloom filter of the bytes and pairs of adjacent bytes a text holds:
+// a text that contains another holds all of the other's bits. A catalog name sets about a
+// fifth of the bits, so a query word of a few letters rules out nearly every name that lacks it.
+type signature [4]uint64
+
+// add sets the bits of text's bytes and byte pairs.
+func (s *signature) add(text string) {
+	for i := 0; i < len(text); i++ {
+		s.set(uint32(text[i]))
+		if i+1 < len(text) {
+			s.set(0x10000 | uint32(text[i])<<8 | uint32(text[i+1]))
+		}
+	}
+}
+
+// set sets the bit of a byte (below 0x100) or a pair (0x10000 and above), spread by a multiplicative hash.
+func (s *signature) set(v uint32) {
+	h := (v * 0x9e3779b1) >> 24
+	s[h>>6] |= 1 << (h & 63)
+}
+
+// holds reports whether every bit of q is set in s.
+func (s *signature) holds(q *signature) bool {
+	return s[0]&q[0] == q[0] && s[1]&q[1] == q[1] && s[2]&q[2] == q[2] && s[3]&q[3] == q[3]
+}
+
+// signatures holds each lower-case name's signature, index for index with Models(); made once.
+var signatures = sync.OnceValue(func() []signature {
+	names := lowerNames()
+	sigs := make([]signature, len(names))
+	for i, n := range names {
+		sigs[i].add(n)
+	}
+	return sigs
+})

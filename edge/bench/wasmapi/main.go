@@ -1,0 +1,183 @@
+// Command wasmapi times the API's own work, edge/api's handler without any HTTP transport, on
+// the edge bench's request mix (edge/bench/mix), per route. The same program runs natively
+// and as Go wasm under Node (edge/bench/wasmapi/run.sh runs both and prints them side by
+// side), so the figures separate what Go-on-wasm costs from what workerd and the
+// Request/Response glue cost. Built without -ldflags=-s, its wasm keeps function names for
+// `node --cpu-prof` (run.sh: PROF=dir).
+//
+// The mix is cycled in order, as edge/bench sends it, after a warm-up (V8 compiles the wasm
+// with its baseline compiler first and optimises hot functions as they run). Each request's
+// time is its own (two clock reads around ServeHTTP; a clock read is a JS call in wasm, under
+// a microsecond). Allocations per request come from a separate pass per route. The GC percent
+// is the edge worker's (400, wasm/edge/main.go).
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/edge/bench/mix"
+)
+
+// recorder is the least ResponseWriter: the handler writes its whole answer into it.
+type recorder struct {
+	h      http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.h }
+func (r *recorder) WriteHeader(status int)      { r.status = status }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+
+func main() {
+	warm := flag.Int("warm", 1500, "warm-up requests (the mix cycled), not timed")
+	rounds := flag.Int("rounds", 200, "timed rounds of the whole mix")
+	only := flag.String("only", "", "time only the routes whose path contains this (for a profile)")
+	gc := flag.Int("gogc", 400, "GC percent (the edge worker's is 400)")
+	tsv := flag.Bool("tsv", false, "print route<TAB>median µs<TAB>mean µs<TAB>allocated bytes/req<TAB>allocs/req<TAB>body bytes only")
+	flag.Parse()
+	debug.SetGCPercent(*gc)
+
+	paths, err := mix.Paths()
+	if err != nil {
+		fail(err)
+	}
+	if *only != "" {
+		paths = slices.DeleteFunc(paths, func(p string) bool { return !strings.Contains(p, *only) })
+		if len(paths) == 0 {
+			fail(fmt.Errorf("no route of the mix contains %q", *only))
+		}
+	}
+	h := api.Handler()
+	reqs := make([]*http.Request, len(paths))
+	want := make([]string, len(paths))
+	for i, p := range paths {
+		reqs[i], err = http.NewRequest("GET", p, nil)
+		if err != nil {
+			fail(err)
+		}
+	}
+	serve := func(i int) *recorder {
+		w := &recorder{h: http.Header{}, status: http.StatusOK}
+		h.ServeHTTP(w, reqs[i])
+		return w
+	}
+	for i := range paths {
+		w := serve(i)
+		if w.status != http.StatusOK {
+			fail(fmt.Errorf("%s: %d %s", paths[i], w.status, w.body.String()))
+		}
+		want[i] = w.body.String()
+	}
+	for k := 0; k < *warm; k++ {
+		serve(k % len(paths))
+	}
+
+	times := make([][]time.Duration, len(paths))
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	start := time.Now()
+	for range *rounds {
+		for i := range paths {
+			t0 := time.Now()
+			w := serve(i)
+			times[i] = append(times[i], time.Since(t0))
+			if w.body.String() != want[i] {
+				fail(fmt.Errorf("%s: the answer changed between requests", paths[i]))
+			}
+		}
+	}
+	total := time.Since(start)
+	runtime.ReadMemStats(&ms1)
+
+	// Allocations per request, each route on its own (ReadMemStats stops the world: outside
+	// the timed loop).
+	const allocRuns = 50
+	bytesPer := make([]uint64, len(paths))
+	allocsPer := make([]uint64, len(paths))
+	for i := range paths {
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		for range allocRuns {
+			serve(i)
+		}
+		runtime.ReadMemStats(&b)
+		bytesPer[i] = (b.TotalAlloc - a.TotalAlloc) / allocRuns
+		allocsPer[i] = (b.Mallocs - a.Mallocs) / allocRuns
+	}
+
+	n := *rounds * len(paths)
+	if *tsv {
+		for i, p := range paths {
+			fmt.Printf("%s\t%.1f\t%.1f\t%d\t%d\t%d\n", name(p), us(median(times[i])), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]))
+		}
+		fmt.Printf("mix\t%.1f\t%.1f\t%d\t%d\t-\n", us(median(flat(times))), us(total/time.Duration(n)), (ms1.TotalAlloc-ms0.TotalAlloc)/uint64(n), (ms1.Mallocs-ms0.Mallocs)/uint64(n))
+		return
+	}
+	fmt.Printf("%s/%s, %d warm-up requests, %d timed (%d rounds of %d routes), GOGC %d\n", runtime.GOOS, runtime.GOARCH, *warm, n, *rounds, len(paths), *gc)
+	fmt.Printf("%-22s %10s %10s %10s %8s %8s\n", "route", "median µs", "mean µs", "B/req", "allocs", "body B")
+	for i, p := range paths {
+		fmt.Printf("%-22s %10.1f %10.1f %10d %8d %8d\n", name(p), us(median(times[i])), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]))
+	}
+	fmt.Printf("%-22s %10.1f %10.1f %10d %8d   (mean includes GC: %d collections, %.1f ms paused)\n", "whole mix", us(median(flat(times))), us(total/time.Duration(n)),
+		(ms1.TotalAlloc-ms0.TotalAlloc)/uint64(n), (ms1.Mallocs-ms0.Mallocs)/uint64(n), ms1.NumGC-ms0.NumGC, float64(ms1.PauseTotalNs-ms0.PauseTotalNs)/1e6)
+}
+
+// name is a short label for a path of the mix: the route and the first query pair, enough to
+// tell the mix's requests apart.
+func name(p string) string {
+	route, query, _ := strings.Cut(strings.TrimPrefix(p, api.Prefix), "?")
+	switch {
+	case strings.Contains(query, "s=kv"):
+		route += "+kv"
+	case strings.Contains(query, "drv=nvidia"):
+		route += "+nvidia"
+	case strings.Contains(query, "drv=amd"):
+		route += "+amd"
+	case strings.Contains(query, "p=70"):
+		route += "+70B"
+	case strings.HasPrefix(query, "q="):
+		q, _, _ := strings.Cut(strings.TrimPrefix(query, "q="), "&")
+		route += "?" + q
+	}
+	return route
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func mean(d []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return sum / time.Duration(len(d))
+}
+
+func flat(d [][]time.Duration) []time.Duration {
+	var all []time.Duration
+	for _, x := range d {
+		all = append(all, x...)
+	}
+	return all
+}
+
+func us(d time.Duration) float64 { return float64(d) / 1e3 }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "wasmapi:", err)
+	os.Exit(1)
+}

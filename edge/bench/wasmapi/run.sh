@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Times edge/api's handler on the edge bench's request mix, natively and as Go wasm under Node,
+# and prints them side by side (medians per route; see main.go). Arguments go to both runs
+# (e.g. -rounds 500 -only claim). PROF=dir also writes a V8 CPU profile of the wasm run there
+# (node --cpu-prof; the wasm keeps its function names: it is built without -ldflags=-s).
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/native" ./edge/bench/wasmapi
+GOOS=js GOARCH=wasm go build -o "$work/wasmapi.wasm" ./edge/bench/wasmapi
+wasmexec="$(go env GOROOT)/lib/wasm"
+[ -f "$wasmexec/wasm_exec_node.js" ] || wasmexec="$(go env GOROOT)/misc/wasm"
+prof=()
+if [ -n "${PROF:-}" ]; then
+	mkdir -p "$PROF"
+	prof=(--cpu-prof --cpu-prof-dir="$PROF")
+fi
+"$work/native" -tsv "$@" >"$work/native.tsv"
+node --stack-size=8192 "${prof[@]}" "$wasmexec/wasm_exec_node.js" "$work/wasmapi.wasm" -tsv "$@" >"$work/wasm.tsv"
+echo "edge/api's handler per request, median of each route (node $(node --version), $(go version | cut -d' ' -f3); load: $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-20s %10s %10s %7s %10s %8s %7s\n' route "native µs" "wasm µs" ratio "alloc B" allocs "body B"
+join -t $'\t' <(nl -ba -nrz -w3 "$work/native.tsv" | sed 's/^\([0-9]*\)\t/\1:/' | sort) <(nl -ba -nrz -w3 "$work/wasm.tsv" | sed 's/^\([0-9]*\)\t/\1:/' | sort) |
+	awk -F'\t' '{ split($1, k, ":"); printf "%-20s %10.1f %10.1f %6.1fx %10s %8s %7s\n", k[2], $2, $7, ($2 > 0 ? $7 / $2 : 0), $9, $10, $11 }'
+echo "(mix: every request of the mix; its wasm mean, with GC, is $(awk -F'\t' '$1 == "mix" { print $3 }' "$work/wasm.tsv") µs)"

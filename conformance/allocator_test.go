@@ -25,6 +25,20 @@ func renderManifest(t *testing.T, tg target.Target) (claim.Result, Manifest) {
 	return r, m
 }
 
+// claimToCheck is renderManifest for a grid of targets, some of which the engine refuses (an
+// NVIDIA target no catalog product meets): ok is false for those, which have no claim to check.
+func claimToCheck(t *testing.T, tg target.Target) (r claim.Result, m Manifest, ok bool) {
+	t.Helper()
+	r, err := claim.Render(tg)
+	if err != nil {
+		return r, m, false
+	}
+	if m, err = DecodeAndValidate([]byte(r.YAML)); err != nil { // decoded, defaulted (ExactCount) and validated
+		t.Fatal(err)
+	}
+	return r, m, true
+}
+
 // The NVIDIA claim's guards as the scheduler applies them, on small fleets
 // built to need them: matchAttribute on productName for count > 1, whole GPUs
 // only, the allow-list, taints, and firstAvailable's order; with each of the

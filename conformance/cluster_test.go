@@ -13,7 +13,6 @@ import (
 	"k8s.io/dynamic-resource-allocation/structured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -107,13 +106,9 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 	clusters["fleet"] = fleetSlicesYAML(t, testFleet(t))
 	checked, allocatable := 0, 0
 	for _, tg := range clusterTargets(testing.Short()) {
-		r, err := claim.Render(tg)
-		if err != nil {
-			continue // an NVIDIA target no catalog product meets: no claim to check
-		}
-		m, err := DecodeAndValidate([]byte(r.YAML)) // decoded, defaulted (ExactCount) and validated
-		if err != nil {
-			t.Fatal(err)
+		r, m, ok := claimToCheck(t, tg)
+		if !ok {
+			continue
 		}
 		reqs, err := Requests(m)
 		if err != nil || len(reqs) != 1 {

@@ -11,7 +11,6 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/dynamic-resource-allocation/structured"
 
-	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -92,13 +91,9 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 	}
 	devicesChecked, devicesMatch, spent, claims, allocatable := 0, 0, 0, 0, 0
 	for _, tg := range targets {
-		r, err := claim.Render(tg)
-		if err != nil {
-			continue // an NVIDIA target no catalog product meets
-		}
-		m, err := DecodeAndValidate([]byte(r.YAML))
-		if err != nil {
-			t.Fatal(err)
+		r, m, ok := claimToCheck(t, tg)
+		if !ok {
+			continue
 		}
 		for name, p := range pairs {
 			what := name + " × " + claimLabel(tg)

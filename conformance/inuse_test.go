@@ -132,13 +132,9 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	addEveryThirdHeld(t, pairs, fixtures)
 	checked, allocatable, turned := 0, 0, 0
 	for _, tg := range clusterTargets(true) {
-		r, err := claim.Render(tg)
-		if err != nil {
-			continue // an NVIDIA target no catalog product meets
-		}
-		m, err := DecodeAndValidate([]byte(r.YAML))
-		if err != nil {
-			t.Fatal(err)
+		r, m, ok := claimToCheck(t, tg)
+		if !ok {
+			continue
 		}
 		reqs, err := Requests(m)
 		if err != nil || len(reqs) != 1 {

@@ -322,12 +322,7 @@ func TestKeyboardOnly(t *testing.T) {
 // What a screen reader is told about the main controls and the pictures: their roles, names,
 // states and descriptions, from Chromium's accessibility tree.
 func TestAccessibleNamesAndRoles(t *testing.T) {
-	s := serve(t)
-	p := newPage(t, s.URL, 1280, 1000)
-	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia" })
-	want := render(t, tg)
-	p.open(target.Permalink(tg))
-	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+	p, want := showClaim(t, targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia" }))
 	p.waitEval(`!!document.querySelector("#chart-speed svg")`, "the pictures")
 
 	var label string

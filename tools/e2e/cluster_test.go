@@ -57,12 +57,8 @@ func engineRows(r cluster.Report) []string {
 // whole, exactly as the Go engine judges them; a new claim re-checks them; bad slices give the
 // engine's message and leave the claim on show; nothing is sent anywhere.
 func TestClusterPanel(t *testing.T) {
-	s := serve(t)
-	p := newPage(t, s.URL, 1280, 1000)
 	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 2 })
-	p.open(target.Permalink(tg))
-	want := render(t, tg)
-	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+	p, _ := showClaim(t, tg)
 
 	slices, err := os.ReadFile(filepath.Join(repoRoot(t), "cluster", "testdata", "mixed.yaml"))
 	if err != nil {
@@ -119,14 +115,10 @@ func TestClusterPanel(t *testing.T) {
 // table and count are the Go engine's for the same slices and claims; bad claims give the
 // engine's message; emptying the box frees the devices again.
 func TestClusterPanelClaims(t *testing.T) {
-	s := serve(t)
-	p := newPage(t, s.URL, 1280, 1000)
 	// 70B at Q4_K_M on NVIDIA, three devices: busy.yaml's node-g has four H100s, two of them
 	// held by ml/train-0 in busy-claims.yaml.
 	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 70, fit.DriverNVIDIA, 3 })
-	p.open(target.Permalink(tg))
-	want := render(t, tg)
-	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+	p, _ := showClaim(t, tg)
 
 	dir := filepath.Join(repoRoot(t), "cluster", "testdata")
 	slices, err := os.ReadFile(filepath.Join(dir, "busy.yaml"))

@@ -319,6 +319,17 @@ func render(t *testing.T, tg target.Target) claim.Result {
 	return r
 }
 
+// showClaim serves the site, opens a desktop-sized page on the target's permalink and waits
+// until it shows the engine's claim for it, which it returns: where most tests start.
+func showClaim(t *testing.T, tg target.Target) (*page, claim.Result) {
+	t.Helper()
+	p := newPage(t, serve(t).URL, 1280, 1000)
+	want := render(t, tg)
+	p.open(target.Permalink(tg))
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+	return p, want
+}
+
 func targetWith(mod func(*target.Target)) target.Target {
 	t := target.Default()
 	mod(&t)
@@ -1001,12 +1012,7 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 // and a text equivalent; the accelerator table sorts by a column (and back), filters by vendor,
 // and marks the rows the claim's driver cannot select.
 func TestChartsAndTable(t *testing.T) {
-	s := serve(t)
-	p := newPage(t, s.URL, 1280, 1000)
-	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia" })
-	want := render(t, tg)
-	p.open(target.Permalink(tg))
-	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the claim")
+	p, want := showClaim(t, targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia" }))
 
 	for _, id := range []string{"chart-memory", "chart-speed"} {
 		var c struct {

@@ -145,6 +145,12 @@
     new MutationObserver(update).observe($("api-link"), { attributes: true, attributeFilter: ["href"] });
     new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });
     new MutationObserver(() => { if (stale && shown()) update(); }).observe($("panel-deploy"), { attributes: true, attributeFilter: ["hidden"] });
+    // A link followed later (back, forward, an edited address) that names an engine or an image
+    // brings them, as at the page's opening: the claim tab sizes for the link's engine, so the
+    // tab runs it too. A link that names neither keeps the tab's choice.
+    const follow = () => { fromLink(); update(); };
+    window.addEventListener("hashchange", follow);
+    window.addEventListener("popstate", follow);
     update();
   }
 

@@ -71,6 +71,18 @@ func TestDeploymentTab(t *testing.T) {
 	want2 := deployed(t, tg2)
 	p.waitText("deploy-yaml", func(s string) bool { return s == want2.YAML }, "the deploy YAML of the new claim")
 
+	// A new link that names vLLM: the claim on screen is sized for vLLM, and the tab runs vLLM
+	// again rather than the llama.cpp chosen for the link before.
+	tg3 := tg2
+	tg3.Engine = "vllm"
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(tg3)+`"`, nil))
+	claim3, want3 := render(t, tg3), deployed(t, tg3)
+	p.waitText("yaml", func(s string) bool { return s == claim3.YAML }, "the claim sized for vLLM")
+	p.waitText("deploy-yaml", func(s string) bool { return s == want3.YAML }, "the deploy YAML of the link's vLLM")
+	if sum := p.text("deploy-summary"); !strings.HasPrefix(sum, "vLLM ") {
+		t.Errorf("after a link naming vLLM the summary says %q", sum)
+	}
+
 	// Keyboard: ArrowRight from JSON selects the Deployment tab.
 	p.run(chromedp.Click("#tab-json", chromedp.ByQuery), chromedp.Focus("#tab-json", chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight))
 	p.eval(`document.getElementById("tab-deploy").getAttribute("aria-selected") + " " + document.activeElement.id`, &sel)

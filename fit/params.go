@@ -61,8 +61,36 @@ const packedShare = 0.9
 // ReleaseParamsOf is the count the KV-aware mode sizes a catalog entry on: releaseFacts for its
 // architecture; else, for a quantized release whose catalog count is under packedShare of its
 // base's, the count of that base — the catalog's 16-bit entry of the same name without the
-// format words, else the size its name states ("…-27B-…"); else the entry's own.
+// format words, else the size its name states ("…-27B-…"); else the entry's own. A mixture of
+// experts whose architecture moeActiveFacts counts (moeactive.go) takes that active count.
 func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
+	p, counted := releaseParams(m)
+	if _, exact := releaseFacts[m.Arch.Base]; exact && m.Arch.Base != "" || !(p.ActiveB < p.TotalB) {
+		return p
+	}
+	f, ok := moeActiveOf(m)
+	if !ok && counted != m {
+		f, ok = moeActiveOf(counted)
+	}
+	if !ok || !(f.ActiveB < p.TotalB) {
+		return p
+	}
+	if !within1pc(p.ActiveB, f.ActiveB) {
+		said := "active " + strconv.FormatFloat(f.ActiveB, 'f', 2, 64) + "B: all weights but the routed experts a token skips, from " + f.Shapes +
+			"'s config.json shapes (the catalog's " + strconv.FormatFloat(p.ActiveB, 'f', 2, 64) + "B is not the model's)"
+		if p.From == "" {
+			p.From = said
+		} else {
+			p.From += "; " + said
+		}
+	}
+	p.ActiveB = f.ActiveB
+	return p
+}
+
+// releaseParams is ReleaseParamsOf before the active count, and the entry it counted from (m, or
+// the 16-bit entry whose count a packed release takes).
+func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	own := ReleaseParams{TotalB: paramsB(m)}
 	own.ActiveB = own.TotalB
 	if m.MoE && m.ActiveParameters > 0 {
@@ -76,24 +104,24 @@ func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 		} else {
 			f.From = ""
 		}
-		return f
+		return f, m
 	}
 	if sixteenBitRelease(m) || !(own.TotalB > 0) {
-		return own
+		return own, m
 	}
 	if kin, ok := unquantizedKin()[stem(m.Name)]; ok && own.TotalB < packedShare*paramsB(kin) {
-		out := ReleaseParamsOf(kin)
+		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
-		return out
+		return out, kin
 	}
 	if named := sizeFromName(m.Name); own.TotalB < packedShare*named {
 		out := ReleaseParams{TotalB: named, ActiveB: named, From: "the size the name states: the catalog's " + billions(own.TotalB) + " counts packed tensors (no unquantized entry to count from)"}
 		if a := ActiveFromName(m.Name, named); a > 0 {
 			out.ActiveB = a
 		}
-		return out
+		return out, m
 	}
-	return own
+	return own, m
 }
 
 func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }

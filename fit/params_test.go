@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/target"
@@ -57,5 +58,42 @@ func TestStemAndNamedSize(t *testing.T) {
 		if got := sizeFromName(c.name); got != c.size {
 			t.Errorf("sizeFromName(%q) = %v, want %v", c.name, got, c.size)
 		}
+	}
+}
+
+// A mixture of experts' active count in kv mode is its architecture's, from config.json's shapes
+// (moeactive.go), where the catalog's is no count of the model; llmfit mode keeps the catalog's.
+func TestMoEActiveFromShapes(t *testing.T) {
+	// Qwen3-235B-A22B: routed 94 × 8 × 3 × 4,096 × 1,536 = 14,193,524,736; attention 6,702,521,856;
+	// routers and norms 50,057,216; embeddings 2 × 151,936 × 4,096 = 1,244,659,712
+	// → 22,190,763,520 (the catalog: 25,713,278,969).
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-235B-A22B-Instruct-2507", "kv" })
+	if b.ActiveParamsB != 22.19076352 || b.ParamsFrom != "active 22.19B: all weights but the routed experts a token skips, "+
+		"from Qwen3-235B-A22B's config.json shapes (the catalog's 25.71B is not the model's)" {
+		t.Errorf("kv: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	b = resolve(t, func(t *target.Target) { t.Model = "Qwen/Qwen3-235B-A22B-Instruct-2507" })
+	if b.ActiveParamsB != 25.713278969 || b.ParamsFrom != "" {
+		t.Errorf("llmfit mode moved: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	// nvidia/Nemotron-Cascade-2-30B-A3B has no architectures.csv row, but its 31,577,937,344
+	// parameters are, to the parameter, those of nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16:
+	// Nemotron-3-Nano's 3,227,754,816 read + the input embedding 131,072 × 2,688 = 352,321,536
+	// → 3,580,076,352 (the catalog: 2,985,101,885).
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/Nemotron-Cascade-2-30B-A3B", "kv" })
+	if b.ActiveParamsB != 3.580076352 || !strings.Contains(b.ParamsFrom, "Nemotron-3-Nano-30B-A3B's config.json shapes (the catalog's 2.99B") {
+		t.Errorf("same count: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	// A release of the family takes its active count:
+	// QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ's language model is Qwen3-30B-A3B's, 3,353,032,704
+	// active against the catalog's 3,398,363,717.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ", "kv" })
+	if b.ActiveParamsB != 3.353032704 || !strings.HasSuffix(b.ParamsFrom, "from Qwen3-30B-A3B's config.json shapes (the catalog's 3.40B is not the model's)") {
+		t.Errorf("VL AWQ: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	// A dense model has no active count to take.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
+	if b.ActiveParamsB != b.ParamsB || b.ParamsFrom != "" {
+		t.Errorf("dense: %v of %v B active, from %q", b.ActiveParamsB, b.ParamsB, b.ParamsFrom)
 	}
 }

@@ -101,6 +101,9 @@ func parseRun(row map[string]string) (Run, error) {
 	}
 	r.Family = fam
 	r.Layers = layersOf(r.CatalogEntry)
+	if a := activeOf(r.CatalogEntry); r.MoE && a > 0 {
+		r.ActiveB = a
+	}
 	return r, nil
 }
 
@@ -108,12 +111,28 @@ func parseRun(row map[string]string) (Run, error) {
 // fit.ArchitectureOf gives it); 0 when unknown, and a mixture of experts then counts
 // fit.MoEDepth of its size, as the estimate does for a model it does not know.
 func layersOf(entry string) int {
-	if entry == "" {
-		return 0
-	}
-	m, err := catalog.Lookup(entry)
+	m, err := lookup(entry)
 	if err != nil {
 		return 0
 	}
 	return fit.ArchitectureOf(m).Layers
+}
+
+// activeOf is the active parameters (billions) the estimate sizes a catalog entry's decode on
+// (fit.ReleaseParamsOf: the count read from config.json's shapes where fit knows them, which
+// the TSV's active_params_b, the catalog's own count, is not always); 0 for no entry, and the
+// run keeps the TSV's count (its name's "A3B").
+func activeOf(entry string) float64 {
+	m, err := lookup(entry)
+	if err != nil {
+		return 0
+	}
+	return fit.ReleaseParamsOf(m).ActiveB
+}
+
+func lookup(entry string) (*catalog.Model, error) {
+	if entry == "" {
+		return nil, errors.New("no catalog entry")
+	}
+	return catalog.Lookup(entry)
 }

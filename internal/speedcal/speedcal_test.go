@@ -63,7 +63,8 @@ func TestCrossValidatedAccuracy(t *testing.T) {
 		t.Errorf("cross-validated: %d of %d within ±25 %% (%.1f %%), llmfit's formula %d", cv, len(runs), 100*share, llm)
 	}
 	// The mixtures of experts, 75.6 % with a read factor on the active weights, 84.4 % with the
-	// per-layer time (docs/SPEED.md): the floor keeps them near the dense runs.
+	// per-layer time, 88.9 % with the active counts from config.json's shapes (docs/SPEED.md): the
+	// floor keeps them near the dense runs.
 	if share := float64(moeHits) / float64(moe); share < 0.8 {
 		t.Errorf("cross-validated mixtures of experts: %d of %d within ±25 %% (%.1f %%)", moeHits, moe, 100*share)
 	}
@@ -74,9 +75,9 @@ func TestPredictByHand(t *testing.T) {
 	// Qwen3-30B-A3B (30.5 B, 3.3 B active, MoE, 48 layers) at Q4_K_M (0.58 B/param) on GB10
 	// (273 GB/s), 100 tokens of context at 98,304 B/token of fp16 KV:
 	//   read = 3.3e9 × 0.58 + 98,304 × 100 = 1,914,000,000 + 9,830,400 = 1,923,830,400 B
-	//   bytes: 1,923,830,400 / (273e9 × 0.7411 = 202,320,300,000) = 0.00950884 s
-	//   overhead: 0.001912 + 48 × 0.00008828 = 0.001912 + 0.00423744 = 0.00614944 s
-	//   s/token = 0.01565828;  tok/s = 1 / 0.01565828 = 63.864
+	//   bytes: 1,923,830,400 / (273e9 × 0.7379 = 201,446,700,000) = 0.00955007 s
+	//   overhead: 0.001896 + 48 × 0.00008267 = 0.001896 + 0.00396816 = 0.00586416 s
+	//   s/token = 0.01541423;  tok/s = 1 / 0.01541423 = 64.875
 	r := Run{Family: fit.FamilyNVIDIAUnified, BandwidthGBs: 273, ParamsB: 30.5, ActiveB: 3.3, MoE: true,
 		Quant: "Q4_K_M", KVBytesPerToken: 98304, ContextBench: 100, Layers: 48}
 	fam, ok := fit.LookupFamily(fit.FamilyNVIDIAUnified)
@@ -85,14 +86,14 @@ func TestPredictByHand(t *testing.T) {
 	}
 	c := Constants{Efficiency: map[string]float64{fit.FamilyNVIDIAUnified: fam.Efficiency},
 		OverheadSec: fit.DecodeOverheadSeconds(), MoELayerSec: fit.MoELayerSeconds()}
-	if got := c.Predict(&r); math.Abs(got-63.864) > 0.01 {
-		t.Errorf("Predict = %.3f tok/s, want 63.864", got)
+	if got := c.Predict(&r); math.Abs(got-64.875) > 0.01 {
+		t.Errorf("Predict = %.3f tok/s, want 64.875", got)
 	}
 	// A dense run of the same size pays t0 alone: 30.5e9 × 0.58 = 17,690,000,000 B + 9,830,400
-	//   = 17,699,830,400 / 202,320,300,000 = 0.08748420 s + 0.001912 = 0.08939620 s → 11.186 tok/s
+	//   = 17,699,830,400 / 201,446,700,000 = 0.08786359 s + 0.001896 = 0.08975959 s → 11.141 tok/s
 	r.MoE, r.ActiveB = false, 0
-	if got := c.Predict(&r); math.Abs(got-11.186) > 0.01 {
-		t.Errorf("dense Predict = %.3f tok/s, want 11.186", got)
+	if got := c.Predict(&r); math.Abs(got-11.141) > 0.01 {
+		t.Errorf("dense Predict = %.3f tok/s, want 11.141", got)
 	}
 }
 
@@ -141,8 +142,8 @@ func TestParseRejectsUnknownClass(t *testing.T) {
 	}
 }
 
-// Beside the MoE layer time, a free multiple of the active weights comes out near 1 (0.92 when
-// this was written; docs/SPEED.md): the model reads the active weights once. A factor far from 1
+// Beside the MoE layer time, a free multiple of the active weights comes out near 1 (0.92 with
+// the catalog's active counts, 1.01 with those from config.json's shapes; docs/SPEED.md): the model reads the active weights once. A factor far from 1
 // would mean bytes are missing again.
 func TestFreeReadFactorNearOne(t *testing.T) {
 	all, err := Parse(readRuns(t))
@@ -151,5 +152,23 @@ func TestFreeReadFactorNearOne(t *testing.T) {
 	}
 	if phi := FreeReadFactor(InScope(all)); phi < 0.8 || phi > 1.2 {
 		t.Errorf("free MoE read factor beside the layer time = %.3f, want 0.8–1.2", phi)
+	}
+}
+
+// A mixture-of-experts run mapped to a catalog entry is fitted on the active count the estimate
+// sizes that entry on (fit.ReleaseParamsOf), not the TSV's copy of the catalog's: Qwen3-Coder-Next,
+// 5.46205 in the TSV, is Qwen3-Next-80B-A3B's 3,874,929,408 (fit/moeactive.go: routed 48 × 10 ×
+// 3,145,728 = 1,509,949,440 + shared 150,994,944 + attention 1,541,026,560 + routers, gates and
+// norms 50,628,608 + embeddings 2 × 311,164,928). A run without an entry keeps its TSV count.
+func TestRunActiveFromCatalog(t *testing.T) {
+	tsv := []byte("# c\nfile\tclass\tcatalog_entry\tmodel\tparams_b\tactive_params_b\tmoe\n" +
+		"a\tamd_discrete\tQwen/Qwen3-Coder-Next\tqwen3-coder-next:Q4_K_M\t79.6744\t5.46205\t1\n" +
+		"b\tamd_discrete\t\tnemotron-3-nano:30b\t30\t3\t1\n")
+	runs, err := Parse(tsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs[0].ActiveB != 3.874929408 || runs[1].ActiveB != 3 {
+		t.Errorf("active: %v, %v; want 3.874929408, 3", runs[0].ActiveB, runs[1].ActiveB)
 	}
 }

@@ -1,0 +1,189 @@
+package fit
+
+import (
+	"sync"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
+
+// A mixture of experts' active parameters, on which the KV-aware mode sizes its decode, are every
+// weight of the language model but the routed experts a token does not use: the k routed experts
+// of each MoE layer, the shared experts, the dense layers' MLPs, attention (or the linear-attention
+// and Mamba layers), routers, norms, the embedding and the LM head. That is how a dense model is
+// counted (all its weights; the calibration reads dense runs so) and how most authors count
+// ("22B activated" for Qwen3-235B-A22B is 22.19 B below, "37B" for DeepSeek-V3 37.55 B); a
+// multi-token-prediction layer or a vision encoder, which decode does not run, is not counted.
+// (OpenAI's gpt-oss card leaves the input embedding out; releaseFacts, params.go, keeps the card's
+// count, on which the vLLM read of its split format rests.) llmfit's catalog instead holds a count
+// that is often no count of the model: 25.7 B for Qwen3-235B-A22B-Instruct-2507, 54.5 B for
+// DeepSeek-R1-0528, 71.6 B for Kimi-K2-Instruct-0905, 5.46 B for Qwen3-Coder-Next.
+//
+// moeActiveFacts holds that count per architecture (the `base` of data/architectures.csv),
+// worked out from config.json's shapes. Every family's total, summed from the same shapes, is
+// the catalog's count of its 16-bit release to the parameter where that release holds nothing
+// else (Qwen3-30B-A3B: 30,532,122,624; Qwen3-235B-A22B: 235,093,634,560; Qwen3-Coder-480B:
+// 480,154,875,392; Qwen3-Coder-Next: 79,674,391,296; Mixtral 8x7B: 46,702,792,704 and 8x22B:
+// 140,630,071,296; DeepSeek-V2-Lite: 15,706,484,224), else the authors' total where the release
+// adds a multi-token-prediction layer or a vision tower (DeepSeek-V3 671.03 B, GLM-4.5 352.8 B,
+// GLM-5 743.9 B, Qwen3.5-35B-A3B 34.66 B): the check that the shapes are read right.
+// Shapes: h hidden, E routed experts of which k per token, m an expert's width (a SwiGLU expert is
+// 3·h·m, a squared-ReLU one 2·h·m), V vocabulary; "embeddings" is the input embedding and the LM
+// head, V·h each (one matrix when tied). Sources: AI-Hypercomputer/maxtext
+// src/maxtext/checkpoint_conversion/utils/hf_model_configs.py (config.json copies: Qwen3 MoE,
+// DeepSeek-V2-Lite/V3/V3.2, Qwen3-Next, Qwen3.5, Mixtral, Gemma-4, GLM-5), THUDM/slime
+// scripts/models/*.sh (GLM-4.5, GLM-4.5-Air, GLM-4.7-Flash, Kimi-K2, MiniMax-M2), NVIDIA/Megatron-LM
+// examples/post_training/modelopt/conf/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.sh.
+//
+//   - Qwen3-30B-A3B (h 2,048, 48 layers, 32 q / 4 KV heads of 128, E 128, k 8, m 768, V 151,936):
+//     routed 48 × 8 × 4,718,592 = 1,811,939,328; attention 48 × 18,874,624 = 905,981,952;
+//     routers and norms 12,781,568; embeddings 2 × 311,164,928 → 3,353,032,704 (Qwen: 3.3 B).
+//   - Qwen3-235B-A22B (h 4,096, 94 layers, 64 q / 4 KV, E 128, k 8, m 1,536): routed 94 × 8 ×
+//     18,874,368 = 14,193,524,736; attention 6,702,521,856; routers and norms 50,057,216;
+//     embeddings 2 × 622,329,856 → 22,190,763,520.
+//   - Qwen3-Coder-480B-A35B (h 6,144, 62 layers, 96 q / 8 KV, E 160, k 8, m 2,560): routed 62 × 8 ×
+//     47,185,920 = 23,404,216,320; attention 10,141,842,944; routers and norms 61,716,480;
+//     embeddings 2 × 933,494,784 → 35,474,765,312.
+//   - Qwen3-Next-80B-A3B and Qwen3-Coder-Next (h 2,048, 48 layers: 12 gated attention of 16 q /
+//     2 KV heads of 256, 36 Gated DeltaNet of 16 key / 32 value heads of 128; E 512, k 10, m 512,
+//     one shared expert of 512): routed 48 × 10 × 3,145,728 = 1,509,949,440; shared 150,994,944;
+//     attention 12 × 27,263,488 + 36 × 33,718,464 = 1,541,026,560; routers, gates and norms
+//     50,628,608; embeddings 2 × 311,164,928 → 3,874,929,408.
+//   - Qwen3.5-35B-A3B and Qwen3.6-35B-A3B (h 2,048, 40 layers: 10 gated attention, 30 Gated
+//     DeltaNet as above; E 256, k 8, m 512, shared 512; V 248,320): routed 40 × 8 × 3,145,728 =
+//     1,006,632,960; shared 125,829,120; attention 1,284,188,800; routers, gates and norms
+//     21,219,328; embeddings 2 × 508,559,360 → 3,454,988,928.
+//   - Qwen3.5-397B-A17B (h 4,096, 60 layers: 15 gated attention of 32 q / 2 KV of 256, 45 Gated
+//     DeltaNet of 16 key / 64 value heads; E 512, k 10, m 1,024, shared 1,024): routed 60 × 10 ×
+//     12,582,912 = 7,549,747,200; shared 754,974,720; attention 6,883,511,040; routers, gates and
+//     norms 126,570,496; embeddings 2 × 1,017,118,720 → 17,349,040,896.
+//   - DeepSeek-V3 / R1 (h 7,168, 61 layers, the first 3 dense of width 18,432; MLA of 128 heads,
+//     q rank 1,536, KV rank 512; E 256, k 8, m 2,048, one shared; V 129,280): routed 58 × 8 ×
+//     44,040,192 = 20,434,649,088; shared 2,554,331,136; dense 1,189,085,184; attention 61 ×
+//     187,108,864 = 11,413,640,704; routers and norms 107,326,976; embeddings 2 × 926,679,040 →
+//     37,552,391,168 (the paper's "37B activated"). DeepSeek-V3.2 adds its sparse-attention
+//     indexer, which every token runs: the catalog's V3.2 count less its V3 count, 685,396,921,376 −
+//     684,531,386,000 = 865,535,376 → 38,417,926,544.
+//   - Kimi-K2 family (V3's shapes with 64 heads, 1 dense layer, E 384, V 163,840): routed 60 × 8 ×
+//     44,040,192 = 21,139,292,160; shared 2,642,411,520; dense 396,361,728; attention 61 ×
+//     101,125,632 = 6,168,663,552; routers and norms 166,055,424; embeddings 2 × 1,174,405,120 →
+//     32,861,594,624 (Moonshot: 32 B; total 1,026.41 B, the catalog's Kimi-K2-Instruct 1,026.47 B).
+//   - DeepSeek-V2-Lite (h 2,048, 27 layers, 1 dense of 10,944; MLA of 16 heads without a q rank;
+//     E 64, k 6, m 1,408, 2 shared; V 102,400): routed 26 × 6 × 8,650,752 = 1,349,517,312; shared
+//     449,839,104; dense 67,239,936; attention 371,602,944; routers and norms 3,520,512;
+//     embeddings 2 × 209,715,200 → 2,661,150,208.
+//   - GLM-4.7-Flash (h 2,048, 47 layers, 1 dense of 10,240; MLA of 20 heads, q rank 768, qk 192,
+//     v 256; E 64, k 4, m 1,536, one shared; V 154,880): routed 46 × 4 × 9,437,184 =
+//     1,736,441,856; shared 434,110,464; dense 62,914,560; attention 1,022,720,000; routers and
+//     norms 6,226,816; embeddings 2 × 317,194,240 → 3,896,802,176 (total 29,943,430,016; the
+//     catalog's MLX conversion, without the MTP layer, 29,943,393,920).
+//   - GLM-5 / 5.1 (h 6,144, 78 layers, 3 dense of 12,288; MLA of 64 heads, q rank 2,048, with the
+//     indexer of 32 heads of 128; E 256, k 8, m 2,048, one shared; V 154,880): routed 75 × 8 ×
+//     37,748,736 = 22,649,241,600; shared 2,831,155,200; dense 679,477,248; attention
+//     13,602,900,480; routers and norms 118,948,608; embeddings 2 × 951,582,720 → 41,784,888,576.
+//   - GLM-4.5 / 4.6 / 4.7 (h 5,120, 92 layers, 3 dense of 12,288; 96 q / 8 KV heads of 128 with
+//     qkv bias; E 160, k 8, m 1,536, one shared; V 151,552): routed 89 × 8 × 23,592,960 =
+//     16,798,187,520; shared 2,099,773,440; dense 566,231,040; attention 12,542,311,424; routers
+//     and norms 73,870,240; embeddings 2 × 775,946,240 → 33,632,266,144.
+//   - GLM-4.5-Air (h 4,096, 46 layers, 1 dense of 10,944; 96 q / 8 KV; E 128, k 8, m 1,408, one
+//     shared): routed 45 × 8 × 17,301,504 = 6,228,541,440; shared 778,567,680; dense 134,479,872;
+//     attention 5,017,047,040; routers and norms 23,979,648; embeddings 2 × 620,756,992 →
+//     13,424,129,664.
+//   - MiniMax-M2.5 / M2.7 (h 3,072, 62 layers, 48 q / 8 KV of 128; E 256, k 8, m 1,536; V
+//     200,064): routed 62 × 8 × 14,155,776 = 7,021,264,896; attention 2,730,936,320; routers and
+//     norms 49,158,656; embeddings 2 × 614,596,608 → 11,030,553,088 (total 228.69 B; the catalog's
+//     228.70 B).
+//   - Mixtral-8x7B (h 4,096, 32 layers, 32 q / 8 KV, E 8, k 2, m 14,336, V 32,000): routed 32 × 2 ×
+//     176,160,768 = 11,274,289,152; attention 1,342,177,280; routers and norms 1,314,816;
+//     embeddings 2 × 131,072,000 → 12,879,925,248 (Mistral: 12.9 B). Mixtral-8x22B (h 6,144, 56
+//     layers, 48 q / 8 KV, m 16,384, V 32,768): routed 56 × 2 × 301,989,888 = 33,822,867,456;
+//     attention 4,932,501,504; routers and norms 3,446,784; embeddings 2 × 201,326,592 →
+//     39,161,468,928 (Mistral: 39 B).
+//   - Gemma-4-26B-A4B (h 2,816, 30 layers: 25 sliding of 16 q / 8 KV of 256, 5 global of 16 q /
+//     2 KV of 512 with K = V; a dense MLP of 2,112 beside E 128, k 8, m 704; V 262,144, tied):
+//     routed 30 × 8 × 5,947,392 = 1,427,374,080; dense MLPs 535,265,280; attention 1,110,197,760;
+//     routers and norms 11,495,936; the tied embedding 738,197,504 → 3,822,530,560 (text total
+//     25.23 B: Google's 25.2 B total and 3.8 B active).
+//   - Nemotron-3-Nano-30B-A3B (h 2,688, 52 layers: 23 Mamba-2 of 64 heads of 64, 6 attention of
+//     32 q / 2 KV of 128, 23 MoE of E 128, k 6, squared-ReLU m 1,856, one shared of 3,712; V
+//     131,072): routed 23 × 6 × 9,977,856 = 1,376,944,128; shared 458,981,376; Mamba 23 ×
+//     38,744,896 (8 groups of state 128, as Nemotron-H) = 891,132,608; attention 140,394,240;
+//     routers and norms 7,980,928; embeddings 2 × 352,321,536 → 3,580,076,352 (NVIDIA: 3.6 B with
+//     the embeddings), and the total from the same shapes is the catalog's 31,577,937,344 within
+//     3,000. Nemotron-Cascade-2-30B-A3B is this architecture (the same count to the parameter).
+var moeActiveFacts = map[string]activeFact{
+	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
+	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
+	"Qwen/Qwen3-VL-30B-A3B-Instruct":                                         qwen3_30bA3b, // the same language model (maxtext's qwen3_vl_30b_a3b_dict)
+	"Qwen/Qwen3-235B-A22B":                                                   qwen3_235bA22b,
+	"Qwen/Qwen3-235B-A22B-Instruct-2507":                                     qwen3_235bA22b,
+	"Qwen/Qwen3-VL-235B-A22B-Instruct":                                       qwen3_235bA22b,
+	"Qwen/Qwen3-Coder-480B-A35B-Instruct":                                    {35.474765312, "Qwen3-Coder-480B-A35B"},
+	"Qwen/Qwen3-Coder-Next (qwen3_next)":                                     qwen3Next,
+	"Qwen/Qwen3-Next-80B-A3B-Instruct":                                       qwen3Next,
+	"Qwen/Qwen3.5-35B-A3B":                                                   qwen35_35bA3b,
+	"Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)":                    qwen35_35bA3b,
+	"Qwen/Qwen3.5-397B-A17B":                                                 {17.349040896, "Qwen3.5-397B-A17B"},
+	"deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)": {37.552391168, "DeepSeek-V3"},
+	"deepseek-ai/DeepSeek-V3.2(-Exp)":                                        {38.417926544, "DeepSeek-V3.2"},
+	"deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)":               {2.661150208, "DeepSeek-V2-Lite"},
+	"moonshotai/Kimi-K2-Instruct":                                            kimiK2,
+	"moonshotai/Kimi-K2-Instruct-0905":                                       kimiK2,
+	"moonshotai/Kimi-K2-Thinking (K2 arch)":                                  kimiK2,
+	"moonshotai/Kimi-K2.5":                                                   kimiK2,
+	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":                                   kimiK2,
+	"zai-org/GLM-4.7-Flash":                                                  {3.896802176, "GLM-4.7-Flash"},
+	"zai-org/GLM-5 / GLM-5.1":                                                {41.784888576, "GLM-5"},
+	"zai-org/GLM-4.5":                                                        glm45,
+	"zai-org/GLM-4.6 (GLM-4.5 355B dims)":                                    glm45,
+	"zai-org/GLM-4.7 (glm4_moe, GLM-4.5-355B dims)":                          glm45,
+	"zai-org/GLM-4.5-Air":                                                    {13.424129664, "GLM-4.5-Air"},
+	"MiniMaxAI/MiniMax-M2.5":                                                 miniMaxM2,
+	"MiniMaxAI/MiniMax-M2.7":                                                 miniMaxM2,
+	"mistralai/Mixtral-8x7B-Instruct-v0.1":                                   {12.879925248, "Mixtral-8x7B"},
+	"mistralai/Mixtral-8x22B-Instruct-v0.1":                                  {39.161468928, "Mixtral-8x22B"},
+	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B"},
+	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
+}
+
+var (
+	qwen3_30bA3b   = activeFact{3.353032704, "Qwen3-30B-A3B"}
+	qwen3_235bA22b = activeFact{22.19076352, "Qwen3-235B-A22B"}
+	qwen3Next      = activeFact{3.874929408, "Qwen3-Next-80B-A3B"}
+	qwen35_35bA3b  = activeFact{3.454988928, "Qwen3.5-35B-A3B"}
+	kimiK2         = activeFact{32.861594624, "Kimi-K2"}
+	glm45          = activeFact{33.632266144, "GLM-4.5"}
+	miniMaxM2      = activeFact{11.030553088, "MiniMax-M2"}
+	nemotron3Nano  = activeFact{3.580076352, "Nemotron-3-Nano-30B-A3B"}
+)
+
+// activeFact is one architecture's active parameters (billions) and the name its shapes go by.
+type activeFact struct {
+	ActiveB float64
+	Shapes  string
+}
+
+// moeActiveOf is the active count of a catalog entry's architecture: by its architectures.csv
+// base, else by its parameter count, when that is, to the parameter, the count of a 16-bit entry
+// whose base has a fact (Nemotron-Cascade-2-30B-A3B and Nemotron-3-Nano-30B-A3B-BF16 both hold
+// 31,577,937,344: the same tensors).
+func moeActiveOf(m *catalog.Model) (activeFact, bool) {
+	if f, ok := moeActiveFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
+		return f, true
+	}
+	f, ok := activeBySameCount()[m.ParametersRaw]
+	return f, ok && m.ParametersRaw > 0
+}
+
+// activeBySameCount maps the parameter counts of the 16-bit catalog entries whose architecture
+// has a fact to that fact.
+var activeBySameCount = sync.OnceValue(func() map[int64]activeFact {
+	out := map[int64]activeFact{}
+	all := catalog.Models()
+	for i := range all {
+		m := &all[i]
+		if f, ok := moeActiveFacts[m.Arch.Base]; ok && m.Arch.Base != "" && sixteenBitRelease(m) && m.ParametersRaw > 0 {
+			out[m.ParametersRaw] = f
+		}
+	}
+	return out
+})

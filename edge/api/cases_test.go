@@ -1,10 +1,9 @@
 package api_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc64"
 	"io"
 	"net/http"
 	"net/url"
@@ -49,9 +48,18 @@ var comparedHeaders = []string{
 	"X-Fitclaim-Packed-Headers",
 }
 
+// etagOf is the ETag the API gives a body: its CRC-64/XZ (Go's ECMA table), 8 bytes
+// big-endian in hex. TestETagVector pins it to a catalogued value.
 func etagOf(body string) string {
-	sum := sha256.Sum256([]byte(body))
-	return `"` + hex.EncodeToString(sum[:16]) + `"`
+	return fmt.Sprintf(`"%016x"`, crc64.Checksum([]byte(body), crc64.MakeTable(crc64.ECMA)))
+}
+
+// TestETagVector: the CRC-64/XZ of "123456789" is the check value the CRC RevEng catalogue
+// gives for it, 995dc9bbdf1939fa (reveng.sourceforge.io/crc-catalogue/17plus.htm).
+func TestETagVector(t *testing.T) {
+	if got, want := etagOf("123456789"), `"995dc9bbdf1939fa"`; got != want {
+		t.Errorf("etagOf(123456789) = %s, want %s", got, want)
+	}
 }
 
 func mustRender(t *testing.T, tg target.Target) claim.Result {

@@ -18,8 +18,8 @@ if [ -n "${PROF:-}" ]; then
 fi
 "$work/native" -tsv "$@" >"$work/native.tsv"
 node --stack-size=8192 "${prof[@]}" "$wasmexec/wasm_exec_node.js" "$work/wasmapi.wasm" -tsv "$@" >"$work/wasm.tsv"
-echo "edge/api's handler per request, median of each route (node $(node --version), $(go version | cut -d' ' -f3); load: $(cut -d' ' -f1-3 /proc/loadavg))"
-printf '%-20s %10s %10s %7s %10s %8s %7s\n' route "native µs" "wasm µs" ratio "alloc B" allocs "body B"
+echo "edge/api's handler per request by route: median and 10th percentile (node $(node --version), $(go version | cut -d' ' -f3); load: $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-20s %17s %17s %13s %9s %7s %7s\n' route "native µs p50/p10" "wasm µs p50/p10" "wasm/native" "alloc B" allocs "body B"
 join -t $'\t' <(nl -ba -nrz -w3 "$work/native.tsv" | sed 's/^\([0-9]*\)\t/\1:/' | sort) <(nl -ba -nrz -w3 "$work/wasm.tsv" | sed 's/^\([0-9]*\)\t/\1:/' | sort) |
-	awk -F'\t' '{ split($1, k, ":"); printf "%-20s %10.1f %10.1f %6.1fx %10s %8s %7s\n", k[2], $2, $7, ($2 > 0 ? $7 / $2 : 0), $9, $10, $11 }'
+	awk -F'\t' '{ split($1, k, ":"); printf "%-20s %8.1f /%7.1f %8.1f /%7.1f %5.1fx /%5.1fx %9s %7s %7s\n", k[2], $2, $7, $8, $13, ($2 > 0 ? $8 / $2 : 0), ($7 > 0 ? $13 / $7 : 0), $10, $11, $12 }'
 echo "(mix: every request of the mix; its wasm mean, with GC, is $(awk -F'\t' '$1 == "mix" { print $3 }' "$work/wasm.tsv") µs)"

@@ -129,6 +129,21 @@ func Names() []string {
 	return modelNames
 }
 
+// nameIndex maps each entry's exact name to its index: a lookup by the exact name (every
+// permalink the page writes, so most edge requests) is one map read instead of comparing the
+// query with each of the 1,852 names. Names are unique in the catalog (were one not, the first
+// would be found, as the scan found it).
+var nameIndex = sync.OnceValue(func() map[string]int {
+	names := Names()
+	index := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, seen := index[n]; !seen {
+			index[n] = i
+		}
+	}
+	return index
+})
+
 // lowerNames returns the lower-case names, index for index with Models(). They are made on
 // first use: an exact-name lookup (the edge worker's usual request) never needs them.
 func lowerNames() []string {

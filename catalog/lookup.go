@@ -49,10 +49,8 @@ func Lookup(name string) (*Model, error) {
 	if query == "" {
 		return nil, &NotFoundError{Query: name}
 	}
-	for i, n := range Names() {
-		if n == query {
-			return model(i), nil
-		}
+	if i, ok := nameIndex()[query]; ok {
+		return model(i), nil
 	}
 	lower := strings.ToLower(query)
 	var same, repo, contains []int

@@ -119,11 +119,13 @@ func yamlNonString(s string) bool {
 
 // isDate reports whether s has the shape of a YAML 1.1 date, YYYY-M(M)-D(D).
 func isDate(s string) bool {
-	parts := strings.Split(s, "-")
-	if len(parts) != 3 || len(parts[0]) != 4 {
+	// Cut rather than strings.Split, which allocated a slice for every scalar written.
+	year, rest, ok := strings.Cut(s, "-")
+	month, day, ok2 := strings.Cut(rest, "-")
+	if !ok || !ok2 || len(year) != 4 || strings.Contains(day, "-") {
 		return false
 	}
-	for _, p := range parts {
+	for _, p := range []string{year, month, day} {
 		if p == "" || len(p) > 4 {
 			return false
 		}
@@ -133,5 +135,5 @@ func isDate(s string) bool {
 			}
 		}
 	}
-	return len(parts[1]) <= 2 && len(parts[2]) <= 2
+	return len(month) <= 2 && len(day) <= 2
 }

@@ -284,3 +284,18 @@ const llmfitExpr6Gi148 = "'memory' in device.capacity['llmfit.ai'] && " +
 	"device.attributes['llmfit.ai'].memoryBandwidthGBs >= 148 && " +
 	"'healthy' in device.attributes['llmfit.ai'] && " +
 	"device.attributes['llmfit.ai'].healthy"
+
+// TestIsDate: YAML 1.1's date shape, YYYY-M(M)-D(D), digits only (the scalars that must be
+// quoted so a YAML 1.1 reader does not take them for a timestamp).
+func TestIsDate(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2024-01-02": true, "2024-1-2": true, "0000-00-00": true,
+		"2024-01-02-03": false, "202-01-02": false, "20245-01-02": false, "2024--02": false, "2024-01-": false,
+		"2024-123-02": false, "2024-01-123": false, "abcd-01-02": false, "2024-01": false, "2024-01-0a": false,
+		"": false, "-": false, "--": false, "2024": false,
+	} {
+		if got := isDate(s); got != want {
+			t.Errorf("isDate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -64,7 +64,7 @@ func Render(asked target.Target) (Result, error) {
 		Claim: c, Name: workloadName(c.Name), Engine: engine, Image: image, Args: p.Args, Port: p.Port,
 		Starts: p.Starts, Summary: p.Summary, Problems: p.Problems, Query: query,
 	}
-	r.YAML = c.YAML + "---\n" + manifests(&r, &p, b)
+	r.YAML = manifests(&r, &p, b)
 	return r, nil
 }
 
@@ -110,9 +110,17 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 	return append(h, r.Summary)
 }
 
-// manifests writes the Deployment and the Service.
+// manifestsSize is room for the Deployment and the Service with their header: 3-4 KB for the
+// catalog's models under either engine (deploy.yaml's bodies, less the claim's part).
+const manifestsSize = 4 << 10
+
+// manifests is the whole YAML: the claim's document, then the Deployment and the Service.
 func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	var w lines
+	// Grown once, not doubled as it is written (each doubling copied and cleared what it had).
+	w.b.Grow(len(r.Claim.YAML) + len("---\n") + manifestsSize)
+	w.b.WriteString(r.Claim.YAML)
+	w.b.WriteString("---\n")
 	for _, l := range header(r, p, b) {
 		for _, part := range claim.WrapComment(claim.CommentSafe(l)) { // 80 columns, as the claim's header
 			w.line(0, "# "+part)

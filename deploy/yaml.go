@@ -10,7 +10,9 @@ import (
 type lines struct{ b strings.Builder }
 
 func (w *lines) line(indent int, s string) {
-	w.b.WriteString(strings.Repeat(" ", indent))
+	for range indent { // not strings.Repeat, which allocated a string per line
+		w.b.WriteByte(' ')
+	}
 	w.b.WriteString(s)
 	w.b.WriteByte('\n')
 }

@@ -188,7 +188,7 @@ func EffectiveParamsB(name string) float64 {
 		return 0
 	}
 	low := strings.ToLower(name)
-	for _, part := range strings.FieldsFunc(low, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '/' }) {
+	for part := range strings.FieldsFuncSeq(low, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '/' }) {
 		if len(part) >= 3 && part[0] == 'e' && part[len(part)-1] == 'b' {
 			if x, err := strconv.ParseFloat(part[1:len(part)-1], 64); err == nil && x > 0 && !math.IsInf(x, 0) {
 				return x
@@ -230,7 +230,7 @@ func containsFold(s, sub string) bool {
 // as in Qwen3-30B-A3B or Kimi-Linear-48B-A3B-Instruct (a part "A<number>B"), when that is less
 // than all of them; else 0. The speed data's mixture-of-experts status comes from the same tag.
 func ActiveFromName(name string, paramsB float64) float64 {
-	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == ':' }) {
+	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == ':' }) {
 		if len(part) < 3 || part[0] != 'A' && part[0] != 'a' || part[len(part)-1] != 'B' && part[len(part)-1] != 'b' {
 			continue
 		}

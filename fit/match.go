@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -245,12 +246,16 @@ func (b *Bounds) resolveProducts() error {
 		return nil
 	}
 	var best []string
-	for _, a := range catalog.Accelerators() {
+	accs, sameProduct := catalog.Accelerators(), productFirsts()
+	listed := make([]bool, len(accs)) // listed[i]: accelerator i's productName is in the list
+	for i := range accs {
+		a := &accs[i]
 		if a.Vendor != "nvidia" || a.ProductName == "" {
 			continue
 		}
-		if fitsMemory(&a, b.MemoryGi) && a.BandwidthGBs >= float64(b.NVIDIAMinBandwidthGBs) {
-			b.Products = appendUnique(b.Products, a.ProductName)
+		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && a.BandwidthGBs >= float64(b.NVIDIAMinBandwidthGBs) {
+			listed[first] = true
+			b.Products = append(b.Products, a.ProductName)
 		}
 	}
 	if len(b.Products) > 0 {
@@ -281,11 +286,20 @@ func (b *Bounds) resolveProducts() error {
 		strings.Join(best, ", ")+"; lower minTps, raise count or choose another driver")
 }
 
-func appendUnique(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
+// productFirsts maps each accelerator to the first one of the table with the same
+// productName (itself when it is the first), so the allow-list names a product once without
+// comparing it with the list so far (several boards share a productName). Made once.
+var productFirsts = sync.OnceValue(func() []int {
+	accs := catalog.Accelerators()
+	first := make([]int, len(accs))
+	for i := range accs {
+		first[i] = i
+		for j := range i {
+			if accs[j].ProductName == accs[i].ProductName {
+				first[i] = j
+				break
+			}
 		}
 	}
-	return append(list, s)
-}
+	return first
+})

@@ -52,6 +52,19 @@
     return ok;
   }
 
+  // Saves text as the file name through the browser's download.
+  function download(name, text) {
+    const url = URL.createObjectURL(new Blob([text], { type: "application/yaml" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
   function wireActions() {
     for (const btn of document.querySelectorAll("[data-copy]")) {
       const label = btn.textContent;
@@ -63,19 +76,9 @@
         setTimeout(() => { btn.textContent = label; }, 1500);
       });
     }
-    $("download-yaml").addEventListener("click", () => {
-      const blob = new Blob([P.state.texts.yaml], { type: "application/yaml" });
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = P.state.claimName + ".yaml";
-      a.hidden = true;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
-    });
+    $("download-yaml").addEventListener("click", () => download(P.state.claimName + ".yaml", P.state.texts.yaml));
   }
 
-  P.actions = { wire() { wireTabs(); wireActions(); } };
+  // copyText and download serve the Deployment tab's buttons too (deploy.js).
+  P.actions = { wire() { wireTabs(); wireActions(); }, copyText, download };
 })();

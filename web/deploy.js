@@ -111,25 +111,11 @@
     $("deploy-output").hidden = true;
   }
 
+  // Copy and download as the claim's own buttons do (actions.js), with this tab's words.
   async function copy(text, what) {
-    let ok = false;
-    if (navigator.clipboard && window.isSecureContext) {
-      try { await navigator.clipboard.writeText(text); ok = true; } catch (_) { ok = false; }
-    }
+    const ok = await P.actions.copyText(text);
     const note = $("copied");
     if (note) note.textContent = ok ? what + " copied" : "Copy failed: select the text and copy it";
-  }
-
-  function download() {
-    const url = URL.createObjectURL(new Blob([st.yaml], { type: "application/yaml" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = st.name + ".yaml";
-    a.hidden = true;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
 
   function wire() {
@@ -140,7 +126,7 @@
     $("deploy-image").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(update, 300); });
     $("deploy-copy").addEventListener("click", () => copy(st.yaml, "Deployment YAML"));
     $("deploy-copy-apply").addEventListener("click", () => copy($("deploy-apply").textContent, "kubectl command"));
-    $("deploy-download").addEventListener("click", download);
+    $("deploy-download").addEventListener("click", () => P.actions.download(st.name + ".yaml", st.yaml));
     // A new claim on screen (its API link changes) or the engine becoming ready: render again.
     new MutationObserver(update).observe($("api-link"), { attributes: true, attributeFilter: ["href"] });
     new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });

@@ -51,6 +51,16 @@ func TestDeploymentTab(t *testing.T) {
 	if got := p.text("deploy-apply"); got != "kubectl apply -f '"+api+"'" {
 		t.Errorf("kubectl line %q", got)
 	}
+	// Download and copy, through the claim's own buttons' code.
+	if data, ok := p.download("#deploy-download", want.Name+".yaml"); ok {
+		sameText(t, "downloaded deploy file", want.YAML, string(data))
+	}
+	if clip, ok := p.copied(s, "#deploy-copy"); ok && clip != want.YAML {
+		t.Errorf("clipboard after Copy on the Deployment tab: %s", diff(want.YAML, clip))
+	}
+	if got := p.text("copied"); got != "Deployment YAML copied" {
+		t.Errorf("after Copy the page says %q", got)
+	}
 
 	// llama.cpp's server instead.
 	p.run(chromedp.SetValue("#deploy-engine", "llama.cpp", chromedp.ByQuery),

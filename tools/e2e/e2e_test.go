@@ -632,44 +632,49 @@ func TestCopyAndDownload(t *testing.T) {
 		t.Errorf("download button names %q, want %q", got, want)
 	}
 
-	dl, err := os.MkdirTemp("", "fitclaim-e2e-download-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dl)
-	p.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dl).WithEventsEnabled(true))
-	p.run(chromedp.Click("#download-yaml", chromedp.ByQuery))
-	file := filepath.Join(dl, want.Name+".yaml")
-	var data []byte
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
-			data = b
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if data == nil {
-		entries, _ := os.ReadDir(dl)
-		t.Errorf("download did not produce %s (have %v)", file, entries)
-	} else {
+	if data, ok := p.download("#download-yaml", want.Name+".yaml"); ok {
 		sameText(t, "downloaded file", want.YAML, string(data))
 	}
-
 	// Copy: with clipboard permission the text lands on the clipboard.
-	p.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(s.URL))
-	p.run(chromedp.Click("#copy-yaml", chromedp.ByQuery))
-	p.waitText("copied", nonEmpty, "a copy confirmation")
-	var clip string
-	err = chromedp.Run(p.ctx, chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, func(ep *runtime.EvaluateParams) *runtime.EvaluateParams {
-		return ep.WithAwaitPromise(true).WithUserGesture(true)
-	}))
-	if err != nil {
-		t.Logf("clipboard not readable here (%v); the confirmation was %q", err, p.text("copied"))
-	} else if clip != want.YAML {
+	if clip, ok := p.copied(s, "#copy-yaml"); ok && clip != want.YAML {
 		t.Errorf("clipboard after Copy YAML: %s", diff(want.YAML, clip))
 	}
 	p.noProblems()
+}
+
+// download clicks the button and returns the file it saves as name, once it is there; ok is
+// false (and the test failed) when none comes within 15 s.
+func (p *page) download(button, name string) (data []byte, ok bool) {
+	p.t.Helper()
+	dl := p.t.TempDir()
+	p.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dl).WithEventsEnabled(true))
+	p.run(chromedp.Click(button, chromedp.ByQuery))
+	file := filepath.Join(dl, name)
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+			return b, true
+		}
+	}
+	entries, err := os.ReadDir(dl)
+	p.t.Errorf("%s did not download %s (the folder has %v, %v)", button, name, entries, err)
+	return nil, false
+}
+
+// copied clicks the copy button, with the clipboard granted to the site, and returns what the
+// clipboard then holds; ok is false where this browser will not read the clipboard back (logged).
+func (p *page) copied(s *site, button string) (clip string, ok bool) {
+	p.t.Helper()
+	p.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(s.URL))
+	p.run(chromedp.Click(button, chromedp.ByQuery))
+	p.waitText("copied", nonEmpty, "a copy confirmation")
+	err := chromedp.Run(p.ctx, chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, func(ep *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return ep.WithAwaitPromise(true).WithUserGesture(true)
+	}))
+	if err != nil {
+		p.t.Logf("clipboard not readable here (%v); the confirmation was %q", err, p.text("copied"))
+		return "", false
+	}
+	return clip, true
 }
 
 // Tabs: ARIA tabs that follow the arrow keys.

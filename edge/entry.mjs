@@ -45,16 +45,10 @@ let current;
 function start(env, ctx) {
   const go = new Go();
   const binding = {};
-  const inst = { go, binding, dead: false, ready: false, waiters: new Set() };
+  const inst = { go, binding, exports: undefined, stateAt: 0, dead: false, ready: false, waiters: new Set() };
   go.exit = (code) => {
-    inst.dead = true;
-    if (current === inst) {
-      current = undefined;
-    }
     console.error(`fitclaim edge: the Go instance ended (exit code ${code}); the next request starts a new one`);
-    for (const wake of inst.waiters) {
-      wake();
-    }
+    retire(inst);
   };
   const instance = new WebAssembly.Instance(mod, {
     ...go.importObject,
@@ -68,7 +62,21 @@ function start(env, ctx) {
   if (!inst.ready || inst.dead) {
     throw new Error("the Go program ended before it was ready");
   }
+  inst.exports = instance.exports;
+  inst.stateAt = instance.exports.fitclaimState();
   return inst;
+}
+
+// retire marks an instance as ended (the next request starts a new one) and wakes the requests
+// waiting on it, which answer 500.
+function retire(inst) {
+  inst.dead = true;
+  if (current === inst) {
+    current = undefined;
+  }
+  for (const wake of inst.waiters) {
+    wake();
+  }
 }
 
 // instance returns the running instance, starting one (synchronously) when there is none.
@@ -180,6 +188,48 @@ function unpackHeaders(answer) {
   return answer;
 }
 
+// A request without a body (GET and HEAD: what kubectl and the page send) takes one call into
+// the instance instead of syumai/workers' handleRequest: method, URL and headers are written
+// into the instance's memory as one string, fitclaimServe (exported by the Go program) runs
+// the handler, and the answer (status, status text, headers, body) is read back from its
+// memory; wasm/edge/direct.go says why and lays both out. If the call ends without an answer
+// (the program ended, or the handler blocked), there is none: 500.
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+function serveDirect(inst, request, href) {
+  let packed = request.method + "\n" + href + "\n";
+  for (const [name, value] of request.headers) {
+    packed += name + "\n" + value + "\n";
+  }
+  const exports = inst.exports;
+  const room = packed.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const at = exports.fitclaimInput(room);
+  const { written } = utf8Encoder.encodeInto(packed, new Uint8Array(exports.mem.buffer, at, room));
+  new Uint32Array(exports.mem.buffer, inst.stateAt, 3)[0] = 0;
+  exports.fitclaimServe(written);
+  if (inst.dead) {
+    return undefined;
+  }
+  // The memory may have grown during the call: views are made afresh.
+  const [done, outAt, outLen] = new Uint32Array(exports.mem.buffer, inst.stateAt, 3);
+  if (done !== 1) {
+    return undefined;
+  }
+  const out = new Uint8Array(exports.mem.buffer, outAt, outLen);
+  const headEnd = 4 + (out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24));
+  const head = utf8Decoder.decode(out.subarray(4, headEnd)).split("\n");
+  const status = Number(head[0]);
+  const headers = new Headers();
+  for (let i = 2; i + 1 < head.length; i += 2) {
+    headers.append(head[i], head[i + 1]);
+  }
+  // As syumai/workers' newJSResponse: these statuses have no body. The body is copied out of
+  // the instance's memory, which the next request reuses.
+  const body = status === 101 || status === 204 || status === 205 || status === 304 ? null : out.slice(headEnd);
+  return new Response(body, { status, statusText: head[1], headers });
+}
+
 function goParsable(raw) {
   let url;
   try {
@@ -194,6 +244,23 @@ function goParsable(raw) {
 export default {
   async fetch(request, env, ctx) {
     const href = goParsable(request.url);
+    if (request.body === null) {
+      let inst;
+      try {
+        inst = instance(env, ctx);
+        const answer = serveDirect(inst, request, href);
+        if (answer !== undefined) {
+          return answer;
+        }
+        console.error(`fitclaim edge: no answer for ${request.method} ${request.url}`);
+      } catch (e) {
+        console.error(`fitclaim edge: ${request.method} ${request.url}: ${e && e.stack ? e.stack : e}`);
+        if (e instanceof WebAssembly.RuntimeError && inst !== undefined) {
+          retire(inst); // a trap inside the Go program: its state cannot be trusted
+        }
+      }
+      return internalError();
+    }
     if (request.body !== null) {
       request = new Request(href, { method: request.method, headers: request.headers, body: wholeChunks(request.body) });
     } else if (href !== request.url) {

@@ -21,7 +21,8 @@ var uint8Array = js.Global().Get("Uint8Array")
 // writer's own pipe is never read.
 type rawBodyWriter interface{ WriteRawJSBody(body js.Value) }
 
-// dispatch adapts h to a Go instance that outlives its requests. syumai/workers v0.32.0 sends a
+// dispatch adapts h to a Go instance that outlives its requests, for the requests that reach it
+// through syumai/workers' handleRequest: those with a body (the others take direct.go's path). syumai/workers v0.32.0 sends a
 // written body through a pipe whose Close ends the program (it closes the channel Serve waits
 // on, and a second Close panics), which is why it starts an instance per request. dispatch
 // instead lets h write into a buffer and hands the bytes over as a Uint8Array (rawBodyWriter),

@@ -28,7 +28,9 @@ const gcPercent = 400
 
 func main() {
 	debug.SetGCPercent(gcPercent)
-	workers.ServeNonBlock(dispatch(testHooks(api.Handler())))
+	h := testHooks(api.Handler())
+	workers.ServeNonBlock(dispatch(h))
+	directHandler = h // requests without a body: one call each (direct.go)
 	workers.Ready()
 	select {} // park main for good: requests arrive as calls from entry.mjs into this instance
 }

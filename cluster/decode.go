@@ -326,7 +326,32 @@ func capacity(o *object, at string, v any) (Quantity, error) {
 	return q, nil
 }
 
+// taints reads a device's taints: [{key, value (optional), effect}].
 func taints(o *object, path string, v any) ([]Taint, error) {
+	return mappings(o, path, v, func(at string, m map[string]any) (t Taint, err error) {
+		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
+			return t, err
+		}
+		if m["value"] != nil {
+			if t.Value, err = text(o, at+".value", m["value"]); err != nil {
+				return t, err
+			}
+		}
+		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
+			return t, err
+		}
+		switch t.Effect {
+		case "NoSchedule", "NoExecute", "None":
+		default:
+			return t, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, NoExecute or None")
+		}
+		return t, nil
+	})
+}
+
+// mappings reads an optional list of mappings (absent: none), each by read, which is given the
+// item's path (path[i]) for its errors.
+func mappings[T any](o *object, path string, v any, read func(at string, m map[string]any) (T, error)) ([]T, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -334,31 +359,18 @@ func taints(o *object, path string, v any) ([]Taint, error) {
 	if !ok {
 		return nil, o.err(path, "is a "+typeName(v)+"; want a list")
 	}
-	var out []Taint
-	for i, tv := range list {
+	var out []T
+	for i, item := range list {
 		at := path + "[" + strconv.Itoa(i) + "]"
-		m, err := mapping(o, at, tv)
+		m, err := mapping(o, at, item)
 		if err != nil {
 			return nil, err
 		}
-		var t Taint
-		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
+		x, err := read(at, m)
+		if err != nil {
 			return nil, err
 		}
-		if m["value"] != nil {
-			if t.Value, err = text(o, at+".value", m["value"]); err != nil {
-				return nil, err
-			}
-		}
-		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
-			return nil, err
-		}
-		switch t.Effect {
-		case "NoSchedule", "NoExecute", "None":
-		default:
-			return nil, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, NoExecute or None")
-		}
-		out = append(out, t)
+		out = append(out, x)
 	}
 	return out, nil
 }

@@ -46,31 +46,7 @@ func (p *claimParser) top(where string, v any) error {
 	if where == "" {
 		where = "the input"
 	}
-	o := &object{name: where, input: "claims"}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return o.err("", "is a "+typeName(v)+"; want a ResourceClaim or a List of them")
-	}
-	kind, _ := m["kind"].(string)
-	switch kind {
-	case "List", "ResourceClaimList":
-		p.objects++
-		items, ok := m["items"].([]any)
-		if !ok && m["items"] != nil {
-			return o.err("items", "is a "+typeName(m["items"])+"; want a list")
-		}
-		for i, it := range items {
-			if err := p.claim("items["+strconv.Itoa(i)+"]", it); err != nil {
-				return err
-			}
-		}
-		return nil
-	case "ResourceClaim":
-		return p.claim(where, m)
-	case "":
-		return o.err("kind", "missing; want ResourceClaim or List")
-	}
-	return o.err("kind", strconv.Quote(clip(kind))+"; want ResourceClaim or List (kubectl get resourceclaims -A -o yaml)")
+	return listOrOne(&object{name: where, input: "claims"}, v, "ResourceClaim", "kubectl get resourceclaims -A -o yaml", &p.objects, p.claim)
 }
 
 // claim reads one ResourceClaim's allocated devices.

@@ -165,30 +165,37 @@ func (p *parser) top(where string, v any) error {
 	if where == "" {
 		where = "the input"
 	}
+	return listOrOne(&object{name: where}, v, "ResourceSlice", "kubectl get resourceslices -o yaml", &p.objects, p.slice)
+}
+
+// listOrOne reads one document of a paste: a List (or a KIND List) whose items one reads, or
+// one KIND object. objects counts a List, which may hold no object: an empty cluster is still
+// the output asked for.
+func listOrOne(o *object, v any, kind, kubectl string, objects *int, one func(where string, v any) error) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return &Error{Object: where, Msg: "is a " + typeName(v) + "; want a ResourceSlice or a List of them"}
+		return o.err("", "is a "+typeName(v)+"; want a "+kind+" or a List of them")
 	}
-	kind, _ := m["kind"].(string)
-	switch kind {
-	case "List", "ResourceSliceList":
-		p.objects++
+	switch k, _ := m["kind"].(string); k {
+	case "List", kind + "List":
+		*objects++
 		items, ok := m["items"].([]any)
 		if !ok && m["items"] != nil {
-			return &Error{Object: where, Field: "items", Msg: "is a " + typeName(m["items"]) + "; want a list"}
+			return o.err("items", "is a "+typeName(m["items"])+"; want a list")
 		}
 		for i, it := range items {
-			if err := p.slice("items["+strconv.Itoa(i)+"]", it); err != nil {
+			if err := one("items["+strconv.Itoa(i)+"]", it); err != nil {
 				return err
 			}
 		}
 		return nil
-	case "ResourceSlice":
-		return p.slice(where, m)
+	case kind:
+		return one(o.name, m)
 	case "":
-		return &Error{Object: where, Field: "kind", Msg: "missing; want ResourceSlice or List"}
+		return o.err("kind", "missing; want "+kind+" or List")
+	default:
+		return o.err("kind", strconv.Quote(clip(k))+"; want "+kind+" or List ("+kubectl+")")
 	}
-	return &Error{Object: where, Field: "kind", Msg: strconv.Quote(clip(kind)) + "; want ResourceSlice or List (kubectl get resourceslices -o yaml)"}
 }
 
 func typeName(v any) string {

@@ -28,6 +28,8 @@ func TestBadSlicesNameObjectAndField(t *testing.T) {
 		{"not yaml", "a: [1, 2\n", "slices: not YAML or JSON ("},
 		{"plain text", "lots of GPUs", `slices: the input: is a string; want a ResourceSlice or a List of them`},
 		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", `slices: the input: kind: "Pod"; want ResourceSlice or List`},
+		{"no kind", "apiVersion: v1\nmetadata: {name: x}\n", `slices: the input: kind: missing; want ResourceSlice or List`},
+		{"items not a list", "apiVersion: v1\nkind: ResourceSliceList\nitems: 3\n", `slices: the input: items: is a number; want a list`},
 		{"wrong kind in list", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n}\n", `slices: items[0]: kind: "Node"; want ResourceSlice`},
 		{"capacity lots", strings.Replace(goodSlice, "MEM", "lots", 1),
 			`slices: ResourceSlice "s1": spec.devices[0] ("gpu-0").capacity.memory.value: "lots" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)`},

@@ -87,11 +87,16 @@ func ambiguous(query string, idx []int) *AmbiguousError {
 	return e
 }
 
+// maxSuggestQuery is the longest query that closest ranks names for: longer than every catalog
+// name (83 characters; TestLongestNameGetsSuggestions), so a whole name with a typo still finds
+// it, while a pasted paragraph costs no edit distances at all.
+const maxSuggestQuery = 100
+
 // closest ranks catalog names by edit distance to the query, comparing against both the full
 // name and the part after the provider's slash, so "lama-2-7b-chat" finds "meta-llama/Llama-2-7b-chat-hf".
 // Names whose length alone puts them too far away are skipped before any distance is computed.
 func closest(lower string, n int) []string {
-	if len(lower) > 100 { // no catalog name is longer than 83 characters
+	if len(lower) > maxSuggestQuery {
 		return nil
 	}
 	type scored struct {

@@ -117,49 +117,53 @@ var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-235B-A22B":                                                   qwen3_235bA22b,
 	"Qwen/Qwen3-235B-A22B-Instruct-2507":                                     qwen3_235bA22b,
 	"Qwen/Qwen3-VL-235B-A22B-Instruct":                                       qwen3_235bA22b,
-	"Qwen/Qwen3-Coder-480B-A35B-Instruct":                                    {35.474765312, "Qwen3-Coder-480B-A35B"},
+	"Qwen/Qwen3-Coder-480B-A35B-Instruct":                                    {35.474765312, "Qwen3-Coder-480B-A35B", 0},
 	"Qwen/Qwen3-Coder-Next (qwen3_next)":                                     qwen3Next,
 	"Qwen/Qwen3-Next-80B-A3B-Instruct":                                       qwen3Next,
 	"Qwen/Qwen3.5-35B-A3B":                                                   qwen35_35bA3b,
 	"Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)":                    qwen35_35bA3b,
-	"Qwen/Qwen3.5-397B-A17B":                                                 {17.349040896, "Qwen3.5-397B-A17B"},
-	"deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)": {37.552391168, "DeepSeek-V3"},
-	"deepseek-ai/DeepSeek-V3.2(-Exp)":                                        {38.417926544, "DeepSeek-V3.2"},
-	"deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)":               {2.661150208, "DeepSeek-V2-Lite"},
+	"Qwen/Qwen3.5-397B-A17B":                                                 {17.349040896, "Qwen3.5-397B-A17B", 0},
+	"deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)": {37.552391168, "DeepSeek-V3", 0},
+	"deepseek-ai/DeepSeek-V3.2(-Exp)":                                        {38.417926544, "DeepSeek-V3.2", 0},
+	"deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)":               {2.661150208, "DeepSeek-V2-Lite", 0},
 	"moonshotai/Kimi-K2-Instruct":                                            kimiK2,
 	"moonshotai/Kimi-K2-Instruct-0905":                                       kimiK2,
 	"moonshotai/Kimi-K2-Thinking (K2 arch)":                                  kimiK2,
 	"moonshotai/Kimi-K2.5":                                                   kimiK2,
 	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":                                   kimiK2,
-	"zai-org/GLM-4.7-Flash":                                                  {3.896802176, "GLM-4.7-Flash"},
-	"zai-org/GLM-5 / GLM-5.1":                                                {41.784888576, "GLM-5"},
+	"zai-org/GLM-4.7-Flash":                                                  {3.896802176, "GLM-4.7-Flash", 0},
+	"zai-org/GLM-5 / GLM-5.1":                                                glm5,
 	"zai-org/GLM-4.5":                                                        glm45,
 	"zai-org/GLM-4.6 (GLM-4.5 355B dims)":                                    glm45,
 	"zai-org/GLM-4.7 (glm4_moe, GLM-4.5-355B dims)":                          glm45,
-	"zai-org/GLM-4.5-Air":                                                    {13.424129664, "GLM-4.5-Air"},
+	"zai-org/GLM-4.5-Air":                                                    {13.424129664, "GLM-4.5-Air", 0},
 	"MiniMaxAI/MiniMax-M2.5":                                                 miniMaxM2,
 	"MiniMaxAI/MiniMax-M2.7":                                                 miniMaxM2,
-	"mistralai/Mixtral-8x7B-Instruct-v0.1":                                   {12.879925248, "Mixtral-8x7B"},
-	"mistralai/Mixtral-8x22B-Instruct-v0.1":                                  {39.161468928, "Mixtral-8x22B"},
-	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B"},
+	"mistralai/Mixtral-8x7B-Instruct-v0.1":                                   {12.879925248, "Mixtral-8x7B", 0},
+	"mistralai/Mixtral-8x22B-Instruct-v0.1":                                  {39.161468928, "Mixtral-8x22B", 0},
+	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
 }
 
 var (
-	qwen3_30bA3b   = activeFact{3.353032704, "Qwen3-30B-A3B"}
-	qwen3_235bA22b = activeFact{22.19076352, "Qwen3-235B-A22B"}
-	qwen3Next      = activeFact{3.874929408, "Qwen3-Next-80B-A3B"}
-	qwen35_35bA3b  = activeFact{3.454988928, "Qwen3.5-35B-A3B"}
-	kimiK2         = activeFact{32.861594624, "Kimi-K2"}
-	glm45          = activeFact{33.632266144, "GLM-4.5"}
-	miniMaxM2      = activeFact{11.030553088, "MiniMax-M2"}
-	nemotron3Nano  = activeFact{3.580076352, "Nemotron-3-Nano-30B-A3B"}
+	qwen3_30bA3b   = activeFact{3.353032704, "Qwen3-30B-A3B", 0}
+	qwen3_235bA22b = activeFact{22.19076352, "Qwen3-235B-A22B", 0}
+	qwen3Next      = activeFact{3.874929408, "Qwen3-Next-80B-A3B", 0}
+	qwen35_35bA3b  = activeFact{3.454988928, "Qwen3.5-35B-A3B", 0}
+	kimiK2         = activeFact{32.861594624, "Kimi-K2", 1026.408326144}
+	glm5           = activeFact{41.784888576, "GLM-5", 743.911378176}
+	glm45          = activeFact{33.632266144, "GLM-4.5", 0}
+	miniMaxM2      = activeFact{11.030553088, "MiniMax-M2", 0}
+	nemotron3Nano  = activeFact{3.580076352, "Nemotron-3-Nano-30B-A3B", 0}
 )
 
-// activeFact is one architecture's active parameters (billions) and the name its shapes go by.
+// activeFact is one architecture's active parameters (billions) and the name its shapes go by;
+// TotalB is the total the same shapes sum to, where a conversion that drops the release's extras
+// (an MLX copy without the multi-token-prediction layer or the FP8 scales) is known to count it.
 type activeFact struct {
 	ActiveB float64
 	Shapes  string
+	TotalB  float64
 }
 
 // moeActiveOf is the active count of a catalog entry's architecture: by its architectures.csv
@@ -170,8 +174,19 @@ func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 	if f, ok := moeActiveFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
 		return f, true
 	}
-	f, ok := activeBySameCount()[m.ParametersRaw]
-	return f, ok && m.ParametersRaw > 0
+	if f, ok := activeBySameCount()[m.ParametersRaw]; ok && m.ParametersRaw > 0 {
+		return f, true
+	}
+	// A count within a millionth of a family's total from its shapes is that family's: the MLX
+	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432; GLM-5's shapes 743,911,378,176)
+	// and mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 (1,026,408,232,448; Kimi-K2's 1,026,408,326,144),
+	// which no architectures.csv row or same-named entry covers.
+	for _, f := range []activeFact{kimiK2, glm5} {
+		if d := paramsB(m) - f.TotalB; d > -1e-6*f.TotalB && d < 1e-6*f.TotalB {
+			return f, true
+		}
+	}
+	return activeFact{}, false
 }
 
 // activeBySameCount maps the parameter counts of the 16-bit catalog entries whose architecture

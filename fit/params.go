@@ -61,23 +61,26 @@ const packedShare = 0.9
 // ReleaseParamsOf is the count the KV-aware mode sizes a catalog entry on: releaseFacts for its
 // architecture; else, for a quantized release whose catalog count is under packedShare of its
 // base's, the count of that base — the catalog's 16-bit entry of the same name without the
-// format words, else the size its name states ("…-27B-…"); else the entry's own. A mixture of
-// experts whose architecture moeActiveFacts counts (moeactive.go) takes that active count.
+// format words, else the size its name states ("…-27B-…"), else the FP8 entry of the same name,
+// else the entry architectures.csv names as its base; else the entry's own. A mixture of experts
+// whose architecture moeActiveFacts counts (moeactive.go) takes that active count.
 func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 	p, counted := releaseParams(m)
 	if _, exact := releaseFacts[m.Arch.Base]; exact && m.Arch.Base != "" || !(p.ActiveB < p.TotalB) {
 		return p
 	}
 	f, ok := moeActiveOf(m)
-	if !ok && counted != m {
-		f, ok = moeActiveOf(counted)
+	for _, kin := range []*catalog.Model{counted, unpackedKin()[stem(m.Name)], baseEntry(m)} {
+		if !ok && kin != nil && kin != m {
+			f, ok = moeActiveOf(kin) // a re-upload of the family (Qwen3-Coder-Next-AWQ-4bit, whose count is its base's)
+		}
 	}
 	if !ok || !(f.ActiveB < p.TotalB) {
 		return p
 	}
 	if !within1pc(p.ActiveB, f.ActiveB) {
-		said := "active " + strconv.FormatFloat(f.ActiveB, 'f', 2, 64) + "B: all weights but the routed experts a token skips, from " + f.Shapes +
-			"'s config.json shapes (the catalog's " + strconv.FormatFloat(p.ActiveB, 'f', 2, 64) + "B is not the model's)"
+		said := "active " + strconv.FormatFloat(f.ActiveB, 'f', 2, 64) + "B: every weight but the routed experts a token skips, counted from " +
+			f.Shapes + "'s config.json shapes (the catalog says " + strconv.FormatFloat(p.ActiveB, 'f', 2, 64) + "B)"
 		if p.From == "" {
 			p.From = said
 		} else {
@@ -89,7 +92,7 @@ func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 }
 
 // releaseParams is ReleaseParamsOf before the active count, and the entry it counted from (m, or
-// the 16-bit entry whose count a packed release takes).
+// the unpacked entry whose count a packed release takes).
 func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	own := ReleaseParams{TotalB: paramsB(m)}
 	own.ActiveB = own.TotalB
@@ -109,17 +112,32 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	if sixteenBitRelease(m) || !(own.TotalB > 0) {
 		return own, m
 	}
-	if kin, ok := unquantizedKin()[stem(m.Name)]; ok && own.TotalB < packedShare*paramsB(kin) {
+	kin, ok := unpackedKin()[stem(m.Name)]
+	if ok && sixteenBitRelease(kin) && own.TotalB < packedShare*paramsB(kin) {
 		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
 		return out, kin
 	}
 	if named := sizeFromName(m.Name); own.TotalB < packedShare*named {
-		out := ReleaseParams{TotalB: named, ActiveB: named, From: "the size the name states: the catalog's " + billions(own.TotalB) + " counts packed tensors (no unquantized entry to count from)"}
+		out := ReleaseParams{TotalB: named, ActiveB: named, From: "the size the name states: the catalog's " + billions(own.TotalB) + " counts packed tensors (no 16-bit entry to count from)"}
 		if a := ActiveFromName(m.Name, named); a > 0 {
 			out.ActiveB = a
 		}
 		return out, m
+	}
+	// No 16-bit entry and no size in the name: the FP8 entry of the same name (MiniMaxAI/MiniMax-M2.5
+	// for nvidia/MiniMax-M2.5-NVFP4; after the name's size, as an FP8 repository may store an LM
+	// head its 16-bit one ties: Qwen/Qwen3-4B-FP8 counts 4.41 B of Qwen3-4B's 4.02), else the
+	// model architectures.csv names as the base (MiniMaxAI/MiniMax-M2.7 for cyankiwi/MiniMax-M2.7-AWQ-4bit).
+	if ok && own.TotalB < packedShare*paramsB(kin) {
+		out, _ := releaseParams(kin)
+		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
+		return out, kin
+	}
+	if kin := baseEntry(m); kin != nil && unpackedRelease(kin) && own.TotalB < packedShare*paramsB(kin) {
+		out, _ := releaseParams(kin)
+		out.From = kin.Name + "'s count (its base in architectures.csv): the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
+		return out, kin
 	}
 	return own, m
 }
@@ -138,20 +156,50 @@ func sixteenBitRelease(m *catalog.Model) bool {
 	return false
 }
 
-// unquantizedKin maps a stem (stem) to the most downloaded catalog entry of that stem whose
-// release is 16-bit: the base of a quantized release.
-var unquantizedKin = sync.OnceValue(func() map[string]*catalog.Model {
+// unpackedRelease reports whether the entry's release stores one weight per tensor element, so
+// that the catalog's count of its elements is a count of its weights (and of its FP8 scales, one
+// per 128 × 128 block or per row: under 0.01 %): 16-bit or FP8.
+func unpackedRelease(m *catalog.Model) bool {
+	return sixteenBitRelease(m) || ReleaseFormat(m).Name == "FP8"
+}
+
+// unpackedKin maps a stem (stem) to the catalog entry of that stem whose release is unpacked: the
+// most downloaded 16-bit one, else the most downloaded FP8 one (MiniMaxAI/MiniMax-M2.5, whose
+// release is FP8, for nvidia/MiniMax-M2.5-NVFP4): the base of a quantized release.
+var unpackedKin = sync.OnceValue(func() map[string]*catalog.Model {
 	out := map[string]*catalog.Model{}
 	all := catalog.Models()
 	for i := range all {
 		m := &all[i]
-		if !sixteenBitRelease(m) || paramsB(m) <= 0 {
+		if !unpackedRelease(m) || paramsB(m) <= 0 {
 			continue
 		}
 		s := stem(m.Name)
-		if b, ok := out[s]; !ok || m.Downloads > b.Downloads {
+		b, ok := out[s]
+		if !ok || sixteenBitRelease(m) && !sixteenBitRelease(b) ||
+			sixteenBitRelease(m) == sixteenBitRelease(b) && m.Downloads > b.Downloads {
 			out[s] = m
 		}
+	}
+	return out
+})
+
+// baseEntry is the catalog entry named by the entry's architectures.csv base ("MiniMaxAI/MiniMax-M2.7";
+// "deepseek-ai/DeepSeek-V3 (also R1, …)" names deepseek-ai/DeepSeek-V3), or nil.
+func baseEntry(m *catalog.Model) *catalog.Model {
+	name, _, _ := strings.Cut(m.Arch.Base, " ")
+	name, _, _ = strings.Cut(name, "(")
+	if name == "" || name == m.Name {
+		return nil
+	}
+	return entriesByName()[name]
+}
+
+var entriesByName = sync.OnceValue(func() map[string]*catalog.Model {
+	all := catalog.Models()
+	out := make(map[string]*catalog.Model, len(all))
+	for i := range all {
+		out[all[i].Name] = &all[i]
 	}
 	return out
 })
@@ -160,7 +208,7 @@ var unquantizedKin = sync.OnceValue(func() map[string]*catalog.Model {
 // rather than the model.
 var formatWords = map[string]bool{
 	"fp8": true, "nvfp4": true, "mxfp4": true, "fp4": true, "awq": true, "gptq": true, "int4": true, "int8": true,
-	"w4a16": true, "w8a8": true, "w4a4": true, "w8a16": true, "4bit": true, "8bit": true, "dynamic": true, "qad": true,
+	"w4a16": true, "w8a8": true, "nvfp4a16": true, "w4a4": true, "w8a16": true, "4bit": true, "8bit": true, "dynamic": true, "qad": true,
 	"autoround": true, "gguf": true, "mlx": true, "bnb": true, "dwq": true, "unsloth": true,
 }
 

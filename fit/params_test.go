@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -26,10 +27,30 @@ func TestPackedReleaseParams(t *testing.T) {
 		t.Errorf("llmfit mode moved: %v B params, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	// No 16-bit entry to count from: the name's size, said as such (nvidia/Qwen3-30B-A3B-NVFP4:
-	// 30 B, 3 B active, against the catalog's 15.6 B).
+	// 30 B against the catalog's 15.6 B), and the family's active count, 3,353,032,704
+	// (moeactive.go), not the name's 3 B.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/Qwen3-30B-A3B-NVFP4", "kv" })
-	if b.ParamsB != 30 || b.ActiveParamsB != 3 || b.ParamsFrom == "" {
+	if b.ParamsB != 30 || b.ActiveParamsB != 3.353032704 || !strings.HasPrefix(b.ParamsFrom,
+		"the size the name states: the catalog's 15.6B counts packed tensors (no 16-bit entry to count from); active 3.35B: ") {
 		t.Errorf("name's size: %v B, %v B active, from %q", b.ParamsB, b.ActiveParamsB, b.ParamsFrom)
+	}
+	// Neither a 16-bit entry nor a size in the name: the FP8 entry of the same name
+	// (nvidia/MiniMax-M2.5-NVFP4: MiniMaxAI/MiniMax-M2.5's 228,703,644,928 against the catalog's
+	// 116,349,510,656; cyankiwi/MiniMax-M2.7-AWQ-4bit: MiniMaxAI/MiniMax-M2.7's, against
+	// 36,811,839,984), else the base architectures.csv names (nvidia/DeepSeek-R1-0528-NVFP4-v2, whose
+	// "-v2" no entry shares: deepseek-ai/DeepSeek-V3's 684,531,386,000 against 393,632,819,968).
+	for _, c := range []struct{ model, from string }{
+		{"nvidia/MiniMax-M2.5-NVFP4", "MiniMaxAI/MiniMax-M2.5's count: the catalog's 116.3B for this repository counts packed tensors; "},
+		{"cyankiwi/MiniMax-M2.7-AWQ-4bit", "MiniMaxAI/MiniMax-M2.7's count: the catalog's 36.8B for this repository counts packed tensors; "},
+	} {
+		b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
+		if b.ParamsB != 228.703644928 || !strings.HasPrefix(b.ParamsFrom, c.from) {
+			t.Errorf("%s: %v B, from %q", c.model, b.ParamsB, b.ParamsFrom)
+		}
+	}
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/DeepSeek-R1-0528-NVFP4-v2", "kv" })
+	if b.ParamsB != 684.531386 || !strings.HasPrefix(b.ParamsFrom, "deepseek-ai/DeepSeek-V3's count (its base in architectures.csv): the catalog's 393.6B for this repository counts packed tensors; ") {
+		t.Errorf("base: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	// A release whose count is its own keeps it: Qwen/Qwen2.5-14B-Instruct-AWQ's 14.77 B is its base's.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-14B-Instruct-AWQ", "kv" })
@@ -68,8 +89,8 @@ func TestMoEActiveFromShapes(t *testing.T) {
 	// routers and norms 50,057,216; embeddings 2 × 151,936 × 4,096 = 1,244,659,712
 	// → 22,190,763,520 (the catalog: 25,713,278,969).
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-235B-A22B-Instruct-2507", "kv" })
-	if b.ActiveParamsB != 22.19076352 || b.ParamsFrom != "active 22.19B: all weights but the routed experts a token skips, "+
-		"from Qwen3-235B-A22B's config.json shapes (the catalog's 25.71B is not the model's)" {
+	if b.ActiveParamsB != 22.19076352 || b.ParamsFrom != "active 22.19B: every weight but the routed experts a token skips, "+
+		"counted from Qwen3-235B-A22B's config.json shapes (the catalog says 25.71B)" {
 		t.Errorf("kv: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
 	}
 	b = resolve(t, func(t *target.Target) { t.Model = "Qwen/Qwen3-235B-A22B-Instruct-2507" })
@@ -81,19 +102,40 @@ func TestMoEActiveFromShapes(t *testing.T) {
 	// Nemotron-3-Nano's 3,227,754,816 read + the input embedding 131,072 × 2,688 = 352,321,536
 	// → 3,580,076,352 (the catalog: 2,985,101,885).
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/Nemotron-Cascade-2-30B-A3B", "kv" })
-	if b.ActiveParamsB != 3.580076352 || !strings.Contains(b.ParamsFrom, "Nemotron-3-Nano-30B-A3B's config.json shapes (the catalog's 2.99B") {
+	if b.ActiveParamsB != 3.580076352 || !strings.Contains(b.ParamsFrom, "Nemotron-3-Nano-30B-A3B's config.json shapes (the catalog says 2.99B)") {
 		t.Errorf("same count: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
 	}
 	// A release of the family takes its active count:
 	// QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ's language model is Qwen3-30B-A3B's, 3,353,032,704
 	// active against the catalog's 3,398,363,717.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ", "kv" })
-	if b.ActiveParamsB != 3.353032704 || !strings.HasSuffix(b.ParamsFrom, "from Qwen3-30B-A3B's config.json shapes (the catalog's 3.40B is not the model's)") {
+	if b.ActiveParamsB != 3.353032704 || !strings.HasSuffix(b.ParamsFrom, "from Qwen3-30B-A3B's config.json shapes (the catalog says 3.40B)") {
 		t.Errorf("VL AWQ: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
 	}
 	// A dense model has no active count to take.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
 	if b.ActiveParamsB != b.ParamsB || b.ParamsFrom != "" {
 		t.Errorf("dense: %v of %v B active, from %q", b.ActiveParamsB, b.ParamsB, b.ParamsFrom)
+	}
+}
+
+// An MLX copy that no architectures.csv row or same-named entry covers is known by its count,
+// within a millionth of a family's total from config.json's shapes (moeactive.go): GLM-5's
+// 743,911,378,176 for inferencerlabs/GLM-5.1-MLX-4.8bit-INF's 743,911,218,432, so its active count
+// is GLM-5's 41,784,888,576, not the catalog's 59,280,425,217. A count off by more is not.
+func TestMoEActiveByShapesTotal(t *testing.T) {
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "inferencerlabs/GLM-5.1-MLX-4.8bit-INF", "kv" })
+	if b.ActiveParamsB != 41.784888576 || !strings.Contains(b.ParamsFrom, "GLM-5's config.json shapes (the catalog says 59.28B)") {
+		t.Errorf("GLM-5.1 MLX: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	m := catalog.Model{Name: "x/y", ParametersRaw: 743_912_200_000} // 822 M (1.1 millionths) above
+	if f, ok := moeActiveOf(&m); ok {
+		t.Errorf("743.9122 B matched %s", f.Shapes)
+	}
+	// NVFP4A16 is a format word: bg-digitalservices/Gemma-4-E2B-it-NVFP4A16 (4,293,811,779) takes
+	// google/gemma-4-E2B-it's 5,123,178,051.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "bg-digitalservices/Gemma-4-E2B-it-NVFP4A16", "kv" })
+	if b.ParamsB != 5.123178051 || b.ParamsFrom != "google/gemma-4-E2B-it's count: the catalog's 4.3B for this repository counts packed tensors" {
+		t.Errorf("Gemma-4-E2B NVFP4A16: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 }

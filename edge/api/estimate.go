@@ -4,19 +4,19 @@ import "github.com/fitclaim/fitclaim/estimate"
 
 // estimateJSON is `fitclaim estimate --json`: the target's keys (m, p, q, ctx, seq, kv, n, L, kvh,
 // hd, ap) and the device's (on, or memory, bandwidth, family, unified).
-func estimateJSON(raw string) ([]byte, string, error) {
+func estimateJSON(raw string) (string, string, error) {
 	e, err := estimate.RunRaw(raw)
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	return []byte(estimate.JSON(e)), TypeJSON, nil
+	return estimate.JSON(e), TypeJSON, nil
 }
 
 // fittingJSON lists the most downloaded catalog models that fit the device (n of them).
-func fittingJSON(raw string) ([]byte, string, error) {
+func fittingJSON(raw string) (string, string, error) {
 	list, err := estimate.Fitting(raw)
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	return []byte(estimate.FittingJSON(list)), TypeJSON, nil
+	return estimate.FittingJSON(list), TypeJSON, nil
 }

@@ -17,20 +17,20 @@ import (
 const maxSearch = 300
 
 // models answers /models?q=&limit= with claim.SearchModels as a JSON array.
-func models(raw string) ([]byte, string, error) {
+func models(raw string) (string, string, error) {
 	q, err := values(raw, "q", "limit")
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
 	limit := target.DefaultListLimit
 	if v, ok := q["limit"]; ok {
 		if limit, err = claim.ParseModelsLimit(v[0]); err != nil {
-			return nil, "", err
+			return "", "", err
 		}
 	}
 	query := q.Get("q")
 	if len(query) > maxSearch {
-		return nil, "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(len(query)) + ")"}
+		return "", "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(len(query)) + ")"}
 	}
 	return marshal(claim.SearchModels(query, limit))
 }
@@ -39,9 +39,9 @@ func models(raw string) ([]byte, string, error) {
 // permalink format it writes and the API's version. It does not touch the catalog's entries,
 // so it stays cheap enough for a health check even as the first request of a fresh worker
 // instance (the catalog is parsed once per instance, by the first request that needs it).
-func version(raw string) ([]byte, string, error) {
+func version(raw string) (string, string, error) {
 	if _, err := values(raw); err != nil {
-		return nil, "", err
+		return "", "", err
 	}
 	return marshal(struct {
 		Version       string `json:"version"`
@@ -52,12 +52,12 @@ func version(raw string) ([]byte, string, error) {
 	}{claim.Version, claim.Release, catalog.Date, target.FormatVersion, "v1"})
 }
 
-func marshal(v any) ([]byte, string, error) {
+func marshal(v any) (string, string, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	return append(b, '\n'), TypeJSON, nil
+	return string(append(b, '\n')), TypeJSON, nil
 }
 
 // paramError is a bad parameter of a route that takes no target (models, version); it reads

@@ -6,7 +6,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, setText, errMessage } = P.util;
+  const { $, el, clear, setText, errMessage, linkPairs } = P.util;
   const ENGINE_NAMES = { vllm: "vLLM", "llama.cpp": "llama.cpp server" };
   const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "" };
 
@@ -24,13 +24,9 @@
 
   // The engine and image a link asked for (#…&engine=llama.cpp&image=…) start the tab's controls.
   function fromLink() {
-    for (const pair of location.hash.replace(/^#/, "").split("&")) {
-      const [k, v] = pair.split("=");
-      let val = "";
-      try { val = decodeURIComponent((v || "").replace(/\+/g, " ")); } catch (_) { continue; }
-      if (k === "engine") $("deploy-engine").value = val;
-      if (k === "image") $("deploy-image").value = val;
-    }
+    const pairs = linkPairs();
+    if (pairs.has("engine")) $("deploy-engine").value = pairs.get("engine");
+    if (pairs.has("image")) $("deploy-image").value = pairs.get("image");
   }
 
   function fillEngines() {

@@ -10,19 +10,14 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, setText, errMessage, num } = P.util;
+  const { $, el, clear, setText, errMessage, num, linkPairs } = P.util;
 
   const h = { on: "", memory: "", bandwidth: "", family: "", unified: false, listed: false, seq: 0 };
 
   // The device's pairs of a link, read at once so the first render already carries them.
   function fromLink() {
-    const frag = location.hash.replace(/^#/, "");
     const got = { on: "", memory: "", bandwidth: "", family: "", unified: false };
-    for (const pair of frag.split("&")) {
-      const at = pair.indexOf("=");
-      const k = at < 0 ? pair : pair.slice(0, at);
-      let v = at < 0 ? "" : pair.slice(at + 1);
-      try { v = decodeURIComponent(v.replace(/\+/g, " ")); } catch (_) { continue; }
+    for (const [k, v] of linkPairs()) {
       if (k === "unified") got.unified = v === "1" || v === "true";
       else if (k in got) got[k] = v;
     }

@@ -46,5 +46,18 @@
 
   function plural(n, one, many) { return n === 1 ? one : many; }
 
-  P.util = { $, el, clear, setText, errMessage, num, plural };
+  // linkPairs is the address's fragment as key → value, decoded as a query is (a pair that does
+  // not decode is left out; the last of a repeated key wins): for the panels that read their own
+  // keys from a link (hardware.js: the device; deploy.js: the engine and the image).
+  function linkPairs() {
+    const out = new Map();
+    for (const pair of location.hash.replace(/^#/, "").split("&")) {
+      const at = pair.indexOf("=");
+      const key = at < 0 ? pair : pair.slice(0, at);
+      try { out.set(key, decodeURIComponent((at < 0 ? "" : pair.slice(at + 1)).replace(/\+/g, " "))); } catch (_) { /* left out */ }
+    }
+    return out;
+  }
+
+  P.util = { $, el, clear, setText, errMessage, num, plural, linkPairs };
 })();

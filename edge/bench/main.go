@@ -92,9 +92,18 @@ func main() {
 	warm := flag.Int("warm", 1500, "warm-up requests per server, not counted (V8 tiers the wasm up meanwhile)")
 	limit := flag.Duration("timeout", 5*time.Minute, "stop the whole run after this long")
 	serveNative := flag.Bool("serve-native", false, "internal: serve edge/api on a loopback port, print its address, stop when stdin closes")
+	printMix := flag.Bool("print-mix", false, "print the request mix, one path a line, and stop (edge/bench/glue/run.sh)")
 	flag.Parse()
 	if *serveNative {
 		serve()
+		return
+	}
+	if *printMix {
+		paths, err := mix.Paths()
+		if err != nil {
+			fail("mix: " + err.Error())
+		}
+		fmt.Println(strings.Join(paths, "\n"))
 		return
 	}
 	if *n < 1 || *c < 1 || *n > 100000 || *c > 256 || *seq < 0 || *seq > 100000 {

@@ -61,6 +61,11 @@ func main() {
 	chromium := flag.String("chromium", "", "Chromium binary (default: $CHROMIUM, else /usr/bin/chromium, else chromedp's search)")
 	timeout := flag.Duration("timeout", 30*time.Second, "longest wait for one load")
 	summary := flag.String("summary", "", "also append the headline figures to this file")
+	trace := flag.String("render-trace", "", "diagnosis: write every timed render of step 2 (start, duration, target) and Go's collections (GODEBUG=gctrace=1) to this file, as JSON")
+	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
+	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file")
+	var chromiumArgs multiFlag
+	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -69,7 +74,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pagebench:", err)
 		os.Exit(1)
 	}
-	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout}
+	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace}
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
@@ -88,11 +93,15 @@ func main() {
 }
 
 type bench struct {
-	root     context.Context
-	tmp      string // profiles live here; removed at the end
-	summary  []string
-	chromium string
-	timeout  time.Duration
+	root         context.Context
+	tmp          string // profiles live here; removed at the end
+	summary      []string
+	chromium     string
+	timeout      time.Duration
+	trace        string   // -render-trace
+	jsFlags      string   // -js-flags
+	chromiumArgs []string // -chromium-arg
+	chromeTrace  string   // -chrome-trace
 }
 
 func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) error {
@@ -214,6 +223,17 @@ func (b *bench) browser(parent context.Context) (context.Context, func(), error)
 	)
 	if p := b.execPath(); p != "" {
 		opts = append(opts, chromedp.ExecPath(p))
+	}
+	if b.jsFlags != "" {
+		opts = append(opts, chromedp.Flag("js-flags", b.jsFlags))
+	}
+	for _, a := range b.chromiumArgs {
+		name, value, ok := strings.Cut(a, "=")
+		if ok {
+			opts = append(opts, chromedp.Flag(name, value))
+		} else {
+			opts = append(opts, chromedp.Flag(name, true))
+		}
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(parent, opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(func(string, ...any) {}))
@@ -609,6 +629,8 @@ const renderJS = `(async () => {
   // joined with the accelerators it fetched once), else fitclaim.render(target).
   const page = window.fitclaimPage && window.fitclaimPage.renderTable;
   const render = page ? (t) => page(t) : (t) => fc.render(t);
+  // A mark whose trace timestamp ties -chrome-trace's clock to performance.now().
+  const markAt = performance.mark("fitclaim-bench:t0").startTime;
   let t0 = performance.now();
   let first = 0;
   let errors = 0, lastError = "", bytes = 0;
@@ -621,14 +643,18 @@ const renderJS = `(async () => {
   // same target, interleaved with the page's render (each goes first every other time), so the
   // two see the same machine.
   const full = [];
+  // When each timed render started (performance.now()), for -render-trace: d's, full's, again's.
+  const at = { d: [], full: [], again: [] };
   const timeFull = async (t) => {
     const t0 = performance.now();
+    at.full.push(t0);
     try { await fc.render(t); } catch (_) {}
     full.push(performance.now() - t0);
   };
   for (let i = WARM; i < N + WARM; i++) {
     if (page && i % 2) await timeFull(targets[i]);
     t0 = performance.now();
+    at.d.push(t0);
     try { const r = await render(targets[i]); bytes += r.yaml.length + r.matches.length; } catch (e) { refused(i, e); }
     d.push(performance.now() - t0);
     if (page && !(i % 2)) await timeFull(targets[i]);
@@ -639,6 +665,7 @@ const renderJS = `(async () => {
   const again = [];
   for (let i = WARM; i < N + WARM; i++) {
     t0 = performance.now();
+    at.again.push(t0);
     try { await render(targets[i]); } catch (_) {}
     again.push(performance.now() - t0);
   }
@@ -649,7 +676,7 @@ const renderJS = `(async () => {
     try { await fc.permalink(targets[i]); } catch (_) {}
     p.push(performance.now() - t0);
   }
-  return { p, d, again, full, page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
+  return { p, d, again, full, at, markAt, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
 })()`
 
 // updateJS times what a user waits for: an edit of the form (the target speed, typed) until the
@@ -676,18 +703,25 @@ const updateJS = `(async () => {
 })()`
 
 type renderResult struct {
-	D         []float64 `json:"d"`
-	P         []float64 `json:"p"`
-	Full      []float64 `json:"full"`
-	Again     []float64 `json:"again"`
-	Page      bool      `json:"page"`
-	Errors    int       `json:"errors"`
-	LastError string    `json:"lastError"`
-	First     float64   `json:"first"`
-	Total     float64   `json:"total"`
-	Bytes     int       `json:"bytes"`
-	Models    int       `json:"models"`
-	Isolated  bool      `json:"isolated"`
+	D  []float64 `json:"d"`
+	At struct {
+		D     []float64 `json:"d"`
+		Full  []float64 `json:"full"`
+		Again []float64 `json:"again"`
+	} `json:"at"`
+	Targets   []json.RawMessage `json:"targets"`
+	MarkAt    float64           `json:"markAt"`
+	P         []float64         `json:"p"`
+	Full      []float64         `json:"full"`
+	Again     []float64         `json:"again"`
+	Page      bool              `json:"page"`
+	Errors    int               `json:"errors"`
+	LastError string            `json:"lastError"`
+	First     float64           `json:"first"`
+	Total     float64           `json:"total"`
+	Bytes     int               `json:"bytes"`
+	Models    int               `json:"models"`
+	Isolated  bool              `json:"isolated"`
 }
 
 func (b *bench) renderLatency(url string, n int) error {
@@ -698,6 +732,22 @@ func (b *bench) renderLatency(url string, n int) error {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
+	var gcs gcLog
+	if b.trace != "" {
+		gcs.listen(ctx)
+		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(gctraceJS).Do(ctx)
+			return err
+		})); err != nil {
+			return err
+		}
+	}
+	var tr *chromeTracer
+	if b.chromeTrace != "" {
+		if tr, err = startTrace(ctx); err != nil {
+			return err
+		}
+	}
 	if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
 		return err
 	}
@@ -730,7 +780,7 @@ func (b *bench) renderLatency(url string, n int) error {
 	}
 	time.Sleep(500 * time.Millisecond)
 	var res renderResult
-	src := strings.NewReplacer("COUNT", fmt.Sprint(n), "WARMUP", fmt.Sprint(warmRenders)).Replace(renderJS)
+	src := strings.NewReplacer("COUNT", fmt.Sprint(n), "WARMUP", fmt.Sprint(warmRenders), "TRACE", fmt.Sprint(b.trace != "")).Replace(renderJS)
 	if err := chromedp.Run(ctx, chromedp.Evaluate(src, &res, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
 		return p.WithAwaitPromise(true)
 	})); err != nil {
@@ -739,6 +789,17 @@ func (b *bench) renderLatency(url string, n int) error {
 	if res.Errors > 0 {
 		return fmt.Errorf("the engine refused %d of the %d varied renders (last: %s): the figures would time its error path; fix the targets in renderJS",
 			res.Errors, len(res.D)+warmRenders, res.LastError)
+	}
+	if b.trace != "" {
+		if err := writeTrace(b.trace, &res, gcs.lines()); err != nil {
+			return err
+		}
+		fmt.Printf("  (-render-trace) after the renders: %s\n", gcs.heldJS())
+	}
+	if tr != nil {
+		if err := tr.stop(ctx, b.chromeTrace); err != nil {
+			return err
+		}
 	}
 	xs := append([]float64(nil), res.D...)
 	sort.Float64s(xs)

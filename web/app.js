@@ -107,9 +107,27 @@
   // each accelerator's own facts, fetched once, into the match objects the table, the charts and
   // the panels read (res.matches, as fitclaim.render(target) spells them).
   async function renderTable(target) {
-    const [res, accs] = await Promise.all([window.fitclaim.render(target, { columns: true }), accelerators()]);
+    const accs = await accelerators();
+    const res = renderColumns(target);
     res.matches = joinMatches(res.table, accs);
     return res;
+  }
+
+  // renderColumns is fitclaim.render(target, {columns: true}) without the Promise: the engine
+  // writes the answer's JSON into one array kept from render to render (fitclaim.renderInto) and
+  // it is parsed here, so the Go side never holds the answer. (What Go gets hold of lives until
+  // its collector runs, every several hundred renders: the answers piled up in V8's heap and its
+  // collections, which copy them, were the slow renders; wasm/bridge/js.go.) Throws render's Error.
+  let bytes = new Uint8Array(1 << 17);
+  const utf8 = new TextDecoder();
+  function renderColumns(target) {
+    let n = window.fitclaim.renderInto(target, { columns: true }, bytes);
+    if (typeof n === "number" && n < 0) {
+      bytes = new Uint8Array(2 * -n);
+      n = window.fitclaim.renderInto(target, { columns: true }, bytes);
+    }
+    if (typeof n !== "number") throw n;
+    return JSON.parse(utf8.decode(bytes.subarray(0, n)));
   }
 
   let accs = null;

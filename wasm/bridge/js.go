@@ -61,6 +61,7 @@ func Register() {
 		}
 		return parsedJSONBytes(renderText), nil
 	}))
+	api.Set("renderInto", js.FuncOf(renderInto))
 	// The accelerators' own facts, which the columns of render(target, {columns: true}) index.
 	api.Set("accelerators", promised(func([]js.Value) (any, error) { return parsedJSON(AcceleratorsJSON()), nil }))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
@@ -90,6 +91,49 @@ func Register() {
 		return parsedJSON(RepairJSON(fragment)), nil
 	}))
 	js.Global().Set("fitclaim", api)
+}
+
+// renderInto(target, options, bytes) is render's answer as JSON text (UTF-8) written into bytes,
+// a Uint8Array the caller keeps from call to call; it returns, at once (no Promise), the number of
+// bytes written, or minus the number needed when bytes is too short (nothing written), or the
+// Error render would reject with. The page parses the text itself.
+//
+// Why not render: every JavaScript value the Go program gets hold of (the Promise it returns, the
+// object JSON.parse made) stays in wasm_exec.js's table until Go's collector finalizes its
+// js.Value, which at the page's GOGC is every several hundred renders. A fresh page held some
+// 9,000 values (45 MB of JavaScript heap) after the page bench's renders, and V8's collections,
+// which copy every object still held, were the slow renders (issue 10 §3). Here the answer never
+// becomes a JavaScript value on the Go side: only a number crosses back.
+func renderInto(_ js.Value, args []js.Value) (ret any) {
+	defer func() {
+		if p := recover(); p != nil {
+			ret = jsError(errors.New("internal error in fitclaim: "+panicText(p)), nil)
+		}
+	}()
+	t, err := targetArg(args)
+	if err != nil {
+		return jsError(err, nil)
+	}
+	columns, err := renderOptions(args)
+	if err != nil {
+		return jsError(err, nil)
+	}
+	if len(args) < 3 || !args[2].InstanceOf(js.Global().Get("Uint8Array")) {
+		return jsError(&target.FieldError{Field: "bytes", Msg: "must be a Uint8Array to write the answer into"}, nil)
+	}
+	r, err := claim.Render(t)
+	if err != nil {
+		return jsError(err, nil)
+	}
+	if columns {
+		renderText = AppendResultColumnsJSON(renderText[:0], t, r)
+	} else {
+		renderText = AppendResultJSON(renderText[:0], t, r)
+	}
+	if len(renderText) > args[2].Length() {
+		return -len(renderText)
+	}
+	return js.CopyBytesToJS(args[2], renderText)
 }
 
 // linkError carries every bad pair of a link; the rejected Error also holds the target read

@@ -631,6 +631,9 @@ const renderJS = `(async () => {
   const render = page ? (t) => page(t) : (t) => fc.render(t);
   // A mark whose trace timestamp ties -chrome-trace's clock to performance.now().
   const markAt = performance.mark("fitclaim-bench:t0").startTime;
+  // Under -chrome-trace, a mark before and after each timed render: the trace stamps each with
+  // the main thread's CPU time too, so a render's own CPU time shows apart from the machine's load.
+  const cpu = TRACE ? (name) => { performance.mark("fitclaim-bench:" + name); performance.clearMarks("fitclaim-bench:" + name); } : () => {};
   let t0 = performance.now();
   let first = 0;
   let errors = 0, lastError = "", bytes = 0;
@@ -648,14 +651,18 @@ const renderJS = `(async () => {
   const timeFull = async (t) => {
     const t0 = performance.now();
     at.full.push(t0);
+    cpu("full:s");
     try { await fc.render(t); } catch (_) {}
+    cpu("full:e");
     full.push(performance.now() - t0);
   };
   for (let i = WARM; i < N + WARM; i++) {
     if (page && i % 2) await timeFull(targets[i]);
     t0 = performance.now();
     at.d.push(t0);
+    cpu("page:s");
     try { const r = await render(targets[i]); bytes += r.yaml.length + r.matches.length; } catch (e) { refused(i, e); }
+    cpu("page:e");
     d.push(performance.now() - t0);
     if (page && !(i % 2)) await timeFull(targets[i]);
   }
@@ -666,7 +673,9 @@ const renderJS = `(async () => {
   for (let i = WARM; i < N + WARM; i++) {
     t0 = performance.now();
     at.again.push(t0);
+    cpu("again:s");
     try { await render(targets[i]); } catch (_) {}
+    cpu("again:e");
     again.push(performance.now() - t0);
   }
   // For scale: a bridge round trip that does almost no work (type checks and the permalink).
@@ -780,7 +789,7 @@ func (b *bench) renderLatency(url string, n int) error {
 	}
 	time.Sleep(500 * time.Millisecond)
 	var res renderResult
-	src := strings.NewReplacer("COUNT", fmt.Sprint(n), "WARMUP", fmt.Sprint(warmRenders), "TRACE", fmt.Sprint(b.trace != "")).Replace(renderJS)
+	src := strings.NewReplacer("COUNT", fmt.Sprint(n), "WARMUP", fmt.Sprint(warmRenders), "TRACE", fmt.Sprint(b.trace != "" || b.chromeTrace != "")).Replace(renderJS)
 	if err := chromedp.Run(ctx, chromedp.Evaluate(src, &res, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
 		return p.WithAwaitPromise(true)
 	})); err != nil {

@@ -146,14 +146,6 @@ func Text(e fit.Estimate) string {
 	}
 	s.WriteString("longest context: " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens × " + fit.SequencesText(b.Target.Sequences) +
 		"; most sequences at " + strconv.Itoa(b.ContextTokens) + " tokens: " + strconv.FormatInt(e.MaxSequences, 10))
-	if e.VLLM != nil {
-		// These two come from the memory floor (fit.VLLMFloorGiB), which also keeps the CUDA
-		// graphs' headroom on the device; the KV cache vLLM allocates when it starts (the lines
-		// above) fills the whole budget, so it can hold more. Said, or the lines read as a
-		// contradiction (an L4 with Qwen3-8B: 15760 here, 23104 tokens in vLLM's cache).
-		s.WriteString(" (within the memory floor, which keeps " + strconv.FormatFloat(fit.VLLMCUDAGraphGiB, 'f', 2, 64) +
-			" GiB for CUDA graphs beside vLLM's budget; the KV cache vLLM allocates at start-up, above, may hold more)")
-	}
 	s.WriteString("\n")
 	return s.String()
 }

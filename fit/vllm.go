@@ -18,7 +18,8 @@ import (
 // The activation peak is the torch peak of a profile run: a dummy forward pass of
 // max_num_batched_tokens tokens, then a dummy sampler pass over min(max_num_seqs, tokens)
 // rows of vocabulary logits. CUDA graphs are captured after the KV cache is allocated, outside
-// the budget (v0.21 moved them inside), so the device needs their memory on top.
+// the budget (v0.21 moved them inside), so they need the share of the device the budget leaves
+// (vllmDeviceGiB).
 
 // VLLMEngine names the engine and the versions this model reproduces; it goes into every
 // output that uses it.
@@ -58,8 +59,8 @@ const (
 	VLLMNonTorchGiB = 0.112
 	// VLLMNonTorchTPGiB is the mean of the tensor-parallel rows (NCCL and custom all-reduce buffers).
 	VLLMNonTorchTPGiB = 0.55
-	// VLLMCUDAGraphGiB is the largest CUDA-graph capture a V1 row logged: the headroom a
-	// device needs beyond the budget.
+	// VLLMCUDAGraphGiB is the largest CUDA-graph capture a V1 row logged: the room a device
+	// needs beside the budget.
 	VLLMCUDAGraphGiB = 1.12
 )
 

@@ -13,9 +13,9 @@ import (
 
 // VLLMFloorGiB is the per-device memory (as CUDA counts it) vLLM needs to hold sequences
 // requests of context tokens at once: weights, activation peak, non-torch memory and that KV
-// pool, divided by the utilization (the budget is a share of the device), plus the CUDA-graph
-// capture that v0.11–v0.20 makes outside the budget. With no device given (TotalGiB 0) and no
-// limits, the large-device limits are assumed: they make the larger activation peak.
+// pool must fit the budget, a utilization's share of the device, and the CUDA-graph capture
+// the share left outside it (vllmDeviceGiB). With no device given (TotalGiB 0) and no limits,
+// the large-device limits are assumed: they make the larger activation peak.
 func VLLMFloorGiB(in VLLMInput, context, sequences int) float64 {
 	if in.TotalGiB == 0 {
 		in.TotalGiB = vllmLargeDeviceGiB
@@ -25,7 +25,26 @@ func VLLMFloorGiB(in VLLMInput, context, sequences int) float64 {
 	g := newVLLMGroups(in)
 	act := VLLMActivationGiB(in.MaxNumSeqs, in.MaxTokens, in.Vocab, in.Hidden)
 	need := in.WeightsGiB + act + VLLMNonTorch(in.TP) + g.poolBytes(sequences, context)/gib
-	return need/in.Utilization + VLLMCUDAGraphGiB
+	return vllmDeviceGiB(need, in.Utilization)
+}
+
+// vllmDeviceGiB is the device, as CUDA counts it, on which vLLM's budget holds need GiB at
+// utilization u and its CUDA graphs fit beside the budget. vLLM's V1 worker
+// (vllm/v1/worker/gpu_worker.py, read at an early commit, 0012cf69, and a late-2025 one,
+// 35d5cda1, between which the data's v0.10–v0.11 start-ups lie) sizes the KV cache to fill the
+// budget — available KV = u × total − weights − activation peak − non-torch memory
+// (determine_available_memory), and it starts when that holds a request of --max-model-len —
+// then captures the CUDA graphs after allocating it (compile_or_warm_up_model; "memory_profiling
+// does not consider CUDAGraph memory size"), in the (1 − u) × total outside the budget. So
+// total ≥ need / u and (1 − u) × total ≥ VLLMCUDAGraphGiB; the first binds unless the budget is
+// under ~10 GiB at 0.9. data/vllm-train.tsv agrees: llmd-08 (Qwen3-32B, one H100 of 79.18 GiB,
+// 0.9) started and held 1.14 requests of 16,000 tokens, where need / u + 1.12 GiB, the floor
+// before, asked 79.65. At u = 1 nothing is outside the budget; the graphs are added on top.
+func vllmDeviceGiB(need, u float64) float64 {
+	if u >= 1 {
+		return need/u + VLLMCUDAGraphGiB
+	}
+	return math.Max(need/u, VLLMCUDAGraphGiB/(1-u))
 }
 
 // VLLMPlan is the vLLM arguments for a deployment and what vLLM does with them.
@@ -169,14 +188,14 @@ func VLLMClaimFloorGi(b *Bounds) int64 { return ceilFloor(vllmClaimFloor(b).GiB(
 type VLLMFloor struct {
 	WeightsGiB, ActivationGiB, NonTorchGiB, KVGiB float64 // what vLLM's budget must hold
 	Utilization                                   float64 // the budget's share of the device
-	CUDAGraphGiB                                  float64 // outside the budget
+	CUDAGraphGiB                                  float64 // outside the budget, within the floor
 	ShortfallGiB                                  float64 // the driver's figure above CUDA's
 }
 
-// GiB is the floor in the driver's GiB: the budget's needs over the utilization, plus the
-// CUDA graphs and the driver's shortfall.
+// GiB is the floor in the driver's GiB: the device on which the budget holds its needs and the
+// CUDA graphs fit beside it (vllmDeviceGiB), plus the driver's shortfall.
 func (f VLLMFloor) GiB() float64 {
-	return (f.WeightsGiB+f.ActivationGiB+f.NonTorchGiB+f.KVGiB)/f.Utilization + f.CUDAGraphGiB + f.ShortfallGiB
+	return vllmDeviceGiB(f.WeightsGiB+f.ActivationGiB+f.NonTorchGiB+f.KVGiB, f.Utilization) + f.ShortfallGiB
 }
 
 // vllmClaimFloor sizes the claim for VLLMFloorGiB at the target's context and sequences on Count
@@ -197,11 +216,11 @@ func vllmClaimFloor(b *Bounds) VLLMFloor {
 func vllmEngineFloor(b *Bounds, weightsGiB, kvGiB float64) (float64, string) {
 	f := vllmClaimFloor(b)
 	mem := f.GiB()
-	margin := mem - weightsGiB - kvGiB - f.ActivationGiB - f.NonTorchGiB - f.CUDAGraphGiB - f.ShortfallGiB
+	margin := mem - weightsGiB - kvGiB - f.ActivationGiB - f.NonTorchGiB - f.ShortfallGiB
 	return mem, twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
 		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(margin) +
-		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (and vLLM's KV blocks) + " + twoDecimals(f.CUDAGraphGiB) +
-		" CUDA graphs + " + twoDecimals(f.ShortfallGiB) + " the driver keeps"
+		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's CUDA graphs, ≤ " + twoDecimals(f.CUDAGraphGiB) +
+		", and KV blocks) + " + twoDecimals(f.ShortfallGiB) + " the driver keeps"
 }
 
 func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }

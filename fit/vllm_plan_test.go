@@ -77,18 +77,25 @@ func TestPlanVLLMImpossible(t *testing.T) {
 }
 
 // The claim's floor under vLLM: Llama-3.1-8B, 8 × 32,768 tokens, limits of an unknown device
-// (the large ones), utilization 0.9, plus the CUDA-graph headroom.
+// (the large ones), utilization 0.9; the CUDA graphs (1.12 GiB) fit in the 10 % outside the budget.
 func TestVLLMFloor(t *testing.T) {
 	in := llama8B
 	in.TotalGiB, in.Device = 0, ""
 	got := VLLMFloorGiB(in, 32768, 8)
-	// (14.99 + 4.747109 + 0.112 + 8 × 4) / 0.9 + 1.12 = 51.849109 / 0.9 + 1.12 = 58.730121
-	nearly(t, "floor", got, 58.730121, 1e-6)
-	// a device of exactly the floor, at the default utilization, starts and holds the 8 requests
-	r := VLLM(VLLMInput{TotalGiB: got, WeightsGiB: 14.99, Vocab: 128256, Hidden: 4096, MaxNumSeqs: 1024, MaxTokens: 8192,
-		MaxModelLen: 32768, Cache: llama8B.Cache})
-	if !r.Starts || r.MaxConcurrency < 8 {
+	// max((14.99 + 4.747109 + 0.112 + 8 × 4) / 0.9, 1.12 / 0.1) = max(51.849109 / 0.9, 11.2) = 57.610122
+	nearly(t, "floor", got, 57.610122, 1e-6)
+	// a device at the floor (a millionth of a GiB above: at exactly it, the budget's 32 GiB of KV
+	// rounds to a hair under 16,384 blocks), at the default utilization, starts and holds the 8
+	// requests; 0.01 GiB less holds fewer
+	at := func(total float64) VLLMResult {
+		return VLLM(VLLMInput{TotalGiB: total, WeightsGiB: 14.99, Vocab: 128256, Hidden: 4096, MaxNumSeqs: 1024, MaxTokens: 8192,
+			MaxModelLen: 32768, Cache: llama8B.Cache})
+	}
+	if r := at(got + 1e-6); !r.Starts || r.MaxConcurrency < 8 {
 		t.Errorf("at its floor: %+v", r)
+	}
+	if r := at(got - 0.01); r.MaxConcurrency >= 8 {
+		t.Errorf("below its floor: %+v", r)
 	}
 }
 
@@ -101,27 +108,27 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 	b := resolve(t, qwen2)
 	// large limits: activation 9.52 × 1024 × 152,064 × 4 / 2^30 + 1.43 × 8192 × 3584 × 2 / 2^30
 	// = 9.52 × 0.580078 + 1.43 × 0.054688 = 5.522344 + 0.078203 = 5.600547;
-	// (14.185191 + 5.600547 + 0.112 + 4 × 0.875) / 0.9 + 1.12 = 23.397738 / 0.9 + 1.12 = 27.117487;
-	// + 0.44 = 27.557487 → 28 Gi
-	if got := VLLMClaimFloorGi(&b); got != 28 {
-		t.Errorf("floor = %d Gi, want 28", got)
+	// (14.185191 + 5.600547 + 0.112 + 4 × 0.875) / 0.9 = 23.397738 / 0.9 = 25.997487 (above 1.12 / 0.1);
+	// + 0.44 = 26.437487 → 27 Gi
+	if got := VLLMClaimFloorGi(&b); got != 27 {
+		t.Errorf("floor = %d Gi, want 27", got)
 	}
 	// the claim under engine vllm has that floor
 	bv := resolve(t, func(tg *target.Target) { qwen2(tg); tg.Engine = target.EngineVLLM })
-	if bv.MemoryGi != 28 || bv.Engine != target.EngineVLLM {
-		t.Errorf("claim floor under vllm = %d Gi (%s), want 28", bv.MemoryGi, bv.Engine)
+	if bv.MemoryGi != 27 || bv.Engine != target.EngineVLLM {
+		t.Errorf("claim floor under vllm = %d Gi (%s), want 27", bv.MemoryGi, bv.Engine)
 	}
-	nearly(t, "floor GiB", bv.MemoryGB, 27.557487, 1e-5)
-	// the header's reserve: 27.557487 − 14.185191 − 3.5 = 9.872296 GiB, of which 5.60 activation,
-	// 0.11 non-torch, 1.12 CUDA graphs, 0.44 the driver keeps, and the 10 % outside the budget
-	// 23.397738 / 0.9 − 23.397738 = 2.599749 (16,384 tokens are exactly 1024 blocks: no rounding)
-	want := "9.87 GiB for vLLM V1 engine v0.11–v0.20: 5.60 activation peak + 0.11 non-torch + 2.60 outside " +
-		"--gpu-memory-utilization 0.9 (and vLLM's KV blocks) + 1.12 CUDA graphs + 0.44 the driver keeps"
+	nearly(t, "floor GiB", bv.MemoryGB, 26.437487, 1e-5)
+	// the header's reserve: 26.437487 − 14.185191 − 3.5 = 8.752296 GiB, of which 5.60 activation,
+	// 0.11 non-torch, 0.44 the driver keeps, and the 10 % outside the budget, where the CUDA graphs
+	// go, 23.397738 / 0.9 − 23.397738 = 2.599749 (16,384 tokens are exactly 1024 blocks: no rounding)
+	want := "8.75 GiB for vLLM V1 engine v0.11–v0.20: 5.60 activation peak + 0.11 non-torch + 2.60 outside " +
+		"--gpu-memory-utilization 0.9 (vLLM's CUDA graphs, ≤ 1.12, and KV blocks) + 0.44 the driver keeps"
 	if bv.Reserve != want {
 		t.Errorf("reserve %q\nwant    %q", bv.Reserve, want)
 	}
-	// on a 28 Gi device (27.56 GiB to CUDA, small limits): the default 0.9 holds the 4 requests
-	p := PlanVLLMForClaim(&b, 28)
+	// on a 27 Gi device (26.56 GiB to CUDA, small limits): the default 0.9 holds the 4 requests
+	p := PlanVLLMForClaim(&b, 27)
 	if !p.OK || p.Utilization != 0.9 || p.Requests != 4 || p.Summary != "vLLM starts: 4 requests of 16384 tokens at once" {
 		t.Errorf("%+v", p)
 	}
@@ -143,5 +150,17 @@ func TestPlanVLLMKeepsGivenUtilization(t *testing.T) {
 	// at the default 0.9 they fit (TestPlanVLLMDefaultIsEnough): the fix says so
 	if want := "vLLM cannot hold 8 requests of 32768 tokens on 1 × 79.18 GiB; it would with --gpu-memory-utilization 0.9"; p.Fix != want {
 		t.Errorf("fix %q", p.Fix)
+	}
+}
+
+// vLLM's budget must hold the need, and the CUDA graphs (1.12 GiB) the share outside it.
+func TestVLLMDeviceGiB(t *testing.T) {
+	for _, c := range []struct{ need, u, want float64 }{
+		{70.72, 0.9, 78.577778}, // 70.72 / 0.9 = 78.577778; 1.12 / 0.1 = 11.2
+		{4, 0.9, 11.2},          // 4 / 0.9 = 4.444444 < 1.12 / 0.1 = 11.2: the graphs need the 10 % of 11.2 GiB
+		{4, 0.5, 8},             // 4 / 0.5 = 8; 1.12 / 0.5 = 2.24
+		{4, 1, 5.12},            // nothing outside the budget: 4 + 1.12
+	} {
+		nearly(t, "device", vllmDeviceGiB(c.need, c.u), c.want, 1e-6)
 	}
 }

@@ -13,9 +13,9 @@ import (
 //
 // DeepSeek-R1, 4 × 32,768 tokens, on B200s (183,359 MiB = 179.06 GiB): per device at n = 5,
 // weights 639.25 / 5 = 127.85 GiB, the MLA latent cache unsplit (vLLM replicates it) 8.58 GiB,
-// activation 4.85 and non-torch 0.55: (127.85 + 8.58 + 4.85 + 0.55) / 0.9 + 1.12 CUDA graphs +
-// 0.44 the driver keeps = 157.59 + 1.56 = 159.15 → 160 Gi, which a B200 holds; at n = 4,
-// (159.81 + 8.58 + 5.40) / 0.9 + 1.56 = 194.66 → 195 Gi, which it does not.
+// activation 4.85 and non-torch 0.55: (127.85 + 8.58 + 4.85 + 0.55) / 0.9 (the CUDA graphs fit in
+// the 10 % outside) + 0.44 the driver keeps = 157.59 + 0.44 = 158.03 → 159 Gi, which a B200 holds;
+// at n = 4, (159.81 + 8.58 + 5.40) / 0.9 + 0.44 = 193.54 → 194 Gi, which it does not.
 func TestVLLMSplitFloors(t *testing.T) {
 	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Engine, tg.Context, tg.Sequences, tg.Driver =
@@ -29,7 +29,7 @@ func TestVLLMSplitFloors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.MemoryGi != 160 {
-		t.Errorf("5 devices: %d Gi per device, want 160", b.MemoryGi)
+	if b.MemoryGi != 159 {
+		t.Errorf("5 devices: %d Gi per device, want 159", b.MemoryGi)
 	}
 }

@@ -20,6 +20,7 @@ func main() {
 	c := vllmtrain.Calibrate(rows)
 	fmt.Print(vllmtrain.Table(vllmtrain.Evaluate(rows)))
 	fmt.Print(vllmtrain.ChainTable(vllmtrain.EndToEnd(rows)))
+	fmt.Print(vllmtrain.FloorTable(vllmtrain.Floors(rows)))
 	fmt.Printf("constants (committed / from the data): activation = %.3g / %.4g × fp32 logits + %.3g / %.4g × bf16 hidden states (rows %v);\n",
 		fit.VLLMActLogitFactor, c.LogitFactor, fit.VLLMActHiddenFactor, c.HiddenFactor, c.ActRows)
 	fmt.Printf("  non-torch %.3g / %.4g GiB on one device, %.3g / %.4g GiB tensor parallel (rows %v); CUDA-graph headroom %.3g / %.4g GiB (rows %v)\n",

@@ -13,7 +13,7 @@ func TestEstimateEngineVLLM(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{`"needGiB":20.51`, `"engine":"vLLM V1 engine v0.11–v0.20"`, `"kvCacheGiB":0.5`,
+	for _, want := range []string{`"needGiB":19.39`, `"engine":"vLLM V1 engine v0.11–v0.20"`, `"kvCacheGiB":0.5`,
 		`"kvCacheTokens":9408`, `"maxConcurrency":0.29`, `"starts":false`, `"maxModelLen":9408`, `"reason":"To serve at least one request`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in %s", want, out)

@@ -13,8 +13,9 @@ import "github.com/fitclaim/fitclaim/target"
 // 16 bits. The llama.cpp-style engines run conversions (GGUF, MLX) whose attention need not stay
 // in 16 bits, and the measured runs say they read about the file's average: gpt-oss-20b's six
 // runs in data/truth-train.tsv (llama.cpp, MLX, Ollama on AMD, Apple and NVIDIA) fall within the
-// calibrated estimate at the average bytes (M4 Pro llama.cpp 66.5 tok/s measured, 59.6
-// estimated) and well outside it read split (42.5; RX 7900 XT 162.6 measured, 99.8 split). The
+// calibrated estimate at the average bytes (M4 Pro llama.cpp 66.5 tok/s measured, 62.8
+// estimated) and well outside it read split (48.3; RX 7900 XT 162.6 measured, 129.7 at the
+// average, 101.4 split; docs/SPEED.md). The
 // calibration (internal/speedcal) reads those runs at the average too, so that is the rule its
 // accuracy figures describe.
 

@@ -62,6 +62,17 @@ func RenderYAML(t target.Target) (string, error) {
 	return renderYAML(&b, name, Version), nil
 }
 
+// RenderYAMLResult is Render's Result with its Bounds, Name and YAML only (no JSON, matches or
+// warnings), the same errors: what a Deployment around the claim needs (package deploy's
+// RenderYAML), which computes the matches itself only when it reads them.
+func RenderYAMLResult(t target.Target) (Result, error) {
+	b, name, err := resolveNamed(t)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Bounds: b, Name: name, YAML: renderYAML(&b, name, Version)}, nil
+}
+
 // RenderJSON: see RenderYAML.
 func RenderJSON(t target.Target) (string, error) {
 	b, name, err := resolveNamed(t)

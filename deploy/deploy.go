@@ -32,14 +32,31 @@ const claimRef = "gpus"
 
 // Render sizes the target, renders its claim as a template and writes the Deployment and the
 // Service around it, for the target's engine and image. Errors are *target.FieldError.
-func Render(asked target.Target) (Result, error) {
+func Render(asked target.Target) (Result, error) { return render(asked, true) }
+
+// RenderYAML is Render's YAML alone (the same bytes and errors), for the API: it leaves out what
+// the YAML does not hold, the claim's JSON and warnings, the query, and the accelerator matches
+// unless the vLLM plan reads them. In the edge worker the matches were a third of the request.
+func RenderYAML(asked target.Target) (string, error) {
+	r, err := render(asked, false)
+	return r.YAML, err
+}
+
+// render is Render; without all, the Result holds only what its YAML needs (RenderYAML).
+func render(asked target.Target, all bool) (Result, error) {
 	t, err := ClaimTarget(asked)
 	if err != nil {
 		return Result{}, err
 	}
 	engine := t.Engine
-	query := target.Permalink(asked)
-	c, err := claim.Render(t)
+	var query string
+	var c claim.Result
+	if all {
+		query = target.Permalink(asked)
+		c, err = claim.Render(t)
+	} else {
+		c, err = claim.RenderYAMLResult(t)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -57,6 +74,10 @@ func Render(asked target.Target) (Result, error) {
 	} else {
 		if image == "" {
 			image = VLLMImage
+		}
+		if !all && b.Driver.Name == fit.DriverNVIDIA {
+			// the plan reads the matches for NVIDIA's driver only (vllmDevice, bf16Note)
+			c.Matches = fit.Matches(*b)
 		}
 		p = vllmPlan(b, c.Matches, image, asked.MaxNumSeqs > 0)
 	}

@@ -212,9 +212,9 @@ func deployYAML(raw string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	res, err := deploy.Render(t)
+	yaml, err := deploy.RenderYAML(t)
 	if err != nil {
 		return "", "", err
 	}
-	return res.YAML, TypeYAML, nil
+	return yaml, TypeYAML, nil
 }

@@ -155,7 +155,7 @@
     }
     return out;
   }
-  // adoptEarly: the claim early.js already rendered for this link (the same call on the same
+  // adoptEarly: the claim boot.js already rendered for this link (the same call on the same
   // target), taken once, so a permalink load renders once; null if the hash or target differ.
   async function adoptEarly(target) {
     const boot = window.fitclaimBoot;
@@ -302,7 +302,7 @@
     // edit, but after the first paint when a link is opened, so the link's claim is on screen
     // first (issue 10 §2). A newer claim shown meanwhile cancels the late part.
     // <html data-drawing> says the claim is on screen but the rest is not yet (cleared here, set
-    // by early.js too), so a test or tool can wait for the whole result, not just the YAML.
+    // by boot.js too), so a test or tool can wait for the whole result, not just the YAML.
     const seq = ++state.shownSeq;
     document.documentElement.dataset.drawing = "";
     const rest = () => {

@@ -5,10 +5,19 @@
 // script): the Go runtime's start overlaps the rest of the page's parsing instead of waiting for
 // app.js, a deferred script, which waits for the global. A permalink load is marked on <html> so the
 // stylesheet keeps the prerendered example out of sight until the link's own claim is there.
+//
+// On a permalink load it also renders the link's claim as soon as the engine runs, and shows its
+// YAML and JSON as soon as the parser is past them: neither waits for the rest of the document,
+// the deferred scripts or another script's download (issue 10 §2). It reads the link exactly as
+// app.js does (fitclaim.repairLink, then app.js's own render call, as its renderTable makes it),
+// and only a link that needs no repair: any message or dropped pair is left to app.js. The
+// result, {hash, target, result}, is the promise fitclaimBoot.early; app.js adopts it when its
+// form reads the same hash and the same target, so there is one render and the bytes are app.js's.
 "use strict";
 
 (() => {
-  if (location.hash.length > 1) document.documentElement.dataset.link = "";
+  const link = location.hash.length > 1;
+  if (link) document.documentElement.dataset.link = "";
   // performance marks (fitclaim:*) time the start; tools/cmd/pagebench prints them.
   const mark = (name) => { try { performance.mark("fitclaim:" + name); } catch (_) { /* old browser */ } };
   const compile = async () => {
@@ -22,7 +31,7 @@
   // A bare visit shows the example first (app.js draws it from index.html): compiling the engine
   // at once would take the cores it needs, so there the compile starts once the page is parsed
   // and drawn; the download (the preload) starts at once either way.
-  const ready = location.hash.length > 1 ? Promise.resolve()
+  const ready = link ? Promise.resolve()
     : new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => setTimeout(resolve, 0), { once: true }));
   // start instantiates and runs the module; {exited()} says whether the Go program has ended.
   const start = async (module) => {
@@ -40,5 +49,47 @@
   const engine = typeof WebAssembly === "object"
     ? ready.then(compile).then(start).catch((error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
-  window.fitclaimBoot = { engine, mark };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // parsedPast resolves once the parser has made the element with this id (everything before it
+  // in index.html is parsed), or the document is parsed anyway.
+  const parsedPast = (id) => new Promise((resolve) => {
+    if (document.getElementById(id) || document.readyState !== "loading") return resolve();
+    const done = () => { mo.disconnect(); resolve(); };
+    const mo = new MutationObserver(() => { if (document.getElementById(id)) done(); });
+    mo.observe(document, { childList: true, subtree: true });
+    document.addEventListener("DOMContentLoaded", done, { once: true });
+  });
+  const hash = location.hash.startsWith("#") ? location.hash.slice(1) : location.hash;
+  const showLink = async () => {
+    const { error } = await engine;
+    if (error) return null;
+    // Go's main installs the global while go.run starts; wait for it briefly, else leave it to app.js.
+    for (let i = 0; !(window.fitclaim && typeof window.fitclaim.render === "function"); i++) {
+      if (i > 200) return null;
+      await sleep(5);
+    }
+    const fc = window.fitclaim;
+    const r = await fc.repairLink(hash);
+    if (!r || r.message || (r.dropped && r.dropped.length) || !r.target) return null;
+    const target = r.target;
+    if (!("model" in target) && !("paramsB" in target)) return null;
+    const result = await fc.render(target, { columns: true });
+    // The claim's output ends inside #panel-json; #panel-deploy follows it (index.html).
+    await parsedPast("panel-deploy");
+    if (location.hash.slice(1) !== hash) return null; // the address moved on meanwhile
+    const output = document.getElementById("output");
+    const yaml = document.getElementById("yaml");
+    const json = document.getElementById("json");
+    if (!output || !yaml || !json) return null;
+    yaml.textContent = String(result.yaml || "");
+    json.textContent = String(result.json || "");
+    output.removeAttribute("data-example");
+    // The table, pictures and panels come when app.js adopts this claim; until then <html> says
+    // the page is still drawing (app.js's drawRest clears it), which tests and tools wait on.
+    document.documentElement.dataset.drawing = "";
+    mark("early-shown");
+    return { hash, target, result };
+  };
+  const early = link ? showLink().catch(() => null) : null;
+  window.fitclaimBoot = { engine, mark, early };
 })();

@@ -265,7 +265,7 @@ func (p *page) visible(id string) bool {
 
 // waitText polls until an element's textContent satisfies ok, and returns it. It also waits
 // for the page to finish drawing what goes with the claim (<html data-drawing> gone): the YAML
-// of a link is shown first (web/early.js, then app.js), the table, pictures and panels after
+// of a link is shown first (web/boot.js, then app.js), the table, pictures and panels after
 // the first paint, and the tests check those right after the YAML.
 func (p *page) waitText(id string, ok func(string) bool, what string) string {
 	p.t.Helper()

@@ -299,7 +299,11 @@ type loadResult struct {
 	Global *float64 `json:"global"`
 	DCL    *float64 `json:"dcl"`
 	Wasm   *float64 `json:"wasm"`
-	Bytes  *float64 `json:"bytes"` // bytes over the wire: the page and every resource it fetched
+	// WasmAsked and WasmFirstByte: when the wasm's request went out and its first byte came
+	// back (Resource Timing): the download is Wasm minus WasmFirstByte.
+	WasmAsked     *float64 `json:"wasmAsked"`
+	WasmFirstByte *float64 `json:"wasmFirstByte"`
+	Bytes         *float64 `json:"bytes"` // bytes over the wire: the page and every resource it fetched
 	// Marks is the page's own performance marks named fitclaim:NAME (boot.js, app.js, the Go
 	// main), by NAME: where the time to the first claim goes.
 	Marks   map[string]float64 `json:"marks"`
@@ -383,7 +387,8 @@ func (b *bench) load(url, src string) (res loadResult, err error) {
 	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0);
 	  const marks = {};
 	  for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("fitclaim:") && !(m.name.slice(9) in marks)) marks[m.name.slice(9)] = m.startTime;
-	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : undefined, error: B.error, bytes, marks,
+	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : undefined,
+	    wasmAsked: w ? w.requestStart : undefined, wasmFirstByte: w ? w.responseStart : undefined, error: B.error, bytes, marks,
 	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined };
 	})()`
 	for {
@@ -540,6 +545,8 @@ func printLoads(rs []loadResult, done string) {
 		fmt.Printf("    %-34s %8.1f ms  [%.1f..%.1f]\n", label, median(xs), xs[0], xs[len(xs)-1])
 	}
 	row("DOMContentLoaded", func(r loadResult) *float64 { return r.DCL })
+	row("wasm requested (requestStart)", func(r loadResult) *float64 { return r.WasmAsked })
+	row("wasm first byte (responseStart)", func(r loadResult) *float64 { return r.WasmFirstByte })
 	row("wasm downloaded (responseEnd)", func(r loadResult) *float64 { return r.Wasm })
 	row("Go main set the global", func(r loadResult) *float64 { return r.Global })
 	for _, name := range markNames(rs) {

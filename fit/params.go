@@ -112,18 +112,40 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	if sixteenBitRelease(m) || !(own.TotalB > 0) {
 		return own, m
 	}
+	out, counted, ok := unpackedCount(m, own)
+	if !ok {
+		return own, m
+	}
+	if f := ReleaseFormat(m); f.Experts != "" && !(ArchitectureOf(m).Experts > ArchitectureOf(m).ExpertsPerToken) {
+		// A split format's bytes need the experts' share, which needs the expert counts; without
+		// them the packed count at the rest's bytes is the checkpoint's size, the true count at
+		// them would be nearly twice it (deepseek-ai/DeepSeek-V4-Pro: 861.6 B × 1 B ≈ its files;
+		// 1,600.8 B × 1 B is not), so the packed count stays, and the params line says why.
+		whose, _, _ := strings.Cut(out.From, ":")
+		own.From = "the catalog's " + billions(own.TotalB) + " counts packed tensors (" + whose + " is " + billions(out.TotalB) +
+			"); without the expert counts the two formats cannot be told apart, so the weights are the packed count's bytes, the checkpoint's"
+		return own, m
+	}
+	return out, counted
+}
+
+// unpackedCount is a packed release's count taken from an entry that counts its weights: the
+// 16-bit entry of the same name without the format words, else the size its name states, else
+// the FP8 entry of the same name, else the entry architectures.csv names as its base; ok is false
+// when none applies or the release's own count is no packed one.
+func unpackedCount(m *catalog.Model, own ReleaseParams) (ReleaseParams, *catalog.Model, bool) {
 	kin, ok := unpackedKin()[stem(m.Name)]
 	if ok && sixteenBitRelease(kin) && own.TotalB < packedShare*paramsB(kin) {
 		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
-		return out, kin
+		return out, kin, true
 	}
 	if named := sizeFromName(m.Name); own.TotalB < packedShare*named {
 		out := ReleaseParams{TotalB: named, ActiveB: named, From: "the size the name states: the catalog's " + billions(own.TotalB) + " counts packed tensors (no 16-bit entry to count from)"}
 		if a := ActiveFromName(m.Name, named); a > 0 {
 			out.ActiveB = a
 		}
-		return out, m
+		return out, m, true
 	}
 	// No 16-bit entry and no size in the name: the FP8 entry of the same name (MiniMaxAI/MiniMax-M2.5
 	// for nvidia/MiniMax-M2.5-NVFP4; after the name's size, as an FP8 repository may store an LM
@@ -132,14 +154,14 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	if ok && own.TotalB < packedShare*paramsB(kin) {
 		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
-		return out, kin
+		return out, kin, true
 	}
 	if kin := baseEntry(m); kin != nil && unpackedRelease(kin) && own.TotalB < packedShare*paramsB(kin) {
 		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count (its base in architectures.csv): the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
-		return out, kin
+		return out, kin, true
 	}
-	return own, m
+	return own, m, false
 }
 
 func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }
@@ -205,11 +227,12 @@ var entriesByName = sync.OnceValue(func() map[string]*catalog.Model {
 })
 
 // formatWords are the dash-separated words of a repository name that name a quantized format
-// rather than the model.
+// (or, "base", a release of the same tensors) rather than the model.
 var formatWords = map[string]bool{
 	"fp8": true, "nvfp4": true, "mxfp4": true, "fp4": true, "awq": true, "gptq": true, "int4": true, "int8": true,
 	"w4a16": true, "w8a8": true, "nvfp4a16": true, "w4a4": true, "w8a16": true, "4bit": true, "8bit": true, "dynamic": true, "qad": true,
 	"autoround": true, "gguf": true, "mlx": true, "bnb": true, "dwq": true, "unsloth": true,
+	"base": true, // not a format: the pre-trained release of the same tensors (DeepSeek-V4-Flash-Base counts DeepSeek-V4-Flash's)
 }
 
 // stem is a repository name without its owner and its format words, in lower case:

@@ -26,12 +26,12 @@ func TestPackedReleaseParams(t *testing.T) {
 	if !within(b.ParamsB, 4.72, 0.01) || b.ParamsFrom != "" {
 		t.Errorf("llmfit mode moved: %v B params, from %q", b.ParamsB, b.ParamsFrom)
 	}
-	// No 16-bit entry to count from: the name's size, said as such (nvidia/Qwen3-30B-A3B-NVFP4:
-	// 30 B against the catalog's 15.6 B), and the family's active count, 3,353,032,704
-	// (moeactive.go), not the name's 3 B.
+	// No 16-bit entry of the name itself: its pre-trained release's (nvidia/Qwen3-30B-A3B-NVFP4:
+	// Qwen/Qwen3-30B-A3B-Base's 30,532,122,624 against the catalog's 15.6 B), with the family's
+	// active count, 3,353,032,704 (moeactive.go), within 1 % of the Base's own 3,339,450,907.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/Qwen3-30B-A3B-NVFP4", "kv" })
-	if b.ParamsB != 30 || b.ActiveParamsB != 3.353032704 || !strings.HasPrefix(b.ParamsFrom,
-		"the size the name states: the catalog's 15.6B counts packed tensors (no 16-bit entry to count from); active 3.35B: ") {
+	if b.ParamsB != 30.532122624 || b.ActiveParamsB != 3.353032704 ||
+		b.ParamsFrom != "Qwen/Qwen3-30B-A3B-Base's count: the catalog's 15.6B for this repository counts packed tensors" {
 		t.Errorf("name's size: %v B, %v B active, from %q", b.ParamsB, b.ActiveParamsB, b.ParamsFrom)
 	}
 	// Neither a 16-bit entry nor a size in the name: the FP8 entry of the same name
@@ -51,6 +51,25 @@ func TestPackedReleaseParams(t *testing.T) {
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "nvidia/DeepSeek-R1-0528-NVFP4-v2", "kv" })
 	if b.ParamsB != 684.531386 || !strings.HasPrefix(b.ParamsFrom, "deepseek-ai/DeepSeek-V3's count (its base in architectures.csv): the catalog's 393.6B for this repository counts packed tensors; ") {
 		t.Errorf("base: %v B, from %q", b.ParamsB, b.ParamsFrom)
+	}
+	// Neither: the size the name states (mlx-community/gemma-3-1b-it-qat-4bit: 1 B against 0.9 B).
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "mlx-community/gemma-3-1b-it-qat-4bit", "kv" })
+	if b.ParamsB != 1 || b.ParamsFrom != "the size the name states: the catalog's 0.9B counts packed tensors (no 16-bit entry to count from)" {
+		t.Errorf("name's size: %v B, from %q", b.ParamsB, b.ParamsFrom)
+	}
+	// "Base" names the pre-trained release of the same tensors: deepseek-ai/DeepSeek-V4-Flash,
+	// MXFP4 experts + FP8 packed into 158,069,433,298 elements, takes DeepSeek-V4-Flash-Base's
+	// 292,021,347,282 (DeepSeek: 284 B, and an MTP layer). DeepSeek-V4-Pro would take its Base's
+	// 1,600.8 B, but architectures.csv lacks its expert counts, without which the MXFP4 experts and
+	// the FP8 rest cannot be told apart: at the rest's 1 B the true count would be ~1.6 TB of
+	// weights, the packed 861,608,274,846 × 1 B is its checkpoint; the packed count stays, said so.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Flash", "kv" })
+	if b.ParamsB != 292.021347282 || b.ParamsFrom != "deepseek-ai/DeepSeek-V4-Flash-Base's count: the catalog's 158.1B for this repository counts packed tensors" {
+		t.Errorf("V4-Flash: %v B, from %q", b.ParamsB, b.ParamsFrom)
+	}
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Pro", "kv" })
+	if b.ParamsB != 861.608274846 || !strings.HasPrefix(b.ParamsFrom, "the catalog's 861.6B counts packed tensors (deepseek-ai/DeepSeek-V4-Pro-Base's count is 1600.8B); without the expert counts") {
+		t.Errorf("V4-Pro: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	// A release whose count is its own keeps it: Qwen/Qwen2.5-14B-Instruct-AWQ's 14.77 B is its base's.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-14B-Instruct-AWQ", "kv" })
@@ -72,6 +91,7 @@ func TestStemAndNamedSize(t *testing.T) {
 		{"nvidia/Qwen3-30B-A3B-NVFP4", "qwen3-30b-a3b", 30}, // A3B is the active size, not the model's
 		{"google/gemma-3n-E4B-it", "gemma-3n-e4b-it", 0},    // E4B is an effective size
 		{"mistralai/Mixtral-8x7B-v0.1", "mixtral-8x7b-v0.1", 0},
+		{"deepseek-ai/DeepSeek-V4-Flash-Base", "deepseek-v4-flash", 0}, // the pre-trained release of the same tensors
 	} {
 		if got := stem(c.name); got != c.stem {
 			t.Errorf("stem(%q) = %q, want %q", c.name, got, c.stem)

@@ -66,9 +66,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	s.Grow(1024) // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
 	s.WriteString("{\n")
 	for i, kv := range f {
-		s.WriteString("  ")
-		s.WriteString(jsonString(kv.key))
-		s.WriteString(": ")
+		s.WriteString(`  "`) // the keys are ASCII letters: each quotes as itself
+		s.WriteString(kv.key)
+		s.WriteString(`": `)
 		s.WriteString(kv.value)
 		if i < len(f)-1 {
 			s.WriteByte(',')

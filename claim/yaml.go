@@ -104,17 +104,39 @@ func yamlString(s string) string {
 }
 
 func yamlNonString(s string) bool {
-	switch strings.ToLower(s) {
-	case "", "~", "null", "y", "n", "yes", "no", "true", "false", "on", "off":
-		return true
+	// The words are ASCII of at most 5 bytes, and no longer text lowers to one (the only
+	// character outside ASCII that lowers into it is the Kelvin sign, to 'k', in none of them).
+	if len(s) <= len("false") {
+		switch strings.ToLower(s) {
+		case "", "~", "null", "y", "n", "yes", "no", "true", "false", "on", "off":
+			return true
+		}
 	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		return true
-	}
-	if _, err := strconv.ParseInt(s, 0, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		return true
+	// Only what may be a number is parsed: a failed parse allocated its error, for nearly
+	// every scalar written.
+	if mayBeNumber(s) {
+		if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			return true
+		}
+		if _, err := strconv.ParseInt(s, 0, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			return true
+		}
 	}
 	return isDate(s)
+}
+
+// mayBeNumber is false for text that strconv.ParseFloat and strconv.ParseInt (base 0) both
+// refuse with a syntax error: after an optional sign, each needs a digit or '.' first, or one
+// of ParseFloat's words inf, infinity and nan (any case).
+func mayBeNumber(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return '0' <= c && c <= '9' || c == '.' || c == 'i' || c == 'I' || c == 'n' || c == 'N'
 }
 
 // isDate reports whether s has the shape of a YAML 1.1 date, YYYY-M(M)-D(D).

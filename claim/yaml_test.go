@@ -1,8 +1,10 @@
 package claim
 
 import (
+	"errors"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -296,6 +298,46 @@ func TestIsDate(t *testing.T) {
 	} {
 		if got := isDate(s); got != want {
 			t.Errorf("isDate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// yamlNonStringParsed is yamlNonString without its shortcuts (every text lowered and parsed):
+// the reference TestYAMLNonStringShortcuts holds it to.
+func yamlNonStringParsed(s string) bool {
+	switch strings.ToLower(s) {
+	case "", "~", "null", "y", "n", "yes", "no", "true", "false", "on", "off":
+		return true
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	if _, err := strconv.ParseInt(s, 0, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	return isDate(s)
+}
+
+// TestYAMLNonStringShortcuts: skipping the parse for text that cannot be a number, and the
+// words for text longer than five bytes, decides every text as parsing it all does: numbers in
+// every spelling strconv reads, the words in any case, Unicode that lowers to ASCII, and what
+// the claims write.
+func TestYAMLNonStringShortcuts(t *testing.T) {
+	texts := []string{"", "~", "Null", "NULL", "y", "Y", "n", "yes", "No", "TRUE", "False", "on", "OFF", "offf", "nul",
+		"0", "-0", "+1", "1.5", ".5", "-.5", "5.", "1e9", "1E-9", "1e999", "-1e999", "0x1p-2", "0X1P+2", "0x10", "0o17", "0b101", "017",
+		"1_000", "0x_1", "_1", "1_", "inf", "+Inf", "-INFINITY", "infinity", "nan", "NaN", "+nan", "in", "infinit", "9223372036854775808",
+		"-9223372036854775809", "1.5.5", "--1", "+-1", "+", "-", ".", "e5", "2024-01-02", "2024-1-2",
+		"\u212a", "\u0130", "ſ", "ＴＲＵＥ", "Qwen/Qwen2.5-7B-Instruct", "gpu.nvidia.com", "llmfit.ai", "model", "7B", "1.5B", "8e"}
+	for _, a := range []string{"", "+", "-"} {
+		for _, b := range []string{"0", "1", ".", "i", "I", "n", "N", "x", "_", "e", "0x", "0b"} {
+			for _, c := range []string{"", "1", "e1", "nf", "an", "_1", "p1", "x", "."} {
+				texts = append(texts, a+b+c)
+			}
+		}
+	}
+	for _, s := range texts {
+		if got, want := yamlNonString(s), yamlNonStringParsed(s); got != want {
+			t.Errorf("yamlNonString(%q) = %v, parsing it gives %v", s, got, want)
 		}
 	}
 }

@@ -22,7 +22,20 @@ func Round(x float64, decimals int) float64 {
 // Quote writes s as a JSON string the way serde_json does: escapes for '"', '\\' and control
 // characters only; invalid UTF-8 becomes U+FFFD.
 func Quote(s string) string {
+	if plain(s) {
+		return `"` + s + `"` // one allocation, where the append and the conversion made two
+	}
 	return string(AppendQuote(make([]byte, 0, len(s)+2), s))
+}
+
+// plain reports whether s quotes as itself: printable ASCII without '"' or '\\'.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendQuote appends Quote(s) to b.

@@ -150,3 +150,21 @@ func TestStrBytesIsStr(t *testing.T) {
 		t.Errorf("StrBytes = %s, Str = %s", b.String(), a.String())
 	}
 }
+
+// TestQuotePlainIsAppendQuote: Quote's shortcut for text that quotes as itself gives what the
+// escaping path gives, at each boundary of "plain" (space, DEL, '"', '\\', a control
+// character, the first non-ASCII byte, invalid UTF-8).
+func TestQuotePlainIsAppendQuote(t *testing.T) {
+	for _, s := range []string{"", "a", "Qwen/Qwen2.5-7B-Instruct", " ~", "\x7f", "a\"b", `a\b`, "a\x1fb", "é", "a\xffb", "\u2028", "gpu.nvidia.com"} {
+		if got, want := Quote(s), string(AppendQuote(nil, s)); got != want {
+			t.Errorf("Quote(%q) = %s, AppendQuote gives %s", s, got, want)
+		}
+	}
+	// by hand: the plain text in quotes, and an escaped one
+	if got := Quote("a b"); got != `"a b"` {
+		t.Errorf(`Quote("a b") = %s, want "a b"`, got)
+	}
+	if got := Quote("a\"b\n"); got != `"a\"b\n"` {
+		t.Errorf(`Quote("a\"b\n") = %s, want "a\"b\n"`, got)
+	}
+}

@@ -110,6 +110,13 @@ import (
 //     routers and norms 7,980,928; embeddings 2 × 352,321,536 → 3,580,076,352 (NVIDIA: 3.6 B with
 //     the embeddings), and the total from the same shapes is the catalog's 31,577,937,344 within
 //     3,000. Nemotron-Cascade-2-30B-A3B is this architecture (the same count to the parameter).
+//   - Llama-4-Maverick-17B-128E (AI-Hypercomputer/maxtext src/maxtext/configs/models/
+//     llama4-17b-128e.yml: h 5,120, 48 layers of 40 q / 8 KV heads of 128, every 2nd an MoE layer
+//     of E 128, k 1, m 8,192 and one shared expert, the others dense of 16,384; V 202,048):
+//     routed 24 × 1 × 125,829,120 = 3,019,898,880; shared 3,019,898,880; dense 6,039,797,760;
+//     attention 48 × 62,914,560 = 3,019,898,880; routers and norms 16,225,280; embeddings 2 ×
+//     1,034,485,760 → 17,184,691,200 (Meta: 17 B; text total 400.71 B, the catalog's 401.58 B with
+//     the 34-layer vision encoder).
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -143,6 +150,7 @@ var moeActiveFacts = map[string]activeFact{
 	"mistralai/Mixtral-8x22B-Instruct-v0.1":                                  {39.161468928, "Mixtral-8x22B", 0},
 	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
+	"meta-llama/Llama-4-Maverick-17B-128E-Instruct":                          {17.1846912, "Llama-4-Maverick-17B-128E", 0},
 }
 
 var (

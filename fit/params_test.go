@@ -132,6 +132,11 @@ func TestMoEActiveFromShapes(t *testing.T) {
 	if b.ActiveParamsB != 3.353032704 || !strings.HasSuffix(b.ParamsFrom, "from Qwen3-30B-A3B's config.json shapes (the catalog says 3.40B)") {
 		t.Errorf("VL AWQ: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
 	}
+	// Llama-4-Maverick's FP8 release: 17,184,691,200 (moeactive.go), not the catalog's 43.93 B.
+	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8", "kv" })
+	if b.ActiveParamsB != 17.1846912 || !strings.HasSuffix(b.ParamsFrom, "Llama-4-Maverick-17B-128E's config.json shapes (the catalog says 43.93B)") {
+		t.Errorf("Maverick FP8: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
 	// A dense model has no active count to take.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })
 	if b.ActiveParamsB != b.ParamsB || b.ParamsFrom != "" {

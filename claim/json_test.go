@@ -48,7 +48,7 @@ func TestJSONLayout(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.JSON), &j); err != nil {
 		t.Fatal(err)
 	}
-	// The products (≥ 15 Gi = 15,360 MiB and ≥ 394 GB/s: 14.229376 GB / (0.7529 × 0.048088) = 393.02, nvidia's
+	// The products (≥ 15 Gi = 15,360 MiB and ≥ 394 GB/s: 14.229376 GB / (0.7514 × 0.048104) = 393.67, nvidia's
 	// calibrated efficiency): 24 of the first table's 26 NVIDIA rows (not the L4 and T4), and of the
 	// later rows the TITAN RTX, 3090 Ti, 4070 Ti SUPER, 4080 SUPER, 5060 Ti 16GB, 5070 Ti, 5080,
 	// RTX 5880 Ada, RTX PRO 6000 Workstation and RTX A5000: 34.

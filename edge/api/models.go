@@ -32,7 +32,11 @@ func models(raw string) (string, string, error) {
 	if len(query) > maxSearch {
 		return "", "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(len(query)) + ")"}
 	}
-	return marshal(claim.SearchModels(query, limit))
+	found := claim.SearchModels(query, limit)
+	if text, ok := modelsJSON(found); ok {
+		return text, TypeJSON, nil
+	}
+	return marshal(found)
 }
 
 // version answers /version: fitclaim's version (the catalog date is its build metadata), the

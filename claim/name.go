@@ -1,15 +1,16 @@
 package claim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/target"
 )
+
+//go:generate go test -run ^TestSharedStemsCurrent$ . -args -update
 
 const (
 	stemMax      = 48
@@ -29,7 +30,7 @@ func DeriveName(model string) string {
 }
 
 // deriveStem writes DeriveName's stem into buf without allocating, so the stems of the whole
-// catalog are counted cheaply (countStems, once per process). Leading
+// catalog are counted cheaply (sharedStemsSource). Leading
 // dashes are never written and it stops at 48 characters, which gives the same stem as llmfit's
 // trim, cut, trim.
 func deriveStem(model string, buf *[stemMax]byte) []byte {
@@ -60,32 +61,28 @@ func deriveStem(model string, buf *[stemMax]byte) []byte {
 	return buf[:n]
 }
 
-// sharedCount is how many catalog entries derive the claim name name. Every stem of the
-// catalog is counted once per process (countStems), on first use: scanning the catalog's names
-// for each render was most of a render's time (80 % of BenchmarkRender), paid on every request
-// of the edge worker and on every keystroke of the page. (A per-name scan was cheaper while the
-// edge worker started a new Go instance for every request; it keeps one now.)
+// sharedCount is how many catalog entries derive the claim name name when more than one does,
+// else 0. The stems shared by several entries are counted when the catalog is generated
+// (sharedStems, stems_gen.go: `go generate ./claim`, checked by TestSharedStemsCurrent), not
+// at run time: counting every stem of the catalog was a map of 1,852 stems built on the first
+// render, one-time work on the page's path to its first claim (about 2 ms natively, tens of
+// milliseconds in the browser's first, baseline-compiled wasm; issue 10 §2), and a scan of the
+// names per render before that was most of a render's time.
 func sharedCount(name string) int {
 	stem, ok := strings.CutSuffix(name, nameSuffix)
 	if !ok {
 		return 0
 	}
-	stemCountsOnce.Do(countStems)
-	return stemCounts[stem]
+	if i, found := slices.BinarySearchFunc(sharedStems[:], stem, func(s stemCount, stem string) int { return strings.Compare(s.stem, stem) }); found {
+		return sharedStems[i].n
+	}
+	return 0
 }
 
-var (
-	stemCountsOnce sync.Once
-	stemCounts     map[string]int // derived stem → catalog entries that derive it
-)
-
-func countStems() {
-	names := catalog.Names() // the names alone: the first claim need not decode the catalog
-	stemCounts = make(map[string]int, len(names))
-	var buf [stemMax]byte
-	for _, n := range names {
-		stemCounts[string(deriveStem(n, &buf))]++
-	}
+// stemCount is a claim-name stem and how many catalog entries derive it.
+type stemCount struct {
+	stem string
+	n    int
 }
 
 // checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,

@@ -85,7 +85,9 @@ func TestDeriveNameCatalog(t *testing.T) {
 	if got := count["lmstudio-community-qwen3-coder-30b-a3b-instruct-fit"]; len(got) != 4 {
 		t.Errorf("qwen3 coder names: %v", got)
 	}
-	if sharedCount("microsoft-phi-3-mini-4k-instruct-fit") != 2 || sharedCount("nousresearch-llama-2-7b-chat-hf-fit") != 1 || sharedCount("no-such-fit") != 0 {
+	// Llama-2-7b-chat-hf's name is its entry's alone: not shared, 0.
+	if sharedCount("microsoft-phi-3-mini-4k-instruct-fit") != 2 || sharedCount("nousresearch-llama-2-7b-chat-hf-fit") != 0 || sharedCount("no-such-fit") != 0 ||
+		sharedCount("lmstudio-community-qwen3-coder-30b-a3b-instruct-fit") != 4 {
 		t.Error("sharedCount disagrees")
 	}
 }

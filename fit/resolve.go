@@ -292,7 +292,7 @@ func (b *Bounds) sizeKV(count int) {
 	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
 	e := LookupEngine(b.Engine)
 	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes/float64(count)/gib
-	mem, reserve := e.Floor(b, perWeights, perKV)
+	mem, reserve := e.floor(b, perWeights, perKV)
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9

@@ -145,7 +145,10 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			return err
 		}
 		defer stop()
-		if err := b.renderLatency(iso+"/", renders); err != nil {
+		if err := b.renderLatency(iso+"/", renders, false); err != nil {
+			return err
+		}
+		if err := b.renderLatency(iso+"/", renders, true); err != nil {
 			return err
 		}
 	}
@@ -638,6 +641,7 @@ const renderJS = `(async () => {
   const render = page ? (t) => page(t) : (t) => fc.render(t);
   // A mark whose trace timestamp ties -chrome-trace's clock to performance.now().
   const markAt = performance.mark("fitclaim-bench:t0").startTime;
+  const w = window.fitclaimPage && window.fitclaimPage.warm, warmed = w ? w.renders : -1, warmMs = w ? w.ms : 0;
   // Under -chrome-trace, a mark before and after each timed render: the trace stamps each with
   // the main thread's CPU time too, so a render's own CPU time shows apart from the machine's load.
   const cpu = TRACE ? (name) => { performance.mark("fitclaim-bench:" + name); performance.clearMarks("fitclaim-bench:" + name); } : () => {};
@@ -692,7 +696,7 @@ const renderJS = `(async () => {
     try { await fc.permalink(targets[i]); } catch (_) {}
     p.push(performance.now() - t0);
   }
-  return { p, d, again, full, at, markAt, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
+  return { p, d, again, full, at, markAt, warmed, warmMs, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
 })()`
 
 // updateJS times what a user waits for: an edit of the form (the target speed, typed) until the
@@ -727,6 +731,8 @@ type renderResult struct {
 	} `json:"at"`
 	Targets   []json.RawMessage `json:"targets"`
 	MarkAt    float64           `json:"markAt"`
+	Warmed    int               `json:"warmed"` // the page's warm-up renders before the timed ones (-1: none)
+	WarmMs    float64           `json:"warmMs"`
 	P         []float64         `json:"p"`
 	Full      []float64         `json:"full"`
 	Again     []float64         `json:"again"`
@@ -740,7 +746,15 @@ type renderResult struct {
 	Isolated  bool              `json:"isolated"`
 }
 
-func (b *bench) renderLatency(url string, n int) error {
+// renderLatency times n renders in a fresh page. Cold (warm false): as soon as the page says it
+// is ready (data-state) and 500 ms more, as a user's first edits meet it; the page's idle-time
+// warm-up (web/app.js warmUp) may have begun by then, and how far it got is printed. Warm: once
+// the page says its warm-up is done (<html data-warm>); a page without one is said and skipped.
+func (b *bench) renderLatency(url string, n int, warm bool) error {
+	suffix := "" // of the -render-trace and -chrome-trace files: the warm run's end in .warm
+	if warm {
+		suffix = ".warm"
+	}
 	ctx, stop, err := b.browser(b.root)
 	if err != nil {
 		return err
@@ -794,6 +808,22 @@ func (b *bench) renderLatency(url string, n int) error {
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
+	if warm {
+		for {
+			var done bool
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`"warm" in document.documentElement.dataset`, &done)); err != nil {
+				return err
+			}
+			if done {
+				break
+			}
+			if time.Now().After(deadline.Add(30 * time.Second)) {
+				fmt.Printf("\nrender latency in the page once warm: the page never said it was warm (<html data-warm>): skipped\n")
+				return nil
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	time.Sleep(500 * time.Millisecond)
 	var res renderResult
 	src := strings.NewReplacer("COUNT", fmt.Sprint(n), "WARMUP", fmt.Sprint(warmRenders), "TRACE", fmt.Sprint(b.trace != "" || b.chromeTrace != "")).Replace(renderJS)
@@ -807,18 +837,32 @@ func (b *bench) renderLatency(url string, n int) error {
 			res.Errors, len(res.D)+warmRenders, res.LastError)
 	}
 	if b.trace != "" {
-		if err := writeTrace(b.trace, &res, gcs.lines()); err != nil {
+		if err := writeTrace(b.trace+suffix, &res, gcs.lines()); err != nil {
 			return err
 		}
 		fmt.Printf("  (-render-trace) after the renders: %s\n", gcs.heldJS())
 	}
 	if tr != nil {
-		if err := tr.stop(ctx, b.chromeTrace); err != nil {
+		if err := tr.stop(ctx, b.chromeTrace+suffix); err != nil {
 			return err
 		}
 	}
 	xs := append([]float64(nil), res.D...)
 	sort.Float64s(xs)
+	if warm {
+		fmt.Printf("\nrender latency in the page once warm: a fresh page, timed after it said its idle-time warm-up was done\n")
+		fmt.Printf("  (<html data-warm>: %d warm-up renders, %.0f ms of rendering, web/app.js warmUp), the same %d renders as above\n", res.Warmed, res.WarmMs, len(xs))
+		fmt.Printf("    median %8.3f ms, p90 %8.3f ms, p99 %8.3f ms, max %8.3f ms\n", quantile(xs, 0.5), quantile(xs, 0.9), quantile(xs, 0.99), xs[len(xs)-1])
+		if h := len(res.D) / 2; h > 0 {
+			fmt.Printf("    p99 of the first %d renders %.3f ms, of the last %d %.3f ms\n", h, quantile(res.D[:h], 0.99), len(res.D)-h, quantile(res.D[h:], 0.99))
+		}
+		if len(res.Again) > 0 {
+			fmt.Printf("    the same %d renders again: median %.3f ms, p99 %.3f ms\n", len(res.Again), quantile(res.Again, 0.5), quantile(res.Again, 0.99))
+		}
+		b.note("%-44s median %.3f ms, p99 %.3f ms over %d renders (after the page's warm-up)", "render latency in the page, once warm",
+			quantile(xs, 0.5), quantile(xs, 0.99), len(xs))
+		return nil
+	}
 	resolution := "100 µs (not cross-origin isolated)"
 	if res.Isolated {
 		resolution = "5 µs (cross-origin isolated: COOP/COEP)"
@@ -846,6 +890,9 @@ func (b *bench) renderLatency(url string, n int) error {
 			quantile(res.Again, 0.5), quantile(res.Again, 0.9), quantile(res.Again, 0.99), quantile(res.Again, 1))
 	}
 	fmt.Printf("    first render after the page's own first render %.3f ms\n", res.First)
+	if res.Warmed >= 0 {
+		fmt.Printf("    the page's idle-time warm-up (web/app.js warmUp) had made %d renders (%.0f ms) when the timed ones began\n", res.Warmed, res.WarmMs)
+	}
 	if len(res.Full) > 0 {
 		fmt.Printf("  for comparison, the documented form (`await fitclaim.render(target)`: every match an object), same targets:\n")
 		fmt.Printf("    median %8.3f ms, p90 %8.3f ms, p99 %8.3f ms, max %8.3f ms\n", quantile(res.Full, 0.5), quantile(res.Full, 0.9), quantile(res.Full, 0.99), quantile(res.Full, 1))

@@ -98,16 +98,16 @@ var (
 	lowered   []string // models' names in lower case, for lookup and search without re-lowering
 )
 
-// indexModels cuts modelsTSV into lines and names; it decodes nothing.
+// indexModels cuts modelsTSV into lines and names by the generated index (tables_index.go:
+// where each line starts, how long its name is), without reading the table; it decodes nothing.
 func indexModels() {
 	indexOnce.Do(func() {
-		n := countRows(modelsTSV)
-		modelLines, modelNames = make([]string, 0, n), make([]string, 0, n)
-		for line := range rows(modelsTSV) {
-			name, _, _ := strings.Cut(line, "\t")
-			modelLines, modelNames = append(modelLines, line), append(modelNames, name)
+		modelLines, modelNames = make([]string, modelCount), make([]string, modelCount)
+		for i := range modelCount {
+			line := modelsTSV[modelStart[i] : modelStart[i+1]-1] // without its newline
+			modelLines[i], modelNames[i] = line, line[:modelNameLen[i]]
 		}
-		models, decoded = make([]Model, n), make([]bool, n)
+		models, decoded = make([]Model, modelCount), make([]bool, modelCount)
 	})
 }
 
@@ -159,20 +159,12 @@ func lowerNames() []string {
 
 // ModelCount is len(Models()) without decoding the catalog, and AcceleratorCount is
 // len(Accelerators()): the page says the catalog's size as soon as its engine has started,
-// before the first claim, which decodes only what it needs.
-func ModelCount() int { return countRows(modelsTSV) }
+// before the first claim, which decodes only what it needs. Both are counted when the catalog
+// is generated (tables_index.go).
+func ModelCount() int { return modelCount }
 
 // AcceleratorCount is len(Accelerators()) without decoding the table.
-func AcceleratorCount() int { return countRows(acceleratorsTSV) }
-
-// countRows counts the lines that parseModels and parseAccelerators read.
-func countRows(text string) int {
-	n := 0
-	for range rows(text) {
-		n++
-	}
-	return n
-}
+func AcceleratorCount() int { return acceleratorCount }
 
 // rows yields a table's lines that hold data: not empty, not a comment. It cuts them by hand
 // (strings.Split allocated the slice of every line): reading the tables is the start-up cost

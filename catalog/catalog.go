@@ -10,6 +10,7 @@ package catalog
 
 import (
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,20 +130,18 @@ func Names() []string {
 	return modelNames
 }
 
-// nameIndex maps each entry's exact name to its index: a lookup by the exact name (every
-// permalink the page writes, so most edge requests) is one map read instead of comparing the
-// query with each of the 1,852 names. Names are unique in the catalog (were one not, the first
-// would be found, as the scan found it).
-var nameIndex = sync.OnceValue(func() map[string]int {
+// exactName is the index of the first entry named exactly name: a binary search of the names
+// in the generated order (modelByName, tables_index.go). A lookup by the exact name is every
+// permalink the page writes, so most edge requests and the page's first claim; the search
+// builds nothing (a map of the 1,852 names was one-time work on the page's first claim).
+func exactName(name string) (int, bool) {
 	names := Names()
-	index := make(map[string]int, len(names))
-	for i, n := range names {
-		if _, seen := index[n]; !seen {
-			index[n] = i
-		}
+	i, found := slices.BinarySearchFunc(modelByName[:], name, func(e uint16, name string) int { return strings.Compare(names[e], name) })
+	if !found {
+		return 0, false
 	}
-	return index
-})
+	return int(modelByName[i]), true
+}
 
 // lowerNames returns the lower-case names, index for index with Models(). They are made on
 // first use: an exact-name lookup (the edge worker's usual request) never needs them.

@@ -49,7 +49,7 @@ func Lookup(name string) (*Model, error) {
 	if query == "" {
 		return nil, &NotFoundError{Query: name}
 	}
-	if i, ok := nameIndex()[query]; ok {
+	if i, ok := exactName(query); ok {
 		return model(i), nil
 	}
 	lower := strings.ToLower(query)

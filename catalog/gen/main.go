@@ -14,6 +14,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -287,6 +288,18 @@ func writeIndex(path, models, accelerators string) error {
 	writeInts(&b, "modelStart", "[modelCount + 1]uint32", starts)
 	b.WriteString("\n// modelNameLen[i] is the length of entry i's name, its line's first field.\n")
 	writeInts(&b, "modelNameLen", "[modelCount]uint8", nameLens)
+	// The entries by name (byte order; equal names in catalog order), for a binary search.
+	names := make([]string, len(nameLens))
+	for i, at := range starts[:len(nameLens)] {
+		names[i] = models[at : at+nameLens[i]]
+	}
+	byName := make([]int, len(names))
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortStableFunc(byName, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	b.WriteString("\n// modelByName lists the entries' indexes in the byte order of their names (equal names in\n// catalog order): Lookup's exact-name search.\n")
+	writeInts(&b, "modelByName", "[modelCount]uint16", byName)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 

@@ -12,7 +12,8 @@
 #   4c. the vLLM engine budget against logged start-ups (bench/vllmacc)
 #   5. the Go benchmarks: every package of the root module with Benchmark functions, outside
 #      bench/sweep and bench/bridgebench (run above): catalog, fit, bench/render, ...
-#   6. the edge API under load in workerd beside net/http (edge/bench.sh)
+#   6. the edge API under load in workerd beside net/http (edge/bench.sh), and the API's own
+#      work per route, natively and as Go wasm in Node (edge/bench/wasmapi)
 # A step that breaks is said and the others still run; the exit status is non-zero if any broke.
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
@@ -344,6 +345,14 @@ if [ "${EDGE:-1}" = 0 ]; then
 	echo "EDGE=0: skipped"
 else
 	run_child timeout --foreground 15m bash edge/bench.sh || broke "edge load run"
+	# 6b. What of a request is the API's own work: edge/api's handler alone, per route, natively
+	# and as Go wasm under Node (no workerd, no Request/Response conversion).
+	section "6b. the API's own work per route, native and Go wasm in Node (edge/bench/wasmapi)"
+	if command -v node >/dev/null; then
+		run_child timeout --foreground 5m bash edge/bench/wasmapi/run.sh || broke "API work per route"
+	else
+		echo "no node: skipped"
+	fi
 fi
 
 section "summary (bench/bench.sh)"

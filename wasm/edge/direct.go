@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -88,6 +89,13 @@ func fitclaimServe(n int32) {
 		directAnswer(rec)
 	}
 	directState = [3]uint32{1, uint32(uintptr(unsafe.Pointer(&directOut[0]))), uint32(len(directOut))}
+	// Let the scheduler run what is runnable before returning to JS, as the end of every call
+	// through syscall/js does: above all the garbage collector's mark worker, a goroutine of its
+	// own, which otherwise never runs in a program whose only activity is these calls. Without
+	// this the heap grew with every request (the instance's memory 7.5 -> 86 MB over 50,000
+	// requests of the bench's mix under node, still growing; with it 24 MB from the 3,000th on,
+	// as on syumai's path), and no CPU time per request was measurably saved by skipping it.
+	runtime.Gosched()
 }
 
 // directHandler is the handler main serves (set before workers.Ready).

@@ -14,11 +14,11 @@ const commentWidth = 80
 // ("kv:     ", "driver: ").
 const commentIndent = "        "
 
-// wrapAll wraps each of fitclaim's own header lines (WrapComment).
-func wrapAll(lines []string) []string {
-	var out []string
+// appendWrapped appends each of fitclaim's own header lines, wrapped (WrapComment), to out:
+// into one slice, not a slice per line.
+func appendWrapped(out []string, lines []string) []string {
 	for _, l := range lines {
-		out = append(out, WrapComment(l)...)
+		out = appendWrap(out, l)
 	}
 	return out
 }
@@ -27,10 +27,12 @@ func wrapAll(lines []string) []string {
 // its "# " fits commentWidth; continuation lines are indented under the label's text. A last
 // word of a few characters (a unit: "GB") is not left alone on its line: the word before it
 // goes with it. A word longer than a line stays whole.
-func WrapComment(line string) []string {
+func WrapComment(line string) []string { return appendWrap(nil, line) }
+
+// appendWrap appends WrapComment(line) to out.
+func appendWrap(out []string, line string) []string {
 	const shortTail = 4 // "GB", "tok/s": a unit that reads wrong alone
 	width := commentWidth - utf8.RuneCountInString("# ")
-	var out []string
 	for utf8.RuneCountInString(line) > width {
 		cut, before := -1, -1
 		n := 0

@@ -33,7 +33,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 	def := target.Default()
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		if f.Get(&t) != f.Get(&def) && f.Name != "count" && !f.Device {
+		if !f.Same(&t, &def) && f.Name != "count" && !f.Device {
 			return nil, &target.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
 				strings.Join(DeviceKeys, ", ") + ", n, limit"}
 		}

@@ -114,8 +114,8 @@ func pairs(t *Target) [][2]string {
 	var out [][2]string
 	for i := range Fields {
 		f := &Fields[i]
-		if s := f.Get(t); s != f.Get(&def) {
-			out = append(out, [2]string{f.Key, s})
+		if !f.Same(t, &def) {
+			out = append(out, [2]string{f.Key, f.Get(t)})
 		}
 	}
 	return out

@@ -104,6 +104,14 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
+// The instance's memory after all that: it must stay flat once warm (the Go GC runs; see
+// direct.go's runtime.Gosched).
+const memoryMiB = () => internals.instance({}, {}).go._inst.exports.mem.buffer.byteLength / (1 << 20);
+const memoryWarm = memoryMiB();
+for (let i = 0; i < 20 * paths.length * rounds; i++) {
+  await send("direct", paths[i % paths.length]);
+}
+
 const total = (m) => [...m.values()].reduce((a, b) => a + b, 0);
 console.log(`${paths.length} paths, node ${process.version}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 for (const way of Object.keys(ways)) {
@@ -111,6 +119,7 @@ for (const way of Object.keys(ways)) {
   const byName = [...calls[way]].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k.replace(/^(syscall\/js|runtime)\./, "")} ${per(v)}`);
   console.log(`${way.padEnd(7)} calls from Go into JS per request: ${per(total(calls[way])).padStart(5)}${byName.length ? "  (" + byName.join(", ") + ")" : ""}`);
 }
+console.log(`the Go instance's memory: ${memoryWarm.toFixed(1)} MiB after the warm-up and timed rounds, ${memoryMiB().toFixed(1)} MiB after as many direct requests again`);
 for (const way of Object.keys(ways)) {
   console.log(`${way.padEnd(7)} CPU time per request (whole process, best of ${rounds} rounds of ${20 * paths.length}): ${best[way].toFixed(0)} µs`);
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind is the type of a field's value; the bridge refuses a JS value of another type.
@@ -84,13 +85,15 @@ func find(match func(*Field) bool) (*Field, bool) {
 }
 
 // Provide sets the choices of a field whose values another package owns (package fit: the
-// quantizations, KV-cache types and drivers), so the table can check and show them.
+// quantizations, KV-cache types and drivers), so the table can check and show them. The list
+// is made once, on first use (those tables do not change), and shared: Validate read it for
+// every target, and each call built it anew. Callers only read it.
 func Provide(name string, choices func() []string) {
 	f, ok := ByName(name)
 	if !ok {
 		panic("target: no field " + name)
 	}
-	f.Choices = choices
+	f.Choices = sync.OnceValue(choices)
 }
 
 // ZeroMeansDerived says a given 0 passes and means the same as the field left out: Derived

@@ -130,7 +130,10 @@
     if (typeof n !== "number") throw n;
     return JSON.parse(utf8.decode(bytes.subarray(0, n)));
   }
-  const renderColumns = (target) => renderText(target, { columns: true });
+  // One options object for every call: a fresh one each time would be one more value the Go side
+  // holds until its collector runs.
+  const COLUMNS = Object.freeze({ columns: true });
+  const renderColumns = (target) => renderText(target, COLUMNS);
 
   let accs = null;
   function accelerators() {

@@ -547,6 +547,8 @@
     const idle = window.requestIdleCallback ? (fn) => requestIdleCallback(fn)
       : (fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50);
     const slice = (deadline) => {
+      // The claim's table, pictures and panels are drawn first (<html data-drawing>).
+      if ("drawing" in document.documentElement.dataset) { idle(slice); return; }
       while (P.warm.renders < WARM_RENDERS && P.warm.ms < WARM_MS && deadline.timeRemaining() > 1) {
         const t0 = performance.now();
         try {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -47,14 +48,21 @@ func version(raw string) (string, string, error) {
 	if _, err := values(raw); err != nil {
 		return "", "", err
 	}
-	return marshal(struct {
+	text, err := versionJSON()
+	return text, TypeJSON, err
+}
+
+// versionJSON is the version's answer, the same for every request: marshalled once.
+var versionJSON = sync.OnceValues(func() (string, error) {
+	text, _, err := marshal(struct {
 		Version       string `json:"version"`
 		Release       string `json:"release"`
 		CatalogDate   string `json:"catalogDate"`
 		FormatVersion int    `json:"formatVersion"`
 		API           string `json:"api"`
 	}{claim.Version, claim.Release, catalog.Date, target.FormatVersion, "v1"})
-}
+	return text, err
+})
 
 func marshal(v any) (string, string, error) {
 	b, err := json.Marshal(v)

@@ -111,19 +111,27 @@ func multipartBody(t *testing.T, parts ...string) (string, *bytes.Buffer) {
 	return w.FormDataContentType(), &b
 }
 
+// busyFixture reads cluster/testdata's busy.yaml (node-g has four H100s) and busy-claims.yaml
+// (ml/train-0 holds two of them), which this file's tests and the edge instance's send.
+func busyFixture(t *testing.T) (slices, claims []byte) {
+	t.Helper()
+	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err = os.ReadFile("../../cluster/testdata/busy-claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices, claims
+}
+
 // POST /api/v1/check with a multipart body: the claims part's allocated devices are not free,
 // the answer is the engine's report for the same target, slices and claims.
 func TestCheckRouteClaims(t *testing.T) {
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
-	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims, err := os.ReadFile("../../cluster/testdata/busy-claims.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slices, claims := busyFixture(t)
 	tg, err := target.ParsePermalink("p=70&drv=nvidia&n=3")
 	if err != nil {
 		t.Fatal(err)

@@ -224,14 +224,7 @@ func TestEdgeCheckConcurrent(t *testing.T) {
 // report with the claims' devices held, and the claims part's error.
 func TestEdgeCheckClaims(t *testing.T) {
 	base, native, _ := checkSetup(t)
-	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims, err := os.ReadFile("../../cluster/testdata/busy-claims.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slices, claims := busyFixture(t)
 	client := newClient()
 	for i, parts := range [][]string{
 		{"slices", string(slices), "claims", string(claims)},

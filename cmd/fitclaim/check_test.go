@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/internal/busytest"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -76,23 +77,8 @@ const (
 // check --claims: devices the cluster's claims hold are not free; --json prints the engine's
 // report for the same target, slices and claims, and the exit code follows the verdict.
 func TestCheckClaims(t *testing.T) {
-	slices, err := os.ReadFile(busySlices)
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims, err := os.ReadFile(busyClaims)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// 70B at Q4_K_M on NVIDIA, three devices: node-g has four H100s of which ml/train-0 holds two.
-	tg, err := target.ParsePermalink("p=70&drv=nvidia&n=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := cluster.CheckTargetInUse(tg, slices, claims)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, claims, want := busytest.Check(t, "p=70&drv=nvidia&n=3")
 	out, _, code := runCLI("check", "--slices", busySlices, "--claims", busyClaims, "--params", "70", "--driver", "nvidia", "--count", "3", "--json")
 	if code != exitNotAllocatable || out != want.JSON() || want.Allocatable || !strings.Contains(out, `"allocatedTo": "ml/train-0"`) {
 		t.Fatalf("exit %d:\n%s\nwant:\n%s", code, out, want.JSON())

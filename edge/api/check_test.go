@@ -12,6 +12,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/internal/busytest"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -111,35 +112,12 @@ func multipartBody(t *testing.T, parts ...string) (string, *bytes.Buffer) {
 	return w.FormDataContentType(), &b
 }
 
-// busyFixture reads cluster/testdata's busy.yaml (node-g has four H100s) and busy-claims.yaml
-// (ml/train-0 holds two of them), which this file's tests and the edge instance's send.
-func busyFixture(t *testing.T) (slices, claims []byte) {
-	t.Helper()
-	slices, err := os.ReadFile("../../cluster/testdata/busy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims, err = os.ReadFile("../../cluster/testdata/busy-claims.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return slices, claims
-}
-
 // POST /api/v1/check with a multipart body: the claims part's allocated devices are not free,
 // the answer is the engine's report for the same target, slices and claims.
 func TestCheckRouteClaims(t *testing.T) {
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
-	slices, claims := busyFixture(t)
-	tg, err := target.ParsePermalink("p=70&drv=nvidia&n=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := cluster.CheckTargetInUse(tg, slices, claims)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, slices, claims, want := busytest.Check(t, "p=70&drv=nvidia&n=3")
 	ct, body := multipartBody(t, "slices", string(slices), "claims", string(claims))
 	status, _, got := post(t, srv.URL+"/api/v1/check?p=70&drv=nvidia&n=3", ct, body)
 	// node-g's four H100s, two held by ml/train-0: three do not fit.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/internal/busytest"
 )
 
 // The tests in this file use the test-only routes of the edge worker (/__edgetest/...,
@@ -224,7 +225,7 @@ func TestEdgeCheckConcurrent(t *testing.T) {
 // report with the claims' devices held, and the claims part's error.
 func TestEdgeCheckClaims(t *testing.T) {
 	base, native, _ := checkSetup(t)
-	slices, claims := busyFixture(t)
+	slices, claims := busytest.Files(t)
 	client := newClient()
 	for i, parts := range [][]string{
 		{"slices", string(slices), "claims", string(claims)},

@@ -39,6 +39,20 @@ func claimToCheck(t *testing.T, tg target.Target) (r claim.Result, m Manifest, o
 	return r, m, true
 }
 
+// oneRequestToCheck is claimToCheck with the alternatives of the claim's one request (the
+// engine writes one, "model"), which the tests hold the matcher and the allocator to.
+func oneRequestToCheck(t *testing.T, tg target.Target) (r claim.Result, m Manifest, alts []Alternative, ok bool) {
+	t.Helper()
+	if r, m, ok = claimToCheck(t, tg); !ok {
+		return r, m, nil, false
+	}
+	reqs, err := Requests(m)
+	if err != nil || len(reqs) != 1 {
+		t.Fatalf("requests %v %v", reqs, err)
+	}
+	return r, m, reqs[0].Alternatives, true
+}
+
 // The NVIDIA claim's guards as the scheduler applies them, on small fleets
 // built to need them: matchAttribute on productName for count > 1, whole GPUs
 // only, the allow-list, taints, and firstAvailable's order; with each of the

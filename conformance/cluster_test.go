@@ -106,15 +106,10 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 	clusters["fleet"] = fleetSlicesYAML(t, testFleet(t))
 	checked, allocatable := 0, 0
 	for _, tg := range clusterTargets(testing.Short()) {
-		r, m, ok := claimToCheck(t, tg)
+		r, m, alts, ok := oneRequestToCheck(t, tg)
 		if !ok {
 			continue
 		}
-		reqs, err := Requests(m)
-		if err != nil || len(reqs) != 1 {
-			t.Fatalf("requests %v %v", reqs, err)
-		}
-		alts := reqs[0].Alternatives
 		// Devices at each floor and one step below it (a byte, a MiB, a GB/s), for this claim.
 		b := &r.Bounds
 		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs).Replicate(tg.Count),

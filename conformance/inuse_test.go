@@ -132,13 +132,9 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	addEveryThirdHeld(t, pairs, fixtures)
 	checked, allocatable, turned := 0, 0, 0
 	for _, tg := range clusterTargets(true) {
-		r, m, ok := claimToCheck(t, tg)
+		r, m, alts, ok := oneRequestToCheck(t, tg)
 		if !ok {
 			continue
-		}
-		reqs, err := Requests(m)
-		if err != nil || len(reqs) != 1 {
-			t.Fatalf("requests %v %v", reqs, err)
 		}
 		for name, p := range pairs {
 			what := name + " × " + claimLabel(tg)
@@ -146,7 +142,7 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			if err := agreeDevices(ctx, matcher, reqs[0].Alternatives, j.slices, j.rep, j.state.AllocatedDevices); err != nil {
+			if err := agreeDevices(ctx, matcher, alts, j.slices, j.rep, j.state.AllocatedDevices); err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
 			free, err := AllocateSlices(ctx, m, j.slices)

@@ -72,7 +72,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	}
 	read = "(" + read + ")"
 	if t.Count > 1 {
-		read += " ÷ " + strconv.Itoa(t.Count) + " devices"
+		read += deviceReadWords(b)
 	}
 	comm := ""
 	if b.CommSeconds > 0 {
@@ -94,7 +94,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+shortest(t.MinTps)+" tok/s per sequence",
 		"memory: ≥ "+strconv.FormatInt(b.MemoryGi, 10)+" Gi"+perDevice(t.Count)+" = ceil("+
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
-			splitWords(t.Count)+" + "+b.Reserve+")",
+			kvSplitWords(b)+" + "+b.Reserve+")",
 	)
 }
 
@@ -193,6 +193,12 @@ func deviceLines(b *fit.Bounds) []string {
 		how := "together " + strconv.Itoa(t.Count) + " × " + shortest(fit.MultiDeviceScale) + " of one device's bandwidth"
 		if t.Sizing == target.SizingKV {
 			how = "each reads 1/" + strconv.Itoa(t.Count) + " of the bytes per token"
+			if b.LayersInTurn(t.Count) {
+				how = "llama.cpp's layer split: each holds 1/" + strconv.Itoa(t.Count) +
+					" of the layers and their KV cache, and a token passes through the devices in turn"
+			} else if share := b.KVDeviceShare(t.Count); !evenShare(share, t.Count) {
+				how = "each reads 1/" + strconv.Itoa(t.Count) + " of the weights and the KV cache it keeps, " + shareWords(share) + " of it"
+			}
 		}
 		out = append(out, "split:  "+strconv.Itoa(t.Count)+" devices, each ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
 			" Gi and ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s ("+how+")")
@@ -237,4 +243,52 @@ func splitWords(n int) string {
 		return ", split " + strconv.Itoa(n) + " ways,"
 	}
 	return ""
+}
+
+// evenShare reports whether share is 1/n (to rounding): the KV cache splits evenly.
+func evenShare(share float64, n int) bool { return math.Abs(share*float64(n)-1) < 1e-9 }
+
+// shareWords spells a device's share of the KV cache: "all" or "1/k".
+func shareWords(share float64) string {
+	if share >= 1-1e-9 {
+		return "all"
+	}
+	return "1/" + strconv.FormatFloat(math.Round(1/share), 'f', -1, 64)
+}
+
+// kvSplitWords says how the memory line's weights and KV cache fall on the devices: split n
+// ways, unless vLLM keeps more than 1/n of the KV cache on each (fit.Bounds.KVDeviceShare).
+func kvSplitWords(b *fit.Bounds) string {
+	n := b.Target.Count
+	share := b.KVDeviceShare(n)
+	if n <= 1 || evenShare(share, n) {
+		return splitWords(n)
+	}
+	return ", the weights split " + strconv.Itoa(n) + " ways, " + shareWords(share) + " of the KV cache on each device (" + kvKeptWhy(b) + "),"
+}
+
+// kvKeptWhy says why each vLLM device keeps more than its share of the KV cache: MLA's one
+// latent per layer, which every device keeps whole, or KV heads fewer than the devices, copied.
+func kvKeptWhy(b *fit.Bounds) string {
+	if b.Arch.Attention == fit.AttentionMLA {
+		return "vLLM keeps MLA's latent whole on every device"
+	}
+	return "vLLM copies the " + strconv.Itoa(b.Arch.KVHeads) + " KV heads over the " + strconv.Itoa(b.Target.Count) + " devices"
+}
+
+// deviceReadWords is the fit line's split of a token's bytes over the devices: "÷ n devices"
+// for an even tensor-parallel split; the devices in turn for llama.cpp's layer split; for vLLM
+// with more than 1/n of the KV cache on a device, each device's bytes.
+func deviceReadWords(b *fit.Bounds) string {
+	n := b.Target.Count
+	if b.LayersInTurn(n) {
+		return " on " + strconv.Itoa(n) + " devices in turn (llama.cpp's layer split)"
+	}
+	share := b.KVDeviceShare(n)
+	if evenShare(share, n) {
+		return " ÷ " + strconv.Itoa(n) + " devices"
+	}
+	w, kv := b.TimedReadGB(n)
+	return " on " + strconv.Itoa(n) + " devices: " + twoDecimals(w) + " GB weights + " + twoDecimals(kv) + " GB KV each (" +
+		shareWords(share) + " of the KV cache: " + kvKeptWhy(b) + ")"
 }

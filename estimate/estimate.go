@@ -137,6 +137,9 @@ func Text(e fit.Estimate) string {
 	if e.CommSeconds > 0 {
 		s.WriteString(", " + strconv.FormatFloat(e.CommSeconds*1e3, 'f', 2, 64) + " ms between devices, not calibrated")
 	}
+	if b.LayersInTurn(e.Count) {
+		s.WriteString("; llama.cpp's devices take their layers in turn, so a token reads all its bytes at one device's bandwidth")
+	}
 	s.WriteString(")\n")
 	if r := e.VLLM; r != nil {
 		s.WriteString(vllmText(e, r))

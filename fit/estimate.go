@@ -28,7 +28,10 @@ type Estimate struct {
 	Efficiency                    float64 // the family's calibrated share of bandwidth
 	OverheadSeconds               float64 // calibrated per-token overhead (t0, + the MoE layers' time)
 	CommSeconds                   float64 // per-token communication between devices (not calibrated)
-	ReadBytesPerDevice            float64 // bytes one device reads per decoded token
+	// ReadBytesPerDevice is the bytes whose reading at one device's bandwidth sets a token's time
+	// (split.go): one device's share under vLLM's tensor parallelism, all of them when llama.cpp's
+	// devices take their layers in turn.
+	ReadBytesPerDevice float64
 
 	// Engine names the engine whose budget the verdict uses ("" = the llama.cpp-style reserve);
 	// VLLM is vLLM's start-up on these devices when the engine is vLLM.
@@ -102,7 +105,7 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	if n > 1 {
 		e.CommSeconds = CommSecondsPerExtraDevice * float64(n-1)
 	}
-	e.ReadBytesPerDevice = b.readBytesPerToken() / float64(n)
+	e.ReadBytesPerDevice = b.timedReadBytes(n)
 	if e.Fits {
 		e.TokensPerSecond = e.decodeSpeed()
 	}

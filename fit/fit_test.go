@@ -641,14 +641,15 @@ func TestCountSplit(t *testing.T) {
 		t.Errorf("llmfit ×2: %d Gi, %d GB/s; want 3, 83", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// kv mode, Qwen2.5-7B Q4_K_M on 2 devices: (4,417,057,576.96 + 469,762,048) / 2 / 2^30 + 0.7373 = 3.0129
-	// → 4 Gi per device (the 0.7373 GiB llama.cpp reserve on each); each device reads half, 2.4434098 GB, and
-	// 0.5 ms of communication joins t0: 2.4434098 / (0.421 × (0.05 − 0.001896 − 0.0005)) = 2.4434098 / 0.020041284
-	// = 121.92 → 122 GB/s.
+	// → 4 Gi per device (the 0.7373 GiB llama.cpp reserve on each); each device holds half the layers, but
+	// llama.cpp runs them in turn, so a token reads all 4.8868196 GB at one device's bandwidth, and 0.5 ms
+	// of communication joins t0: 4.8868196 / (0.421 × (0.05 − 0.001896 − 0.0005)) = 4.8868196 / 0.020041284
+	// = 243.84 → 244 GB/s.
 	b = resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Count, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", 2, "Q4_K_M"
 	})
-	if b.MemoryGi != 4 || b.MinBandwidthGBs != 122 || !near(b.MemoryGB, 3.012907404899597) {
-		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 3.0129 → 4, 122", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
+	if b.MemoryGi != 4 || b.MinBandwidthGBs != 244 || !near(b.MemoryGB, 3.012907404899597) {
+		t.Errorf("kv ×2: %v → %d Gi, %d GB/s; want 3.0129 → 4, 244", b.MemoryGB, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Custom 405B Q4_K_M (an override: × 1.2): weights 234.9 GB, memory 281.88 GB.
 	// ×1: 282 Gi, ceil(8541.82) = 8542; ×3: 93.96 → 94 Gi, 8541.82 / 2.7 = 3163.64 → 3164;

@@ -287,11 +287,13 @@ func (b *Bounds) sizeLlmfit(count int) {
 
 // sizeKV sizes weights plus a real KV cache plus the engine's reserve, per device (engine.go);
 // the bandwidth floor is the calibrated speed model inverted (speedfloor.go): decode reads the
-// weights a token touches and the whole KV cache once per token, each device its share.
+// weights a token touches and the whole KV cache once per token, as the engine's split times it
+// (split.go: all of it for llama.cpp's devices in turn, each device's share under vLLM).
 func (b *Bounds) sizeKV(count int) {
 	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
 	e := LookupEngine(b.Engine)
-	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes/float64(count)/gib
+	// each device's KV cache: its layers' under llama.cpp, its KV heads' under vLLM (split.go)
+	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes*b.KVDeviceShare(count)/gib
 	mem, reserve := e.floor(b, perWeights, perKV)
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
@@ -299,7 +301,7 @@ func (b *Bounds) sizeKV(count int) {
 	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.Arch.Layers, b.ParamsB), commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
-	b.kvFloors(read / float64(count))
+	b.kvFloors(b.timedReadBytes(count))
 }
 
 // split turns whole-model floors into per-device ones.

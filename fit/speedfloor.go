@@ -138,5 +138,5 @@ func (b *Bounds) kvEstTps(a *catalog.Accelerator, n int) float64 {
 		f, _ := LookupFamily(fam)
 		eff = f.Efficiency
 	}
-	return 1 / (DecodeSeconds(b.ReadGBPerToken*1e9/float64(n), a.BandwidthGBs, eff, b.SpeedOverheadSeconds) + commSeconds(n))
+	return 1 / (DecodeSeconds(b.timedReadBytes(n), a.BandwidthGBs, eff, b.SpeedOverheadSeconds) + commSeconds(n))
 }

@@ -59,7 +59,7 @@ type Architecture struct {
 	MaxContext          int    // max_position_embeddings: the real context, RoPE scaling already in it
 	NativeDtype         string // bfloat16, float16, float32
 	Prequant            string // the repository's quantized release format, in the CSV's words ("fp8", "awq-int4", …)
-	Attention           string // gqa, mha, mqa, mla, hybrid
+	Attention           string // gqa, mha, mqa, mla, hybrid, csa
 	SlidingWindow       int    // tokens a windowed layer keeps
 	SlidingLayers       int    // layers that use the window
 	FullAttentionLayers int    // hybrid: layers with a per-token KV cache
@@ -68,6 +68,8 @@ type Architecture struct {
 	Experts             int    // routed experts
 	ExpertsPerToken     int
 	SharedExperts       int
+	CSALayers           int // csa: layers that compress 4 tokens into one entry, with an indexer key
+	HCALayers           int // csa: layers that compress 128 tokens into one entry
 }
 
 // Known reports whether the entry has a row in architectures.csv.
@@ -202,7 +204,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 18]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 20]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -231,7 +233,7 @@ func parseModel(line string) Model {
 		HiddenSize: atoi(a[5]), MaxContext: atoi(a[6]), NativeDtype: a[7], Prequant: a[8], Attention: a[9],
 		SlidingWindow: atoi(a[10]), SlidingLayers: atoi(a[11]), FullAttentionLayers: atoi(a[12]),
 		KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
-		SharedExperts: atoi(a[17]),
+		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 	}
 	return m
 }

@@ -675,8 +675,8 @@ func TestArchitecturesMerged(t *testing.T) {
 			n++
 		}
 	}
-	if n != 302 {
-		t.Errorf("%d entries with verified architecture, want the CSV's 302", n)
+	if n != 309 {
+		t.Errorf("%d entries with verified architecture, want the CSV's 309", n)
 	}
 	for _, c := range []struct {
 		name string
@@ -696,6 +696,10 @@ func TestArchitecturesMerged(t *testing.T) {
 		{"Qwen/Qwen3-Next-80B-A3B-Instruct", Architecture{Base: "Qwen/Qwen3-Next-80B-A3B-Instruct", Layers: 48, AttentionHeads: 16,
 			KVHeads: 2, HeadDim: 256, HiddenSize: 2048, MaxContext: 262144, NativeDtype: "bfloat16", Attention: "hybrid",
 			FullAttentionLayers: 12, Experts: 512, ExpertsPerToken: 10, SharedExperts: 1}, -1, -1},
+		{"deepseek-ai/DeepSeek-V4-Flash", Architecture{Base: "deepseek-ai/DeepSeek-V4-Flash", Layers: 43, AttentionHeads: 64,
+			KVHeads: 1, HeadDim: 512, HiddenSize: 4096, MaxContext: 1048576, NativeDtype: "bfloat16",
+			Prequant: "fp8 attention + mxfp4 experts (native release)", Attention: "csa", SlidingWindow: 128, QKRopeHeadDim: 64,
+			Experts: 256, ExpertsPerToken: 6, SharedExperts: 1, CSALayers: 21, HCALayers: 20}, 16777216, 43},
 	} {
 		m, err := Lookup(c.name)
 		if err != nil {

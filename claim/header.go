@@ -117,6 +117,15 @@ func kvFormula(a *fit.Architecture) string {
 	case fit.AttentionMLA:
 		return strconv.Itoa(a.Layers) + " layers × (" + strconv.Itoa(a.KVLoraRank) + " latent + " +
 			strconv.Itoa(a.QKRopeHeadDim) + " RoPE key) per token (MLA)"
+	case fit.AttentionCSA:
+		d := strconv.Itoa(a.KVHeads * a.HeadDim)
+		window := "tokens"
+		if a.SlidingWindow > 0 {
+			window = "min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")"
+		}
+		return "compressed attention, one entry both K and V: (" + strconv.Itoa(a.Layers) + " layers × " + d + " × " + window + " + " +
+			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
+			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:
 		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
 			"; the others keep a fixed state) × " + pair

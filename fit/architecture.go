@@ -9,6 +9,10 @@ const (
 	AttentionMQA    = "mqa"    // one KV head
 	AttentionMLA    = "mla"    // multi-head latent attention: one compressed latent per layer
 	AttentionHybrid = "hybrid" // only FullAttentionLayers keep a per-token cache
+	// AttentionCSA is DeepSeek-V4's compressed attention: every layer keeps a window of recent
+	// tokens; CSALayers also keep one entry per CSACompressRatio tokens (with an indexer key),
+	// HCALayers one per HCACompressRatio tokens (kvcache.go).
+	AttentionCSA = "csa"
 )
 
 // Where the architecture facts come from, as the header says it.
@@ -35,6 +39,8 @@ type Architecture struct {
 	QKRopeHeadDim       int // MLA
 	Experts             int // routed experts (mixture of experts)
 	ExpertsPerToken     int
+	CSALayers           int // csa: layers with compressed sparse attention (compress ratio 4)
+	HCALayers           int // csa: layers with heavily compressed attention (compress ratio 128)
 	MaxContext          int // the real maximum context (0: unknown)
 	// RoutedParamsB is the routed experts' matrices in billions where a count is known exactly
 	// (ReleaseParams.RoutedB); 0 = derived from the total, the active and the expert counts.
@@ -53,7 +59,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			Attention: a.Attention, Layers: a.Layers, KVHeads: a.KVHeads, HeadDim: a.HeadDim,
 			SlidingWindow: a.SlidingWindow, SlidingLayers: a.SlidingLayers, FullAttentionLayers: a.FullAttentionLayers,
 			KVLoraRank: a.KVLoraRank, QKRopeHeadDim: a.QKRopeHeadDim, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
-			MaxContext: a.MaxContext, Source: SourceVerified,
+			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
 		}
 		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength
@@ -80,6 +86,8 @@ type ArchOverride struct {
 	QKRopeHeadDim       int
 	Experts             int
 	ExpertsPerToken     int
+	CSALayers           int
+	HCALayers           int
 }
 
 // Apply returns a with the override's non-zero fields in place, noting each one in Overridden.
@@ -105,6 +113,8 @@ func (o ArchOverride) Apply(a Architecture) Architecture {
 	set("qkRopeHeadDim", &a.QKRopeHeadDim, o.QKRopeHeadDim)
 	set("experts", &a.Experts, o.Experts)
 	set("expertsPerToken", &a.ExpertsPerToken, o.ExpertsPerToken)
+	set("csaLayers", &a.CSALayers, o.CSALayers)
+	set("hcaLayers", &a.HCALayers, o.HCALayers)
 	if o.Experts != 0 || o.ExpertsPerToken != 0 {
 		a.RoutedParamsB = 0 // a count for the model's own experts: derive it for the overridden ones
 	}
@@ -137,7 +147,7 @@ func (a *Architecture) checkOverridden() error {
 		return needs("kvLoraRank", "attention mla caches one latent per layer")
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers <= 0:
 		return needs("fullAttentionLayers", "attention hybrid caches only its full-attention layers")
-	case a.SlidingWindow > 0 && a.SlidingLayers <= 0:
+	case a.SlidingWindow > 0 && a.SlidingLayers <= 0 && a.Attention != AttentionCSA: // csa: every layer keeps the window
 		return needs("slidingLayers", "a sliding window applies to the layers that use it")
 	case a.SlidingLayers > 0 && a.SlidingWindow <= 0:
 		return needs("slidingWindow", "sliding-window layers keep a window of tokens")
@@ -145,8 +155,14 @@ func (a *Architecture) checkOverridden() error {
 	if err := atMostLayers("slidingLayers", a.SlidingLayers); err != nil {
 		return err
 	}
-	if a.Attention == AttentionHybrid {
+	switch a.Attention {
+	case AttentionHybrid:
 		return atMostLayers("fullAttentionLayers", a.FullAttentionLayers)
+	case AttentionCSA: // the compressed layers are some of the model's layers; the rest keep only the window
+		if a.Layers > 0 && a.CSALayers+a.HCALayers > a.Layers {
+			return deviceField("hcaLayers").Err("with " + itoa(a.CSALayers) + " CSA layers, must be at most the model's " +
+				itoa(a.Layers-a.CSALayers) + " other layers (got " + itoa(a.HCALayers) + ")")
+		}
 	}
 	return nil
 }
@@ -161,7 +177,7 @@ func (a *Architecture) CachesKV() bool {
 		return a.KVLoraRank+a.QKRopeHeadDim > 0
 	case AttentionHybrid:
 		return a.FullAttentionLayers > 0 && a.KVHeads > 0 && a.HeadDim > 0
-	default:
+	default: // GQA/MHA/MQA and csa (one KV head of head_dim per entry)
 		return a.KVHeads > 0 && a.HeadDim > 0
 	}
 }

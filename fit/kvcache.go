@@ -1,5 +1,7 @@
 package fit
 
+import "math"
+
 // The KV cache per layer kind. Every formula is data/architectures.md § "KV-cache bytes per
 // token" (b = bytes per cached element, T = tokens one sequence holds), written once here.
 
@@ -17,6 +19,8 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		// token, not a K/V pair per head: layers × (kv_lora_rank + qk_rope_head_dim) × b × T.
 		// (The DSA indexer key of DeepSeek-V3.2/GLM-5 is left out, as the data does not give it.)
 		return float64(a.Layers) * float64(a.KVLoraRank+a.QKRopeHeadDim) * elem * t
+	case AttentionCSA:
+		return a.csaCacheBytes(t, elem)
 	case AttentionHybrid:
 		// Hybrid (Qwen3-Next/3.5, Nemotron-H): only the full-attention layers grow a cache,
 		// full_attention_layers × 2 × kv_heads × head_dim × b × T. The linear/SSM layers' fixed
@@ -37,4 +41,45 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 // kvPairBytes is one layer's K and V for one token: 2 × kv_heads × head_dim × b.
 func kvPairBytes(kvHeads, headDim int, elem float64) float64 {
 	return 2 * float64(kvHeads) * float64(headDim) * elem
+}
+
+// DeepSeek-V4's compressed attention, as both releases configure it (config.json of
+// deepseek-ai/DeepSeek-V4-Flash, copied in AI-Hypercomputer/maxtext
+// src/maxtext/checkpoint_conversion/utils/hf_model_configs.py#deepseek4_284b_dict, and of
+// deepseek-ai/DeepSeek-V4-Pro): compress_ratios holds only 0 (window only), 4 and 128, and
+// index_head_dim is 128.
+const (
+	CSACompressRatio = 4   // a CSA layer keeps one entry per 4 tokens (overlapping windows of 8)
+	HCACompressRatio = 128 // an HCA layer keeps one entry per 128 tokens
+	CSAIndexHeadDim  = 128 // the lightning indexer's key, one per CSA entry
+)
+
+// csaCacheBytes is DeepSeek-V4's cache of t tokens (data/architectures.md § "KV-cache bytes per
+// token"). An entry is one vector of kv_heads × head_dim (1 × 512) that serves as both key and
+// value, so there is no factor 2. Every layer keeps its last sliding_window tokens uncompressed;
+// a CSA layer adds t/4 compressed entries, each with an indexer key of 128, and an HCA layer t/128
+// entries:
+//
+//	layers × d × min(T, window) + CSA layers × (d + 128) × T/4 + HCA layers × d × T/128,  × b
+//
+// with d = kv_heads × head_dim. For V4-Pro at 1,048,576 tokens in bf16 this is 9.62 GiB, vLLM's
+// own figure (vllm.ai/blog/deepseek-v4). Not counted: the compressors' fixed state of the tokens
+// not yet compressed, a few MB per sequence.
+func (a *Architecture) csaCacheBytes(t, elem float64) float64 {
+	d := float64(a.KVHeads) * float64(a.HeadDim)
+	window := t
+	if a.SlidingWindow > 0 {
+		window = min(t, float64(a.SlidingWindow))
+	}
+	entries := float64(a.Layers)*d*window +
+		float64(a.CSALayers)*(d+CSAIndexHeadDim)*t/CSACompressRatio +
+		float64(a.HCALayers)*d*t/HCACompressRatio
+	return entries * elem
+}
+
+// csaTokenElements is the compressed entries' elements per token over all layers, rounded up:
+// CSA layers × (d + 128)/4 + HCA layers × d/128 (V4-Flash: 21 × 160 + 20 × 4 = 3,440).
+func (a *Architecture) csaTokenElements() int {
+	d := float64(a.KVHeads) * float64(a.HeadDim)
+	return int(math.Ceil(float64(a.CSALayers)*(d+CSAIndexHeadDim)/CSACompressRatio + float64(a.HCALayers)*d/HCACompressRatio))
 }

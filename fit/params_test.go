@@ -59,16 +59,15 @@ func TestPackedReleaseParams(t *testing.T) {
 	}
 	// "Base" names the pre-trained release of the same tensors: deepseek-ai/DeepSeek-V4-Flash,
 	// MXFP4 experts + FP8 packed into 158,069,433,298 elements, takes DeepSeek-V4-Flash-Base's
-	// 292,021,347,282 (DeepSeek: 284 B, and an MTP layer). DeepSeek-V4-Pro would take its Base's
-	// 1,600.8 B, but architectures.csv lacks its expert counts, without which the MXFP4 experts and
-	// the FP8 rest cannot be told apart: at the rest's 1 B the true count would be ~1.6 TB of
-	// weights, the packed 861,608,274,846 × 1 B is its checkpoint; the packed count stays, said so.
+	// 292,021,347,282 (DeepSeek: 284 B, and an MTP layer). DeepSeek-V4-Pro takes its Base's
+	// 1,600,790,440,862 now that architectures.csv holds its expert counts (384, 6 per token), by
+	// which the MXFP4 experts and the FP8 rest are told apart (without them the packed count stayed).
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Flash", "kv" })
 	if b.ParamsB != 292.021347282 || b.ParamsFrom != "deepseek-ai/DeepSeek-V4-Flash-Base's count: the catalog's 158.1B for this repository counts packed tensors" {
 		t.Errorf("V4-Flash: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Pro", "kv" })
-	if b.ParamsB != 861.608274846 || !strings.HasPrefix(b.ParamsFrom, "the catalog's 861.6B counts packed tensors (deepseek-ai/DeepSeek-V4-Pro-Base's count is 1600.8B); without the expert counts") {
+	if b.ParamsB != 1600.790440862 || b.ParamsFrom != "deepseek-ai/DeepSeek-V4-Pro-Base's count: the catalog's 861.6B for this repository counts packed tensors" {
 		t.Errorf("V4-Pro: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	// A release whose count is its own keeps it: Qwen/Qwen2.5-14B-Instruct-AWQ's 14.77 B is its base's.

@@ -27,7 +27,7 @@ func init() {
 	target.Provide("driver", DriverNames)
 	target.Provide("family", Families)
 	target.Provide("attention", func() []string {
-		return []string{AttentionGQA, AttentionMHA, AttentionMQA, AttentionMLA, AttentionHybrid}
+		return []string{AttentionGQA, AttentionMHA, AttentionMQA, AttentionMLA, AttentionHybrid, AttentionCSA}
 	})
 }
 
@@ -37,6 +37,7 @@ func archOverride(t *target.Target) ArchOverride {
 		Layers: t.Layers, KVHeads: t.KVHeads, HeadDim: t.HeadDim, Attention: t.Attention,
 		SlidingWindow: t.SlidingWindow, SlidingLayers: t.SlidingLayers, FullAttentionLayers: t.FullAttentionLayers,
 		KVLoraRank: t.KVLoraRank, QKRopeHeadDim: t.QKRopeHeadDim, Experts: t.Experts, ExpertsPerToken: t.ExpertsPerToken,
+		CSALayers: t.CSALayers, HCALayers: t.HCALayers,
 	}
 }
 

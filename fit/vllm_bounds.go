@@ -87,7 +87,8 @@ const (
 )
 
 // vllmCacheOf is the KV shape vLLM allocates for the resolved architecture: full-attention and
-// sliding-window layers of K and V heads, an MLA latent per layer, a hybrid model's
+// sliding-window layers of K and V heads, an MLA latent per layer, DeepSeek-V4's compressed
+// entries, a hybrid model's
 // full-attention layers only (its recurrent state is not modelled); an unknown shape is
 // llmfit's per-parameter estimate, split evenly over the devices.
 func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
@@ -97,6 +98,10 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 		return VLLMCache{FullLayers: 1, TokenBytes: b.kvBytesPerToken(elem), ElemBytes: elem}
 	case a.Attention == AttentionMLA:
 		return VLLMCache{FullLayers: a.Layers, MLALatent: a.KVLoraRank + a.QKRopeHeadDim, ElemBytes: elem}
+	case a.Attention == AttentionCSA:
+		// DeepSeek-V4: the compressed entries of all layers, per token, as one latent that every
+		// rank keeps whole (as MLA's); the 128-token windows, a few MB per request, are left out.
+		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem}
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
 		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
 	case a.SlidingWindow > 0 && a.SlidingLayers > 0:

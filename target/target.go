@@ -45,10 +45,12 @@ type Target struct {
 	Image  string
 	// More architecture for the KV-aware mode, catalog and custom models alike (fit/kvcache.go);
 	// zero = the catalog's, or none.
-	Attention           string // gqa, mha, mqa, mla, hybrid
+	Attention           string // gqa, mha, mqa, mla, hybrid, csa
 	SlidingWindow       int    // tokens a windowed layer keeps
 	SlidingLayers       int    // layers that use the window
 	FullAttentionLayers int    // hybrid: the layers that keep a per-token cache
+	CSALayers           int    // csa: layers that keep one entry per 4 tokens
+	HCALayers           int    // csa: layers that keep one entry per 128 tokens
 	KVLoraRank          int    // MLA: the compressed KV latent
 	QKRopeHeadDim       int    // MLA: the decoupled RoPE key
 	Experts             int    // routed experts

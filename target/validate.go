@@ -88,7 +88,7 @@ func (t *Target) checkTogether() error {
 	if custom && t.Attention != "mla" && len(missing) != 0 && len(missing) != len(arch) {
 		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
 	}
-	for _, pair := range [][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"expertsPerToken", "experts"}} {
+	for _, pair := range [][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"csaLayers", "layers"}, {"hcaLayers", "layers"}, {"expertsPerToken", "experts"}} {
 		part, whole := field(pair[0]), field(pair[1])
 		if p, w := *part.integer(t), *whole.integer(t); w != 0 && p > w {
 			return part.Err("must be at most " + whole.Label + " (" + strconv.Itoa(w) + ") (got " + strconv.Itoa(p) + ")")

@@ -149,7 +149,7 @@ func run(data, out string) error {
 var archColumns = []string{
 	"base", "layers", "attention_heads", "kv_heads", "head_dim", "hidden_size", "max_context", "native_dtype",
 	"prequant", "attention", "sliding_window", "sliding_layers", "full_attention_layers", "kv_lora_rank",
-	"qk_rope_head_dim", "experts", "experts_per_token", "shared_experts",
+	"qk_rope_head_dim", "experts", "experts_per_token", "shared_experts", "csa_layers", "hca_layers",
 }
 
 // readArchitectures reads architectures.csv into the archColumns of each named entry; entries

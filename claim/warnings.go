@@ -26,8 +26,15 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
 		}
 	} else {
-		if m := b.MaxContext; m > 0 && b.ContextTokens > m {
+		why := ""
+		if b.Engine == target.EngineVLLM {
+			why = fit.VLLMRefusal(b) // vLLM's words for a context or a device count it refuses
+		}
+		if m := b.MaxContext; m > 0 && b.ContextTokens > m && why == "" {
 			w = append(w, "context "+strconv.Itoa(b.ContextTokens)+" is longer than the model's "+strconv.Itoa(m)+" tokens")
+		}
+		if why != "" {
+			w = append(w, why)
 		}
 		if note := fit.VLLMPaddingNote(b); note != "" {
 			w = append(w, note)

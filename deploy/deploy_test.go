@@ -336,3 +336,23 @@ func TestBF16OnOldDevices(t *testing.T) {
 		t.Errorf("F16 args %q", r.Args)
 	}
 }
+
+// vLLM refuses before it counts memory: a --max-model-len above max_position_embeddings
+// (Qwen3-8B's config.json: 40,960) and a tensor-parallel size that does not divide the query heads
+// (Llama-3.3-70B: 64 heads; 3 does not divide 64, 4 does: 64 / 4 = 16).
+func TestVLLMRefusesLengthAndTensorParallelSize(t *testing.T) {
+	r := mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=131072&drv=nvidia", with{})
+	if r.Starts || !strings.Contains(r.Summary, "vLLM refuses --max-model-len 131072, above the model's 40960 tokens") {
+		t.Errorf("context beyond the model: starts %v, %q", r.Starts, r.Summary)
+	}
+	if r = mustRender(t, "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=40960&drv=nvidia", with{}); !r.Starts {
+		t.Errorf("context at the model's maximum: %q", r.Summary)
+	}
+	r = mustRender(t, "m=meta-llama%2FLlama-3.3-70B-Instruct&q=FP8&s=kv&ctx=8192&drv=nvidia&n=3&tps=5", with{})
+	if r.Starts || !strings.Contains(r.Summary, "the model's 64 attention heads do not divide by it; set count to one of 1, 2, 4 or 8") {
+		t.Errorf("3 devices: starts %v, %q", r.Starts, r.Summary)
+	}
+	if r = mustRender(t, "m=meta-llama%2FLlama-3.3-70B-Instruct&q=FP8&s=kv&ctx=8192&drv=nvidia&n=4&tps=5", with{}); strings.Contains(r.Summary, "refuses") {
+		t.Errorf("4 devices: %q", r.Summary)
+	}
+}

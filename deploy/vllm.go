@@ -39,6 +39,9 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 			seqsWhy+", --gpu-memory-utilization "+u+uWhy)
 	// blocking reasons come first: the summary names the first of them.
 	var blocking, notes []string
+	if why := fit.VLLMRefusal(b); why != "" { // before any memory is counted
+		blocking = append(blocking, why)
+	}
 	switch b.KVCache {
 	case "fp8":
 		p.Args = append(p.Args, "--kv-cache-dtype", "fp8")

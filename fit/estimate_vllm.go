@@ -38,6 +38,7 @@ func EstimateVLLM(t target.Target, d Device) (Estimate, error) {
 	}
 	in := VLLMInputFor(&b, total, name)
 	r := VLLM(in)
+	r.refuse(&b)
 	e.Engine, e.VLLM = VLLMEngine, &r
 
 	n := float64(e.Count)

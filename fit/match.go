@@ -121,6 +121,9 @@ func (b *Bounds) estTps(a *catalog.Accelerator, n int) float64 {
 func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 	nvidia := b.nvidiaFloorApplies(a)
 	for n := 1; n <= target.MaxCount; n++ {
+		if b.Engine == target.EngineVLLM && !VLLMTensorParallelOK(b.Model.Arch.AttentionHeads, n) {
+			continue // vLLM refuses a tensor-parallel size that does not divide the heads (vllm_refuse.go)
+		}
 		mem, bw, nvidiaBW := f.get(b, n)
 		if nvidia {
 			bw = nvidiaBW

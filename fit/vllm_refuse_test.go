@@ -1,0 +1,41 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Qwen3-8B's config.json: max_position_embeddings 40,960, 32 attention heads (architectures.csv).
+// vLLM refuses 65,536 tokens before any memory is counted; the longest it starts is 40,960, which
+// an H100's budget holds (one request of 40,960 × 147,456 B = 6.04 GB of KV beside 16.4 GB of
+// weights). 32 heads divide by 1, 2, 4 and 8, not by 3, 5, 6 or 7.
+func TestVLLMRefusal(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Quant, tg.Sizing, tg.Engine, tg.Context = "Qwen/Qwen3-8B", "BF16", target.SizingKV, target.EngineVLLM, 65536
+	e, err := EstimateOn(tg, Device{On: "nvidia-h100-sxm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.VLLM; r.Starts || r.MaxModelLen != 40960 || !strings.HasPrefix(r.Reason, "vLLM refuses --max-model-len 65536, above the model's 40960 tokens") {
+		t.Errorf("65,536 tokens: starts %v, longest %d, %q", r.Starts, r.MaxModelLen, r.Reason)
+	}
+	tg.Context = 40960
+	if e, err = EstimateOn(tg, Device{On: "nvidia-h100-sxm"}); err != nil || !e.VLLM.Starts {
+		t.Errorf("40,960 tokens: %+v, %v", e.VLLM, err)
+	}
+	tg.Count = 3
+	if e, err = EstimateOn(tg, Device{On: "nvidia-h100-sxm"}); err != nil || e.VLLM.Starts || e.VLLM.MaxModelLen != 0 ||
+		!strings.Contains(e.VLLM.Reason, "32 attention heads do not divide by it; set count to one of 1, 2, 4 or 8") {
+		t.Errorf("3 devices: %+v, %v", e.VLLM, err)
+	}
+	for tp, ok := range map[int]bool{1: true, 2: true, 3: false, 4: true, 5: false, 6: false, 7: false, 8: true} {
+		if VLLMTensorParallelOK(32, tp) != ok {
+			t.Errorf("32 heads, %d devices: ok %v", tp, !ok)
+		}
+	}
+	if !VLLMTensorParallelOK(0, 3) { // heads unknown: not refused
+		t.Error("unknown heads refused")
+	}
+}

@@ -117,6 +117,33 @@ import (
 //     attention 48 × 62,914,560 = 3,019,898,880; routers and norms 16,225,280; embeddings 2 ×
 //     1,034,485,760 → 17,184,691,200 (Meta: 17 B; text total 400.71 B, the catalog's 401.58 B with
 //     the 34-layer vision encoder).
+//   - Nemotron-3-Super-120B-A12B (NVIDIA/Megatron-LM examples/post_training/modelopt/conf/nvidia/
+//     NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh: h 4,096, 88 layers: 40 Mamba-2 of 128 heads of 64,
+//     8 attention of 32 q / 2 KV of 128, 40 LatentMoE layers whose E 512 experts, k 22, are
+//     squared-ReLU 2 × 1,024 × 2,688 in a 1,024-wide latent, with one shared expert of 5,376 in
+//     the full width; V 131,072): routed 40 × 22 × 5,505,024 = 4,844,421,120; shared
+//     1,761,607,680; latent projections 40 × 2 × 4,194,304 = 335,544,320; Mamba 40 × 109,640,064
+//     (8 groups of state 128, as Nemotron-H) = 4,385,602,560; attention 8 × 35,655,680 =
+//     285,245,440; routers and norms 84,074,496; embeddings 2 × 536,870,912 → 12,770,237,440
+//     (NVIDIA: A12B; the catalog's 11.2 B is no count of it). The total from the same shapes,
+//     120,668,707,840, plus the MTP block (one attention and one LatentMoE layer and its 8,192 ×
+//     4,096 projection) is the catalog's 123,611,012,096 within 9,000.
+//   - DeepSeek-V4-Flash (AI-Hypercomputer/maxtext hf_model_configs.py#deepseek4_284b_dict, tensor
+//     shapes as hf_shape.py#DEEPSEEKV4_HF_WEIGHTS_TO_SHAPE lists them: h 4,096, 43 layers of 64
+//     heads of 512 with q rank 1,024 and a grouped output of 8 × 1,024; E 256, k 6, m 2,048, one
+//     shared; V 129,280; 21 CSA layers with a compressor and an indexer, 20 HCA layers with a
+//     compressor; 4 hyper-connection streams): routed 43 × 6 × 25,165,824 = 6,492,782,592; shared
+//     1,082,130,432; attention 4,599,123,136; compressors 261,464,576 and indexers 225,730,176;
+//     routers 45,099,776; hyper-connections 33,884,439 and norms 356,352; embeddings 2 ×
+//     529,530,880 → 13,799,633,239 (DeepSeek: 13 B activated, which leaves the embeddings out:
+//     12.74 B). Total 284,332,241,239: DeepSeek's 284 B; the MLX copies' 284,333,146,519.
+//   - DeepSeek-V4-Pro (config.json of deepseek-ai/DeepSeek-V4-Pro: h 7,168, 61 layers of 128 heads
+//     of 512, q rank 1,536, output 16 × 1,024; E 384, k 6, m 3,072; 30 CSA and 31 HCA layers; the
+//     same tensors): routed 61 × 6 × 66,060,288 = 24,178,065,408; shared 4,029,677,568; attention
+//     18,293,589,632; compressors 670,128,640 and indexers 501,384,960; routers 167,926,656;
+//     hyper-connections 84,069,603 and norms 881,664; embeddings 2 × 926,679,040 → 49,779,082,211
+//     (DeepSeek: 49 B; without the embeddings 47.93 B). Total 1,572,997,202,915 (DeepSeek: 1.6 T;
+//     the Base release's 1,600.79 B adds the MTP layer).
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -151,6 +178,9 @@ var moeActiveFacts = map[string]activeFact{
 	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
 	"meta-llama/Llama-4-Maverick-17B-128E-Instruct":                          {17.1846912, "Llama-4-Maverick-17B-128E", 0},
+	"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B":                               {12.77023744, "Nemotron-3-Super-120B-A12B", 0},
+	"deepseek-ai/DeepSeek-V4-Flash":                                          {13.799633239, "DeepSeek-V4-Flash", 0},
+	"deepseek-ai/DeepSeek-V4-Pro":                                            {49.779082211, "DeepSeek-V4-Pro", 0},
 }
 
 var (

@@ -63,11 +63,11 @@ func TestPackedReleaseParams(t *testing.T) {
 	// 1,600,790,440,862 now that architectures.csv holds its expert counts (384, 6 per token), by
 	// which the MXFP4 experts and the FP8 rest are told apart (without them the packed count stayed).
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Flash", "kv" })
-	if b.ParamsB != 292.021347282 || b.ParamsFrom != "deepseek-ai/DeepSeek-V4-Flash-Base's count: the catalog's 158.1B for this repository counts packed tensors" {
+	if b.ParamsB != 292.021347282 || !strings.HasPrefix(b.ParamsFrom, "deepseek-ai/DeepSeek-V4-Flash-Base's count: the catalog's 158.1B for this repository counts packed tensors; ") {
 		t.Errorf("V4-Flash: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "deepseek-ai/DeepSeek-V4-Pro", "kv" })
-	if b.ParamsB != 1600.790440862 || b.ParamsFrom != "deepseek-ai/DeepSeek-V4-Pro-Base's count: the catalog's 861.6B for this repository counts packed tensors" {
+	if b.ParamsB != 1600.790440862 || !strings.HasPrefix(b.ParamsFrom, "deepseek-ai/DeepSeek-V4-Pro-Base's count: the catalog's 861.6B for this repository counts packed tensors; ") {
 		t.Errorf("V4-Pro: %v B, from %q", b.ParamsB, b.ParamsFrom)
 	}
 	// A release whose count is its own keeps it: Qwen/Qwen2.5-14B-Instruct-AWQ's 14.77 B is its base's.
@@ -135,6 +135,31 @@ func TestMoEActiveFromShapes(t *testing.T) {
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8", "kv" })
 	if b.ActiveParamsB != 17.1846912 || !strings.HasSuffix(b.ParamsFrom, "Llama-4-Maverick-17B-128E's config.json shapes (the catalog says 43.93B)") {
 		t.Errorf("Maverick FP8: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
+	}
+	// The models whose catalog count is no count of them, each counted from its shapes in
+	// moeactive.go (the sums are written out there):
+	//   Nemotron-3-Super: routed 4,844,421,120 + shared 1,761,607,680 + latent projections
+	//     335,544,320 + Mamba 4,385,602,560 + attention 285,245,440 + routers and norms 84,074,496
+	//     + embeddings 1,073,741,824 = 12,770,237,440 (the catalog: 11,226,390,744);
+	//   DeepSeek-V4-Flash: 6,492,782,592 routed + 7,306,850,647 the rest = 13,799,633,239 (13.00);
+	//   DeepSeek-V4-Pro: 24,178,065,408 routed + 25,601,016,803 the rest = 49,779,082,211 (49.00).
+	// A 16-bit entry with no row takes its kin's by the same count (the Super Base's 123,611,012,096),
+	// and an MLX copy of V4-Flash its row's base (the catalog: 20.55 B).
+	for _, c := range []struct {
+		model string
+		want  float64
+		said  string
+	}{
+		{"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8", 12.77023744, "Nemotron-3-Super-120B-A12B's config.json shapes (the catalog says 11.23B)"},
+		{"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-Base-BF16", 12.77023744, "Nemotron-3-Super-120B-A12B's config.json shapes (the catalog says 11.23B)"},
+		{"deepseek-ai/DeepSeek-V4-Flash", 13.799633239, "DeepSeek-V4-Flash's config.json shapes (the catalog says 13.00B)"},
+		{"mlx-community/DeepSeek-V4-Flash-4bit", 13.799633239, "DeepSeek-V4-Flash's config.json shapes (the catalog says 20.55B)"},
+		{"deepseek-ai/DeepSeek-V4-Pro", 49.779082211, "DeepSeek-V4-Pro's config.json shapes (the catalog says 49.00B)"},
+	} {
+		b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
+		if b.ActiveParamsB != c.want || !strings.HasSuffix(b.ParamsFrom, c.said) {
+			t.Errorf("%s: %v B active, from %q", c.model, b.ActiveParamsB, b.ParamsFrom)
+		}
 	}
 	// A dense model has no active count to take.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen2.5-7B-Instruct", "kv" })

@@ -675,8 +675,8 @@ func TestArchitecturesMerged(t *testing.T) {
 			n++
 		}
 	}
-	if n != 309 {
-		t.Errorf("%d entries with verified architecture, want the CSV's 309", n)
+	if n != 315 {
+		t.Errorf("%d entries with verified architecture, want the CSV's 315", n)
 	}
 	for _, c := range []struct {
 		name string
@@ -684,6 +684,9 @@ func TestArchitecturesMerged(t *testing.T) {
 		// llmfit's own values that must stay as llmfit has them
 		llmCtx, llmLayers int
 	}{
+		// litgpt's phi-4: 40 layers, 40 heads in 10 query groups, width 5,120 (head 128), block 16,384
+		{"microsoft/phi-4", Architecture{Base: "microsoft/phi-4", Layers: 40, AttentionHeads: 40, KVHeads: 10, HeadDim: 128,
+			HiddenSize: 5120, MaxContext: 16384, Attention: "gqa"}, 16384, 0},
 		{"meta-llama/Llama-3.1-8B-Instruct", Architecture{Base: "meta-llama/Llama-3.1-8B(-Instruct)", Layers: 32, AttentionHeads: 32,
 			KVHeads: 8, HeadDim: 128, HiddenSize: 4096, MaxContext: 131072, NativeDtype: "bfloat16", Attention: "gqa"}, 4096, 0},
 		{"openai/gpt-oss-120b", Architecture{Base: "openai/gpt-oss-120b", Layers: 36, AttentionHeads: 64, KVHeads: 8, HeadDim: 64,

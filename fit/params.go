@@ -48,7 +48,15 @@ type ReleaseParams struct {
 // 20b, 24 layers × 32 experts: routed 24 × 32 × 24,883,200 = 19,110,297,600; total
 // 20,914,757,184; active 24 × 4 × 24,891,840 + 24 × 92,192 + 24 × 26,550,144 + 24 × 5,760 + 2,880
 // + 579,133,440 = 3,608,307,264.
+//
+// phi-4 (Lightning-AI/litgpt's copy of its config.json: 40 layers of width 5,120, 40 query heads in
+// 10 groups of 128, MLP 17,920, vocabulary 100,352, LM head untied): a layer is q and o 2 × 5,120² +
+// k and v 2 × 5,120 × 1,280 + MLP 3 × 5,120 × 17,920 + two norms 2 × 5,120 = 340,797,440; 40 of them
+// 13,631,897,600, + embedding and LM head 2 × 100,352 × 5,120 = 1,027,604,480, + the final norm 5,120
+// = 14,659,507,200 (its re-upload unsloth/phi-4's count exactly). llmfit's catalog gives
+// microsoft/phi-4 the model card's rounded 14 B.
 var releaseFacts = map[string]ReleaseParams{
+	"microsoft/phi-4":     {TotalB: 14.6595072, ActiveB: 14.6595072, From: "counted from config.json's shapes (14.66B, the count of its re-upload unsloth/phi-4)"},
 	"openai/gpt-oss-120b": {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
 	"openai/gpt-oss-20b":  {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
@@ -103,7 +111,11 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 	}
 	if f, ok := releaseFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
 		if !within1pc(own.TotalB, f.TotalB) || !within1pc(own.ActiveB, f.ActiveB) {
-			f.From += "; the catalog's " + billions(own.TotalB) + ", " + billions(own.ActiveB) + " active, is not the model's"
+			said := billions(own.TotalB)
+			if f.ActiveB < f.TotalB {
+				said += ", " + billions(own.ActiveB) + " active,"
+			}
+			f.From += "; the catalog's " + said + " is not the model's"
 		} else {
 			f.From = ""
 		}
@@ -243,7 +255,11 @@ func stem(name string) string {
 		repo = name
 	}
 	var kept []string
-	for _, w := range strings.Split(strings.ToLower(repo), "-") {
+	words := strings.Split(strings.ToLower(repo), "-")
+	if len(words) > 1 && words[0] == "meta" && words[1] == "llama" {
+		words = words[1:] // Meta's first name for its repositories (Meta-Llama-3.1-70B-Instruct), kept by re-uploads
+	}
+	for _, w := range words {
 		if formatWords[w] || strings.HasPrefix(w, "quantized.") {
 			continue
 		}

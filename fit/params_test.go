@@ -83,7 +83,10 @@ func TestStemAndNamedSize(t *testing.T) {
 		size       float64
 	}{
 		{"nvidia/Qwen3-32B-NVFP4", "qwen3-32b", 32},
-		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "meta-llama-3.1-8b-instruct", 8},
+		// Meta's first repository names ("Meta-Llama-3.1-…") meet its current ones: the 70B AWQ takes
+		// meta-llama/Llama-3.1-70B-Instruct's 70.55 B, not the 70 its name states
+		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "llama-3.1-8b-instruct", 8},
+		{"hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", "llama-3.1-70b-instruct", 70},
 		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "llama-3.3-70b-instruct", 70},
 		{"RedHatAI/Qwen3-4B-quantized.w4a16", "qwen3-4b", 4},
 		{"unsloth/Qwen3-14B-unsloth-bnb-4bit", "qwen3-14b", 14},
@@ -186,5 +189,31 @@ func TestMoEActiveByShapesTotal(t *testing.T) {
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "bg-digitalservices/Gemma-4-E2B-it-NVFP4A16", "kv" })
 	if b.ParamsB != 5.123178051 || b.ParamsFrom != "google/gemma-4-E2B-it's count: the catalog's 4.3B for this repository counts packed tensors" {
 		t.Errorf("Gemma-4-E2B NVFP4A16: %v B, from %q", b.ParamsB, b.ParamsFrom)
+	}
+}
+
+// hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4 counts packed tensors (60.1 B); its base is
+// meta-llama/Llama-3.1-70B-Instruct, 70,553,706,496 parameters, under Meta's newer repository name.
+// AWQ int4 at 4.15625 bits with the token embedding and LM head (2 × 128,256 × 8,192 =
+// 2,101,346,304) in 16 bits: 68,452,360,192 × 0.51953125 + 2,101,346,304 × 2 = 39,765,832,864 B.
+func TestMetaLlamaRepositoryNameFindsItsBase(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing = "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", target.SizingKV
+	})
+	if !near(b.ParamsB, 70.553706496) || !within(b.WeightsGB, 39.765832864, 1e-6) {
+		t.Errorf("params %v B, weights %v GB; want 70.553706496, 39.765832864", b.ParamsB, b.WeightsGB)
+	}
+}
+
+// microsoft/phi-4: the catalog's 14 B is the card's rounding and its architecture was null. From
+// litgpt's copy of config.json (40 layers, 10 KV heads of 128, 16,384 tokens): 14,659,507,200
+// parameters (params.go), BF16 29,319,014,400 B; KV 2 × 40 × 10 × 128 × 2 B = 204,800 B a token,
+// × 16,384 = 3,355,443,200 B (llmfit's estimate was 0.000008 × 14 GB × 16,384 = 1.835 GB).
+func TestPhi4Counted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Context = "microsoft/phi-4", target.SizingKV, 16384
+	})
+	if !near(b.ParamsB, 14.6595072) || !near(b.WeightsGB, 29.3190144) || b.KVEstimated || !near(b.KVBytes, 3355443200) || b.MaxContext != 16384 {
+		t.Errorf("params %v B, weights %v GB, KV %v B (estimated %v), max context %d", b.ParamsB, b.WeightsGB, b.KVBytes, b.KVEstimated, b.MaxContext)
 	}
 }

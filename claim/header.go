@@ -99,7 +99,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 }
 
 // moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
-// layer time ("1.896 ms + 82.67 µs × 48 MoE layers"), the depth typical of its size when the
+// layer time ("1.896 ms + 82.7 µs × 48 MoE layers"), the depth typical of its size when the
 // layers are unknown. The layer time has 4 significant digits: its µs are rounded to 2 decimals.
 func moeOverheadWords(layers int, paramsB float64) string {
 	n := strconv.Itoa(layers) + " MoE layers"

@@ -117,6 +117,14 @@ import (
 //     attention 48 × 62,914,560 = 3,019,898,880; routers and norms 16,225,280; embeddings 2 ×
 //     1,034,485,760 → 17,184,691,200 (Meta: 17 B; text total 400.71 B, the catalog's 401.58 B with
 //     the 34-layer vision encoder).
+//   - Qwen3.5-122B-A10B (config.json as ml-explore/mlx benchmarks/python/gather_mm_bench.py and
+//     several published copies give it: h 3,072, 48 layers: 12 gated attention of 32 q / 2 KV
+//     heads of 256, 36 Gated DeltaNet of 16 key / 64 value heads of 128; E 256, k 8, m 1,024, one
+//     shared of 1,024; V 248,320; the layer formulas of Qwen3.5-397B above): routed 48 × 8 ×
+//     9,437,184 = 3,623,878,656; shared 452,984,832; attention 12 × 78,643,712 + 36 × 88,523,008 =
+//     4,130,552,832; routers, gates and norms 38,194,176; embeddings 2 × 762,839,040 →
+//     9,771,288,576 (Qwen: A10B; total 122,114,525,184, Qwen's 122 B; the catalog's 125.1 B adds
+//     the MTP layer and the vision encoder).
 //   - Nemotron-3-Super-120B-A12B (NVIDIA/Megatron-LM examples/post_training/modelopt/conf/nvidia/
 //     NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh: h 4,096, 88 layers: 40 Mamba-2 of 128 heads of 64,
 //     8 attention of 32 q / 2 KV of 128, 40 LatentMoE layers whose E 512 experts, k 22, are
@@ -178,6 +186,7 @@ var moeActiveFacts = map[string]activeFact{
 	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
 	"meta-llama/Llama-4-Maverick-17B-128E-Instruct":                          {17.1846912, "Llama-4-Maverick-17B-128E", 0},
+	"Qwen/Qwen3.5-122B-A10B":                                                 {9.771288576, "Qwen3.5-122B-A10B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B":                               {12.77023744, "Nemotron-3-Super-120B-A12B", 0},
 	"deepseek-ai/DeepSeek-V4-Flash":                                          {13.799633239, "DeepSeek-V4-Flash", 0},
 	"deepseek-ai/DeepSeek-V4-Pro":                                            {49.779082211, "DeepSeek-V4-Pro", 0},

@@ -8,19 +8,19 @@ package fit
 // llmfit's formula 39.7 %.
 
 // speedFamilies: the share of its memory bandwidth each family's decode reaches, and the
-// training runs behind it (fewer runs: pulled harder toward the pooled 0.591; none: exactly it).
+// training runs behind it (fewer runs: pulled harder toward the pooled 0.5909; none: exactly it).
 var speedFamilies = []FamilySpeed{
 	{FamilyNVIDIA, 0.7514, 45},
 	{FamilyNVIDIAPascal, 0.3246, 62},
-	{FamilyNVIDIAUnified, 0.7379, 41},
-	{FamilyAMD, 0.7768, 38},
+	{FamilyNVIDIAUnified, 0.7374, 41},
+	{FamilyAMD, 0.7767, 38},
 	{FamilyApple, 0.724, 106},
 	{FamilyIntel, 0.421, 3},
-	{FamilyOther, 0.591, 0},
+	{FamilyOther, 0.5909, 0},
 }
 
 // decodeOverheadSeconds is t0, the per-token time that does not scale with bytes read.
 const decodeOverheadSeconds = 0.001896
 
 // moeLayerSeconds is the per-token time each decoder layer of a mixture of experts adds.
-const moeLayerSeconds = 8.267e-05
+const moeLayerSeconds = 8.27e-05

@@ -117,8 +117,10 @@ import (
 //     attention 48 × 62,914,560 = 3,019,898,880; routers and norms 16,225,280; embeddings 2 ×
 //     1,034,485,760 → 17,184,691,200 (Meta: 17 B; text total 400.71 B, the catalog's 401.58 B with
 //     the 34-layer vision encoder).
-//   - Qwen3.5-122B-A10B (config.json as ml-explore/mlx benchmarks/python/gather_mm_bench.py and
-//     several published copies give it: h 3,072, 48 layers: 12 gated attention of 32 q / 2 KV
+//   - Qwen3.5-122B-A10B (config.json, huggingface.co/Qwen/Qwen3.5-122B-A10B, as public copies of
+//     it quote it — an MLX gather-mm benchmark's (3,072, 1,024, 256, 8), summaries giving 16 / 64
+//     Gated DeltaNet key / value heads; single-sourced, lower confidence than the families above:
+//     h 3,072, 48 layers: 12 gated attention of 32 q / 2 KV
 //     heads of 256, 36 Gated DeltaNet of 16 key / 64 value heads of 128; E 256, k 8, m 1,024, one
 //     shared of 1,024; V 248,320; the layer formulas of Qwen3.5-397B above): routed 48 × 8 ×
 //     9,437,184 = 3,623,878,656; shared 452,984,832; attention 12 × 78,643,712 + 36 × 88,523,008 =

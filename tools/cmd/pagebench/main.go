@@ -63,7 +63,7 @@ func main() {
 	summary := flag.String("summary", "", "also append the headline figures to this file")
 	trace := flag.String("render-trace", "", "diagnosis: write every timed render of step 2 (start, duration, target) and Go's collections (GODEBUG=gctrace=1) to this file, as JSON")
 	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
-	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file")
+	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal")
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	flag.Parse()
@@ -329,6 +329,12 @@ func jsString(s string) string {
 
 // load opens url in a fresh browser with the cache disabled and waits until __bench.done.
 func (b *bench) load(url, src string) (res loadResult, err error) {
+	return b.loadTraced(url, src, "")
+}
+
+// loadTraced is load; with a path, Chromium's trace of the load (from before the navigation
+// until the page is done) is written there, for -chrome-trace.
+func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err error) {
 	ctx, stop, err := b.browser(b.root)
 	if err != nil {
 		return res, err
@@ -370,6 +376,17 @@ func (b *bench) load(url, src string) (res loadResult, err error) {
 		res.Console = append([]string(nil), console...)
 		mu.Unlock()
 	}()
+	var tr *chromeTracer
+	if tracePath != "" {
+		if tr, err = startTrace(ctx); err != nil {
+			return res, err
+		}
+		defer func() {
+			if terr := tr.stop(ctx, tracePath); terr != nil && err == nil {
+				err = terr
+			}
+		}()
+	}
 	err = chromedp.Run(ctx,
 		network.SetCacheDisabled(true),
 		chromedp.ActionFunc(func(ctx context.Context) error {
@@ -387,11 +404,14 @@ func (b *bench) load(url, src string) (res loadResult, err error) {
 	  const w = performance.getEntriesByType("resource").find((e) => e.name.endsWith(".wasm"));
 	  const boot = document.getElementById("boot");
 	  const nav = performance.getEntriesByType("navigation")[0];
-	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0);
+	  // web/boot.js's worker (firstclaim.js) fetches the wasm: its timings and bytes, on the
+	  // page's clock, are in fitclaimBoot.worker (the page's own entries do not list them).
+	  const wk = (window.fitclaimBoot && window.fitclaimBoot.worker) || {};
+	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0) + (wk.fetchedBytes || 0);
 	  const marks = {};
 	  for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("fitclaim:") && !(m.name.slice(9) in marks)) marks[m.name.slice(9)] = m.startTime;
-	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : undefined,
-	    wasmAsked: w ? w.requestStart : undefined, wasmFirstByte: w ? w.responseStart : undefined, error: B.error, bytes, marks,
+	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : wk.wasmEnd,
+	    wasmAsked: w ? w.requestStart : wk.wasmAsked, wasmFirstByte: w ? w.responseStart : wk.wasmFirstByte, error: B.error, bytes, marks,
 	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined };
 	})()`
 	for {
@@ -466,6 +486,17 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			fmt.Printf("  page: %s\n", l)
 		}
 		mode = "render"
+	}
+	if b.chromeTrace != "" {
+		// Diagnosis: one more load of each page, traced, not counted in the figures.
+		if _, err := b.loadTraced(siteURL, script("fitclaim", mode, yamlDone, renderArg), b.chromeTrace+".load"); err != nil {
+			return err
+		}
+		if minimalURL != "" {
+			if _, err := b.loadTraced(minimalURL, script("minimal", "dom", minimalDone, "{}"), b.chromeTrace+".minimal"); err != nil {
+				return err
+			}
+		}
 	}
 	var site, base, bare []loadResult
 	for i := 0; i < n; i++ {

@@ -131,7 +131,8 @@ func startTrace(ctx context.Context) (*chromeTracer, error) {
 		}
 	})
 	cfg := &tracing.TraceConfig{IncludedCategories: []string{"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
-		"disabled-by-default-v8.gc", "blink.user_timing", "toplevel", "disabled-by-default-devtools.timeline"}}
+		"disabled-by-default-v8.gc", "blink.user_timing", "toplevel", "disabled-by-default-devtools.timeline",
+		"devtools.timeline", "v8.execute", "loading", "netlog", "disabled-by-default-netlog"}}
 	err := chromedp.Run(ctx, tracing.Start().WithTraceConfig(cfg).WithTransferMode(tracing.TransferModeReportEvents))
 	return tr, err
 }

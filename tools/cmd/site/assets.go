@@ -69,6 +69,10 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 			return err
 		}
 	}
+	scripts, err = namedFirst(web, scripts)
+	if err != nil {
+		return err
+	}
 	for _, group := range [][]string{leaves, styles, scripts} {
 		for _, name := range group {
 			b, err := os.ReadFile(filepath.Join(web, name))
@@ -77,6 +81,11 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 			}
 			if strings.HasSuffix(name, ".css") || strings.HasSuffix(name, ".js") {
 				b = s.rewrite(b)
+			}
+			if name == workerName {
+				if b, err = withGlue(b, extra[glueName]); err != nil {
+					return err
+				}
 			}
 			if err := s.add(name, b); err != nil {
 				return err
@@ -147,4 +156,76 @@ func (s *site) namedByAsset(name string) bool {
 		}
 	}
 	return false
+}
+
+// namedFirst orders scripts so that a script another one names (boot.js starts the worker
+// firstclaim.js) is hashed before it: the one naming it must carry its hashed name, and its
+// own hash covers that. Otherwise the order stays as given; of scripts that name each other
+// (in comments: neither could carry the other's hash), the first in that order goes first.
+func namedFirst(web string, scripts []string) ([]string, error) {
+	text := map[string]string{}
+	for _, name := range scripts {
+		b, err := os.ReadFile(filepath.Join(web, name))
+		if err != nil {
+			return nil, err
+		}
+		text[name] = string(b)
+	}
+	names := func(in, name string) bool {
+		re := regexp.MustCompile("[\"'`(](\\./)?" + regexp.QuoteMeta(name) + "[\"'`)?#]")
+		return in != name && re.MatchString(text[in])
+	}
+	var out []string
+	done := map[string]bool{}
+	for len(out) < len(scripts) {
+		progress := false
+		for _, s := range scripts {
+			if done[s] {
+				continue
+			}
+			ready := true
+			for _, dep := range scripts {
+				if !done[dep] && names(s, dep) {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				out = append(out, s)
+				done[s] = true
+				progress = true
+			}
+		}
+		if !progress { // scripts that name each other (in comments, say): the first goes first
+			for _, s := range scripts {
+				if !done[s] {
+					out = append(out, s)
+					done[s] = true
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// The worker boot.js starts (web/firstclaim.js) runs Go's glue (wasm_exec.js) too: it is put in
+// front of the worker's own script here, so the worker does not wait for a second, synchronous
+// load (importScripts) before it can start the engine; the worker loads it itself when it finds
+// no Go (served from web/ as it is).
+const (
+	workerName = "firstclaim.js"
+	glueName   = "wasm_exec.js"
+)
+
+func withGlue(worker []byte, gluePath string) ([]byte, error) {
+	if gluePath == "" {
+		return worker, nil
+	}
+	glue, err := os.ReadFile(gluePath)
+	if err != nil {
+		return nil, err
+	}
+	out := append(append([]byte{}, glue...), '\n')
+	return append(out, worker...), nil
 }

@@ -147,6 +147,8 @@ func (a *Architecture) checkOverridden() error {
 		return needs("kvLoraRank", "attention mla caches one latent per layer")
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers <= 0:
 		return needs("fullAttentionLayers", "attention hybrid caches only its full-attention layers")
+	case a.Attention == AttentionCSA && a.CSALayers+a.HCALayers <= 0:
+		return needs("csaLayers", "attention csa compresses the context in its CSA and HCA layers")
 	case a.SlidingWindow > 0 && a.SlidingLayers <= 0 && a.Attention != AttentionCSA: // csa: every layer keeps the window
 		return needs("slidingLayers", "a sliding window applies to the layers that use it")
 	case a.SlidingLayers > 0 && a.SlidingWindow <= 0:

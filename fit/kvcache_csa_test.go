@@ -35,6 +35,12 @@ func TestCSAOverrideChecks(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "HCA layers (hcaLayers, hcal): with 30 CSA layers, must be at most the model's 13 other layers (got 20)") {
 		t.Errorf("30 + 20 of 43 layers: %v", err)
 	}
+	// Made csa, a model must say which of its layers compress.
+	tg = target.Default()
+	tg.Model, tg.Sizing, tg.Attention = "meta-llama/Llama-3.1-8B-Instruct", "kv", AttentionCSA
+	if _, err = Resolve(tg); err == nil || !strings.Contains(err.Error(), "CSA layers (csaLayers, csal): attention csa compresses the context in its CSA and HCA layers: give CSA layers (csaLayers) too") {
+		t.Errorf("csa without compressed layers: %v", err)
+	}
 	// A custom csa model: 10 layers × 1 × 512 head, 4 CSA + 4 HCA, window 128, at 1,024 tokens:
 	// 10 × 512 × 128 + 4 × 640 × 256 + 4 × 512 × 8 = 655,360 + 655,360 + 16,384 = 1,327,104
 	// elements × 2 B = 2,654,208 B.

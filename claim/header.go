@@ -130,6 +130,22 @@ func kvFormula(a *fit.Architecture) string {
 		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
 			"; the others keep a fixed state) × " + pair
 	}
+	full, sliding := a.CachedLayers()
+	fullHeads, fullDim := a.FullLayerShape()
+	if fullHeads != a.KVHeads || fullDim != a.HeadDim || full+sliding < a.Layers {
+		// Gemma-4: global layers in their own shape; E2B/E4B: the last layers reuse a cache
+		s := strconv.Itoa(full) + " full layers × 2 × " + strconv.Itoa(fullHeads) + " KV heads × " + strconv.Itoa(fullDim) +
+			" head dim × tokens"
+		if sliding > 0 {
+			s += " + " + strconv.Itoa(sliding) + " sliding layers × 2 × " + pair + " × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")"
+		}
+		s = "(" + s + ")"
+		if full+sliding < a.Layers {
+			s = "the first " + strconv.Itoa(full+sliding) + " of " + strconv.Itoa(a.Layers) + " layers (the last " +
+				strconv.Itoa(a.Layers-full-sliding) + " reuse their cache): " + s
+		}
+		return s
+	}
 	if a.SlidingWindow > 0 && a.SlidingLayers > 0 {
 		return "2 × (" + strconv.Itoa(a.Layers-a.SlidingLayers) + " full layers × tokens + " + strconv.Itoa(a.SlidingLayers) +
 			" sliding layers × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")) × " + pair

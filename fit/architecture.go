@@ -41,7 +41,13 @@ type Architecture struct {
 	ExpertsPerToken     int
 	CSALayers           int // csa: layers with compressed sparse attention (compress ratio 4)
 	HCALayers           int // csa: layers with heavily compressed attention (compress ratio 128)
-	MaxContext          int // the real maximum context (0: unknown)
+	// GlobalKVHeads and GlobalHeadDim are the full-attention layers' KV heads and head size where
+	// they differ from the sliding-window layers' (Gemma-4's global layers: head 512); 0 = the same.
+	GlobalKVHeads, GlobalHeadDim int
+	// KVSharedLayers are the last layers, which reuse an earlier layer's KV cache and keep none
+	// (Gemma-4 E2B/E4B's num_kv_shared_layers); 0 = none.
+	KVSharedLayers int
+	MaxContext     int // the real maximum context (0: unknown)
 	// RoutedParamsB is the routed experts' matrices in billions where a count is known exactly
 	// (ReleaseParams.RoutedB); 0 = derived from the total, the active and the expert counts.
 	RoutedParamsB float64
@@ -60,6 +66,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			SlidingWindow: a.SlidingWindow, SlidingLayers: a.SlidingLayers, FullAttentionLayers: a.FullAttentionLayers,
 			KVLoraRank: a.KVLoraRank, QKRopeHeadDim: a.QKRopeHeadDim, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
 			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
+			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
 		}
 		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength

@@ -28,14 +28,48 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		return float64(a.FullAttentionLayers) * kvPairBytes(a.KVHeads, a.HeadDim, elem) * t
 	default:
 		// GQA/MHA/MQA: 2 (K and V) × layers × kv_heads × head_dim × b × T, where a sliding-window
-		// (or chunked) layer holds min(T, window) tokens.
-		sliding := min(max(a.SlidingLayers, 0), a.Layers)
-		if a.SlidingWindow <= 0 {
-			sliding = 0
-		}
-		held := float64(a.Layers-sliding)*t + float64(sliding)*float64(min(tokens, a.SlidingWindow))
-		return kvPairBytes(a.KVHeads, a.HeadDim, elem) * held
+		// (or chunked) layer holds min(T, window) tokens, a full layer its own KV heads and head
+		// size where they differ (Gemma-4's global layers), and a layer that reuses an earlier
+		// one's cache (Gemma-4 E2B/E4B) none.
+		full, sliding := a.CachedLayers()
+		fullHeads, fullDim := a.FullLayerShape()
+		held := float64(full)*kvPairBytes(fullHeads, fullDim, elem)*t +
+			float64(sliding)*kvPairBytes(a.KVHeads, a.HeadDim, elem)*float64(min(tokens, max(a.SlidingWindow, 0)))
+		return held
 	}
+}
+
+// CachedLayers are the full-attention and the sliding-window layers that keep a cache of their
+// own. Where the last KVSharedLayers reuse earlier layers' caches (Gemma-4 E4B: 18 of 42), only
+// the first layers keep one, and of those the full layers are the same share as of all layers,
+// rounded down, as Gemma places every (layers / full layers)-th layer global: E4B's first 24 of
+// 42 hold 7 × 24 / 42 = 4 full and 20 sliding layers, E2B's first 15 of 35 hold 7 × 15 / 35 = 3
+// and 12 (num_kv_shared_layers 18 and 20, data/architectures.md § Gemma-4).
+func (a *Architecture) CachedLayers() (full, sliding int) {
+	sliding = min(max(a.SlidingLayers, 0), a.Layers)
+	if a.SlidingWindow <= 0 {
+		sliding = 0
+	}
+	full = a.Layers - sliding
+	if s := a.KVSharedLayers; s > 0 && s < a.Layers {
+		own := a.Layers - s
+		f := full * own / a.Layers
+		return f, own - f
+	}
+	return full, sliding
+}
+
+// FullLayerShape is a full-attention layer's KV heads and head size: the global layers' own
+// where the data gives them (Gemma-4: 4 or 2 KV heads of 512), else every layer's.
+func (a *Architecture) FullLayerShape() (kvHeads, headDim int) {
+	kvHeads, headDim = a.KVHeads, a.HeadDim
+	if a.GlobalKVHeads > 0 {
+		kvHeads = a.GlobalKVHeads
+	}
+	if a.GlobalHeadDim > 0 {
+		headDim = a.GlobalHeadDim
+	}
+	return kvHeads, headDim
 }
 
 // kvPairBytes is one layer's K and V for one token: 2 × kv_heads × head_dim × b.

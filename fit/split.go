@@ -30,8 +30,8 @@ func (b *Bounds) KVDeviceShare(n int) float64 {
 	}
 	_, elem, _ := kvElementBytes(b.KVCache)
 	c := vllmCacheOf(b, elem)
-	if one := c.layerTokenBytes(1); one > 0 {
-		return c.layerTokenBytes(n) / one
+	if one := c.deviceBytes(1, b.ContextTokens); one > 0 {
+		return c.deviceBytes(n, b.ContextTokens) / one
 	}
 	return 1 / float64(n)
 }

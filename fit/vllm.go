@@ -72,24 +72,58 @@ type VLLMCache struct {
 	Window        int // sliding window, tokens
 	KVHeads       int // GQA/MHA/MQA: KV heads per layer (split over tensor parallelism)
 	HeadDim       int
-	MLALatent     int     // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
-	ElemBytes     float64 // 2 for an fp16/bf16 cache ("auto"), 1 for fp8
+	// FullKVHeads and FullHeadDim are the full-attention layers' where they differ from the
+	// sliding ones' (Gemma-4's global layers); 0 = KVHeads, HeadDim.
+	FullKVHeads, FullHeadDim int
+	MLALatent                int     // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
+	ElemBytes                float64 // 2 for an fp16/bf16 cache ("auto"), 1 for fp8
 	// TokenBytes, when the shape is unknown, is all layers' cache per token (llmfit's
 	// per-parameter estimate), split evenly over tensor parallelism; FullLayers is then 1.
 	TokenBytes float64
 }
 
-// layerTokenBytes is one layer's cache for one token on one device: K and V for max(1,
-// kvHeads/tp) heads, or one MLA latent, which every rank keeps whole.
+// layerTokenBytes is one sliding-window layer's cache (or any layer's, where the kinds have one
+// shape) for one token on one device: K and V for max(1, kvHeads/tp) heads, or one MLA latent,
+// which every rank keeps whole.
 func (c VLLMCache) layerTokenBytes(tp int) float64 {
+	return c.tokenBytes(tp, c.KVHeads, c.HeadDim)
+}
+
+// fullTokenBytes is layerTokenBytes for a full-attention layer, in its own shape where it has one.
+func (c VLLMCache) fullTokenBytes(tp int) float64 {
+	heads, dim := c.KVHeads, c.HeadDim
+	if c.FullKVHeads > 0 {
+		heads = c.FullKVHeads
+	}
+	if c.FullHeadDim > 0 {
+		dim = c.FullHeadDim
+	}
+	return c.tokenBytes(tp, heads, dim)
+}
+
+func (c VLLMCache) tokenBytes(tp, kvHeads, headDim int) float64 {
 	if c.TokenBytes > 0 {
 		return c.TokenBytes / float64(max(1, tp))
 	}
 	if c.MLALatent > 0 {
 		return float64(c.MLALatent) * c.ElemBytes
 	}
-	heads := max(1, c.KVHeads/max(1, tp))
-	return 2 * float64(heads) * float64(c.HeadDim) * c.ElemBytes
+	heads := max(1, kvHeads/max(1, tp))
+	return 2 * float64(heads) * float64(headDim) * c.ElemBytes
+}
+
+// deviceBytes is one request's cache of n tokens on one of tp devices (the sliding layers held
+// at their window), before vLLM rounds it to blocks.
+func (c VLLMCache) deviceBytes(tp, n int) float64 {
+	held := n
+	if c.Window > 0 {
+		held = min(n, c.Window)
+	}
+	full, slide := max(0, c.FullLayers), max(0, c.SlidingLayers)
+	if c.Window <= 0 {
+		full, slide = full+slide, 0
+	}
+	return float64(full)*c.fullTokenBytes(tp)*float64(n) + float64(slide)*c.layerTokenBytes(tp)*float64(held)
 }
 
 // VLLMInput is one engine start-up: the device, the model's share of it and vLLM's arguments.
@@ -229,7 +263,7 @@ func (r *VLLMResult) layout(in VLLMInput) {
 	avail := r.KVCacheGiB * gib
 	if avail > 0 && g.page > 0 {
 		r.KVBlocks = ceilFloor(math.Floor(avail / g.page / float64(g.size))) // capped: a tiny custom model's page is tiny
-		r.KVCacheTokens = r.KVBlocks / int64(g.count) * vllmBlockSize
+		r.KVCacheTokens = r.KVBlocks / int64(g.count) * int64(g.tokenBlock())
 		r.MaxConcurrency = float64(r.KVBlocks) / float64(g.requestBlocks(in.MaxModelLen))
 	}
 	needed := g.needed(in.MaxModelLen)

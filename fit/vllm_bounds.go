@@ -104,9 +104,17 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem}
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
 		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
-	case a.SlidingWindow > 0 && a.SlidingLayers > 0:
-		return VLLMCache{FullLayers: a.Layers - a.SlidingLayers, SlidingLayers: a.SlidingLayers, Window: a.SlidingWindow,
-			KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
 	}
-	return VLLMCache{FullLayers: a.Layers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+	// full and sliding layers that keep a cache of their own (a Gemma-4 E model's last layers reuse
+	// earlier ones'), the full layers in their own shape where they have one (Gemma-4's global layers)
+	full, sliding := a.CachedLayers()
+	fullHeads, fullDim := a.FullLayerShape()
+	c := VLLMCache{FullLayers: full, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+	if fullHeads != a.KVHeads || fullDim != a.HeadDim {
+		c.FullKVHeads, c.FullHeadDim = fullHeads, fullDim
+	}
+	if sliding > 0 {
+		c.SlidingLayers, c.Window = sliding, a.SlidingWindow
+	}
+	return c
 }

@@ -1,5 +1,7 @@
 package fit
 
+import "math"
+
 // vLLM's KV-cache grouping (vllm/v1/core/kv_cache_utils.py, uniform page size): layers of one
 // kind (full attention, sliding window) are cut into groups of equal size; one block of the
 // pool holds one page for one layer of every group at the same position, so
@@ -14,26 +16,41 @@ package fit
 // not start at a block boundary.
 
 type vllmGroups struct {
-	page        float64 // bytes of one layer's block (16 tokens) on one device
-	size        int     // layers per group
-	count       int     // groups
-	full, slide int     // groups of each kind
-	fullLayers  int
-	slideLayers int
-	window      int
-	batched     int
+	page float64 // bytes of one layer's block (16 tokens of the larger kind) on one device
+	// fullBlock and slideBlock are the tokens one page holds for a layer of each kind: 16, or a
+	// multiple of it for the kind whose token is smaller (vLLM's unify_kv_cache_spec_page_size
+	// raises its block size until the pages are equal: Gemma-4-31B's global layers, 4 KV heads of
+	// 512, hold 32 tokens in the page of 16 of a sliding layer's 16 heads of 256)
+	fullBlock, slideBlock int
+	size                  int // layers per group
+	count                 int // groups
+	full, slide           int // groups of each kind
+	fullLayers            int
+	slideLayers           int
+	window                int
+	batched               int
 }
 
 func newVLLMGroups(in VLLMInput) vllmGroups {
 	c := in.Cache
 	g := vllmGroups{
-		page:       vllmBlockSize * c.layerTokenBytes(in.TP),
 		fullLayers: max(0, c.FullLayers), slideLayers: max(0, c.SlidingLayers),
-		window: c.Window, batched: in.MaxTokens,
+		window: c.Window, batched: in.MaxTokens, fullBlock: vllmBlockSize, slideBlock: vllmBlockSize,
 	}
 	if g.window <= 0 { // no window: every layer caches every token
 		g.fullLayers += g.slideLayers
 		g.slideLayers = 0
+	}
+	fullTB, slideTB := c.fullTokenBytes(in.TP), c.layerTokenBytes(in.TP)
+	switch {
+	case g.slideLayers == 0 || !(slideTB > 0):
+		g.page = vllmBlockSize * fullTB
+	case g.fullLayers == 0 || !(fullTB > 0):
+		g.page = vllmBlockSize * slideTB
+	default:
+		g.page = vllmBlockSize * max(fullTB, slideTB)
+		g.fullBlock = int(math.Round(g.page / fullTB))
+		g.slideBlock = int(math.Round(g.page / slideTB))
 	}
 	switch {
 	case g.fullLayers == 0 && g.slideLayers == 0:
@@ -62,10 +79,19 @@ func ceilDiv(a, b int) int {
 	return (a + b - 1) / b
 }
 
+// tokenBlock is the tokens a page holds for the kind whose cache grows with the context (the
+// full layers' where there are any): what the logged pool size counts in.
+func (g vllmGroups) tokenBlock() int {
+	if g.full > 0 {
+		return g.fullBlock
+	}
+	return g.slideBlock
+}
+
 // fullPages and slidePages are the pages one layer of each kind needs for a request of n tokens.
-func (g vllmGroups) fullPages(n int) int { return ceilDiv(n, vllmBlockSize) }
+func (g vllmGroups) fullPages(n int) int { return ceilDiv(n, g.fullBlock) }
 func (g vllmGroups) slidePages(n int) int {
-	return ceilDiv(min(g.window-1+g.batched, n), vllmBlockSize) + 1
+	return ceilDiv(min(g.window-1+g.batched, n), g.slideBlock) + 1
 }
 
 // requestBlocks is how many pool blocks one request of n tokens takes (at least 1).

@@ -123,7 +123,8 @@ func kvFormula(a *fit.Architecture) string {
 		if a.SlidingWindow > 0 {
 			window = "min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")"
 		}
-		return "compressed attention, one entry both K and V: (" + strconv.Itoa(a.Layers) + " layers × " + d + " × " + window + " + " +
+		return "compressed attention, one entry both K and V: " + twoDecimals(a.CSAStateBytes()/1e6) +
+			" MB of fp32 compressor state per sequence + (" + strconv.Itoa(a.Layers) + " layers × " + d + " × " + window + " + " +
 			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
 			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:

@@ -232,14 +232,15 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     262144 tokens × 1 sequence, fp16: 2 × 12 full-attention layers (of 48;",
 			"#         the others keep a fixed state) × 2 KV heads × 256 head dim × 2 B =",
 			"#         6.44 GB"}},
-		// (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B = 30,998,528 × 2 = 61,997,056 B = 0.06 GB
+		// 12,206,080 B of compressor state + (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B
+		// = 12,206,080 + 61,997,056 = 74,203,136 B = 0.07 GB (fit's TestKVCachePerLayerKind)
 		{"m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=8192", []string{
 			"# arch:   from config.json of deepseek-ai/DeepSeek-V4-Flash via",
 			"#         architectures.csv; maximum context 1048576 tokens",
 			"# kv:     8192 tokens × 1 sequence, fp16: compressed attention, one entry both K",
-			"#         and V: (43 layers × 512 × min(tokens, 128) + 21 CSA layers × (512 +",
-			"#         128 indexer) × tokens/4 + 20 HCA layers × 512 × tokens/128) × 2 B =",
-			"#         0.06 GB"}},
+			"#         and V: 12.21 MB of fp32 compressor state per sequence + (43 layers ×",
+			"#         512 × min(tokens, 128) + 21 CSA layers × (512 + 128 indexer) ×",
+			"#         tokens/4 + 20 HCA layers × 512 × tokens/128) × 2 B = 0.07 GB"}},
 		// An override is named: 2 × 32 × 16 × 128 × 2 B × 8,192 = 2,147,483,648 B = 2.15 GB.
 		{"m=meta-llama%2FLlama-3.1-8B-Instruct&s=kv&kvh=16", []string{
 			"# arch:   kvHeads from the override, the rest from config.json of",

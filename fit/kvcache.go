@@ -86,6 +86,11 @@ const (
 	CSACompressRatio = 4   // a CSA layer keeps one entry per 4 tokens (overlapping windows of 8)
 	HCACompressRatio = 128 // an HCA layer keeps one entry per 128 tokens
 	CSAIndexHeadDim  = 128 // the lightning indexer's key, one per CSA entry
+	// compressorStateBytes is the element of a compressor's state, fp32 whatever the cache's type:
+	// the reference implementation (deepseek-ai/DeepSeek-V4 inference/model.py, Compressor) keeps
+	// kv_state and score_state of (coff × ratio, coff × head_dim) floats per sequence, coff = 2
+	// for the overlapping ratio-4 compressors and 1 for ratio 128.
+	compressorStateBytes = 4
 )
 
 // csaCacheBytes is DeepSeek-V4's cache of t tokens (data/architectures.md § "KV-cache bytes per
@@ -97,8 +102,8 @@ const (
 //	layers × d × min(T, window) + CSA layers × (d + 128) × T/4 + HCA layers × d × T/128,  × b
 //
 // with d = kv_heads × head_dim. For V4-Pro at 1,048,576 tokens in bf16 this is 9.62 GiB, vLLM's
-// own figure (vllm.ai/blog/deepseek-v4). Not counted: the compressors' fixed state of the tokens
-// not yet compressed, a few MB per sequence.
+// own figure (vllm.ai/blog/deepseek-v4). Beside it each sequence holds its compressors' state of
+// the tokens not yet compressed (CSAStateBytes), fixed in size.
 func (a *Architecture) csaCacheBytes(t, elem float64) float64 {
 	d := float64(a.KVHeads) * float64(a.HeadDim)
 	window := t
@@ -108,7 +113,26 @@ func (a *Architecture) csaCacheBytes(t, elem float64) float64 {
 	entries := float64(a.Layers)*d*window +
 		float64(a.CSALayers)*(d+CSAIndexHeadDim)*t/CSACompressRatio +
 		float64(a.HCALayers)*d*t/HCACompressRatio
-	return entries * elem
+	return entries*elem + a.CSAStateBytes()
+}
+
+// CSAStateBytes is one sequence's compressor state: kv and score, fp32, of coff × ratio tokens ×
+// coff × width each, in every CSA layer (its entries' compressor, d wide, and its indexer's, 128
+// wide, both overlapping: coff 2) and HCA layer (coff 1):
+//
+//	CSA layers × 2 × 4 B × (8 × 2d + 8 × 256) + HCA layers × 2 × 4 B × 128 × d
+//
+// V4-Flash: 21 × 81,920 + 20 × 524,288 = 12,206,080 B; V4-Pro: 30 × 81,920 + 31 × 524,288 =
+// 18,710,528 B.
+func (a *Architecture) CSAStateBytes() float64 {
+	if a.Attention != AttentionCSA {
+		return 0
+	}
+	d := float64(a.KVHeads) * float64(a.HeadDim)
+	overlap := float64(2 * CSACompressRatio) // coff × ratio tokens, coff = 2
+	csa := overlap*2*d + overlap*2*CSAIndexHeadDim
+	hca := float64(HCACompressRatio) * d
+	return 2 * compressorStateBytes * (float64(a.CSALayers)*csa + float64(a.HCALayers)*hca)
 }
 
 // csaTokenElements is the compressed entries' elements per token over all layers, rounded up:

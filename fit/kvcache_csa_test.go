@@ -11,9 +11,9 @@ import (
 // (no longer llmfit's estimate), the speed floor's read, and vLLM's cache.
 func TestCSAInTheKVAwareMode(t *testing.T) {
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Context = "deepseek-ai/DeepSeek-V4-Flash", "kv", 8192 })
-	// 61,997,056 B at 8,192 tokens (TestKVCachePerLayerKind); llmfit's estimate was 0.000008 GB ×
+	// 74,203,136 B at 8,192 tokens (TestKVCachePerLayerKind); llmfit's estimate was 0.000008 GB ×
 	// 292 B params × 8,192 = 19.14 GB.
-	if b.KVEstimated || b.KVBytes != 61997056 || b.Arch.Source != SourceVerified {
+	if b.KVEstimated || b.KVBytes != 74203136 || b.Arch.Source != SourceVerified {
 		t.Errorf("V4-Flash: estimated %v, %v B from %q", b.KVEstimated, b.KVBytes, b.Arch.Source)
 	}
 	// vLLM keeps one latent per token: 21 × (512 + 128)/4 + 20 × 512/128 = 3,360 + 80 = 3,440
@@ -43,12 +43,13 @@ func TestCSAOverrideChecks(t *testing.T) {
 	}
 	// A custom csa model: 10 layers × 1 × 512 head, 4 CSA + 4 HCA, window 128, at 1,024 tokens:
 	// 10 × 512 × 128 + 4 × 640 × 256 + 4 × 512 × 8 = 655,360 + 655,360 + 16,384 = 1,327,104
-	// elements × 2 B = 2,654,208 B.
+	// elements × 2 B = 2,654,208 B, + the compressors' state 4 × 81,920 + 4 × 524,288 = 2,424,832 B
+	// → 5,079,040 B.
 	b := resolve(t, func(t *target.Target) {
 		t.ParamsB, t.Sizing, t.Context, t.Layers, t.KVHeads, t.HeadDim = 10, "kv", 1024, 10, 1, 512
 		t.Attention, t.SlidingWindow, t.CSALayers, t.HCALayers = AttentionCSA, 128, 4, 4
 	})
-	if b.KVBytes != 2654208 || b.KVEstimated {
+	if b.KVBytes != 5079040 || b.KVEstimated {
 		t.Errorf("custom csa: %v B, estimated %v", b.KVBytes, b.KVEstimated)
 	}
 }

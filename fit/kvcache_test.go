@@ -42,16 +42,18 @@ func TestKVCachePerLayerKind(t *testing.T) {
 			"MLA: 61 layers × (512 + 64) × 2 B × 163,840 = 70,272 × 163,840 = 11,513,364,480 B = 10.72 GiB"},
 		{"Qwen/Qwen3-Next-80B-A3B-Instruct", 262144, 2, 6442450944,
 			"hybrid: 12 full-attention layers of 48 × 2 × 2 KV heads × 256 × 2 B = 24,576 B × 262,144 = 6 GiB"},
-		{"deepseek-ai/DeepSeek-V4-Flash", 8192, 2, 61997056,
+		{"deepseek-ai/DeepSeek-V4-Flash", 8192, 2, 74203136,
 			"csa: windows 43 × 512 × 128 = 2,818,048; CSA 21 × (512 + 128) × 8,192/4 = 21 × 640 × 2,048 = 27,525,120; " +
-				"HCA 20 × 512 × 8,192/128 = 20 × 512 × 64 = 655,360; 30,998,528 elements × 2 B = 61,997,056 B = 0.062 GB " +
-				"(not llmfit's 19.14 GB, nor 2 × 43 × 512 × 2 B × 8,192 = 0.72 GB)"},
-		{"deepseek-ai/DeepSeek-V4-Flash", 100, 2, 5091200,
+				"HCA 20 × 512 × 8,192/128 = 20 × 512 × 64 = 655,360; 30,998,528 elements × 2 B = 61,997,056 B; + the " +
+				"compressors' fp32 state 21 × 2 × 4 × (8 × 1,024 + 8 × 256) + 20 × 2 × 4 × 128 × 512 = 1,720,320 + " +
+				"10,485,760 = 12,206,080 B → 74,203,136 B = 0.074 GB (not llmfit's 19.14 GB, nor 2 × 43 × 512 × 2 B × 8,192 = 0.72 GB)"},
+		{"deepseek-ai/DeepSeek-V4-Flash", 100, 2, 17297280,
 			"csa under the window: 43 × 512 × 100 = 2,201,600; 21 × 640 × 25 = 336,000; 20 × 512 × 100/128 = 8,000; " +
-				"2,545,600 elements × 2 B = 5,091,200 B"},
-		{"deepseek-ai/DeepSeek-V4-Pro", 1048576, 2, 10334371840,
+				"2,545,600 elements × 2 B = 5,091,200 B + the state 12,206,080 B = 17,297,280 B"},
+		{"deepseek-ai/DeepSeek-V4-Pro", 1048576, 2, 10353082368,
 			"csa: windows 61 × 512 × 128 = 3,997,696; CSA 30 × 640 × 262,144 = 5,033,164,800; HCA 31 × 512 × 8,192 = " +
-				"130,023,424; 5,167,185,920 elements × 2 B = 10,334,371,840 B = 9.62 GiB, vLLM's figure for 1M tokens in bf16"},
+				"130,023,424; 5,167,185,920 elements × 2 B = 10,334,371,840 B = 9.62 GiB, vLLM's figure for 1M tokens in bf16; " +
+				"+ the state 30 × 81,920 + 31 × 524,288 = 18,710,528 B → 10,353,082,368 B"},
 	}
 	for _, c := range cases {
 		a := archOf(t, c.name)

@@ -100,7 +100,8 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 		return VLLMCache{FullLayers: a.Layers, MLALatent: a.KVLoraRank + a.QKRopeHeadDim, ElemBytes: elem}
 	case a.Attention == AttentionCSA:
 		// DeepSeek-V4: the compressed entries of all layers, per token, as one latent that every
-		// rank keeps whole (as MLA's); the 128-token windows, a few MB per request, are left out.
+		// rank keeps whole (as MLA's); the 128-token windows and the compressors' state, which vLLM
+		// pages as sliding-window caches (18 MB a request for V4-Flash), are left out.
 		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem}
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
 		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}

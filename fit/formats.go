@@ -24,6 +24,17 @@ var servingFormats = []servingFormat{
 	{"GPTQ-Int8", (8 + (16+8)/128.0) / 8, "8-bit + fp16 scale and 8-bit zero per 128 = 8 + 24/128 = 8.1875 bits"},
 }
 
+// expertFormats are formats a release keeps only its routed experts in, named in its WeightFormat
+// but not offered as a quantization of the whole model.
+var expertFormats = []servingFormat{
+	// Kimi-K2-Thinking, K2.5 and K2.6 (config.json quantization_config: compressed-tensors
+	// pack-quantized, num_bits 4, group_size 32, symmetric, the routed experts only): one bf16
+	// scale per 32 weights and no zero point. K2-Thinking's routed 1,014.69 B × 0.5625 + its other
+	// 11.72 B in BF16 = 594.2 GB, the size Moonshot gives its checkpoint; the catalog's counts hold
+	// the scales as parameters (1,058.12 B = 1,026.41 + 1,014.69 / 32), params.go.
+	{"INT4", 4.5 / 8, "W4A16: 4-bit, one bf16 scale per 32 weights, symmetric = 4 + 16/32 = 4.5 bits"},
+}
+
 type servingFormat struct {
 	Name string
 	BPP  float64
@@ -49,6 +60,9 @@ func servingBPP(name string) (string, float64, bool) {
 func RealBytesPerParam(q string) float64 {
 	if _, bpp, ok := servingBPP(q); ok {
 		return bpp
+	}
+	if f, ok := rowFold(expertFormats, q, (*servingFormat).name); ok {
+		return f.BPP
 	}
 	return BytesPerParam(q)
 }
@@ -136,8 +150,8 @@ func ReleaseFormat(m *catalog.Model) WeightFormat {
 		return WeightFormat{Name: "MXFP4 experts + mlx-8bit", Experts: "MXFP4", Rest: "mlx-8bit"}
 	case strings.Contains(p, "mxfp4"): // gpt-oss: MXFP4 experts, BF16 attention and embeddings
 		return WeightFormat{Name: "MXFP4 experts + BF16", Experts: "MXFP4", Rest: "BF16"}
-	case strings.Contains(p, "int4 (experts"): // Kimi-K2.5: INT4 W4A16 experts, BF16 elsewhere
-		return WeightFormat{Name: "GPTQ-Int4 experts + BF16", Experts: "GPTQ-Int4", Rest: "BF16"}
+	case strings.Contains(p, "int4 (experts"): // Kimi-K2-Thinking/K2.5/K2.6: INT4 W4A16 experts (group 32), BF16 elsewhere
+		return WeightFormat{Name: "INT4 experts + BF16", Experts: "INT4", Rest: "BF16"}
 	case strings.HasPrefix(p, "fp8"):
 		return one("FP8")
 	case strings.HasPrefix(p, "nvfp4"):

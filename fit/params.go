@@ -55,11 +55,25 @@ type ReleaseParams struct {
 // 13,631,897,600, + embedding and LM head 2 × 100,352 × 5,120 = 1,027,604,480, + the final norm 5,120
 // = 14,659,507,200 (its re-upload unsloth/phi-4's count exactly). llmfit's catalog gives
 // microsoft/phi-4 the model card's rounded 14 B.
+//
+// Kimi-K2-Thinking, K2.5 and K2.6 keep their routed experts in INT4 with one bf16 scale per 32
+// weights (formats.go, expertFormats), and llmfit's catalog counts those scales as parameters:
+// Kimi-K2's shapes (moeactive.go) route 60 layers × 384 experts × 44,040,192 =
+// 1,014,686,023,680 weights, whose 31,708,938,240 scales K2-Thinking's 1,058,118,284,416 holds
+// beside 1,026,409,346,176 weights (Kimi-K2's text model, 1,026,408,326,144 by its shapes); K2.5
+// and K2.6 hold 1,058,589,420,528: 1,026,880,482,288 weights with their vision tower.
 var releaseFacts = map[string]ReleaseParams{
-	"microsoft/phi-4":     {TotalB: 14.6595072, ActiveB: 14.6595072, From: "counted from config.json's shapes (14.66B, the count of its re-upload unsloth/phi-4)"},
-	"openai/gpt-oss-120b": {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":  {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	"moonshotai/Kimi-K2-Thinking (K2 arch)": {TotalB: 1026.409346176, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"moonshotai/Kimi-K2.5":                  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"microsoft/phi-4":                       {TotalB: 14.6595072, ActiveB: 14.6595072, From: "counted from config.json's shapes (14.66B, the count of its re-upload unsloth/phi-4)"},
+	"openai/gpt-oss-120b":                   {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":                    {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
+
+// kimiINT4Words says where a native-INT4 Kimi's count comes from.
+const kimiINT4Words = "the catalog's count less one bf16 scale per 32 INT4 expert weights, which it counts as parameters " +
+	"(1,014.69B routed weights in Kimi-K2's shapes, 32.86B active)"
 
 // packedShare is how far below its base a quantized release's catalog count must be to be read
 // as a count of packed tensors: an AWQ/GPTQ release counts ~0.15–0.3 of its weights, an NVFP4 one

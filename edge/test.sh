@@ -18,6 +18,7 @@ source "$edge/worker.sh"
 edge_start
 
 status=0
+node "$edge/plainurl_test.mjs" || status=$?
 # -p 1: one package at a time against the one workerd, since edge/api's instance tests count
 # the requests the instance answers (edge/bench's test would add its own to the count).
 FITCLAIM_EDGE_URL="$EDGE_URL" EDGE_BUILD_TAGS= go test -count=1 -p 1 "$@" ./edge/... || status=$?

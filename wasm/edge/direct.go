@@ -3,16 +3,13 @@
 package main
 
 import (
-	"encoding/binary"
 	"log"
 	"net/http"
-	"net/url"
 	"runtime"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/edge/wire"
 )
 
 // The direct path: a request without a body (GET and HEAD, what kubectl and the page send)
@@ -33,18 +30,25 @@ import (
 // does, for its cloudflare/* helpers, which the API does not use). The handler is the one
 // dispatch serves, into the same recorder and the same recover.
 
-// directIn holds the request entry.mjs writes: method, URL, then name, value, name, value …
-// each followed by '\n' (a byte no method, URL from the WHATWG parser, header name or value
-// holds). directOut holds the last answer: the head's length (4 bytes, little-endian), the head
-// (status, status text, then name, value … joined by '\n'), the body. Both are reused from
-// request to request; entry.mjs copies the answer out before it calls again.
-var directIn, directOut []byte
+// directIn holds the request entry.mjs writes (edge/wire's format: method, URL, then name,
+// value … each followed by '\n'). It is reused from request to request, and entry.mjs keeps its
+// address and size, asking for a larger one (fitclaimInput) only when a request does not fit.
+var directIn []byte
 
-// directState tells entry.mjs about the last call of fitclaimServe: {1 once the answer is in
-// directOut, the answer's address, its length}. entry.mjs clears the first word before a call:
-// a call that returns before the answer is made (the handler blocked on something that never
-// comes, or the program ended) returns to JS all the same, and leaves it 0.
-var directState [3]uint32
+// directRec is the recorder every direct request is answered into: its header map (cleared)
+// and its body's array (emptied) are reused, so a request allocates neither, and the body is
+// written once, where entry.mjs copies it from. directHead holds the answer's head
+// (wire.AppendHead). entry.mjs copies both out before it calls again.
+var (
+	directRec  = recorder{header: http.Header{}}
+	directHead []byte
+)
+
+// directState tells entry.mjs about the last call of fitclaimServe: {1 once the answer is made,
+// the body's address, its length, the head's address, its length}. entry.mjs clears the first
+// word before a call: a call that returns before the answer is made (the handler blocked on
+// something that never comes, or the program ended) returns to JS all the same, and leaves it 0.
+var directState [5]uint32
 
 // fitclaimInput makes room for a request of up to n bytes and returns where entry.mjs writes
 // it.
@@ -57,7 +61,7 @@ func fitclaimInput(n int32) uint32 {
 	if int(n) > cap(directIn) {
 		directIn = make([]byte, n)
 	}
-	directIn = directIn[:n]
+	directIn = directIn[:cap(directIn)]
 	return uint32(uintptr(unsafe.Pointer(&directIn[0])))
 }
 
@@ -66,13 +70,15 @@ func fitclaimInput(n int32) uint32 {
 //go:wasmexport fitclaimState
 func fitclaimState() uint32 { return uint32(uintptr(unsafe.Pointer(&directState))) }
 
-// fitclaimServe answers the request in the first n bytes of directIn into directOut and
-// directState.
+// fitclaimServe answers the request in the first n bytes of directIn into directRec,
+// directHead and directState.
 //
 //go:wasmexport fitclaimServe
 func fitclaimServe(n int32) {
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	if r, ok := directRequest(string(directIn[:min(max(n, 0), int32(len(directIn)))])); ok {
+	rec := &directRec
+	clear(rec.header)
+	rec.status, rec.wrote, rec.body = http.StatusOK, false, rec.body[:0]
+	if r, ok := wire.Request(directIn[:min(max(n, 0), int32(len(directIn)))]); ok {
 		serveRecovering(directHandler, rec, r)
 	} else {
 		// A request entry.mjs cannot have made, or a URL url.Parse refuses (entry.mjs hands
@@ -80,15 +86,18 @@ func fitclaimServe(n int32) {
 		// rejects its promise then, which entry.mjs answers with the same 500.
 		api.InternalError(rec)
 	}
-	if !directAnswer(rec) {
+	head, ok := wire.AppendHead(directHead[:0], rec.status, rec.header)
+	if !ok {
 		// A header no HTTP answer can carry: syumai's conversion would throw in JS and end the
 		// instance, answering 500; this answers the 500 and carries on.
 		log.Printf("fitclaim edge: a response header holds a byte no header may carry: %q", rec.header)
-		rec = &recorder{header: http.Header{}, status: http.StatusOK}
+		clear(rec.header)
+		rec.status, rec.wrote, rec.body = http.StatusOK, false, rec.body[:0]
 		api.InternalError(rec)
-		directAnswer(rec)
+		head, _ = wire.AppendHead(directHead[:0], rec.status, rec.header)
 	}
-	directState = [3]uint32{1, uint32(uintptr(unsafe.Pointer(&directOut[0]))), uint32(len(directOut))}
+	directHead = head
+	directState = [5]uint32{1, addr(rec.body), uint32(len(rec.body)), addr(head), uint32(len(head))}
 	// Let the scheduler run what is runnable before returning to JS, as the end of every call
 	// through syscall/js does: above all the garbage collector's mark worker, a goroutine of its
 	// own, which otherwise never runs in a program whose only activity is these calls. Without
@@ -98,66 +107,8 @@ func fitclaimServe(n int32) {
 	runtime.Gosched()
 }
 
+// addr is where b's bytes are in the instance's memory (0 for none).
+func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
 // directHandler is the handler main serves (set before workers.Ready).
 var directHandler http.Handler
-
-// directRequest reads entry.mjs's request string into a request without a body.
-func directRequest(s string) (*http.Request, bool) {
-	method, s, ok1 := strings.Cut(s, "\n")
-	rawURL, s, ok2 := strings.Cut(s, "\n")
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, false
-	}
-	header := http.Header{}
-	for s != "" {
-		name, rest, ok1 := strings.Cut(s, "\n")
-		value, rest, ok2 := strings.Cut(rest, "\n")
-		if !ok1 || !ok2 {
-			return nil, false
-		}
-		header.Add(name, value)
-		s = rest
-	}
-	return &http.Request{
-		Method:     method,
-		URL:        u,
-		Header:     header,
-		Body:       http.NoBody,
-		Host:       header.Get("Host"),
-		RemoteAddr: header.Get("Cf-Connecting-Ip"),
-	}, true
-}
-
-// directAnswer lays rec out in directOut; false when a header name or value holds '\n', '\r'
-// or NUL, which no header may carry.
-func directAnswer(rec *recorder) bool {
-	for name, values := range rec.header {
-		if strings.ContainsAny(name, "\n\r\x00") {
-			return false
-		}
-		for _, v := range values {
-			if strings.ContainsAny(v, "\n\r\x00") {
-				return false
-			}
-		}
-	}
-	out := append(directOut[:0], 0, 0, 0, 0)
-	out = strconv.AppendInt(out, int64(rec.status), 10)
-	out = append(out, '\n')
-	out = append(out, http.StatusText(rec.status)...)
-	for name, values := range rec.header {
-		for _, v := range values {
-			out = append(out, '\n')
-			out = append(out, name...)
-			out = append(out, '\n')
-			out = append(out, v...)
-		}
-	}
-	binary.LittleEndian.PutUint32(out, uint32(len(out)-4))
-	directOut = append(out, rec.body.Bytes()...)
-	return true
-}

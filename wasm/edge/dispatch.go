@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"log"
 	"net/http"
 	"runtime/debug"
@@ -40,12 +39,12 @@ func dispatch(h http.Handler) http.Handler {
 		if !ok {
 			// Not syumai/workers v0.32.0's writer: write plainly (this instance may then end
 			// after the answer; entry.mjs replaces an instance that has ended).
-			w.Write(rec.body.Bytes())
+			w.Write(rec.body)
 			return
 		}
 		packHeader(rec.header) // the same map as w.Header()
-		b := uint8Array.New(rec.body.Len())
-		js.CopyBytesToJS(b, rec.body.Bytes())
+		b := uint8Array.New(len(rec.body))
+		js.CopyBytesToJS(b, rec.body)
 		raw.WriteRawJSBody(b)
 	})
 }
@@ -60,7 +59,7 @@ func serveRecovering(h http.Handler, rec *recorder, r *http.Request) {
 				log.Printf("fitclaim edge: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, p, debug.Stack())
 			}
 			rec.status, rec.wrote = http.StatusOK, false
-			rec.body.Reset()
+			rec.body = rec.body[:0]
 			api.InternalError(rec)
 		}
 	}()
@@ -68,12 +67,13 @@ func serveRecovering(h http.Handler, rec *recorder, r *http.Request) {
 }
 
 // recorder is an http.ResponseWriter into memory. Its header map is the real writer's, so
-// headers set by h reach the Response as they are.
+// headers set by h reach the Response as they are. (The direct path reuses one recorder, its
+// map and its body's array, from request to request: direct.go.)
 type recorder struct {
 	header http.Header
 	status int
 	wrote  bool
-	body   bytes.Buffer
+	body   []byte
 }
 
 func (r *recorder) Header() http.Header { return r.header }
@@ -86,5 +86,6 @@ func (r *recorder) WriteHeader(status int) {
 
 func (r *recorder) Write(p []byte) (int, error) {
 	r.wrote = true
-	return r.body.Write(p)
+	r.body = append(r.body, p...)
+	return len(p), nil
 }

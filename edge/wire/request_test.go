@@ -47,24 +47,24 @@ var requestCorpus = []string{
 	"GET\nhttp://h/api/v1/models?\n",                          // ForceQuery
 	"GET\nhttp://h/api/v1/claim%2Eyaml?m=x\nx-a\n1\nX-A\n2\n", // escaped path; a repeated name
 	"GET\nhttp://h/a!b/(c)?x=1\n",
-	"GET\nhttp://h/%zz\n",             // url.Parse refuses it
-	"GET\nhttp://h/a?b=\x01\n",        // a control byte
-	"GET\nhttp://h/a?b#frag\n",        // a fragment
-	"GET\nhttp://user@h/a\n",          // userinfo
-	"GET\nhttp://[::1]:80/a\n",        // IPv6
-	"GET\nhttp://h:/a\n",              // empty port
-	"GET\nhttp://h:8x/a\n",            // bad port
-	"GET\nHTTP://H/A\n",               // upper-case scheme
-	"GET\n/relative?x\n",              // no scheme
-	"GET\nhttp:opaque\n",              // opaque
-	"GET\nhttp://h\n",                 // no path
-	"GET\nhttp://h/a\nbad name\nv\n",  // a name with a space: kept as it is
-	"GET\nhttp://h/a\nx_y-z\nv\n",     // underscore
+	"GET\nhttp://h/%zz\n",            // url.Parse refuses it
+	"GET\nhttp://h/a?b=\x01\n",       // a control byte
+	"GET\nhttp://h/a?b#frag\n",       // a fragment
+	"GET\nhttp://user@h/a\n",         // userinfo
+	"GET\nhttp://[::1]:80/a\n",       // IPv6
+	"GET\nhttp://h:/a\n",             // empty port
+	"GET\nhttp://h:8x/a\n",           // bad port
+	"GET\nHTTP://H/A\n",              // upper-case scheme
+	"GET\n/relative?x\n",             // no scheme
+	"GET\nhttp:opaque\n",             // opaque
+	"GET\nhttp://h\n",                // no path
+	"GET\nhttp://h/a\nbad name\nv\n", // a name with a space: kept as it is
+	"GET\nhttp://h/a\nx_y-z\nv\n",    // underscore
 	"GET\nhttp://h/a\ncontent-TYPE\nv\n",
 	"GET\nhttp://h/a\n\nempty name\n",
-	"GET\nhttp://h/a\nname\n",         // no value line
-	"GET\nhttp://h/a\nname\nvalue",    // no final '\n'
-	"GET\nhttp://h/a",                 // no '\n' after the URL
+	"GET\nhttp://h/a\nname\n",      // no value line
+	"GET\nhttp://h/a\nname\nvalue", // no final '\n'
+	"GET\nhttp://h/a",              // no '\n' after the URL
 	"GET",
 	"",
 	"GET\nhttp://h/a\nä-b\nv\n", // a non-ASCII name

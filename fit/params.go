@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,8 +274,14 @@ func stem(name string) string {
 	if len(words) > 1 && words[0] == "meta" && words[1] == "llama" {
 		words = words[1:] // Meta's first name for its repositories (Meta-Llama-3.1-70B-Instruct), kept by re-uploads
 	}
+	mlx := slices.Contains(words, "mlx")
 	for _, w := range words {
 		if formatWords[w] || strings.HasPrefix(w, "quantized.") {
+			continue
+		}
+		if w == "bf16" && !mlx {
+			// a 16-bit release named for its format (NVIDIA-Nemotron-3-Nano-30B-A3B-BF16) is the base of
+			// its quantized ones; an MLX bf16 copy is not one (it stores a tied LM head once)
 			continue
 		}
 		kept = append(kept, w)

@@ -88,6 +88,11 @@ func TestStemAndNamedSize(t *testing.T) {
 		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "llama-3.1-8b-instruct", 8},
 		{"hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", "llama-3.1-70b-instruct", 70},
 		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "llama-3.3-70b-instruct", 70},
+		// a 16-bit release named for its format is its quantized releases' base; an MLX bf16 copy,
+		// which stores a tied LM head once, is not
+		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "nvidia-nemotron-3-nano-30b-a3b", 30},
+		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4", "nvidia-nemotron-3-nano-30b-a3b", 30},
+		{"lmstudio-community/Qwen3-1.7B-MLX-bf16", "qwen3-1.7b-bf16", 1.7},
 		{"RedHatAI/Qwen3-4B-quantized.w4a16", "qwen3-4b", 4},
 		{"unsloth/Qwen3-14B-unsloth-bnb-4bit", "qwen3-14b", 14},
 		{"nvidia/Qwen3-30B-A3B-NVFP4", "qwen3-30b-a3b", 30}, // A3B is the active size, not the model's
@@ -215,5 +220,16 @@ func TestPhi4Counted(t *testing.T) {
 	})
 	if !near(b.ParamsB, 14.6595072) || !near(b.WeightsGB, 29.3190144) || b.KVEstimated || !near(b.KVBytes, 3355443200) || b.MaxContext != 16384 {
 		t.Errorf("params %v B, weights %v GB, KV %v B (estimated %v), max context %d", b.ParamsB, b.WeightsGB, b.KVBytes, b.KVEstimated, b.MaxContext)
+	}
+}
+
+// nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 counts packed tensors (18.2 B); its base is the
+// BF16 release of the same name, 31,577,937,344 parameters, not the 30 its name states.
+func TestBF16ReleaseIsTheBase(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4", target.SizingKV
+	})
+	if !near(b.ParamsB, 31.577937344) || !strings.HasPrefix(b.ParamsFrom, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16's count") {
+		t.Errorf("params %v B from %q; want 31.577937344 from the BF16 release", b.ParamsB, b.ParamsFrom)
 	}
 }

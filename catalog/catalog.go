@@ -70,6 +70,7 @@ type Architecture struct {
 	SharedExperts       int
 	CSALayers           int // csa: layers that compress 4 tokens into one entry, with an indexer key
 	HCALayers           int // csa: layers that compress 128 tokens into one entry
+	RecurrentState      int // hybrid: elements of one sequence's linear-attention / SSM state (0: unknown)
 	// Gemma-4: the full-attention (global) layers' own KV heads and head size where they differ
 	// from the sliding layers' (0 = the same), and the last layers that reuse earlier layers' KV
 	// cache instead of keeping one (num_kv_shared_layers; 0 = none)
@@ -210,7 +211,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 23]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 24]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -241,6 +242,7 @@ func parseModel(line string) Model {
 		KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
 		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 		GlobalKVHeads: atoi(a[20]), GlobalHeadDim: atoi(a[21]), KVSharedLayers: atoi(a[22]),
+		RecurrentState: atoi(a[23]),
 	}
 	return m
 }

@@ -698,7 +698,7 @@ func TestArchitecturesMerged(t *testing.T) {
 			ExpertsPerToken: 8, SharedExperts: 1}, 6553600, -1},
 		{"Qwen/Qwen3-Next-80B-A3B-Instruct", Architecture{Base: "Qwen/Qwen3-Next-80B-A3B-Instruct", Layers: 48, AttentionHeads: 16,
 			KVHeads: 2, HeadDim: 256, HiddenSize: 2048, MaxContext: 262144, NativeDtype: "bfloat16", Attention: "hybrid",
-			FullAttentionLayers: 12, Experts: 512, ExpertsPerToken: 10, SharedExperts: 1}, -1, -1},
+			FullAttentionLayers: 12, Experts: 512, ExpertsPerToken: 10, SharedExperts: 1, RecurrentState: 19759104}, -1, -1},
 		{"deepseek-ai/DeepSeek-V4-Flash", Architecture{Base: "deepseek-ai/DeepSeek-V4-Flash", Layers: 43, AttentionHeads: 64,
 			KVHeads: 1, HeadDim: 512, HiddenSize: 4096, MaxContext: 1048576, NativeDtype: "bfloat16",
 			Prequant: "fp8 attention + mxfp4 experts (native release)", Attention: "csa", SlidingWindow: 128, QKRopeHeadDim: 64,

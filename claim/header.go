@@ -128,8 +128,12 @@ func kvFormula(a *fit.Architecture) string {
 			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
 			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:
+		if s := a.RecurrentStateBytes(); s > 0 {
+			return twoDecimals(s/1e6) + " MB of fp32 recurrent state per sequence (the other layers) + 2 × " +
+				strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) + ") × " + pair
+		}
 		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
-			"; the others keep a fixed state) × " + pair
+			"; the others keep a fixed state, not counted) × " + pair
 	}
 	full, sliding := a.CachedLayers()
 	fullHeads, fullDim := a.FullLayerShape()

@@ -227,11 +227,17 @@ func TestKVHeaderPerKind(t *testing.T) {
 		{"m=deepseek-ai%2FDeepSeek-R1&s=kv&ctx=163840", []string{
 			"# kv:     163840 tokens × 1 sequence, fp16: 61 layers × (512 latent + 64 RoPE",
 			"#         key) per token (MLA) × 2 B = 11.51 GB"}},
-		// 12 × 2 × 2 × 256 × 2 B × 262,144 = 6,442,450,944 B = 6.44 GB
+		// 19,759,104 × 4 B = 79.04 MB + 12 × 2 × 2 × 256 × 2 B × 262,144 = 6,442,450,944 B → 6.52 GB
 		{"m=Qwen%2FQwen3-Next-80B-A3B-Instruct&s=kv&ctx=262144", []string{
-			"# kv:     262144 tokens × 1 sequence, fp16: 2 × 12 full-attention layers (of 48;",
-			"#         the others keep a fixed state) × 2 KV heads × 256 head dim × 2 B =",
-			"#         6.44 GB"}},
+			"# kv:     262144 tokens × 1 sequence, fp16: 79.04 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 12 full-attention layers (of 48) × 2",
+			"#         KV heads × 256 head dim × 2 B = 6.52 GB"}},
+		// Without the state in the data it is said to be left out: Qwen3.5-9B, 8 × 2 × 4 × 256 × 2 B
+		// × 8,192 = 268,435,456 B = 0.27 GB.
+		{"m=Qwen%2FQwen3.5-9B&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 8 full-attention layers (of 32;",
+			"#         the others keep a fixed state, not counted) × 4 KV heads × 256 head",
+			"#         dim × 2 B = 0.27 GB"}},
 		// 12,206,080 B of compressor state + (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B
 		// = 12,206,080 + 61,997,056 = 74,203,136 B = 0.07 GB (fit's TestKVCachePerLayerKind)
 		{"m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=8192", []string{

@@ -23,9 +23,9 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		return a.csaCacheBytes(t, elem)
 	case AttentionHybrid:
 		// Hybrid (Qwen3-Next/3.5, Nemotron-H): only the full-attention layers grow a cache,
-		// full_attention_layers × 2 × kv_heads × head_dim × b × T. The linear/SSM layers' fixed
-		// state per sequence is not in the data and is not counted.
-		return float64(a.FullAttentionLayers) * kvPairBytes(a.KVHeads, a.HeadDim, elem) * t
+		// full_attention_layers × 2 × kv_heads × head_dim × b × T, beside the linear/SSM layers'
+		// state of one sequence, fixed in size (RecurrentStateBytes; 0 where the data lacks it).
+		return float64(a.FullAttentionLayers)*kvPairBytes(a.KVHeads, a.HeadDim, elem)*t + a.RecurrentStateBytes()
 	default:
 		// GQA/MHA/MQA: 2 (K and V) × layers × kv_heads × head_dim × b × T, where a sliding-window
 		// (or chunked) layer holds min(T, window) tokens, a full layer its own KV heads and head
@@ -140,4 +140,22 @@ func (a *Architecture) CSAStateBytes() float64 {
 func (a *Architecture) csaTokenElements() int {
 	d := float64(a.KVHeads) * float64(a.HeadDim)
 	return int(math.Ceil(float64(a.CSALayers)*(d+CSAIndexHeadDim)/CSACompressRatio + float64(a.HCALayers)*d/HCACompressRatio))
+}
+
+// recurrentStateElementBytes is an element of a hybrid model's recurrent state: fp32, whatever
+// the KV cache's type. Qwen3.5's config.json asks for it (mamba_ssm_dtype "float32", in AI-
+// Hypercomputer/maxtext hf_model_configs.py#qwen3_5_35b_a3b_dict), and llama.cpp keeps the
+// recurrent states of its Mamba and Gated DeltaNet layers in F32.
+const recurrentStateElementBytes = 4
+
+// RecurrentStateBytes is one sequence's linear-attention / SSM state (architectures.csv's
+// recurrent_state): per Gated DeltaNet layer value_heads × key_dim × value_dim plus the
+// convolution's last kernel − 1 inputs of 2 × key_heads × key_dim + value_heads × value_dim, per
+// Mamba-2 layer heads × head_dim × state plus (heads × head_dim + 2 × groups × state) × (kernel −
+// 1), in fp32: Qwen3.5-122B-A10B 39,075,840 × 4 = 156,303,360 B. 0 where the data lacks it.
+func (a *Architecture) RecurrentStateBytes() float64 {
+	if a.Attention != AttentionHybrid {
+		return 0
+	}
+	return float64(a.RecurrentState) * recurrentStateElementBytes
 }

@@ -8,6 +8,8 @@
 // Node's Request and Response (undici) cost more than workerd's, so the times are for
 // comparing the paths, not a forecast of workerd's; edge/bench.sh measures workerd.
 // Usage (edge/bench/glue/run.sh): node glue.mjs DIST_EDGE_DIR ROUNDS PATH...
+// GLUE_FLAT=N: the memory check runs N direct requests (default: as many as the timed rounds)
+// and prints the memory at each fifth of them.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,8 +110,13 @@ for (let r = 0; r < rounds; r++) {
 // direct.go's runtime.Gosched).
 const memoryMiB = () => internals.instance({}, {}).go._inst.exports.mem.buffer.byteLength / (1 << 20);
 const memoryWarm = memoryMiB();
-for (let i = 0; i < 20 * paths.length * rounds; i++) {
+const flat = Number(process.env.GLUE_FLAT || 20 * paths.length * rounds);
+const memorySteps = [];
+for (let i = 0; i < flat; i++) {
   await send("direct", paths[i % paths.length]);
+  if ((i + 1) % Math.ceil(flat / 5) === 0) {
+    memorySteps.push(memoryMiB().toFixed(1));
+  }
 }
 
 const total = (m) => [...m.values()].reduce((a, b) => a + b, 0);
@@ -119,7 +126,7 @@ for (const way of Object.keys(ways)) {
   const byName = [...calls[way]].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k.replace(/^(syscall\/js|runtime)\./, "")} ${per(v)}`);
   console.log(`${way.padEnd(7)} calls from Go into JS per request: ${per(total(calls[way])).padStart(5)}${byName.length ? "  (" + byName.join(", ") + ")" : ""}`);
 }
-console.log(`the Go instance's memory: ${memoryWarm.toFixed(1)} MiB after the warm-up and timed rounds, ${memoryMiB().toFixed(1)} MiB after as many direct requests again`);
+console.log(`the Go instance's memory: ${memoryWarm.toFixed(1)} MiB after the warm-up and timed rounds, then over ${flat} direct requests (GLUE_FLAT): ${memorySteps.join(", ")} MiB`);
 for (const way of Object.keys(ways)) {
   console.log(`${way.padEnd(7)} CPU time per request (whole process, best of ${rounds} rounds of ${20 * paths.length}): ${best[way].toFixed(0)} µs`);
 }

@@ -2,7 +2,7 @@
 # Counts the calls between JS and Go per request and times the edge worker's two request paths
 # under Node (glue.mjs says how), on the edge bench's request mix. Builds the worker as
 # deployed (edge/build.sh) into a temporary directory.
-# Usage: edge/bench/glue/run.sh [rounds, default 5]
+# Usage: edge/bench/glue/run.sh [rounds, default 5]   (GLUE_FLAT=50000: the memory over 50,000 requests)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/fitclaim-glue.XXXXXX")

@@ -179,6 +179,10 @@ func archSource(b *fit.Bounds) string {
 	}
 	if b.MaxContext > 0 {
 		out += "; maximum context " + strconv.Itoa(b.MaxContext) + " tokens"
+		if a.MaxContextFrom != "" && b.MaxContext == a.MaxContext {
+			out += " (config.json of " + commentSafe(a.MaxContextFrom) + " via architectures.csv: the catalog's " +
+				strconv.Itoa(b.Model.ContextLength) + " is that × its RoPE factor)"
+		}
 	}
 	return out
 }

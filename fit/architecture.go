@@ -49,6 +49,9 @@ type Architecture struct {
 	// (Gemma-4 E2B/E4B's num_kv_shared_layers); 0 = none.
 	KVSharedLayers int
 	MaxContext     int // the real maximum context (0: unknown)
+	// MaxContextFrom names the verified entry whose config.json gave MaxContext to an entry without
+	// a row of its own, whose catalog context is that × a RoPE factor (kincontext.go); "" = its own.
+	MaxContextFrom string
 	// RoutedParamsB is the routed experts' matrices in billions where a count is known exactly
 	// (ReleaseParams.RoutedB); 0 = derived from the total, the active and the expert counts.
 	RoutedParamsB float64
@@ -76,9 +79,13 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 		return out
 	}
 	if m.HasArchitecture() {
-		return Architecture{Layers: m.Layers, KVHeads: m.KVHeads, HeadDim: m.HeadDim, MaxContext: m.ContextLength, Source: SourceLlmfit}
+		a := Architecture{Layers: m.Layers, KVHeads: m.KVHeads, HeadDim: m.HeadDim, MaxContext: m.ContextLength, Source: SourceLlmfit}
+		a.MaxContext, a.MaxContextFrom = kinContext(m)
+		return a
 	}
-	return Architecture{MaxContext: m.ContextLength, Source: SourceEstimated}
+	a := Architecture{Source: SourceEstimated}
+	a.MaxContext, a.MaxContextFrom = kinContext(m)
+	return a
 }
 
 // ArchOverride replaces single architecture facts of a catalog or custom model; zero fields keep

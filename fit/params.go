@@ -63,7 +63,15 @@ type ReleaseParams struct {
 // 1,014,686,023,680 weights, whose 31,708,938,240 scales K2-Thinking's 1,058,118,284,416 holds
 // beside 1,026,409,346,176 weights (Kimi-K2's text model, 1,026,408,326,144 by its shapes); K2.5
 // and K2.6 hold 1,058,589,420,528: 1,026,880,482,288 weights with their vision tower.
+//
+// Qwen3-32B (maxtext's qwen3_32b_config: 64 layers of width 5,120, 64 query heads and 8 KV heads of
+// 128, MLP 25,600, vocabulary 151,936, LM head untied): a layer is q and o 2 × 5,120 × 8,192 + k
+// and v 2 × 5,120 × 1,024 + MLP 3 × 5,120 × 25,600 + q and k norms 2 × 128 + two norms 2 × 5,120 =
+// 487,598,336; 64 of them 31,206,293,504, + embedding and LM head 2 × 151,936 × 5,120 =
+// 1,555,824,640, + the final norm 5,120 = 32,762,123,264 (Qwen: 32.8 B). The catalog has no 16-bit
+// Qwen/Qwen3-32B, and its FP8 release counts 24.3 B, so the name's 32 B was used.
 var releaseFacts = map[string]ReleaseParams{
+	"Qwen/Qwen3-32B":                        {TotalB: 32.762123264, ActiveB: 32.762123264, From: "counted from config.json's shapes (32.76B; Qwen: 32.8B)"},
 	"moonshotai/Kimi-K2-Thinking (K2 arch)": {TotalB: 1026.409346176, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
 	"moonshotai/Kimi-K2.5":                  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
 	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},

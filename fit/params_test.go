@@ -233,3 +233,14 @@ func TestBF16ReleaseIsTheBase(t *testing.T) {
 		t.Errorf("params %v B from %q; want 31.577937344 from the BF16 release", b.ParamsB, b.ParamsFrom)
 	}
 }
+
+// Qwen/Qwen3-32B-FP8: no 16-bit Qwen3-32B in the catalog, and the FP8 release's count (24.3 B) is
+// no count of it; its config's shapes give 32,762,123,264 (params.go). FP8 with the 16-bit
+// embedding and LM head (2 × 151,936 × 5,120 = 1,555,824,640): 31,206,298,624 × 1 +
+// 1,555,824,640 × 2 = 34,317,947,904 B.
+func TestQwen3_32BCounted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-32B-FP8", target.SizingKV })
+	if !near(b.ParamsB, 32.762123264) || !within(b.WeightsGB, 34.317947904, 1e-6) {
+		t.Errorf("params %v B, weights %v GB; want 32.762123264, 34.317947904", b.ParamsB, b.WeightsGB)
+	}
+}

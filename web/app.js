@@ -522,64 +522,95 @@
   }
 
   // ---------- warm-up ----------
-  // V8 runs a fresh page's wasm in its baseline tier (Liftoff), compiling each function on its
-  // first call, and compiles the hot ones again with its optimizing tier in the background as
-  // they run; a fresh page's first few hundred renders were several times slower than later ones
-  // (p99 15 ms against 2 ms, issue 10 §3). So once the claim is on screen and the page is idle,
-  // the page renders varied targets (catalog models, custom sizes, kv, drivers, templates, device
-  // counts: the code paths an edit takes) and drops the answers, in slices of the idle time the
-  // browser offers, so that code is compiled and optimized before the user's edits need it.
-  // Bounded: WARM_RENDERS renders or WARM_MS of rendering (wall time, so less on a busy machine)
-  // in all, whichever comes first: on a quiet desktop about half a second of one core. An edit
-  // waits for at most one render of it; the first one takes the first-use compiles an edit's
-  // render would otherwise take.
-  // <html data-warm> says it is done; P.warm.renders counts the renders so far (pagebench).
-  const WARM_RENDERS = 300, WARM_MS = 2500;
-  P.warm = { renders: 0, ms: 0 };
+  // V8 runs a fresh page's wasm lazily: each function is compiled (baseline tier) at its first
+  // call, on the page's one thread, so an edit that takes a path no render took before paid for
+  // compiling it (1–36 ms of CPU, up to ~80 ms for a whole new path; issue 10 §3), and Go's first
+  // collection compiles the collector (~50 ms). So once the claim is on screen and the page is
+  // idle, the page renders one target per path an edit can take (warmTargets), with its
+  // permalink (each edit asks for one), drops the answers, and last runs Go's collector once
+  // (fitclaim.collect), in slices of the idle time the browser offers. An edit meanwhile waits for
+  // at most one warm-up render. No longer random renders until a budget ran out (300 renders,
+  // 1.4 s of rendering): a path is compiled at its first call, so once is enough.
+  // <html data-warm> (and the mark fitclaim:warm) says it is done; P.warm counts the renders so
+  // far and their time (tools/cmd/pagebench prints them).
+  const WARM_MS = 5000; // a bound on a very slow machine: the page only renders as it would anyway
+  P.warm = { renders: 0, ms: 0, targets: 0, refused: 0 };
   async function warmUp() {
+    const fc = window.fitclaim;
     let targets, list;
     try {
-      targets = warmTargets(await window.fitclaim.models("", 60));
       list = await accelerators();
+      targets = warmTargets(P.form.table(), await fc.models("", 100), list);
     } catch (_) {
-      return; // not worth a word: the page works the same, only its first renders are slower
+      return; // not worth a word: the page works the same, only its first edits are slower
     }
+    P.warm.targets = targets.length;
     const idle = window.requestIdleCallback ? (fn) => requestIdleCallback(fn)
       : (fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50);
+    const done = () => {
+      if (typeof fc.collect === "function") fc.collect();
+      document.documentElement.dataset.warm = "";
+      mark("warm");
+    };
     const slice = (deadline) => {
       // The claim's table, pictures and panels are drawn first (<html data-drawing>).
       if ("drawing" in document.documentElement.dataset) { idle(slice); return; }
-      while (P.warm.renders < WARM_RENDERS && P.warm.ms < WARM_MS && deadline.timeRemaining() > 1) {
+      while (P.warm.renders < targets.length && P.warm.ms < WARM_MS && deadline.timeRemaining() > 1) {
+        const t = targets[P.warm.renders];
         const t0 = performance.now();
         try {
-          const res = renderColumns(targets[P.warm.renders % targets.length]);
+          const res = renderColumns(t);
           joinMatches(res.table, list);
-        } catch (_) { /* a target the engine refuses is warm-up too */ }
+          fc.permalink(t).catch(() => {});
+        } catch (_) {
+          P.warm.refused++; // a value the engine refuses is a path too
+        }
         P.warm.renders++;
         P.warm.ms += performance.now() - t0;
       }
-      if (P.warm.renders < WARM_RENDERS && P.warm.ms < WARM_MS) idle(slice);
-      else document.documentElement.dataset.warm = "";
+      if (P.warm.renders < targets.length && P.warm.ms < WARM_MS) idle(slice);
+      else idle(done); // the collection in a slice of its own
     };
     idle(slice);
   }
 
-  // warmTargets: each model in turn under one of the variations an edit makes.
-  function warmTargets(models) {
-    const names = models.map((m) => m.name);
-    const quants = ["Q4_K_M", "Q8_0", "F16", "Q5_K_M", "Q2_K"];
-    const drivers = ["nvidia", "amd", "intel", "any"];
-    const out = [];
-    for (let i = 0; i < WARM_RENDERS; i++) {
-      const t = i % 10 === 9 ? { paramsB: 1 + (i * 7) % 200 } : { model: names[i % names.length] };
-      switch (i % 6) {
-        case 1: t.minTps = 5 + (i % 50); t.efficiencyPct = 40 + (i % 50); break;
-        case 2: t.quant = quants[i % quants.length]; break;
-        case 3: t.sizing = "kv"; t.context = 2048 << (i % 5); t.sequences = 1 + (i % 4); break;
-        case 4: t.driver = drivers[i % drivers.length]; t.count = 1 + (i % 3); break;
-        case 5: t.template = true; t.sizing = "kv"; t.kvCache = "fp8"; break;
+  // warmTargets: one target per path an edit can take, from the field table (index.html's copy of
+  // fitclaim.fields(), so a new field is warmed with no change here): each choice of each field
+  // that has choices, each number at a small value and at its largest (where nothing fits), each
+  // switch on, each text set, and each field's refusal (a value out of its range); each on one of
+  // the bases in turn (a dense and a mixture-of-experts catalog model and a custom size, in both
+  // sizing modes); and a catalog model of each quantization the first models use.
+  function warmTargets(table, models, accs) {
+    const dense = models.find((m) => !m.moe), moe = models.find((m) => m.moe);
+    const bases = [];
+    for (const sizing of ["llmfit", "kv"]) {
+      for (const b of [dense && { model: dense.name }, moe && { model: moe.name }, { paramsB: 7 }]) {
+        if (b) bases.push(Object.assign({ sizing }, b));
       }
-      out.push(t);
+    }
+    const out = bases.map((b) => Object.assign({}, b));
+    const quants = new Set();
+    for (const m of models) {
+      if (quants.has(m.quant)) continue;
+      quants.add(m.quant);
+      out.push({ model: m.name }, { model: m.name, sizing: "kv" });
+    }
+    let i = 0;
+    const on = (name, v) => out.push(Object.assign({}, bases[i++ % bases.length], { [name]: v }));
+    for (const f of table) {
+      if (f.name === "model" || f.name === "paramsB" || f.name === "sizing") continue;
+      if (f.kind === "boolean") { on(f.name, true); continue; }
+      if (f.kind === "number" || f.kind === "integer") {
+        const max = Number(f.max) || 1;
+        on(f.name, max <= 1 ? max / 2 : Math.min(max, Math.max(Number(f.min) || 0, 2)));
+        on(f.name, max);
+        on(f.name, max * 2); // refused: out of range
+        continue;
+      }
+      const choices = Array.isArray(f.choices) ? f.choices : [];
+      for (const c of choices) on(f.name, c);
+      if (!choices.length) on(f.name, f.name === "on" && accs.length ? accs[0].name : "warm-up");
+      on(f.name, f.openChoices === false ? "warm-up" : "x".repeat((f.maxLength || 64) + 1)); // refused
     }
     return out;
   }

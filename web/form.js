@@ -216,5 +216,5 @@
   }
 
   P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields, carriedFields,
-    labelForm, fieldOf, clearFieldErrors, showFieldError };
+    labelForm, fieldOf, clearFieldErrors, showFieldError, table: readTable };
 })();

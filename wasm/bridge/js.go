@@ -4,6 +4,7 @@ package bridge
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -62,6 +63,7 @@ func Register() {
 		return parsedJSONBytes(renderText), nil
 	}))
 	api.Set("renderInto", js.FuncOf(renderInto))
+	api.Set("collect", js.FuncOf(collect))
 	// The accelerators' own facts, which the columns of render(target, {columns: true}) index.
 	api.Set("accelerators", promised(func([]js.Value) (any, error) { return parsedJSON(AcceleratorsJSON()), nil }))
 	api.Set("permalink", promised(func(args []js.Value) (any, error) {
@@ -134,6 +136,16 @@ func renderInto(_ js.Value, args []js.Value) (ret any) {
 		return -len(renderText)
 	}
 	return js.CopyBytesToJS(args[2], renderText)
+}
+
+// collect() runs Go's garbage collector now and returns undefined, at once (no Promise). The
+// page calls it in idle time at the end of its warm-up (web/app.js warmUp): the first collection
+// of a fresh page also has V8 compile the collector's code, some 200 functions, about 50 ms of the
+// page's one thread, which otherwise fell in whichever edit's render the heap filled up in (issue
+// 10 §3); and every JavaScript value Go had got hold of so far is let go.
+func collect(js.Value, []js.Value) any {
+	runtime.GC()
+	return js.Undefined()
 }
 
 // linkError carries every bad pair of a link; the rejected Error also holds the target read

@@ -64,6 +64,7 @@ func main() {
 	trace := flag.String("render-trace", "", "diagnosis: write every timed render of step 2 (start, duration, target) and Go's collections (GODEBUG=gctrace=1) to this file, as JSON")
 	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
 	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal")
+	categories := flag.String("chrome-trace-categories", strings.Join(traceCategories, ","), "diagnosis: -chrome-trace's categories, comma-separated (the fitclaim-bench marks need blink.user_timing; fewer categories, less of the trace's own cost)")
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	flag.Parse()
@@ -74,7 +75,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pagebench:", err)
 		os.Exit(1)
 	}
-	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace}
+	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace, traceCategories: strings.Split(*categories, ",")}
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
@@ -93,15 +94,16 @@ func main() {
 }
 
 type bench struct {
-	root         context.Context
-	tmp          string // profiles live here; removed at the end
-	summary      []string
-	chromium     string
-	timeout      time.Duration
-	trace        string   // -render-trace
-	jsFlags      string   // -js-flags
-	chromiumArgs []string // -chromium-arg
-	chromeTrace  string   // -chrome-trace
+	root            context.Context
+	tmp             string // profiles live here; removed at the end
+	summary         []string
+	chromium        string
+	timeout         time.Duration
+	trace           string   // -render-trace
+	jsFlags         string   // -js-flags
+	chromiumArgs    []string // -chromium-arg
+	chromeTrace     string   // -chrome-trace
+	traceCategories []string // -chrome-trace-categories
 }
 
 func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) error {
@@ -378,11 +380,12 @@ func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err erro
 	}()
 	var tr *chromeTracer
 	if tracePath != "" {
-		if tr, err = startTrace(ctx); err != nil {
+		if tr, err = startTrace(ctx, b.traceCategories); err != nil {
 			return res, err
 		}
 		defer func() {
-			if terr := tr.stop(ctx, tracePath); terr != nil && err == nil {
+			// A load has no timed renders to attribute: the trace file is what it is for.
+			if _, terr := tr.stop(ctx, tracePath, nil); terr != nil && err == nil {
 				err = terr
 			}
 		}()
@@ -672,7 +675,9 @@ const renderJS = `(async () => {
   const render = page ? (t) => page(t) : (t) => fc.render(t);
   // A mark whose trace timestamp ties -chrome-trace's clock to performance.now().
   const markAt = performance.mark("fitclaim-bench:t0").startTime;
-  const w = window.fitclaimPage && window.fitclaimPage.warm, warmed = w ? w.renders : -1, warmMs = w ? w.ms : 0;
+  const w = window.fitclaimPage && window.fitclaimPage.warm, warmed = w ? w.renders : -1, warmMs = w ? w.ms : 0, warmTargets = w ? w.targets || 0 : 0, warmRefused = w ? w.refused || 0 : 0;
+  // When the page said its warm-up was done (the mark fitclaim:warm, ms from navigation), or -1.
+  const warmMark = performance.getEntriesByName("fitclaim:warm")[0], warmAt = warmMark ? warmMark.startTime : -1;
   // Under -chrome-trace, a mark before and after each timed render: the trace stamps each with
   // the main thread's CPU time too, so a render's own CPU time shows apart from the machine's load.
   const cpu = TRACE ? (name) => { performance.mark("fitclaim-bench:" + name); performance.clearMarks("fitclaim-bench:" + name); } : () => {};
@@ -727,7 +732,7 @@ const renderJS = `(async () => {
     try { await fc.permalink(targets[i]); } catch (_) {}
     p.push(performance.now() - t0);
   }
-  return { p, d, again, full, at, markAt, warmed, warmMs, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
+  return { p, d, again, full, at, markAt, warmed, warmMs, warmTargets, warmRefused, warmAt, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
 })()`
 
 // updateJS times what a user waits for: an edit of the form (the target speed, typed) until the
@@ -760,21 +765,24 @@ type renderResult struct {
 		Full  []float64 `json:"full"`
 		Again []float64 `json:"again"`
 	} `json:"at"`
-	Targets   []json.RawMessage `json:"targets"`
-	MarkAt    float64           `json:"markAt"`
-	Warmed    int               `json:"warmed"` // the page's warm-up renders before the timed ones (-1: none)
-	WarmMs    float64           `json:"warmMs"`
-	P         []float64         `json:"p"`
-	Full      []float64         `json:"full"`
-	Again     []float64         `json:"again"`
-	Page      bool              `json:"page"`
-	Errors    int               `json:"errors"`
-	LastError string            `json:"lastError"`
-	First     float64           `json:"first"`
-	Total     float64           `json:"total"`
-	Bytes     int               `json:"bytes"`
-	Models    int               `json:"models"`
-	Isolated  bool              `json:"isolated"`
+	Targets     []json.RawMessage `json:"targets"`
+	MarkAt      float64           `json:"markAt"`
+	Warmed      int               `json:"warmed"` // the page's warm-up renders before the timed ones (-1: none)
+	WarmMs      float64           `json:"warmMs"`
+	WarmTargets int               `json:"warmTargets"` // the targets of the page's warm-up (0: a page without them)
+	WarmRefused int               `json:"warmRefused"` // of them, refused by the engine (an error's path)
+	WarmAt      float64           `json:"warmAt"`      // ms from navigation to the page's mark fitclaim:warm (-1: none yet)
+	P           []float64         `json:"p"`
+	Full        []float64         `json:"full"`
+	Again       []float64         `json:"again"`
+	Page        bool              `json:"page"`
+	Errors      int               `json:"errors"`
+	LastError   string            `json:"lastError"`
+	First       float64           `json:"first"`
+	Total       float64           `json:"total"`
+	Bytes       int               `json:"bytes"`
+	Models      int               `json:"models"`
+	Isolated    bool              `json:"isolated"`
 }
 
 // renderLatency times n renders in a fresh page. Cold (warm false): as soon as the page says it
@@ -805,7 +813,7 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 	}
 	var tr *chromeTracer
 	if b.chromeTrace != "" {
-		if tr, err = startTrace(ctx); err != nil {
+		if tr, err = startTrace(ctx, b.traceCategories); err != nil {
 			return err
 		}
 	}
@@ -867,22 +875,37 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 		return fmt.Errorf("the engine refused %d of the %d varied renders (last: %s): the figures would time its error path; fix the targets in renderJS",
 			res.Errors, len(res.D)+warmRenders, res.LastError)
 	}
+	var gcAt []float64 // when Go's collections ran (performance.now()), under -render-trace
 	if b.trace != "" {
-		if err := writeTrace(b.trace+suffix, &res, gcs.lines()); err != nil {
+		lines := gcs.lines()
+		for _, l := range lines {
+			if at, ok := l[0].(float64); ok {
+				gcAt = append(gcAt, at)
+			}
+		}
+		if err := writeTrace(b.trace+suffix, &res, lines); err != nil {
 			return err
 		}
 		fmt.Printf("  (-render-trace) after the renders: %s\n", gcs.heldJS())
 	}
 	if tr != nil {
-		if err := tr.stop(ctx, b.chromeTrace+suffix); err != nil {
+		why, err := tr.stop(ctx, b.chromeTrace+suffix, gcAt)
+		if err != nil {
 			return err
 		}
+		fmt.Print(why)
 	}
 	xs := append([]float64(nil), res.D...)
 	sort.Float64s(xs)
 	if warm {
 		fmt.Printf("\nrender latency in the page once warm: a fresh page, timed after it said its idle-time warm-up was done\n")
 		fmt.Printf("  (<html data-warm>: %d warm-up renders, %.0f ms of rendering, web/app.js warmUp), the same %d renders as above\n", res.Warmed, res.WarmMs, len(xs))
+		if res.WarmTargets > 0 {
+			fmt.Printf("    its warm-up targets: %d, one per path an edit can take, %d of them refused (an error's path)\n", res.WarmTargets, res.WarmRefused)
+		}
+		if res.WarmAt >= 0 {
+			fmt.Printf("    the page said it was warm %.0f ms after navigation (mark fitclaim:warm)\n", res.WarmAt)
+		}
 		fmt.Printf("    median %8.3f ms, p90 %8.3f ms, p99 %8.3f ms, max %8.3f ms\n", quantile(xs, 0.5), quantile(xs, 0.9), quantile(xs, 0.99), xs[len(xs)-1])
 		if h := len(res.D) / 2; h > 0 {
 			fmt.Printf("    p99 of the first %d renders %.3f ms, of the last %d %.3f ms\n", h, quantile(res.D[:h], 0.99), len(res.D)-h, quantile(res.D[h:], 0.99))
@@ -922,7 +945,14 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 	}
 	fmt.Printf("    first render after the page's own first render %.3f ms\n", res.First)
 	if res.Warmed >= 0 {
-		fmt.Printf("    the page's idle-time warm-up (web/app.js warmUp) had made %d renders (%.0f ms) when the timed ones began\n", res.Warmed, res.WarmMs)
+		fmt.Printf("    the page's idle-time warm-up (web/app.js warmUp) had made %d renders (%.0f ms) when the timed ones began", res.Warmed, res.WarmMs)
+		if res.WarmTargets > 0 {
+			fmt.Printf(", of its %d", res.WarmTargets)
+		}
+		if res.WarmAt >= 0 {
+			fmt.Printf(" (done %.0f ms after navigation)", res.WarmAt)
+		}
+		fmt.Println()
 	}
 	if len(res.Full) > 0 {
 		fmt.Printf("  for comparison, the documented form (`await fitclaim.render(target)`: every match an object), same targets:\n")

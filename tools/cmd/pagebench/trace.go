@@ -118,7 +118,13 @@ type chromeTracer struct {
 	done   chan struct{}
 }
 
-func startTrace(ctx context.Context) (*chromeTracer, error) {
+// traceCategories are the trace's categories: V8's wasm compiles (lazy, tier-up), its
+// collections, the page's marks and the main thread's tasks.
+var traceCategories = []string{"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
+	"disabled-by-default-v8.gc", "blink.user_timing", "toplevel", "disabled-by-default-devtools.timeline",
+	"devtools.timeline", "v8.execute", "loading", "netlog", "disabled-by-default-netlog"}
+
+func startTrace(ctx context.Context, categories []string) (*chromeTracer, error) {
 	tr := &chromeTracer{done: make(chan struct{})}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -130,21 +136,21 @@ func startTrace(ctx context.Context) (*chromeTracer, error) {
 			close(tr.done)
 		}
 	})
-	cfg := &tracing.TraceConfig{IncludedCategories: []string{"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
-		"disabled-by-default-v8.gc", "blink.user_timing", "toplevel", "disabled-by-default-devtools.timeline",
-		"devtools.timeline", "v8.execute", "loading", "netlog", "disabled-by-default-netlog"}}
+	cfg := &tracing.TraceConfig{IncludedCategories: categories}
 	err := chromedp.Run(ctx, tracing.Start().WithTraceConfig(cfg).WithTransferMode(tracing.TransferModeReportEvents))
 	return tr, err
 }
 
-func (tr *chromeTracer) stop(ctx context.Context, path string) error {
+// stop ends the trace, writes it to path and returns the attribution of the slow renders
+// (attribution; gcAt: -render-trace's stamps of Go's collections, if any).
+func (tr *chromeTracer) stop(ctx context.Context, path string, gcAt []float64) (string, error) {
 	if err := chromedp.Run(ctx, tracing.End()); err != nil {
-		return err
+		return "", err
 	}
 	select {
 	case <-tr.done:
 	case <-time.After(60 * time.Second):
-		return errors.New("the trace did not complete within 60 s")
+		return "", errors.New("the trace did not complete within 60 s")
 	}
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
@@ -157,5 +163,9 @@ func (tr *chromeTracer) stop(ctx context.Context, path string) error {
 		out = append(out, ev...)
 	}
 	out = append(out, "]}"...)
-	return os.WriteFile(path, out, 0o644)
+	raws := make([]json.RawMessage, len(tr.events))
+	for i, ev := range tr.events {
+		raws[i] = json.RawMessage(ev)
+	}
+	return attribution(raws, gcAt), os.WriteFile(path, out, 0o644)
 }

@@ -212,15 +212,32 @@ func vllmClaimFloor(b *Bounds) VLLMFloor {
 
 // vllmEngineFloor is vLLM's entry in the engines table: the claim's floor (vllmClaimFloor) and
 // the words for the header's memory line, whose reserve is everything beyond the weights and
-// the KV cache the header shows.
+// the KV cache the header shows (kvGiB, this device's share of the kv line's cache).
 func vllmEngineFloor(b *Bounds, weightsGiB, kvGiB float64) (float64, string) {
-	f := vllmClaimFloor(b)
+	return vllmReserve(vllmClaimFloor(b), weightsGiB, kvGiB)
+}
+
+// vllmReserve is the floor of f holding at least kvGiB of KV cache, and its reserve in words.
+// vLLM's pool (f.KVGiB) is whole blocks, so it is at least the cache the kv line sizes; where
+// vLLM's model of the pool leaves a part of that cache out, the floor still holds all of it
+// (the pool is raised to kvGiB), so the reserve, mem − weights − KV cache, is never negative
+// and each of its terms is at least 0: the activation peak, the non-torch memory, the share
+// outside --gpu-memory-utilization (need / u − need, or the CUDA graphs at u = 1), the blocks'
+// rounding beyond the cache, and the driver's shortfall. (A pool the model left smaller than
+// the kv line printed "+ -0.84 outside --gpu-memory-utilization" for Qwen3.6-35B-A3B-FP8 at
+// 131,072 tokens × 64 sequences, whose recurrent state the pool did not hold.)
+func vllmReserve(f VLLMFloor, weightsGiB, kvGiB float64) (float64, string) {
+	f.KVGiB = max(f.KVGiB, kvGiB)
 	mem := f.GiB()
-	margin := mem - weightsGiB - kvGiB - f.ActivationGiB - f.NonTorchGiB - f.ShortfallGiB
-	return mem, twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
-		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(margin) +
-		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's CUDA graphs, ≤ " + twoDecimals(f.CUDAGraphGiB) +
-		", and KV blocks) + " + twoDecimals(f.ShortfallGiB) + " the driver keeps"
+	need := f.WeightsGiB + f.ActivationGiB + f.NonTorchGiB + f.KVGiB
+	outside := vllmDeviceGiB(need, f.Utilization) - need
+	words := twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
+		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(outside) +
+		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's CUDA graphs, ≤ " + twoDecimals(f.CUDAGraphGiB) + ")"
+	if blocks := f.KVGiB - kvGiB; blocks >= 0.005 {
+		words += " + " + twoDecimals(blocks) + " KV blocks beyond the cache"
+	}
+	return mem, words + " + " + twoDecimals(f.ShortfallGiB) + " the driver keeps"
 }
 
 func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }

@@ -123,7 +123,7 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 	// 0.11 non-torch, 0.44 the driver keeps, and the 10 % outside the budget, where the CUDA graphs
 	// go, 23.397738 / 0.9 − 23.397738 = 2.599749 (16,384 tokens are exactly 1024 blocks: no rounding)
 	want := "8.75 GiB for vLLM V1 engine v0.11–v0.20: 5.60 activation peak + 0.11 non-torch + 2.60 outside " +
-		"--gpu-memory-utilization 0.9 (vLLM's CUDA graphs, ≤ 1.12, and KV blocks) + 0.44 the driver keeps"
+		"--gpu-memory-utilization 0.9 (vLLM's CUDA graphs, ≤ 1.12) + 0.44 the driver keeps"
 	if bv.Reserve != want {
 		t.Errorf("reserve %q\nwant    %q", bv.Reserve, want)
 	}
@@ -162,5 +162,35 @@ func TestVLLMDeviceGiB(t *testing.T) {
 		{4, 1, 5.12},            // nothing outside the budget: 4 + 1.12
 	} {
 		nearly(t, "device", vllmDeviceGiB(c.need, c.u), c.want, 1e-6)
+	}
+}
+
+// The reserve's words never hold a negative term: a pool vLLM's model leaves below the kv line's
+// cache is raised to it, and the blocks' rounding is said only when there is some.
+func TestVLLMReserveWords(t *testing.T) {
+	const head = "GiB for vLLM V1 engine v0.11–v0.20: 2.00 activation peak + 0.50 non-torch + "
+	f := VLLMFloor{WeightsGiB: 10, ActivationGiB: 2, NonTorchGiB: 0.5, Utilization: 0.9, CUDAGraphGiB: 1.12, ShortfallGiB: 0.44}
+	for _, c := range []struct {
+		pool, kv, u float64
+		mem         float64
+		words       string
+	}{
+		// the pool (3) below the kv line (4): raised to 4; need 10 + 2 + 0.5 + 4 = 16.5, / 0.9 =
+		// 18.333333 (> 1.12 / 0.1), + 0.44 = 18.773333; reserve 18.773333 − 10 − 4 = 4.773333,
+		// outside 18.333333 − 16.5 = 1.833333; 2 + 0.5 + 1.833333 + 0.44 = 4.773333
+		{3, 4, 0.9, 18.773333, "4.77 " + head + "1.83 outside --gpu-memory-utilization 0.9 (vLLM's CUDA graphs, ≤ 1.12) + 0.44 the driver keeps"},
+		// the pool's blocks 0.3 beyond the cache: need 16.8, / 0.9 = 18.666667, + 0.44 = 19.106667;
+		// reserve 5.106667 = 2 + 0.5 + 1.866667 outside + 0.3 blocks + 0.44
+		{4.3, 4, 0.9, 19.106667, "5.11 " + head + "1.87 outside --gpu-memory-utilization 0.9 (vLLM's CUDA graphs, ≤ 1.12) + 0.30 KV blocks beyond the cache + 0.44 the driver keeps"},
+		// at u = 1 the CUDA graphs go on top: need 15.5 + 1.12 = 16.62, + 0.44 = 17.06; reserve 4.06
+		{3, 3, 1, 17.06, "4.06 " + head + "1.12 outside --gpu-memory-utilization 1 (vLLM's CUDA graphs, ≤ 1.12) + 0.44 the driver keeps"},
+	} {
+		f := f
+		f.KVGiB, f.Utilization = c.pool, c.u
+		mem, words := vllmReserve(f, 10, c.kv)
+		nearly(t, "floor", mem, c.mem, 1e-5)
+		if words != c.words {
+			t.Errorf("pool %v kv %v u %v:\n got %q\nwant %q", c.pool, c.kv, c.u, words, c.words)
+		}
 	}
 }

@@ -25,27 +25,40 @@ func Search(query string, limit int) []Model {
 	// every byte and byte pair of the words: names whose signature lacks one are skipped
 	// without looking at their text. In the edge worker's wasm, where strings.Index has no
 	// vector code, ranking every name was most of a search.
-	var need signature
+	var need, needQ signature
 	for _, w := range words {
 		need.add(w)
 	}
+	needQ.add(q) // ranks 0-3 need all of q in the name (its spaces too), rank 4 only its words
 	sigs := signatures()
 	// Walking the catalog in the within-rank order (byDownloadsThenName) and keeping each
 	// rank's hits apart orders the result without sorting the hits; a rank's bucket stops
-	// growing at limit, as no later hit of that rank can be among the first limit.
+	// growing at limit, as no later hit of that rank can be among the first limit. Once the
+	// hits of ranks up to r number limit, no later hit ranked worse than r can be either:
+	// worst is then r, and rank stops looking as soon as a name cannot rank that well (the
+	// substring search of ranks 2-4, the costly part in wasm, is skipped when worst < 2).
 	var buckets [maxRank + 1][]int
+	worst := maxRank
 	for _, i := range byDownloadsThenName() {
 		if !sigs[i].holds(&need) {
 			continue
 		}
-		if r := rank(names[i], q, words); r >= 0 && len(buckets[r]) < limit {
-			if buckets[r] == nil {
-				buckets[r] = make([]int, 0, limit)
+		r := rankAtMost(names[i], q, words, worst, sigs[i].holds(&needQ))
+		if r < 0 || len(buckets[r]) == limit {
+			continue
+		}
+		if buckets[r] == nil {
+			buckets[r] = make([]int, 0, limit)
+		}
+		buckets[r] = append(buckets[r], i)
+		for n, b := 0, 0; b <= worst; b++ {
+			if n += len(buckets[b]); n >= limit {
+				worst = b
+				break
 			}
-			buckets[r] = append(buckets[r], i)
-			if r == 0 && len(buckets[0]) == limit {
-				break // nothing ranks better (an empty query ranks every model 0)
-			}
+		}
+		if worst == 0 && len(buckets[0]) == limit {
+			break // nothing ranks better (an empty query ranks every model 0)
 		}
 	}
 	out := make([]Model, 0, limit)
@@ -65,26 +78,40 @@ const maxRank = 4
 
 // rank is lower for better matches and -1 for no match.
 func rank(name, q string, words []string) int {
+	return rankAtMost(name, q, words, maxRank, true)
+}
+
+// rankAtMost is rank, or -1 when that is worse than worst. mayHoldQ false says the name cannot
+// contain q (its signature lacks q's bits), so only rank 4 is possible.
+func rankAtMost(name, q string, words []string, worst int, mayHoldQ bool) int {
 	if q == "" {
 		return 0
 	}
-	short := name
-	if slash := strings.LastIndexByte(name, '/'); slash >= 0 {
-		short = name[slash+1:]
-	}
-	switch {
-	case name == q || short == q:
-		return 0
-	case strings.HasPrefix(short, q) || strings.HasPrefix(name, q):
-		return 1
-	}
-	if at := strings.Index(name, q); at >= 0 {
-		if isWordStart(name, at) {
-			return 2
+	if mayHoldQ {
+		short := name
+		if slash := strings.LastIndexByte(name, '/'); slash >= 0 {
+			short = name[slash+1:]
 		}
-		return 3
+		switch {
+		case name == q || short == q:
+			return 0
+		case strings.HasPrefix(short, q) || strings.HasPrefix(name, q):
+			return 1
+		}
+		if worst < 2 {
+			return -1
+		}
+		if at := strings.Index(name, q); at >= 0 {
+			if isWordStart(name, at) {
+				return 2
+			}
+			if worst < 3 {
+				return -1
+			}
+			return 3
+		}
 	}
-	if len(words) > 1 {
+	if len(words) > 1 && worst >= 4 {
 		for _, w := range words {
 			if !strings.Contains(name, w) {
 				return -1

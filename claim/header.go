@@ -58,6 +58,9 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + shortest(fit.KVFallbackGBPerB) + " GB per billion params per token; the model's layers/heads are unknown)"
 	} else {
 		kv += ": " + kvFormula(&b.Arch) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
+		if w := fit.VLLMDSAWords(b); w != "" {
+			kv += "; " + w
+		}
 	}
 	weightsRead := b.ReadGBPerToken - kvGB
 	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"

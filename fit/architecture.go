@@ -42,6 +42,9 @@ type Architecture struct {
 	CSALayers           int // csa: layers with compressed sparse attention (compress ratio 4)
 	HCALayers           int // csa: layers with heavily compressed attention (compress ratio 128)
 	RecurrentState      int // hybrid: elements of one sequence's linear-attention / SSM state (0: unknown)
+	// IndexHeadDim is the DeepSeek sparse attention indexer's key width (DeepSeek-V3.2, GLM-5);
+	// vLLM caches one such key per layer and token beside the MLA latent (vllm_dsa.go); 0 = none.
+	IndexHeadDim int
 	// GlobalKVHeads and GlobalHeadDim are the full-attention layers' KV heads and head size where
 	// they differ from the sliding-window layers' (Gemma-4's global layers: head 512); 0 = the same.
 	GlobalKVHeads, GlobalHeadDim int
@@ -71,7 +74,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			KVLoraRank: a.KVLoraRank, QKRopeHeadDim: a.QKRopeHeadDim, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
 			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
 			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
-			RecurrentState: a.RecurrentState,
+			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim,
 		}
 		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength

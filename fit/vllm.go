@@ -75,8 +75,11 @@ type VLLMCache struct {
 	// FullKVHeads and FullHeadDim are the full-attention layers' where they differ from the
 	// sliding ones' (Gemma-4's global layers); 0 = KVHeads, HeadDim.
 	FullKVHeads, FullHeadDim int
-	MLALatent                int     // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
-	ElemBytes                float64 // 2 for an fp16/bf16 cache ("auto"), 1 for fp8
+	MLALatent                int // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
+	// MLAExtraBytes is what vLLM keeps per MLA layer and token beside MLALatent × ElemBytes: a DSA
+	// model's indexer key and its fp8 latent's scales (vllm_dsa.go); every rank keeps it whole.
+	MLAExtraBytes float64
+	ElemBytes     float64 // 2 for an fp16/bf16 cache ("auto"), 1 for fp8
 	// TokenBytes, when the shape is unknown, is all layers' cache per token (llmfit's
 	// per-parameter estimate), split evenly over tensor parallelism; FullLayers is then 1.
 	TokenBytes float64
@@ -106,7 +109,7 @@ func (c VLLMCache) tokenBytes(tp, kvHeads, headDim int) float64 {
 		return c.TokenBytes / float64(max(1, tp))
 	}
 	if c.MLALatent > 0 {
-		return float64(c.MLALatent) * c.ElemBytes
+		return float64(c.MLALatent)*c.ElemBytes + c.MLAExtraBytes
 	}
 	heads := max(1, kvHeads/max(1, tp))
 	return 2 * float64(heads) * float64(headDim) * c.ElemBytes

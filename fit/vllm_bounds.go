@@ -97,7 +97,8 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 	case a.Layers <= 0:
 		return VLLMCache{FullLayers: 1, TokenBytes: b.kvBytesPerToken(elem), ElemBytes: elem}
 	case a.Attention == AttentionMLA:
-		return VLLMCache{FullLayers: a.Layers, MLALatent: a.KVLoraRank + a.QKRopeHeadDim, ElemBytes: elem}
+		return VLLMCache{FullLayers: a.Layers, MLALatent: a.KVLoraRank + a.QKRopeHeadDim, ElemBytes: elem,
+			MLAExtraBytes: vllmDSAExtraBytes(a, elem)}
 	case a.Attention == AttentionCSA:
 		// DeepSeek-V4: the compressed entries of all layers, per token, as one latent that every
 		// rank keeps whole (as MLA's); the 128-token windows and the compressors' state, which vLLM

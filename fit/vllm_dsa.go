@@ -1,0 +1,47 @@
+package fit
+
+import "github.com/fitclaim/fitclaim/target"
+
+// DeepSeek sparse attention (DeepSeek-V3.2, GLM-5: index_head_dim 128 in their config.json) adds a
+// lightning indexer to MLA, and vLLM caches its key beside the latent
+// (vllm/model_executor/models/deepseek_v2.py, DeepseekV32IndexerCache: an MLAAttentionSpec of one
+// head of index_head_dim + index_head_dim / 128 × 4 bytes, "fp8 naive cache": the key in fp8 and
+// one fp32 scale per 128 values, whatever --kv-cache-dtype is): 128 + 4 = 132 B per layer and
+// token, on every rank. With --kv-cache-dtype fp8 the sparse MLA kernels keep the latent as
+// fp8_ds_mla: kv_lora_rank fp8 values, one fp32 scale per 128 of them and the RoPE key in bf16,
+// 512 + 4 × 4 + 64 × 2 = 656 B, not 576 × 1. (llama.cpp runs these models without the indexer's
+// cache; the kv line's formula is the latent alone.)
+const (
+	vllmDSAQuantBlock = 128 // values per fp32 scale in vLLM's fp8 indexer key and fp8_ds_mla latent
+	fp32ScaleBytes    = 4
+)
+
+// vllmDSAExtraBytes is what vLLM keeps per layer and token beside the latent of a DSA model at
+// elem bytes per cached element: the indexer key, and at fp8 the latent's scales and its RoPE
+// key's second byte; 0 for a model without an indexer.
+func vllmDSAExtraBytes(a *Architecture, elem float64) float64 {
+	if a.IndexHeadDim <= 0 {
+		return 0
+	}
+	extra := float64(a.IndexHeadDim + a.IndexHeadDim/vllmDSAQuantBlock*fp32ScaleBytes)
+	if elem == 1 { // fp8_ds_mla
+		extra += float64(a.KVLoraRank/vllmDSAQuantBlock*fp32ScaleBytes) + float64(a.QKRopeHeadDim)*(bf16Bytes-1)
+	}
+	return extra
+}
+
+// VLLMDSAWords says, for a DSA model served by vLLM, what vLLM keeps beside the kv line's latent;
+// "" otherwise.
+func VLLMDSAWords(b *Bounds) string {
+	a := &b.Arch
+	if b.Engine != target.EngineVLLM || a.Attention != AttentionMLA || a.IndexHeadDim <= 0 {
+		return ""
+	}
+	_, elem, _ := kvElementBytes(b.KVCache)
+	s := "vLLM also keeps each layer's sparse-attention indexer key, " + itoa(a.IndexHeadDim) + " fp8 + a 4 B scale = " +
+		itoa(a.IndexHeadDim+a.IndexHeadDim/vllmDSAQuantBlock*fp32ScaleBytes) + " B a token"
+	if elem == 1 {
+		s += ", and its fp8 latent as fp8_ds_mla, " + itoa(a.KVLoraRank+a.KVLoraRank/vllmDSAQuantBlock*fp32ScaleBytes+a.QKRopeHeadDim*bf16Bytes) + " B"
+	}
+	return s + " (in the memory floor's KV blocks)"
+}

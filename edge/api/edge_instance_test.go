@@ -120,6 +120,28 @@ func TestEdgeInstanceEnds(t *testing.T) {
 	}
 }
 
+// TestEdgeHeaders: a header the handler sends twice reaches the client twice, and one whose
+// name a JS object already has (__proto__) as sent (entry.mjs passes such answers' headers as
+// a Headers, the others as a plain object).
+func TestEdgeHeaders(t *testing.T) {
+	base := edgeHooks(t)
+	res, err := http.Get(base + "/__edgetest/headers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// workerd joins a repeated header's values with ", " (Headers' get), as the Fetch
+	// standard does: either form is the same header to HTTP.
+	twice := strings.Join(res.Header.Values("X-Twice"), ", ")
+	if res.StatusCode != 200 || string(body) != "ok\n" || twice != "a, b" || res.Header.Get("__proto__") != "p" {
+		t.Errorf("/__edgetest/headers: %d %q, X-Twice %q, __proto__ %q; want 200 \"ok\\n\", \"a, b\", \"p\"", res.StatusCode, body, twice, res.Header.Get("__proto__"))
+	}
+}
+
 // TestEdgeBodies: any method and body reach the Go handler as sent (the dispatch is generic:
 // routes that take a POST body will come).
 func TestEdgeBodies(t *testing.T) {

@@ -36,6 +36,8 @@ func newInstanceID() string {
 //	/__edgetest/exit      ends the Go program with a panic on a goroutine of its own, which no
 //	                      recover can catch (entry.mjs must answer 500 and start a new instance)
 //	/__edgetest/echo      "<method> <body length>\n<body>": any method, the request body back
+//	/__edgetest/headers   "ok" with a header sent twice (X-Twice: a, b) and one named __proto__,
+//	                      which entry.mjs cannot pass as a plain object's keys
 func testHooks(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := served.Add(1) - 1
@@ -53,6 +55,10 @@ func testHooks(h http.Handler) http.Handler {
 		case "exit":
 			go func() { panic("edgetest: a deliberate panic outside any handler, ending the instance") }()
 			select {} // the panic above ends the program before this request is answered
+		case "headers":
+			w.Header()["X-Twice"] = []string{"a", "b"}
+			w.Header()["__proto__"] = []string{"p"}
+			io.WriteString(w, "ok\n")
 		case "echo":
 			body, err := io.ReadAll(r.Body)
 			if err != nil {

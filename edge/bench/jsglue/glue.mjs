@@ -93,6 +93,16 @@ const variants = {
   respOne: () => new Response(new Uint8Array(mem.buffer, outAt, outLen).slice(200), { status: 200, headers: [headerList[0]] }),
   respStringCL: () => new Response("ok\n", { headers: [["Content-Length", "3"]] }),
   respNull7: () => new Response(null, { status: 200, headers: headerList.slice(0, 6) }),
+  respView: () => {
+    const h = new Headers();
+    for (const [k, v] of headerList) h.append(k, v);
+    return new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: h });
+  },
+  respObject: () => {
+    const h = {};
+    for (const [k, v] of headerList) h[k] = v;
+    return new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: h });
+  },
   whole: (r) => {
     pack(r, goParsable(r.url));
     const [out, headEnd, head] = readHead();

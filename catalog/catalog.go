@@ -80,6 +80,7 @@ type Architecture struct {
 	// IndexHeadDim is the DeepSeek sparse attention indexer's key width (DeepSeek-V3.2, GLM-5:
 	// index_head_dim 128), one key per layer and token beside the MLA latent; 0 = no indexer.
 	IndexHeadDim int
+	IndexTopK    int // csa: compressed entries the lightning indexer selects per decoded token (0: unknown)
 }
 
 // Known reports whether the entry has a row in architectures.csv.
@@ -214,7 +215,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 25]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 26]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -245,7 +246,7 @@ func parseModel(line string) Model {
 		KVLoraRank: atoi(a[13]), QKRopeHeadDim: atoi(a[14]), Experts: atoi(a[15]), ExpertsPerToken: atoi(a[16]),
 		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 		GlobalKVHeads: atoi(a[20]), GlobalHeadDim: atoi(a[21]), KVSharedLayers: atoi(a[22]),
-		RecurrentState: atoi(a[23]), IndexHeadDim: atoi(a[24]),
+		RecurrentState: atoi(a[23]), IndexHeadDim: atoi(a[24]), IndexTopK: atoi(a[25]),
 	}
 	return m
 }

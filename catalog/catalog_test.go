@@ -702,7 +702,7 @@ func TestArchitecturesMerged(t *testing.T) {
 		{"deepseek-ai/DeepSeek-V4-Flash", Architecture{Base: "deepseek-ai/DeepSeek-V4-Flash", Layers: 43, AttentionHeads: 64,
 			KVHeads: 1, HeadDim: 512, HiddenSize: 4096, MaxContext: 1048576, NativeDtype: "bfloat16",
 			Prequant: "fp8 attention + mxfp4 experts (native release)", Attention: "csa", SlidingWindow: 128, QKRopeHeadDim: 64,
-			Experts: 256, ExpertsPerToken: 6, SharedExperts: 1, CSALayers: 21, HCALayers: 20}, 16777216, 43},
+			Experts: 256, ExpertsPerToken: 6, SharedExperts: 1, CSALayers: 21, HCALayers: 20, IndexTopK: 512}, 16777216, 43},
 	} {
 		m, err := Lookup(c.name)
 		if err != nil {

@@ -62,15 +62,16 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			kv += "; " + w
 		}
 	}
-	weightsRead := b.ReadGBPerToken - kvGB
-	read := twoDecimals(weightsRead) + " GB weights + " + twoDecimals(kvGB) + " GB KV"
+	kvRead := kvReadWords(b)
+	weightsRead := b.ReadGBPerToken - b.KVReadBytes/1e9
+	read := twoDecimals(weightsRead) + " GB weights + " + kvRead
 	overhead := strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead"
 	if b.ActiveParamsB < b.ParamsB {
 		which := oneDecimal(b.ActiveParamsB) + "B active"
 		if experts, rest, ok := b.ActiveSplit(); ok { // each part in its own format (fit/speedread.go)
 			which += ": " + twoDecimals(experts) + "B of " + b.Format.Experts + " experts + " + twoDecimals(rest) + "B " + b.Format.Rest
 		}
-		read = twoDecimals(weightsRead) + " GB weights (" + which + ") + " + twoDecimals(kvGB) + " GB KV"
+		read = twoDecimals(weightsRead) + " GB weights (" + which + ") + " + kvRead
 		overhead += " (" + moeOverheadWords(b.Arch.Layers, b.ParamsB) + ")"
 	}
 	read = "(" + read + ")"
@@ -99,6 +100,18 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
 			kvSplitWords(b)+" + "+b.Reserve+")",
 	)
+}
+
+// kvReadWords is the KV cache a decoded step reads, in GB: all of it ("0.54 GB KV"), or for
+// DeepSeek-V4's compressed attention what the indexer's top-k leaves to read (fit's
+// Architecture.KVReadBytes).
+func kvReadWords(b *fit.Bounds) string {
+	words := twoDecimals(b.KVReadBytes/1e9) + " GB KV"
+	if a := &b.Arch; b.KVReadBytes < b.KVBytes && a.Attention == fit.AttentionCSA {
+		words += " read of the " + twoDecimals(b.KVBytes/1e9) + " GB: the windows, every indexer key, the top " +
+			strconv.Itoa(a.IndexTopK) + " entries of each CSA layer, every HCA entry"
+	}
+	return words
 }
 
 // moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
@@ -307,8 +320,11 @@ func kvSplitWords(b *fit.Bounds) string {
 // kvKeptWhy says why each vLLM device keeps more than its share of the KV cache: MLA's one
 // latent per layer, which every device keeps whole, or KV heads fewer than the devices, copied.
 func kvKeptWhy(b *fit.Bounds) string {
-	if b.Arch.Attention == fit.AttentionMLA {
+	switch b.Arch.Attention {
+	case fit.AttentionMLA:
 		return "vLLM keeps MLA's latent whole on every device"
+	case fit.AttentionCSA: // fit.vllmCacheOf: one entry per token, as MLA's latent
+		return "vLLM keeps the compressed entries whole on every device"
 	}
 	return "vLLM copies the " + strconv.Itoa(b.Arch.KVHeads) + " KV heads over the " + strconv.Itoa(b.Target.Count) + " devices"
 }

@@ -295,3 +295,31 @@ func TestKVHeaderParamsLine(t *testing.T) {
 		t.Errorf("llmfit mode: %v\n%s", err, r.YAML)
 	}
 }
+
+// The fit line reads what a decoded token of DeepSeek-V4 reads: V4-Flash at 131,072 tokens holds
+// 919,617,536 B of cache (0.92 GB) and reads 213,778,432 B of it (0.21 GB: fit's
+// TestCSAReadIsTheIndexersTopK); on 4 devices under vLLM each keeps and reads all of it.
+func TestKVHeaderCSARead(t *testing.T) {
+	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, l := range parseYAML(t, r.YAML).header {
+		words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
+	}
+	h := strings.Join(words, " ")
+	for _, want := range []string{
+		"= 0.92 GB",
+		"+ 0.21 GB KV read of the 0.92 GB: the windows, every indexer key, the top 512 entries of each CSA layer, every HCA entry) on 4 devices:",
+		"+ 0.21 GB KV each (all of the KV cache: vLLM keeps the compressed entries whole on every device)",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("header lacks %q:\n%s", want, h)
+		}
+	}
+}

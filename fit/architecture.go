@@ -45,6 +45,9 @@ type Architecture struct {
 	// IndexHeadDim is the DeepSeek sparse attention indexer's key width (DeepSeek-V3.2, GLM-5);
 	// vLLM caches one such key per layer and token beside the MLA latent (vllm_dsa.go); 0 = none.
 	IndexHeadDim int
+	// IndexTopK is how many compressed entries of a CSA layer the lightning indexer selects for each
+	// decoded token (csa: config.json's index_topk; 0 = unknown: decode is taken to read them all).
+	IndexTopK int
 	// GlobalKVHeads and GlobalHeadDim are the full-attention layers' KV heads and head size where
 	// they differ from the sliding-window layers' (Gemma-4's global layers: head 512); 0 = the same.
 	GlobalKVHeads, GlobalHeadDim int
@@ -74,7 +77,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			KVLoraRank: a.KVLoraRank, QKRopeHeadDim: a.QKRopeHeadDim, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
 			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
 			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
-			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim,
+			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim, IndexTopK: a.IndexTopK,
 		}
 		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength

@@ -116,6 +116,41 @@ func (a *Architecture) csaCacheBytes(t, elem float64) float64 {
 	return entries*elem + a.CSAStateBytes()
 }
 
+// KVReadBytes is the KV cache one decoded token of one sequence reads at tokens of context, at
+// elem bytes per element: all of it (KVCacheBytes), but for DeepSeek-V4's compressed attention,
+// whose CSA layers attend to only the IndexTopK compressed entries the lightning indexer picks.
+func (a *Architecture) KVReadBytes(tokens int, elem float64) float64 {
+	if a.Attention == AttentionCSA && a.IndexTopK > 0 && a.CachesKV() && tokens > 0 {
+		return a.csaReadBytes(float64(tokens), elem)
+	}
+	return a.KVCacheBytes(tokens, elem)
+}
+
+// csaReadBytes is what a decoded token of DeepSeek-V4 reads of a cache of t tokens: every layer's
+// window, a CSA layer's indexer key of every compressed entry (the indexer scores them all) and
+// the top-k entries it selects, an HCA layer's every entry (it attends to all of them, densely):
+//
+//	(layers × d × min(T, window) + CSA layers × (128 × T/4 + d × min(T/4, top-k)) + HCA layers × d × T/128) × b
+//
+// (the reference inference/model.py: Indexer scores all compressed keys and keeps index_topk;
+// config.json's index_topk is 512 for V4-Flash, 1,024 for V4-Pro). V4-Flash at 131,072 tokens in
+// bf16: 43 × 512 × 128 + 21 × (128 × 32,768 + 512 × 512) + 20 × 512 × 1,024 = 106,889,216
+// elements, 0.214 GB, where the whole cache is 0.920 GB. The compressors' state is left out: it
+// is read once per compression, ratio tokens apart (V4-Flash: 0.5 MB a token, 0.004 % of its
+// 11.7 GB of weights).
+func (a *Architecture) csaReadBytes(t, elem float64) float64 {
+	d := float64(a.KVHeads) * float64(a.HeadDim)
+	window := t
+	if a.SlidingWindow > 0 {
+		window = min(t, float64(a.SlidingWindow))
+	}
+	entries := t / CSACompressRatio
+	read := float64(a.Layers)*d*window +
+		float64(a.CSALayers)*(CSAIndexHeadDim*entries+d*min(entries, float64(a.IndexTopK))) +
+		float64(a.HCALayers)*d*t/HCACompressRatio
+	return read * elem
+}
+
 // CSAStateBytes is one sequence's compressor state: kv and score, fp32, of coff × ratio tokens ×
 // coff × width each, in every CSA layer (its entries' compressor, d wide, and its indexer's, 128
 // wide, both overlapping: coff 2) and HCA layer (coff 1):

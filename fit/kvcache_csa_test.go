@@ -53,3 +53,51 @@ func TestCSAOverrideChecks(t *testing.T) {
 		t.Errorf("custom csa: %v B, estimated %v", b.KVBytes, b.KVEstimated)
 	}
 }
+
+// A decoded token of DeepSeek-V4 reads the windows, every indexer key, only the indexer's top-k
+// of each CSA layer's compressed entries and every HCA entry; the cache it holds stays whole.
+func TestCSAReadIsTheIndexersTopK(t *testing.T) {
+	flash := archOf(t, "deepseek-ai/DeepSeek-V4-Flash")
+	pro := archOf(t, "deepseek-ai/DeepSeek-V4-Pro")
+	if flash.IndexTopK != 512 || pro.IndexTopK != 1024 {
+		t.Fatalf("index_topk: Flash %d, Pro %d; want 512, 1,024", flash.IndexTopK, pro.IndexTopK)
+	}
+	for _, c := range []struct {
+		name   string
+		a      Architecture
+		tokens int
+		want   float64
+	}{
+		// V4-Flash at 131,072 tokens: 32,768 compressed entries a CSA layer, 1,024 an HCA layer;
+		// 43 × 512 × 128 + 21 × (128 × 32,768 + 512 × 512) + 20 × 512 × 1,024
+		// = 2,818,048 + 21 × 4,456,448 + 10,485,760 = 106,889,216 elements × 2 B (the cache: 919,617,536 B)
+		{"Flash 128k", flash, 131072, 213778432},
+		// V4-Pro at 1,048,576 tokens: 61 × 512 × 128 + 30 × (128 × 262,144 + 512 × 1,024) + 31 × 512 × 8,192
+		// = 3,997,696 + 1,022,361,600 + 130,023,424 = 1,156,382,720 elements × 2 B (the cache: 9.62 GiB)
+		{"Pro 1M", pro, 1048576, 2312765440},
+		// V4-Flash at 1,024 tokens: 256 entries a CSA layer, fewer than the top 512, so all are read:
+		// 2,818,048 + 21 × (128 × 256 + 512 × 256) + 20 × 512 × 8 = 2,818,048 + 3,440,640 + 81,920
+		// = 6,340,608 elements × 2 B: the cache less the compressors' state
+		{"Flash 1k", flash, 1024, 12681216},
+	} {
+		if got := c.a.KVReadBytes(c.tokens, 2); got != c.want {
+			t.Errorf("%s: reads %v B, want %v", c.name, got, c.want)
+		}
+	}
+	if got, want := flash.KVCacheBytes(1024, 2)-flash.CSAStateBytes(), 12681216.0; got != want {
+		t.Errorf("Flash 1k cache less state %v, want %v", got, want)
+	}
+	// without a top-k (a csa override on another model) the whole cache is read
+	custom := flash
+	custom.IndexTopK = 0
+	if got := custom.KVReadBytes(131072, 2); got != 919617536 {
+		t.Errorf("no top-k: reads %v B, want the whole 919,617,536", got)
+	}
+	// the speed floor reads it, per sequence; the memory holds the whole cache
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Context, t.Sequences = "deepseek-ai/DeepSeek-V4-Flash", "kv", 131072, 2
+	})
+	if b.KVBytes != 2*919617536 || b.KVReadBytes != 2*213778432 || b.readBytesPerToken()-b.weightBytesPerToken() != 2*213778432 {
+		t.Errorf("2 sequences: holds %v, reads %v (%v with the weights)", b.KVBytes, b.KVReadBytes, b.readBytesPerToken())
+	}
+}

@@ -35,9 +35,12 @@ type Bounds struct {
 	ContextTokens int
 	KVCache       string
 	KVBytes       float64 // all sequences, all devices
-	KVEstimated   bool    // the shape is unknown: llmfit's per-parameter estimate
-	OverheadGiB   float64 // kv mode: the engine's reserve per device
-	KVTokensRoom  int64   // llmfit mode: fp16 KV tokens the memory floor leaves room for
+	// KVReadBytes is what one decoded step reads of that cache, all sequences, all devices: all of
+	// it, but for DeepSeek-V4's compressed attention (Architecture.KVReadBytes)
+	KVReadBytes  float64
+	KVEstimated  bool    // the shape is unknown: llmfit's per-parameter estimate
+	OverheadGiB  float64 // kv mode: the engine's reserve per device
+	KVTokensRoom int64   // llmfit mode: fp16 KV tokens the memory floor leaves room for
 
 	// The KV-aware mode's facts (Sizing == "kv").
 	Arch       Architecture // the shape the KV cache was sized on, with its source and overrides
@@ -355,9 +358,14 @@ func (b *Bounds) kvShape(t *target.Target) {
 			b.KVEstimated = true
 		}
 		b.KVBytes = b.KVBytesAt(int64(ctx), int64(t.Sequences))
+		b.KVReadBytes = b.KVBytes
+		if b.Arch.CachesKV() {
+			b.KVReadBytes = b.Arch.KVReadBytes(ctx, elem) * float64(t.Sequences)
+		}
 		return
 	}
 	b.KVBytes = b.kvBytesPerToken(elem) * float64(ctx) * float64(t.Sequences)
+	b.KVReadBytes = b.KVBytes
 	b.KVEstimated = !b.Model.HasArchitecture()
 }
 

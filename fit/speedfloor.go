@@ -90,9 +90,10 @@ func commSeconds(n int) float64 {
 
 // readBytesPerToken is what one decoded step reads over all devices: the weights a token
 // touches (a mixture of experts' active parameters, each in its own format where experts and
-// the rest differ, speedread.go; a Gemma "E" model's effective size) and the whole KV cache.
+// the rest differ, speedread.go; a Gemma "E" model's effective size) and the KV cache it
+// attends to (the whole cache, but the indexer's top-k of DeepSeek-V4's: KVReadBytes).
 func (b *Bounds) readBytesPerToken() float64 {
-	return b.weightBytesPerToken() + b.KVBytes
+	return b.weightBytesPerToken() + b.KVReadBytes
 }
 
 // isMoE reports whether a token reads fewer parameters than the model has: a mixture of experts.

@@ -42,20 +42,20 @@ func (b *Bounds) LayersInTurn(n int) bool { return n > 1 && b.Engine != target.E
 
 // timedReadBytes is the bytes per decoded token whose reading, at one device's bandwidth, sets
 // the token's time on n devices: every byte for a split whose devices take turns, else one
-// device's share of the weights and the KV cache it keeps.
+// device's share of the weights and of the KV cache it keeps (what a token reads of it).
 func (b *Bounds) timedReadBytes(n int) float64 {
 	n = max(1, n)
 	if n == 1 || b.LayersInTurn(n) {
 		return b.readBytesPerToken()
 	}
-	return b.weightBytesPerToken()/float64(n) + b.KVBytes*b.KVDeviceShare(n)
+	return b.weightBytesPerToken()/float64(n) + b.KVReadBytes*b.KVDeviceShare(n)
 }
 
 // TimedReadGB is timedReadBytes in GB, for the words that explain a floor or an estimate.
 func (b *Bounds) TimedReadGB(n int) (weightsGB, kvGB float64) {
 	n = max(1, n)
 	if n == 1 || b.LayersInTurn(n) {
-		return b.weightBytesPerToken() / 1e9, b.KVBytes / 1e9
+		return b.weightBytesPerToken() / 1e9, b.KVReadBytes / 1e9
 	}
-	return b.weightBytesPerToken() / float64(n) / 1e9, b.KVBytes * b.KVDeviceShare(n) / 1e9
+	return b.weightBytesPerToken() / float64(n) / 1e9, b.KVReadBytes * b.KVDeviceShare(n) / 1e9
 }

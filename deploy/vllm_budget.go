@@ -25,11 +25,11 @@ func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, wor
 		if best >= 0 {
 			a := matches[best].Accelerator
 			t := fit.VLLMTotalGiB(a)
-			return t, a.Name, "the smallest device the claim admits, " + a.Name + " (" + twoDecimals(t) + " GiB as CUDA sees it)"
+			return t, a.Name, "the smallest device the claim admits, " + a.Name + " (" + twoDecimals(t) + " GiB as CUDA sees it)" // NVIDIA only
 		}
 	}
 	t := float64(b.MemoryGi) - fit.VLLMDriverShortfallGiB
-	return t, "", "a device of exactly the claim's " + itoa64(b.MemoryGi) + " Gi (" + twoDecimals(t) + " GiB as CUDA sees it)"
+	return t, "", "a device of exactly the claim's " + itoa64(b.MemoryGi) + " Gi (" + twoDecimals(t) + " GiB as " + fit.RuntimeFor(b.Driver.Vendor).Name + " sees it)"
 }
 
 // vllmBudget plans vLLM's flags with fit's model of its engine (fit.PlanVLLM) on that device and
@@ -48,7 +48,7 @@ func vllmBudget(b *fit.Bounds, matches []fit.Match) (p fit.VLLMPlan, lines, extr
 		"budget: " + r.Engine + " on " + words + ": --gpu-memory-utilization " + utilization(t, &p) + " × " +
 			twoDecimals(total) + " GiB = " + twoDecimals(r.BudgetGiB) + " GiB; − " + twoDecimals(r.WeightsGiB) + " GiB weights − " +
 			twoDecimals(r.ActivationGiB) + " GiB activation peak (" + itoa(r.MaxTokens) + " batched tokens) − " +
-			twoDecimals(r.NonTorchGiB) + " GiB non-torch = " + twoDecimals(r.KVCacheGiB) + " GiB KV cache per device; CUDA graphs (≤ " +
+			twoDecimals(r.NonTorchGiB) + " GiB non-torch = " + twoDecimals(r.KVCacheGiB) + " GiB KV cache per device; " + fit.RuntimeFor(b.Driver.Vendor).Graphs + " (≤ " +
 			twoDecimals(fit.VLLMCUDAGraphGiB) + " GiB) outside the budget",
 	}
 	if r.Starts {

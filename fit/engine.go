@@ -60,7 +60,9 @@ func LookupEngine(name string) Engine {
 //     4090's 128) showed 749 MiB (ggml-org/llama.cpp#27953), so on the largest boards the floor errs
 //     low by up to 0.3 GiB, inside the whole Gi the claim rounds up to at least half the time;
 //     a 4 GiB Pascal board (6 SMs) needs far less, and holds the small models llmfit's community
-//     measured on it (data/truth-train.tsv: gemma-4-E2B-it Q4_K_M on a GTX 1050 Ti).
+//     measured on it (data/truth-train.tsv: gemma-4-E2B-it Q4_K_M on a GTX 1050 Ti). The same
+//     figure is assumed for AMD's and Intel's runtimes, and the words name theirs
+//     (runtime_words.go: ROCm/HIP, Level Zero).
 //   - the compute buffer, which scales with the model: every tensor is fp32, and with flash
 //     attention (llama.cpp's default, -fa auto) the largest live at once are the logits of one
 //     micro-batch and its hidden states, n_ubatch (512) × (n_vocab + n_embd) × 4 B. llama.cpp's
@@ -106,5 +108,5 @@ func llamaCppReserveGiB(b *Bounds) (reserve, compute float64) {
 func llamaCppFloor(b *Bounds, weightsGiB, kvGiB float64) (float64, string) {
 	reserve, compute := llamaCppReserveGiB(b)
 	return weightsGiB + kvGiB + reserve, strconv.FormatFloat(reserve, 'f', 2, 64) +
-		" GiB llama.cpp reserve (0.44 CUDA context + " + strconv.FormatFloat(compute, 'f', 2, 64) + " compute buffer)"
+		" GiB llama.cpp reserve (0.44 " + runtimeOf(b).Context + " + " + strconv.FormatFloat(compute, 'f', 2, 64) + " compute buffer)"
 }

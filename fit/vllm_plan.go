@@ -190,6 +190,7 @@ type VLLMFloor struct {
 	Utilization                                   float64 // the budget's share of the device
 	CUDAGraphGiB                                  float64 // outside the budget, within the floor
 	ShortfallGiB                                  float64 // the driver's figure above CUDA's
+	Graphs                                        string  // the graphs' name on the claim's vendor (runtime_words.go; "" = CUDA's)
 }
 
 // GiB is the floor in the driver's GiB: the device on which the budget holds its needs and the
@@ -207,6 +208,7 @@ func vllmClaimFloor(b *Bounds) VLLMFloor {
 		WeightsGiB: in.WeightsGiB, ActivationGiB: VLLMActivationGiB(in.MaxNumSeqs, in.MaxTokens, in.Vocab, in.Hidden),
 		NonTorchGiB: VLLMNonTorch(in.TP), KVGiB: newVLLMGroups(in).poolBytes(b.Target.Sequences, b.ContextTokens) / gib,
 		Utilization: in.Utilization, CUDAGraphGiB: VLLMCUDAGraphGiB, ShortfallGiB: VLLMDriverShortfallGiB,
+		Graphs: runtimeOf(b).Graphs,
 	}
 }
 
@@ -231,9 +233,12 @@ func vllmReserve(f VLLMFloor, weightsGiB, kvGiB float64) (float64, string) {
 	mem := f.GiB()
 	need := f.WeightsGiB + f.ActivationGiB + f.NonTorchGiB + f.KVGiB
 	outside := vllmDeviceGiB(need, f.Utilization) - need
+	if f.Graphs == "" {
+		f.Graphs = runtimeCUDA.Graphs
+	}
 	words := twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
 		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(outside) +
-		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's CUDA graphs, ≤ " + twoDecimals(f.CUDAGraphGiB) + ")"
+		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's " + f.Graphs + ", ≤ " + twoDecimals(f.CUDAGraphGiB) + ")"
 	if blocks := f.KVGiB - kvGiB; blocks >= 0.005 {
 		words += " + " + twoDecimals(blocks) + " KV blocks beyond the cache"
 	}

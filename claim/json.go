@@ -36,6 +36,10 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 		f = append(f,
 			jsonField{"activeParamsB", jsonFloat(jsontext.Round(b.ActiveParamsB, 3))},
 			jsonField{"contextTokens", strconv.Itoa(b.ContextTokens)},
+			// efficiencyPct is the target's field (llmfit's 55 when absent); the KV-aware floor
+			// uses it only when given, else speedEfficiency, the calibrated one: efficiencyGiven
+			// says which, without renaming or dropping llmfit's key (docs/CONTRACT.md).
+			jsonField{"efficiencyGiven", strconv.FormatBool(b.EfficiencyGiven)},
 			jsonField{"kvCache", jsonString(b.KVCache)},
 			jsonField{"kvCacheGi", jsonFloat(jsontext.Round(b.KVBytes/(1<<30), 3))},
 			jsonField{"kvEstimated", strconv.FormatBool(b.KVEstimated)},

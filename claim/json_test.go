@@ -41,7 +41,7 @@ func TestJSONLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyPct,kvCache,kvCacheGi,kvEstimated,memoryGi,minBandwidthGBs,minTps,model,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,weightsGb"
+	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyGiven,efficiencyPct,kvCache,kvCacheGi,kvEstimated,memoryGi,minBandwidthGBs,minTps,model,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,weightsGb"
 	if got := strings.Join(jsonKeys(t, r.JSON), ","); got != want {
 		t.Errorf("kv+nvidia keys:\n got %s\nwant %s", got, want)
 	}
@@ -55,6 +55,23 @@ func TestJSONLayout(t *testing.T) {
 	if j["sizing"] != "kv" || j["kvEstimated"] != true || j["contextTokens"] != 4096.0 || j["driver"] != "nvidia" || j["count"] != 1.0 ||
 		len(j["productNames"].([]any)) != 34 || j["activeParamsB"] != 7.0 || j["kvCache"] != "fp16" {
 		t.Errorf("kv+nvidia values: %v", j)
+	}
+	// efficiencyPct stays the target's field (llmfit's 55, not given), and efficiencyGiven says the
+	// floor did not use it: it used speedEfficiency, nvidia's calibrated 0.7514.
+	if j["efficiencyPct"] != 55.0 || j["efficiencyGiven"] != false || j["speedEfficiency"] != 0.7514 || j["speedFamily"] != "nvidia" {
+		t.Errorf("kv efficiency, not given: %v %v %v %v", j["efficiencyPct"], j["efficiencyGiven"], j["speedEfficiency"], j["speedFamily"])
+	}
+	// Given (eff=60): the floor uses 60 / 100 = 0.6, and no family.
+	r, err = renderFixture(t, func(t *target.Target) { t.Sizing, t.Driver, t.EfficiencyPct = "kv", "nvidia", 60 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g map[string]any
+	if err := json.Unmarshal([]byte(r.JSON), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g["efficiencyPct"] != 60.0 || g["efficiencyGiven"] != true || g["speedEfficiency"] != 0.6 || g["speedFamily"] != "" {
+		t.Errorf("kv efficiency, given 60: %v %v %v %v", g["efficiencyPct"], g["efficiencyGiven"], g["speedEfficiency"], g["speedFamily"])
 	}
 	// Two-space indent, one key per line, no trailing newline (as llmfit prints it).
 	if !strings.HasPrefix(r.JSON, "{\n  \"activeParamsB\": 7.0,\n") || !strings.HasSuffix(r.JSON, "\n}") {

@@ -523,18 +523,22 @@
 
   // ---------- warm-up ----------
   // V8 runs a fresh page's wasm lazily: each function is compiled (baseline tier) at its first
-  // call, on the page's one thread, so an edit that takes a path no render took before paid for
-  // compiling it (1–36 ms of CPU, up to ~80 ms for a whole new path; issue 10 §3), and Go's first
-  // collection compiles the collector (~50 ms). So once the claim is on screen and the page is
-  // idle, the page renders one target per path an edit can take (warmTargets), with its
-  // permalink (each edit asks for one), drops the answers, and last runs Go's collector once
-  // (fitclaim.collect), in slices of the idle time the browser offers. An edit meanwhile waits for
-  // at most one warm-up render. No longer random renders until a budget ran out (300 renders,
-  // 1.4 s of rendering): a path is compiled at its first call, so once is enough.
+  // call, so an edit that took a path no render took before paid for compiling it on the page's
+  // thread (1–36 ms of CPU, up to ~80 ms for a whole new path; issue 10 §3), and Go's first
+  // collection compiled the collector (~50 ms). So once the claim is on screen, the page has one
+  // target per path an edit can take (warmTargets) rendered, each with its permalink (each edit
+  // asks for one), and Go's collector run once. Where it can, in a worker (firstclaim.js, given
+  // the module boot.js started: the compiled code is shared, so the page's instance gets it
+  // without its thread doing the work); else here, in slices of the idle time the browser offers
+  // (an edit meanwhile waits for at most one warm-up render). No longer random renders until a
+  // budget ran out (300 renders, 1.4 s of rendering): a path is compiled at its first call, so
+  // once is enough. Either way the page's own collector then runs once, in idle time.
   // <html data-warm> (and the mark fitclaim:warm) says it is done; P.warm counts the renders so
-  // far and their time (tools/cmd/pagebench prints them).
+  // far, their time, the targets, those refused and where (tools/cmd/pagebench prints them).
   const WARM_MS = 5000; // a bound on a very slow machine: the page only renders as it would anyway
-  P.warm = { renders: 0, ms: 0, targets: 0, refused: 0 };
+  P.warm = { renders: 0, ms: 0, targets: 0, refused: 0, where: "" };
+  const idle = window.requestIdleCallback ? (fn) => requestIdleCallback(fn)
+    : (fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50);
   async function warmUp() {
     const fc = window.fitclaim;
     let targets, list;
@@ -545,13 +549,44 @@
       return; // not worth a word: the page works the same, only its first edits are slower
     }
     P.warm.targets = targets.length;
-    const idle = window.requestIdleCallback ? (fn) => requestIdleCallback(fn)
-      : (fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50);
-    const done = () => {
+    const done = () => idle(() => {
       if (typeof fc.collect === "function") fc.collect();
       document.documentElement.dataset.warm = "";
       mark("warm");
-    };
+    });
+    if (!(await warmInWorker(targets))) warmHere(targets, list, done);
+    else done();
+  }
+
+  // warmInWorker has firstclaim.js render the targets with the page's module; false when there is
+  // no worker or module, or it failed (the page then warms on its own thread).
+  function warmInWorker(targets) {
+    const boot = window.fitclaimBoot;
+    if (typeof Worker !== "function" || !boot || !boot.module) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const t0 = performance.now();
+      let w;
+      const end = (ok) => { try { w.terminate(); } catch (_) { /* gone */ } resolve(ok); };
+      try {
+        w = new Worker("firstclaim.js");
+        w.onmessage = ({ data }) => {
+          if (!data || typeof data.warmed !== "number") { end(false); return; }
+          Object.assign(P.warm, { renders: data.warmed, refused: data.refused, ms: performance.now() - t0, where: "worker" });
+          end(true);
+        };
+        w.onerror = () => end(false);
+        w.onmessageerror = () => end(false);
+        w.postMessage({ warm: targets, module: boot.module, glue: new URL("wasm_exec.js", document.baseURI).href });
+      } catch (_) {
+        resolve(false);
+      }
+    });
+  }
+
+  // warmHere renders the targets on the page's thread, in slices of idle time, then calls done.
+  function warmHere(targets, list, done) {
+    const fc = window.fitclaim;
+    P.warm.where = "page";
     const slice = (deadline) => {
       // The claim's table, pictures and panels are drawn first (<html data-drawing>).
       if ("drawing" in document.documentElement.dataset) { idle(slice); return; }
@@ -569,7 +604,7 @@
         P.warm.ms += performance.now() - t0;
       }
       if (P.warm.renders < targets.length && P.warm.ms < WARM_MS) idle(slice);
-      else idle(done); // the collection in a slice of its own
+      else done();
     };
     idle(slice);
   }

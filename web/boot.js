@@ -80,6 +80,7 @@
     const go = new Go();
     go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
     const instance = await WebAssembly.instantiate(module, go.importObject);
+    boot.module = module; // app.js's warm-up runs it in firstclaim.js too (its code is shared)
     mark("instantiated");
     let ended = false;
     go.run(instance).then(() => { ended = true; }, () => { ended = true; });

@@ -7,7 +7,7 @@
 // parsing and layout, here the two run side by side (issue 10 §2).
 //
 // Messages in: one, {wasm, glue, hash} (URLs resolved by boot.js; hash is the link's fragment,
-// "" on a bare visit). Out, in order:
+// "" on a bare visit), or {warm, module, glue} from app.js's warm-up (warmUp below). Out, in order:
 //
 //	{module, times}        compiled (times: see below)
 //	{early, times}         the link's claim {hash, target, result} as boot.js showLink made it,
@@ -25,7 +25,8 @@ const page = (t) => t + performance.timeOrigin - pageOrigin;
 const at = () => page(performance.now());
 
 self.onmessage = async (event) => {
-  const { wasm, glue, hash, origin } = event.data || {};
+  const { wasm, glue, hash, origin, warm, module } = event.data || {};
+  if (warm) return warmUp(module, warm, glue);
   if (typeof origin === "number") pageOrigin = origin;
   const times = { start: at() };
   try {
@@ -83,3 +84,41 @@ async function render(module, hash, times) {
   return { hash, target, result };
 }
 
+
+// warmUp renders each of app.js's warm-up targets (one per path an edit can take) with the page's
+// own render call and asks for its permalink, then runs Go's collector once, and answers
+// {warmed, refused} (or {error}) before it closes. Chromium compiles a wasm function at its first
+// call, on the thread that calls it, into the module every thread holding it shares: rendered
+// here, each path an edit can take is compiled for the page's instance too, and the hot ones
+// again by the optimizing tier, while the page's own thread stays free (issue 10 §3; the same
+// renders on the page's thread took ~1 s of it at load 12).
+async function warmUp(module, targets, glue) {
+  try {
+    if (typeof Go !== "function") importScripts(glue);
+    const go = new Go();
+    go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    go.run(instance);
+    for (let i = 0; !(self.fitclaim && typeof self.fitclaim.renderInto === "function"); i++) {
+      if (i > 400) throw new Error("the engine did not start");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const fc = self.fitclaim, utf8 = new TextDecoder(), columns = { columns: true };
+    let bytes = new Uint8Array(1 << 17), refused = 0;
+    for (const t of targets) {
+      let n = fc.renderInto(t, columns, bytes);
+      if (typeof n === "number" && n < 0) {
+        bytes = new Uint8Array(2 * -n);
+        n = fc.renderInto(t, columns, bytes);
+      }
+      if (typeof n !== "number") { refused++; continue; }
+      JSON.parse(utf8.decode(bytes.subarray(0, n)));
+      fc.permalink(t).catch(() => {});
+    }
+    if (typeof fc.collect === "function") fc.collect();
+    self.postMessage({ warmed: targets.length, refused });
+  } catch (e) {
+    self.postMessage({ error: String((e && e.message) || e) });
+  }
+  self.close();
+}

@@ -675,7 +675,7 @@ const renderJS = `(async () => {
   const render = page ? (t) => page(t) : (t) => fc.render(t);
   // A mark whose trace timestamp ties -chrome-trace's clock to performance.now().
   const markAt = performance.mark("fitclaim-bench:t0").startTime;
-  const w = window.fitclaimPage && window.fitclaimPage.warm, warmed = w ? w.renders : -1, warmMs = w ? w.ms : 0, warmTargets = w ? w.targets || 0 : 0, warmRefused = w ? w.refused || 0 : 0;
+  const w = window.fitclaimPage && window.fitclaimPage.warm, warmed = w ? w.renders : -1, warmMs = w ? w.ms : 0, warmTargets = w ? w.targets || 0 : 0, warmRefused = w ? w.refused || 0 : 0, warmWhere = w ? w.where || "" : "";
   // When the page said its warm-up was done (the mark fitclaim:warm, ms from navigation), or -1.
   const warmMark = performance.getEntriesByName("fitclaim:warm")[0], warmAt = warmMark ? warmMark.startTime : -1;
   // Under -chrome-trace, a mark before and after each timed render: the trace stamps each with
@@ -732,7 +732,7 @@ const renderJS = `(async () => {
     try { await fc.permalink(targets[i]); } catch (_) {}
     p.push(performance.now() - t0);
   }
-  return { p, d, again, full, at, markAt, warmed, warmMs, warmTargets, warmRefused, warmAt, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
+  return { p, d, again, full, at, markAt, warmed, warmMs, warmTargets, warmRefused, warmWhere, warmAt, targets: TRACE ? targets.slice(WARM) : [], page: !!page, errors, lastError, first, total, bytes, models: names.length, isolated: !!self.crossOriginIsolated };
 })()`
 
 // updateJS times what a user waits for: an edit of the form (the target speed, typed) until the
@@ -771,6 +771,7 @@ type renderResult struct {
 	WarmMs      float64           `json:"warmMs"`
 	WarmTargets int               `json:"warmTargets"` // the targets of the page's warm-up (0: a page without them)
 	WarmRefused int               `json:"warmRefused"` // of them, refused by the engine (an error's path)
+	WarmWhere   string            `json:"warmWhere"`   // where the warm-up ran: "worker" (firstclaim.js), "page", "" (not said)
 	WarmAt      float64           `json:"warmAt"`      // ms from navigation to the page's mark fitclaim:warm (-1: none yet)
 	P           []float64         `json:"p"`
 	Full        []float64         `json:"full"`
@@ -901,7 +902,7 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 		fmt.Printf("\nrender latency in the page once warm: a fresh page, timed after it said its idle-time warm-up was done\n")
 		fmt.Printf("  (<html data-warm>: %d warm-up renders, %.0f ms of rendering, web/app.js warmUp), the same %d renders as above\n", res.Warmed, res.WarmMs, len(xs))
 		if res.WarmTargets > 0 {
-			fmt.Printf("    its warm-up targets: %d, one per path an edit can take, %d of them refused (an error's path)\n", res.WarmTargets, res.WarmRefused)
+			fmt.Printf("    its warm-up targets: %d, one per path an edit can take, %d of them refused (an error's path), rendered in the %s\n", res.WarmTargets, res.WarmRefused, res.WarmWhere)
 		}
 		if res.WarmAt >= 0 {
 			fmt.Printf("    the page said it was warm %.0f ms after navigation (mark fitclaim:warm)\n", res.WarmAt)
@@ -947,7 +948,7 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 	if res.Warmed >= 0 {
 		fmt.Printf("    the page's idle-time warm-up (web/app.js warmUp) had made %d renders (%.0f ms) when the timed ones began", res.Warmed, res.WarmMs)
 		if res.WarmTargets > 0 {
-			fmt.Printf(", of its %d", res.WarmTargets)
+			fmt.Printf(", of its %d, in the %s", res.WarmTargets, res.WarmWhere)
 		}
 		if res.WarmAt >= 0 {
 			fmt.Printf(" (done %.0f ms after navigation)", res.WarmAt)

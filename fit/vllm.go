@@ -83,6 +83,16 @@ type VLLMCache struct {
 	// TokenBytes, when the shape is unknown, is all layers' cache per token (llmfit's
 	// per-parameter estimate), split evenly over tensor parallelism; FullLayers is then 1.
 	TokenBytes float64
+
+	// What each request holds beside the pages that grow with the context (vllm_request.go):
+	// StateBytes of fixed state (a hybrid's recurrent state, split over tensor parallelism as its
+	// heads are when StateSplit; DeepSeek-V4's compressor state, whole on every rank), and
+	// WindowLayers layers that each keep a window of WindowTokenBytes a token, whole on every
+	// rank, paged as vLLM pages a sliding window (DeepSeek-V4's 128-token windows).
+	StateBytes       float64
+	StateSplit       bool
+	WindowLayers     int
+	WindowTokenBytes float64
 }
 
 // layerTokenBytes is one sliding-window layer's cache (or any layer's, where the kinds have one
@@ -126,7 +136,8 @@ func (c VLLMCache) deviceBytes(tp, n int) float64 {
 	if c.Window <= 0 {
 		full, slide = full+slide, 0
 	}
-	return float64(full)*c.fullTokenBytes(tp)*float64(n) + float64(slide)*c.layerTokenBytes(tp)*float64(held)
+	return float64(full)*c.fullTokenBytes(tp)*float64(n) + float64(slide)*c.layerTokenBytes(tp)*float64(held) +
+		c.requestFixedBytes(tp, min(n, c.Window))
 }
 
 // VLLMInput is one engine start-up: the device, the model's share of it and vLLM's arguments.

@@ -88,9 +88,9 @@ const (
 
 // vllmCacheOf is the KV shape vLLM allocates for the resolved architecture: full-attention and
 // sliding-window layers of K and V heads, an MLA latent per layer, DeepSeek-V4's compressed
-// entries, a hybrid model's
-// full-attention layers only (its recurrent state is not modelled); an unknown shape is
-// llmfit's per-parameter estimate, split evenly over the devices.
+// entries with each layer's window and its compressors' state, a hybrid model's full-attention
+// layers and each request's recurrent state (vllm_request.go); an unknown shape is llmfit's
+// per-parameter estimate, split evenly over the devices.
 func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 	a := &b.Arch
 	switch {
@@ -101,11 +101,14 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 			MLAExtraBytes: vllmDSAExtraBytes(a, elem)}
 	case a.Attention == AttentionCSA:
 		// DeepSeek-V4: the compressed entries of all layers, per token, as one latent that every
-		// rank keeps whole (as MLA's); the 128-token windows and the compressors' state, which vLLM
-		// pages as sliding-window caches (18 MB a request for V4-Flash), are left out.
-		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem}
+		// rank keeps whole (as MLA's); every layer's window of single-head entries and the
+		// compressors' state beside them, per request, whole on every rank.
+		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem,
+			Window: a.SlidingWindow, WindowLayers: a.Layers, WindowTokenBytes: float64(a.KVHeads*a.HeadDim) * elem,
+			StateBytes: a.CSAStateBytes()}
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
-		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem,
+			StateBytes: a.RecurrentStateBytes(), StateSplit: true}
 	}
 	// full and sliding layers that keep a cache of their own (a Gemma-4 E model's last layers reuse
 	// earlier ones'), the full layers in their own shape where they have one (Gemma-4's global layers)

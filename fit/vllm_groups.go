@@ -29,6 +29,8 @@ type vllmGroups struct {
 	slideLayers           int
 	window                int
 	batched               int
+	cache                 VLLMCache // for each request's fixed state and windows (vllm_request.go)
+	tp                    int
 }
 
 func newVLLMGroups(in VLLMInput) vllmGroups {
@@ -36,6 +38,7 @@ func newVLLMGroups(in VLLMInput) vllmGroups {
 	g := vllmGroups{
 		fullLayers: max(0, c.FullLayers), slideLayers: max(0, c.SlidingLayers),
 		window: c.Window, batched: in.MaxTokens, fullBlock: vllmBlockSize, slideBlock: vllmBlockSize,
+		cache: c, tp: in.TP,
 	}
 	if g.window <= 0 { // no window: every layer caches every token
 		g.fullLayers += g.slideLayers
@@ -94,14 +97,21 @@ func (g vllmGroups) slidePages(n int) int {
 	return ceilDiv(min(g.window-1+g.batched, n), g.slideBlock) + 1
 }
 
-// requestBlocks is how many pool blocks one request of n tokens takes (at least 1).
+// requestBlocks is how many pool blocks one request of n tokens takes (at least 1): its pages,
+// and its fixed state and windows in whole blocks.
 func (g vllmGroups) requestBlocks(n int) int {
 	b := g.full * g.fullPages(n)
 	if g.slide > 0 {
 		b += g.slide * g.slidePages(n)
 	}
+	if fixed := g.fixedBytes(n); fixed > 0 {
+		b += int(math.Ceil(fixed / (g.page * float64(g.size))))
+	}
 	return max(1, b)
 }
+
+// fixedBytes is what one request of n tokens holds beside its pages (vllm_request.go).
+func (g vllmGroups) fixedBytes(n int) float64 { return g.cache.vllmRequestBytes(g.tp, n, g.batched) }
 
 // needed is vLLM's start-up check: the bytes one request of n tokens needs, summed per layer.
 func (g vllmGroups) needed(n int) float64 {
@@ -109,7 +119,7 @@ func (g vllmGroups) needed(n int) float64 {
 	if g.slideLayers > 0 {
 		pages += g.slideLayers * g.slidePages(n)
 	}
-	return float64(pages) * g.page
+	return float64(pages)*g.page + g.fixedBytes(n)
 }
 
 // longest is vLLM's estimate_max_model_len: the largest length up to limit whose request fits

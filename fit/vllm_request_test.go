@@ -1,0 +1,56 @@
+package fit
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// vLLM's pool holds each request's recurrent state (a hybrid) and DeepSeek-V4's windows and
+// compressor state beside the pages that grow with the context.
+func TestVLLMRequestStateAndWindows(t *testing.T) {
+	// Qwen3-Next-80B-A3B: 12 full-attention layers of 2 KV heads × 256 in bf16, 2,048 B a layer and
+	// token, pages of 16 × 2,048 = 32,768 B; a request's recurrent state 19,759,104 × 4 B = 79,036,416 B.
+	next := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Engine, t.Context = "Qwen/Qwen3-Next-80B-A3B-Instruct", "kv", target.EngineVLLM, 16384
+	})
+	in := VLLMInput{TP: 1, MaxTokens: 8192, Cache: vllmCacheOf(&next, 2)}
+	g := newVLLMGroups(in)
+	// 16,384 tokens: 12 layers × 1,024 pages × 32,768 = 402,653,184 B + 79,036,416 = 481,689,600 B
+	if got := g.needed(16384); got != 481689600 {
+		t.Errorf("Qwen3-Next needs %v B for one request, want 481,689,600", got)
+	}
+	// blocks of 12 layers × 32,768 = 393,216 B: 1,024 + 79,036,416 / 393,216 = 1,024 + 201 = 1,225
+	if got := g.requestBlocks(16384); got != 1225 {
+		t.Errorf("Qwen3-Next request blocks %d, want 1,225", got)
+	}
+	// on 4 devices each rank holds a quarter of the state (its heads): 19,759,104 B, and its own
+	// KV heads (2 heads over 4 ranks: one each, 1,024 B a layer and token, pages of 16,384 B):
+	// 12 × 1,024 × 16,384 + 19,759,104 = 201,326,592 + 19,759,104 = 221,085,696 B
+	in.TP = 4
+	if got := newVLLMGroups(in).needed(16384); got != 221085696 {
+		t.Errorf("Qwen3-Next on 4 ranks needs %v B, want 221,085,696", got)
+	}
+
+	// DeepSeek-V4-Flash at 131,072 tokens, bf16: the compressed entries 3,440 elements × 2 B = 6,880 B
+	// a token, pages of 110,080 B, 8,192 of them = 901,775,360 B; each of the 43 layers' windows paged
+	// as a sliding window with 8,192 batched tokens in flight, ⌈min(127 + 8,192, 131,072) / 16⌉ + 1 =
+	// 521 pages of 16 tokens × 1,024 B = 8,536,064 B, × 43 = 367,050,752 B; the compressors' state
+	// 12,206,080 B: 1,281,032,192 B.
+	flash := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Engine, t.Context = "deepseek-ai/DeepSeek-V4-Flash", "kv", target.EngineVLLM, 131072
+	})
+	in = VLLMInput{TP: 1, MaxTokens: 8192, Cache: vllmCacheOf(&flash, 2)}
+	if got := newVLLMGroups(in).needed(131072); got != 1281032192 {
+		t.Errorf("V4-Flash needs %v B for one request, want 1,281,032,192", got)
+	}
+	// every rank keeps all of it
+	in.TP = 8
+	if got := newVLLMGroups(in).needed(131072); got != 1281032192 {
+		t.Errorf("V4-Flash on 8 ranks needs %v B, want 1,281,032,192 each", got)
+	}
+	// a request holds (KVDeviceShare) its windows of 128 tokens: 43 × 128 × 1,024 = 5,636,096 B
+	if got := vllmCacheOf(&flash, 2).requestFixedBytes(1, 128); got != 5636096+12206080 {
+		t.Errorf("V4-Flash held windows and state %v B", got)
+	}
+}

@@ -55,6 +55,14 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		p.Args = append(p.Args, flag...)
 		p.Explain = append(p.Explain, line)
 	}
+	if isDeepSeekV4(b) {
+		var line, note string
+		p.Args, line, note = deepSeekV4Plan(b, p.Args, image)
+		p.Explain = append(p.Explain, line)
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	p.Explain = append(p.Explain, budgetLines...)
 	switch {
 	case !bud.Result.Starts:

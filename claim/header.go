@@ -72,7 +72,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			which += ": " + twoDecimals(experts) + "B of " + b.Format.Experts + " experts + " + twoDecimals(rest) + "B " + b.Format.Rest
 		}
 		read = twoDecimals(weightsRead) + " GB weights (" + which + ") + " + kvRead
-		overhead += " (" + moeOverheadWords(b.Arch.Layers, b.ParamsB) + ")"
+		overhead += " (" + moeOverheadWords(b.RoutedLayers, b.ParamsB) + ")"
 	}
 	read = "(" + read + ")"
 	if t.Count > 1 {
@@ -115,7 +115,7 @@ func kvReadWords(b *fit.Bounds) string {
 }
 
 // moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
-// layer time ("1.896 ms + 82.7 µs × 48 MoE layers"), the depth typical of its size when the
+// layer time ("1.896 ms + 86.44 µs × 48 MoE layers", the layers with routed experts: fit/moelayers.go), the depth typical of its size when the
 // layers are unknown. The layer time has 4 significant digits: its µs are rounded to 2 decimals.
 func moeOverheadWords(layers int, paramsB float64) string {
 	n := strconv.Itoa(layers) + " MoE layers"

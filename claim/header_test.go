@@ -156,13 +156,13 @@ func TestKVHeader(t *testing.T) {
 		"#         architectures.csv; maximum context 262144 tokens",
 		"# kv:     8192 tokens × 1 sequence, fp16: 2 × 48 layers × 4 KV heads × 128 head",
 		"#         dim × 2 B = 0.81 GB",
-		// 3,353,032,704 active (fit/moeactive.go) × 2 B = 6.71 GB; overhead 1.896 + 48 × 0.0827 = 5.8656 ms;
-		// (6.71 + 0.81) GB / (0.421 × (0.05 − 0.0058656)) = 7.511372 / 0.0185805824 = 404.26 → 405
+		// 3,353,032,704 active (fit/moeactive.go) × 2 B = 6.71 GB; overhead 1.896 + 48 × 0.08644 = 6.04512 ms;
+		// (6.71 + 0.81) GB / (0.421 × (0.05 − 0.00604512)) = 7.511372 / 0.01850500448 = 405.91 → 406
 		// (fit's TestKVMixtureOfExperts)
 		"# fit:    s/token = (6.71 GB weights (3.4B active) + 0.81 GB KV) / (bandwidth ×",
 		"#         42.1%, calibrated for intel, the least efficient family any vendor's",
-		"#         device may be) + 5.866 ms overhead (1.896 ms + 82.7 µs × 48 MoE",
-		"#         layers)  ⇒  bandwidth ≥ 405 GB/s for ≥ 20 tok/s per sequence",
+		"#         device may be) + 6.045 ms overhead (1.896 ms + 86.44 µs × 48 MoE",
+		"#         layers)  ⇒  bandwidth ≥ 406 GB/s for ≥ 20 tok/s per sequence",
 		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 0.73 GiB",
 		"#         llama.cpp reserve (0.44 CUDA context + 0.29 compute buffer))",
 	}
@@ -170,7 +170,7 @@ func TestKVHeader(t *testing.T) {
 		t.Errorf("kv header:\n%s\nwant\n%s", strings.Join(p.header, "\n"), strings.Join(want, "\n"))
 	}
 	if !strings.Contains(r.JSON, `"speedEfficiency": 0.421,`) || !strings.Contains(r.JSON, `"speedFamily": "intel",`) ||
-		!strings.Contains(r.JSON, `"speedOverheadMs": 5.866,`) || !strings.Contains(r.JSON, `"activeParamsB": 3.353,`) || !strings.Contains(r.JSON, `"kvCacheGi": 0.75,`) || !strings.Contains(r.JSON, `"kvEstimated": false,`) {
+		!strings.Contains(r.JSON, `"speedOverheadMs": 6.045,`) || !strings.Contains(r.JSON, `"activeParamsB": 3.353,`) || !strings.Contains(r.JSON, `"kvCacheGi": 0.75,`) || !strings.Contains(r.JSON, `"kvEstimated": false,`) {
 		t.Errorf("kv JSON:\n%s", r.JSON)
 	}
 	// The estimate says so: moondream2 has no architecture anywhere; 0.000008 × 1.927237104 × 4,096 = 0.063 GB.

@@ -159,7 +159,7 @@ func moeOverheadText(b *fit.Bounds) string {
 	if !(b.ActiveParamsB < b.ParamsB) {
 		return ""
 	}
-	layers, typical := b.Arch.Layers, ""
+	layers, typical := b.RoutedLayers, ""
 	if layers <= 0 {
 		layers, typical = fit.MoEDepth(b.ParamsB), ", typical of its size"
 	}

@@ -510,9 +510,9 @@ func TestCatalogSweepModes(t *testing.T) {
 // The bandwidth floor is the calibrated model inverted (speedfloor.go): with the default driver
 // (llmfit.ai: any vendor) it assumes the least efficient family of the accelerator table, intel,
 // e = 0.421, and t0 = 1.896 ms: at 20 tok/s, bandwidth ≥ read / (e × (1/20 − t0))
-// = read / (0.421 × 0.048104) = read GB / 0.020251784. A mixture of experts adds 82.7 µs per
-// layer to t0 (fit/speed.go): with 48 layers 0.001896 + 48 × 0.0000827 = 0.0058656 s, and
-// bandwidth ≥ read / (0.421 × 0.0441344) = read GB / 0.0185805824.
+// = read / (0.421 × 0.048104) = read GB / 0.020251784. A mixture of experts adds 86.44 µs per
+// layer with routed experts to t0 (fit/speed.go, moelayers.go): with 48 layers 0.001896 + 48 ×
+// 0.00008644 = 0.00604512 s, and bandwidth ≥ read / (0.421 × 0.04395488) = read GB / 0.01850500448.
 func TestKVDense(t *testing.T) {
 	// Qwen/Qwen2.5-7B-Instruct at Q4_K_M: 7,615,616,512 params, real context 32,768 capped to 8,192,
 	// 28 layers × 4 KV heads × 128 head dim (architectures.csv).
@@ -602,12 +602,12 @@ func TestKVMixtureOfExperts(t *testing.T) {
 	// kv = 2 × 48 × 4 × 128 × 8,192 × 2 = 805,306,368 B = 0.75 GiB
 	// memory = 56.8701 + 0.75 + 0.7341 = 58.3542 → 59 Gi
 	// read/token = active 3,353,032,704 × 2 B = 6,706,065,408 B + kv 805,306,368 B = 7.511371776 GB
-	// overhead = 0.001896 + 48 × 0.0000827 = 0.0058656 s; (0.05 − 0.0058656) × 0.421 = 0.0185805824
-	// bandwidth = 7.511371776 / 0.0185805824 (48 MoE layers) = 404.26 → 405 GB/s
+	// overhead = 0.001896 + 48 × 0.00008644 = 0.00604512 s; (0.05 − 0.00604512) × 0.421 = 0.01850500448
+	// bandwidth = 7.511371776 / 0.01850500448 (48 MoE layers) = 405.91 → 406 GB/s
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
 	if b.ActiveParamsB != 3.353032704 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 59 ||
-		b.MinBandwidthGBs != 405 || !near(b.ActiveGB, 6.706065408) || !near(b.ReadGBPerToken, 7.511371776) ||
-		!near(b.SpeedOverheadSeconds, 0.0058656) || b.ParamsFrom != "" {
+		b.MinBandwidthGBs != 406 || !near(b.ActiveGB, 6.706065408) || !near(b.ReadGBPerToken, 7.511371776) ||
+		!near(b.SpeedOverheadSeconds, 0.00604512) || b.ParamsFrom != "" {
 		t.Errorf("Qwen3-30B-A3B kv: active %v, kv %v, %d Gi, %d GB/s, read %v", b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs, b.ReadGBPerToken)
 	}
 	// llmfit mode sizes on all parameters: ceil(20 × 17.7085 × 100 / 55) = ceil(643.95) = 644;
@@ -689,18 +689,18 @@ func TestCustomModel(t *testing.T) {
 	}
 	// A mixture of experts: 100B total, 10B active, 48 × 8 × 128: kv = 1,610,612,736 B = 1.5 GiB;
 	// memory 58e9 / 2^30 + 1.5 + 0.9717 = 56.4884 → 57 Gi; read 10 × 0.58 = 5.8 GB + 1.6106127 GB
-	// = 7.4106127 GB; its 48 layers: / 0.0185805824 = 398.84 → 399 GB/s.
+	// = 7.4106127 GB; its 48 layers: / 0.01850500448 = 400.47 → 401 GB/s.
 	b = resolve(t, func(t *target.Target) {
 		t.ParamsB, t.ActiveParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 100, 10, "kv", 48, 8, 128
 	})
-	if !b.Model.MoE || b.ActiveParamsB != 10 || b.KVBytes != 1610612736 || b.MemoryGi != 57 || b.MinBandwidthGBs != 399 {
+	if !b.Model.MoE || b.ActiveParamsB != 10 || b.KVBytes != 1610612736 || b.MemoryGi != 57 || b.MinBandwidthGBs != 401 {
 		t.Errorf("custom MoE arch: moe %v active %v kv %v, %d Gi, %d GB/s", b.Model.MoE, b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 54.0167 + 6.1035 + 0.9717
 	// = 61.0919 → 62 Gi; read 5.8 + 6.5536 = 12.3536 GB; its layers unknown, MoEDepth(100) = 48, the
-	// median of the catalog's mixtures of experts of 50–200 B: / 0.0185805824 = 664.87 → 665 GB/s.
+	// median of the catalog's mixtures of experts of 50–200 B: / 0.01850500448 = 667.58 → 668 GB/s.
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
-	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 62 || b.MinBandwidthGBs != 665 || !near(b.SpeedOverheadSeconds, 0.0058656) {
+	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 62 || b.MinBandwidthGBs != 668 || !near(b.SpeedOverheadSeconds, 0.00604512) {
 		t.Errorf("custom MoE estimated: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// activeParamsB equal to paramsB is not a mixture of experts.

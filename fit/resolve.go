@@ -59,6 +59,7 @@ type Bounds struct {
 	SpeedEfficiency      float64 // the efficiency the floor assumes
 	SpeedFamily          string  // the family it is calibrated for; "" = efficiencyPct overrides
 	SpeedOverheadSeconds float64 // t0, + the MoE layers' time for a mixture of experts (TokenOverheadSeconds)
+	RoutedLayers         int     // the layers whose MoE time it counts: Arch.Layers less the dense ones (moelayers.go); 0 = unknown
 	CommSeconds          float64 // per token between Count devices (not calibrated)
 
 	// The floor behind the NVIDIA productName allow-list (Products), per device: the claim's own
@@ -301,7 +302,11 @@ func (b *Bounds) sizeKV(count int) {
 	b.OverheadGiB, b.Reserve = mem-perWeights-perKV, reserve
 	read := b.readBytesPerToken()
 	b.ReadGBPerToken = read / 1e9
-	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.Arch.Layers, b.ParamsB), commSeconds(count)
+	b.RoutedLayers = b.Arch.Layers
+	if !b.Custom {
+		b.RoutedLayers = RoutedLayersOf(&b.Model, b.Arch.Layers)
+	}
+	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.RoutedLayers, b.ParamsB), commSeconds(count)
 	b.MemoryGB = mem
 	b.MemoryGi = ceilFloor(mem)
 	b.kvFloors(b.timedReadBytes(count))

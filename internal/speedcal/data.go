@@ -108,14 +108,15 @@ func parseRun(row map[string]string) (Run, error) {
 }
 
 // layersOf is the decoder layers the estimate knows for a catalog entry (its architecture, as
-// fit.ArchitectureOf gives it); 0 when unknown, and a mixture of experts then counts
+// fit.ArchitectureOf gives it, less the dense layers of a mixture of experts that has them:
+// fit.RoutedLayersOf, as the estimate counts them); 0 when unknown, and a mixture of experts then counts
 // fit.MoEDepth of its size, as the estimate does for a model it does not know.
 func layersOf(entry string) int {
 	m, err := lookup(entry)
 	if err != nil {
 		return 0
 	}
-	return fit.ArchitectureOf(m).Layers
+	return fit.RoutedLayersOf(m, fit.ArchitectureOf(m).Layers)
 }
 
 // activeOf is the active parameters (billions) the estimate sizes a catalog entry's decode on

@@ -27,7 +27,8 @@ sed 's|\.\./dist-edge/|dist/|g; s|^const config :Workerd.Config = ($|&\n  v8Flag
 # shellcheck source=edge/worker.sh
 source "$edge/worker.sh"
 port="$(edge_free_port)"
-"$edge/node_modules/.bin/workerd" serve "$work/perf.capnp" --socket-addr "http=127.0.0.1:$port" >"$work/workerd.log" 2>&1 &
+# In the work directory: with --perf-basic-prof V8 also writes an isolate-*-v8.log there.
+(cd "$work" && exec "$edge/node_modules/.bin/workerd" serve perf.capnp --socket-addr "http=127.0.0.1:$port" >workerd.log 2>&1) &
 pid=$!
 for _ in $(seq 1 600); do edge_ready "$port" && break; sleep 0.1; done
 "$work/ab" -rounds 1 -n 3000 -warm 3000 "w=http://127.0.0.1:$port@$pid" >/dev/null

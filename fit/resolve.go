@@ -202,6 +202,7 @@ func (b *Bounds) useEntry(t *target.Target, m *catalog.Model) {
 	if t.Sizing == target.SizingKV { // the release's real count (params.go); llmfit mode keeps the catalog's
 		p := ReleaseParamsOf(m)
 		b.ParamsB, b.ActiveParamsB, b.Arch.RoutedParamsB, b.ParamsFrom = p.TotalB, p.ActiveB, p.RoutedB, p.From
+		b.withoutVLLMMTP(t, m) // vllm_mtp.go
 		return
 	}
 	if m.MoE && m.ActiveParameters > 0 {

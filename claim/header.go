@@ -103,13 +103,19 @@ func kvHeaderLines(b *fit.Bounds) []string {
 }
 
 // kvReadWords is the KV cache a decoded step reads, in GB: all of it ("0.54 GB KV"), or for
-// DeepSeek-V4's compressed attention what the indexer's top-k leaves to read (fit's
-// Architecture.KVReadBytes).
+// DeepSeek-V4's compressed attention and DeepSeek sparse attention (DeepSeek-V3.2, GLM-5) what the
+// indexer's top-k leaves to read (fit's Architecture.KVReadBytes).
 func kvReadWords(b *fit.Bounds) string {
 	words := twoDecimals(b.KVReadBytes/1e9) + " GB KV"
-	if a := &b.Arch; b.KVReadBytes < b.KVBytes && a.Attention == fit.AttentionCSA {
+	a := &b.Arch
+	switch {
+	case b.KVReadBytes >= b.KVBytes:
+	case a.Attention == fit.AttentionCSA:
 		words += " read of the " + twoDecimals(b.KVBytes/1e9) + " GB: the windows, every indexer key, the top " +
 			strconv.Itoa(a.IndexTopK) + " entries of each CSA layer, every HCA entry"
+	case a.Attention == fit.AttentionMLA:
+		words += " read of the " + twoDecimals(b.KVBytes/1e9) + " GB: every token's indexer key, the top " +
+			strconv.Itoa(a.IndexTopK) + " tokens' latents in each layer"
 	}
 	return words
 }

@@ -323,3 +323,34 @@ func TestKVHeaderCSARead(t *testing.T) {
 		}
 	}
 }
+
+// The fit line reads what a decoded token of DeepSeek-V3.2 reads under vLLM: at 131,072 tokens it
+// holds 61 × 1,152 × 131,072 = 9,210,691,584 B of latents (9.21 GB) and reads 1,199,308,800 B
+// (1.20 GB: every token's 132 B indexer key, the top 2,048 tokens' latents; fit's
+// TestDSAReadIsTheIndexersTopK). On 8 devices, 38.52 GB of weights, 20 tok/s, nvidia's 75.14 % and
+// 6.941 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010441 s) / 0.7514 = 202.3 → 203 GB/s
+// a device, where reading every latent asked (4.815 + 9.211) / 0.039559 / 0.7514 = 471.9 → 472.
+func TestKVHeaderDSARead(t *testing.T) {
+	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RenderVersion(tg, "9.9.9-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, l := range parseYAML(t, r.YAML).header {
+		words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
+	}
+	h := strings.Join(words, " ")
+	for _, want := range []string{
+		"= 9.21 GB",
+		"+ 1.20 GB KV read of the 9.21 GB: every token's indexer key, the top 2048 tokens' latents in each layer) on 8 devices:",
+		"+ 1.20 GB KV each",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("header lacks %q:\n%s", want, h)
+		}
+	}
+}

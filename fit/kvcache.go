@@ -118,12 +118,53 @@ func (a *Architecture) csaCacheBytes(t, elem float64) float64 {
 
 // KVReadBytes is the KV cache one decoded token of one sequence reads at tokens of context, at
 // elem bytes per element: all of it (KVCacheBytes), but for DeepSeek-V4's compressed attention,
-// whose CSA layers attend to only the IndexTopK compressed entries the lightning indexer picks.
+// whose CSA layers attend to only the IndexTopK compressed entries the lightning indexer picks,
+// and for DeepSeek sparse attention (MLA with an indexer: DeepSeek-V3.2, GLM-5), whose layers
+// attend to only the IndexTopK tokens' latents (dsaReadBytes). An engine that runs DSA densely
+// reads the whole cache instead (Bounds.kvShape decides).
 func (a *Architecture) KVReadBytes(tokens int, elem float64) float64 {
-	if a.Attention == AttentionCSA && a.IndexTopK > 0 && a.CachesKV() && tokens > 0 {
-		return a.csaReadBytes(float64(tokens), elem)
+	if a.IndexTopK > 0 && a.CachesKV() && tokens > 0 {
+		switch {
+		case a.Attention == AttentionCSA:
+			return a.csaReadBytes(float64(tokens), elem)
+		case a.sparseMLA():
+			return a.dsaReadBytes(float64(tokens), elem)
+		}
 	}
 	return a.KVCacheBytes(tokens, elem)
+}
+
+// sparseMLA reports DeepSeek sparse attention: an MLA model with a lightning indexer whose key
+// width and top-k the data gives.
+func (a *Architecture) sparseMLA() bool {
+	return a.Attention == AttentionMLA && a.IndexHeadDim > 0 && a.IndexTopK > 0
+}
+
+// DSAIndexKeyBytes is one layer's lightning-indexer key for one token: index_head_dim fp8 values
+// and one fp32 scale per 128 of them, whatever the latent's type: 128 + 4 = 132 B for DeepSeek-V3.2
+// and GLM-5. The reference keeps it so (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py, Indexer:
+// k_cache float8_e4m3fn, k_scale_cache float32 of index_head_dim / block_size 128), and so does
+// vLLM (DeepseekV32IndexerCache, fit/vllm_dsa.go).
+func (a *Architecture) DSAIndexKeyBytes() float64 {
+	return float64(a.IndexHeadDim + a.IndexHeadDim/dsaQuantBlock*fp32ScaleBytes)
+}
+
+// dsaReadBytes is what a decoded token of a DSA model reads of a cache of t tokens: in every
+// layer the indexer key of every token (the indexer scores them all) and the latents of the
+// top-k tokens it selects (all of them while t ≤ top-k):
+//
+//	layers × (indexer key × T + (kv_lora_rank + qk_rope_head_dim) × b × min(T, top-k))
+//
+// (the Indexer of the reference inference/model.py keeps index_topk tokens; vLLM's sparse MLA
+// backends, vllm/v1/attention/backends/mla/flashmla_sparse.py, gather only those tokens' latents;
+// config.json's index_topk is 2,048 for DeepSeek-V3.2(-Exp), in DeepseekV32Config as lmdeploy and
+// torchtitan-npu copy it, and for GLM-5, as jd-opensource/xllm's glm5.h reads zai-org/GLM-5's).
+// DeepSeek-V3.2 at 131,072 tokens in bf16: 61 × (132 × 131,072 + 576 × 2 × 2,048) =
+// 61 × (17,301,504 + 2,359,296) = 1,199,308,800 B, 1.20 GB, where the latents alone are
+// 61 × 1,152 × 131,072 = 9,210,691,584 B, 9.21 GB.
+func (a *Architecture) dsaReadBytes(t, elem float64) float64 {
+	latent := float64(a.KVLoraRank+a.QKRopeHeadDim) * elem
+	return float64(a.Layers) * (a.DSAIndexKeyBytes()*t + latent*min(t, float64(a.IndexTopK)))
 }
 
 // csaReadBytes is what a decoded token of DeepSeek-V4 reads of a cache of t tokens: every layer's

@@ -365,7 +365,9 @@ func (b *Bounds) kvShape(t *target.Target) {
 		}
 		b.KVBytes = b.KVBytesAt(int64(ctx), int64(t.Sequences))
 		b.KVReadBytes = b.KVBytes
-		if b.Arch.CachesKV() {
+		// llama.cpp runs DeepSeek sparse attention by masking the dense attention's KQ mask
+		// (ggml-org/llama.cpp#23346): it reads every latent, so its read stays the whole cache.
+		if b.Arch.CachesKV() && !(b.Engine == target.EngineLlamaCpp && b.Arch.sparseMLA()) {
 			b.KVReadBytes = b.Arch.KVReadBytes(ctx, elem) * float64(t.Sequences)
 		}
 		return

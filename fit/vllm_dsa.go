@@ -12,8 +12,8 @@ import "github.com/fitclaim/fitclaim/target"
 // 512 + 4 × 4 + 64 × 2 = 656 B, not 576 × 1. (llama.cpp runs these models without the indexer's
 // cache; the kv line's formula is the latent alone.)
 const (
-	vllmDSAQuantBlock = 128 // values per fp32 scale in vLLM's fp8 indexer key and fp8_ds_mla latent
-	fp32ScaleBytes    = 4
+	dsaQuantBlock  = 128 // values per fp32 scale in the fp8 indexer key and vLLM's fp8_ds_mla latent
+	fp32ScaleBytes = 4
 )
 
 // vllmDSAExtraBytes is what vLLM keeps per layer and token beside the latent of a DSA model at
@@ -23,9 +23,9 @@ func vllmDSAExtraBytes(a *Architecture, elem float64) float64 {
 	if a.IndexHeadDim <= 0 {
 		return 0
 	}
-	extra := float64(a.IndexHeadDim + a.IndexHeadDim/vllmDSAQuantBlock*fp32ScaleBytes)
+	extra := a.DSAIndexKeyBytes()
 	if elem == 1 { // fp8_ds_mla
-		extra += float64(a.KVLoraRank/vllmDSAQuantBlock*fp32ScaleBytes) + float64(a.QKRopeHeadDim)*(bf16Bytes-1)
+		extra += float64(a.KVLoraRank/dsaQuantBlock*fp32ScaleBytes) + float64(a.QKRopeHeadDim)*(bf16Bytes-1)
 	}
 	return extra
 }
@@ -39,9 +39,9 @@ func VLLMDSAWords(b *Bounds) string {
 	}
 	_, elem, _ := kvElementBytes(b.KVCache)
 	s := "vLLM also keeps each layer's sparse-attention indexer key, " + itoa(a.IndexHeadDim) + " fp8 + a 4 B scale = " +
-		itoa(a.IndexHeadDim+a.IndexHeadDim/vllmDSAQuantBlock*fp32ScaleBytes) + " B a token"
+		itoa(a.IndexHeadDim+a.IndexHeadDim/dsaQuantBlock*fp32ScaleBytes) + " B a token"
 	if elem == 1 {
-		s += ", and its fp8 latent as fp8_ds_mla, " + itoa(a.KVLoraRank+a.KVLoraRank/vllmDSAQuantBlock*fp32ScaleBytes+a.QKRopeHeadDim*bf16Bytes) + " B"
+		s += ", and its fp8 latent as fp8_ds_mla, " + itoa(a.KVLoraRank+a.KVLoraRank/dsaQuantBlock*fp32ScaleBytes+a.QKRopeHeadDim*bf16Bytes) + " B"
 	}
 	return s + " (in the memory floor's KV blocks)"
 }

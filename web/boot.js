@@ -40,7 +40,8 @@
     boot.worker = Object.assign(boot.worker || {}, t);
     for (const [name, at] of Object.entries(t || {})) if (typeof at === "number" && !name.endsWith("Bytes")) mark("worker-" + name, at);
   };
-  if (typeof Worker === "function" && typeof WebAssembly === "object") {
+  // One core: the worker could only take turns with the page's thread, and costs its own start.
+  if (typeof Worker === "function" && typeof WebAssembly === "object" && (navigator.hardwareConcurrency || 2) > 1) {
     try {
       const w = new Worker("firstclaim.js");
       w.onmessage = ({ data }) => {

@@ -24,20 +24,30 @@ import (
 // hnorm and the head's norm 21,504, and its own copies of the embedding and the head, 2 ×
 // 129,280 × 7,168 = 1,853,358,080: 13,463,429,888 (the catalog's 684,531,386,000 less both
 // leaves 41,443,216, the FP8 release's block scales).
-const (
-	deepSeekV3MainB = 671.026512896
-	deepSeekV3MTPB  = 13.463429888
-)
+//
+// DeepSeek-V3.2 (DeepseekV32ForCausalLM, the same load_weights) adds the sparse-attention indexer
+// to every layer, the MTP layer's included: the catalog's V3.2 count less V3's, 865,535,376, is
+// 62 × 13,960,248, so its MTP layer is 13,463,429,888 + 13,960,248 = 13,477,390,136 and its main
+// model 685,396,921,376 − 13,477,390,136 = 671,919,531,240.
+var vllmSkippedMTP = map[string]struct{ mainB, mtpB float64 }{
+	"DeepSeek-V3":   {671.026512896, 13.463429888},
+	"DeepSeek-V3.2": {671.91953124, 13.477390136},
+}
 
 // vllmSkipsMTP is the multi-token-prediction parameters (billions) vLLM does not load for a
-// catalog entry counted at paramsB, and whether there are any: DeepSeek-V3's architecture,
-// counted with its MTP layer.
+// catalog entry counted at paramsB, and whether there are any: an architecture of
+// vllmSkippedMTP (moeactive.go's shapes) counted with its MTP layer (a count that falls short
+// of main + MTP, as a re-quantization's may, is left as it is).
 func vllmSkipsMTP(m *catalog.Model, paramsB float64) (float64, bool) {
 	f, ok := moeActiveOf(m)
-	if !ok || f.Shapes != "DeepSeek-V3" || paramsB-deepSeekV3MainB < 0.99*deepSeekV3MTPB {
+	if !ok {
 		return 0, false
 	}
-	return deepSeekV3MTPB, true
+	s, ok := vllmSkippedMTP[f.Shapes]
+	if !ok || paramsB-s.mainB < 0.99*s.mtpB {
+		return 0, false
+	}
+	return s.mtpB, true
 }
 
 // withoutVLLMMTP takes the MTP layer out of a kv-mode vLLM target's parameters, and says so.

@@ -32,6 +32,13 @@ func TestVLLMLeavesOutDeepSeekMTP(t *testing.T) {
 	if !near(v.ActiveParamsB, 37.552391168) || !near(l.ActiveParamsB, 37.552391168) {
 		t.Errorf("active: vLLM %v, llama.cpp %v", v.ActiveParamsB, l.ActiveParamsB)
 	}
+	// DeepSeek-V3.2's MTP layer holds an indexer too: 685,396,921,376 − 13,477,390,136 = 671,919,531,240.
+	d := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Engine, t.Count = "deepseek-ai/DeepSeek-V3.2", "kv", target.EngineVLLM, 8
+	})
+	if !near(d.ParamsB, 671.91953124) {
+		t.Errorf("V3.2 under vLLM: %v B", d.ParamsB)
+	}
 	// llmfit mode never moves.
 	m := resolve(t, func(t *target.Target) { t.Model, t.Engine = "deepseek-ai/DeepSeek-R1", target.EngineVLLM })
 	if !near(m.ParamsB, 684.531386) {

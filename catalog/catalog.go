@@ -81,6 +81,10 @@ type Architecture struct {
 	// index_head_dim 128), one key per layer and token beside the MLA latent; 0 = no indexer.
 	IndexHeadDim int
 	IndexTopK    int // csa: compressed entries the lightning indexer selects per decoded token (0: unknown)
+	// hybrid: of RecurrentState, the convolutions' last inputs (0: unknown), and the dtype vLLM
+	// keeps the rest, the SSM / delta-rule state, in ("float32"; "": the model's dtype)
+	RecurrentConvState int
+	SSMStateDtype      string
 }
 
 // Known reports whether the entry has a row in architectures.csv.
@@ -215,7 +219,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 26]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 28]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -247,6 +251,7 @@ func parseModel(line string) Model {
 		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 		GlobalKVHeads: atoi(a[20]), GlobalHeadDim: atoi(a[21]), KVSharedLayers: atoi(a[22]),
 		RecurrentState: atoi(a[23]), IndexHeadDim: atoi(a[24]), IndexTopK: atoi(a[25]),
+		RecurrentConvState: atoi(a[26]), SSMStateDtype: a[27],
 	}
 	return m
 }

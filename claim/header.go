@@ -57,7 +57,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if b.KVEstimated {
 		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + shortest(fit.KVFallbackGBPerB) + " GB per billion params per token; the model's layers/heads are unknown)"
 	} else {
-		kv += ": " + kvFormula(&b.Arch) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
+		kv += ": " + kvFormula(b) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
 		if w := fit.VLLMDSAWords(b); w != "" {
 			kv += "; " + w
 		}
@@ -133,7 +133,8 @@ func moeOverheadWords(layers int, paramsB float64) string {
 }
 
 // kvFormula writes the per-layer-kind KV formula with the model's numbers (see fit/kvcache.go).
-func kvFormula(a *fit.Architecture) string {
+func kvFormula(b *fit.Bounds) string {
+	a := &b.Arch
 	pair := strconv.Itoa(a.KVHeads) + " KV heads × " + strconv.Itoa(a.HeadDim) + " head dim"
 	switch a.Attention {
 	case fit.AttentionMLA:
@@ -150,8 +151,8 @@ func kvFormula(a *fit.Architecture) string {
 			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
 			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:
-		if s := a.RecurrentStateBytes(); s > 0 {
-			return twoDecimals(s/1e6) + " MB of fp32 recurrent state per sequence (the other layers) + 2 × " +
+		if s := b.SequenceStateBytes(); s > 0 {
+			return twoDecimals(s/1e6) + " MB of " + b.RecurrentStateDtypeWords() + " recurrent state per sequence (the other layers) + 2 × " +
 				strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) + ") × " + pair
 		}
 		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +

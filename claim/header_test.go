@@ -354,3 +354,39 @@ func TestKVHeaderDSARead(t *testing.T) {
 		}
 	}
 }
+
+// Under vLLM a hybrid's recurrent state is counted in the dtypes vLLM keeps it in (fit's
+// TestVLLMRecurrentStateDtypes): Qwen3-Next's all bf16, 19,759,104 × 2 B = 39.52 MB, + 12 × 2 × 2 ×
+// 256 × 2 B × 262,144 = 6,442,450,944 B: 6,481,969,152 B = 6.48 GB held and read; Qwen3.5-122B-A10B's
+// convolution inputs bf16 and its delta-rule state fp32, 153,649,152 B = 153.65 MB.
+func TestKVHeaderVLLMRecurrentState(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		want []string
+	}{
+		{"m=Qwen%2FQwen3-Next-80B-A3B-Instruct&s=kv&ctx=262144&engine=vllm&drv=nvidia&n=2&tps=1", []string{
+			"kv: 262144 tokens × 1 sequence, fp16: 39.52 MB of bf16 recurrent state per sequence (the other layers) + 2 × 12 full-attention layers (of 48) × 2 KV heads × 256 head dim × 2 B = 6.48 GB",
+			"+ 6.48 GB KV)"}},
+		{"m=Qwen%2FQwen3.5-122B-A10B&s=kv&ctx=8192&engine=vllm&drv=nvidia&n=4&tps=1", []string{
+			"153.65 MB of bf16 convolution + fp32 SSM recurrent state per sequence"}},
+	} {
+		tg, err := target.ParsePermalink(c.link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RenderVersion(tg, "9.9.9-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var words []string
+		for _, l := range parseYAML(t, r.YAML).header {
+			words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
+		}
+		h := strings.Join(words, " ")
+		for _, want := range c.want {
+			if !strings.Contains(h, want) {
+				t.Errorf("%s: header lacks %q:\n%s", c.link, want, h)
+			}
+		}
+	}
+}

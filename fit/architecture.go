@@ -42,6 +42,11 @@ type Architecture struct {
 	CSALayers           int // csa: layers with compressed sparse attention (compress ratio 4)
 	HCALayers           int // csa: layers with heavily compressed attention (compress ratio 128)
 	RecurrentState      int // hybrid: elements of one sequence's linear-attention / SSM state (0: unknown)
+	// RecurrentConvState is, of RecurrentState, the convolutions' last kernel − 1 inputs (0:
+	// unknown), which vLLM keeps in the model's dtype; SSMStateDtype is the dtype vLLM keeps the
+	// rest in by default ("float32", else the model's): vllm_state.go.
+	RecurrentConvState int
+	SSMStateDtype      string
 	// IndexHeadDim is the DeepSeek sparse attention indexer's key width (DeepSeek-V3.2, GLM-5);
 	// vLLM caches one such key per layer and token beside the MLA latent (vllm_dsa.go); 0 = none.
 	IndexHeadDim int
@@ -78,6 +83,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
 			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
 			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim, IndexTopK: a.IndexTopK,
+			RecurrentConvState: a.RecurrentConvState, SSMStateDtype: a.SSMStateDtype,
 		}
 		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength

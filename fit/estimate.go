@@ -123,7 +123,9 @@ func (e *Estimate) decodeSpeed() float64 {
 func (b *Bounds) KVBytesAt(tokens, seqs int64) float64 {
 	_, elem, _ := kvElementBytes(b.KVCache)
 	if b.Arch.CachesKV() {
-		return b.Arch.KVCacheBytes(int(tokens), elem) * float64(seqs)
+		// a hybrid's state as the engine keeps it (vllm_state.go); 0 + 0 for other kinds
+		perSeq := b.Arch.KVCacheBytes(int(tokens), elem) - b.Arch.RecurrentStateBytes() + b.SequenceStateBytes()
+		return perSeq * float64(seqs)
 	}
 	return kvFallbackGBPerB * b.ParamsB * 1e9 * elem / 2 * float64(tokens) * float64(seqs)
 }

@@ -368,7 +368,9 @@ func (b *Bounds) kvShape(t *target.Target) {
 		// llama.cpp runs DeepSeek sparse attention by masking the dense attention's KQ mask
 		// (ggml-org/llama.cpp#23346): it reads every latent, so its read stays the whole cache.
 		if b.Arch.CachesKV() && !(b.Engine == target.EngineLlamaCpp && b.Arch.sparseMLA()) {
-			b.KVReadBytes = b.Arch.KVReadBytes(ctx, elem) * float64(t.Sequences)
+			// a hybrid's state as the engine keeps it (vllm_state.go), read whole every step
+			perSeq := b.Arch.KVReadBytes(ctx, elem) - b.Arch.RecurrentStateBytes() + b.SequenceStateBytes()
+			b.KVReadBytes = perSeq * float64(t.Sequences)
 		}
 		return
 	}

@@ -9,9 +9,9 @@ package fit
 //     the attention page, whose block size vLLM raises until that page holds the state
 //     (vllm/model_executor/models/config.py, HybridAttentionMambaModelConfig). Its heads are
 //     split over tensor parallelism, so each rank holds 1/tp of the state. The padding, at most
-//     one 16-token attention page a layer, is not counted; the state is counted in fp32, as the
-//     kv line counts it (vLLM keeps the SSM state in the model's dtype unless mamba_ssm_cache_dtype
-//     asks fp32, as Qwen3.5's config does: where it does not, this errs high by the state's half).
+//     one 16-token attention page a layer, is not counted; the state is counted in the dtypes
+//     vLLM keeps it in by default (vllm_state.go: the convolutions' inputs bf16, the SSM state
+//     fp32 for Qwen3.5/3.6 and Nemotron-H, bf16 for Qwen3-Next), not in the kv line's fp32.
 //   - DeepSeek-V4 keeps, in every layer, a 128-token window of uncompressed entries, which vLLM
 //     pages as a sliding window (vllm/model_executor/layers/deepseek_v4_attention.py,
 //     DeepseekV4SWACache): SlidingWindowSpec.max_memory_usage_bytes, ⌈min(window − 1 +

@@ -158,7 +158,7 @@ func (s *site) namedByAsset(name string) bool {
 	return false
 }
 
-// namedFirst orders scripts so that a script another one names (boot.js starts the worker
+// namedFirst orders scripts so that a script another one names (app.js starts the worker
 // firstclaim.js) is hashed before it: the one naming it must carry its hashed name, and its
 // own hash covers that. Otherwise the order stays as given; of scripts that name each other
 // (in comments: neither could carry the other's hash), the first in that order goes first.
@@ -209,10 +209,10 @@ func namedFirst(web string, scripts []string) ([]string, error) {
 	return out, nil
 }
 
-// The worker boot.js starts (web/firstclaim.js) runs Go's glue (wasm_exec.js) too: it is put in
-// front of the worker's own script here, so the worker does not wait for a second, synchronous
-// load (importScripts) before it can start the engine; the worker loads it itself when it finds
-// no Go (served from web/ as it is).
+// The page's worker (web/firstclaim.js, which app.js starts) runs Go's glue (wasm_exec.js) too:
+// it is put in front of the worker's own script here, so the worker does not wait for a second,
+// synchronous load (importScripts) before it can start the engine; the worker loads it itself
+// when it finds no Go (served from web/ as it is).
 const (
 	workerName = "firstclaim.js"
 	glueName   = "wasm_exec.js"

@@ -328,8 +328,8 @@ func TestKVHeaderCSARead(t *testing.T) {
 // holds 61 × 1,152 × 131,072 = 9,210,691,584 B of latents (9.21 GB) and reads 1,199,308,800 B
 // (1.20 GB: every token's 132 B indexer key, the top 2,048 tokens' latents; fit's
 // TestDSAReadIsTheIndexersTopK). On 8 devices, 38.52 GB of weights, 20 tok/s, nvidia's 75.14 % and
-// 6.941 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010441 s) / 0.7514 = 202.3 → 203 GB/s
-// a device, where reading every latent asked (4.815 + 9.211) / 0.039559 / 0.7514 = 471.9 → 472.
+// 6.910 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010410 s) / 0.7514 = 202.2 → 203 GB/s
+// a device, where reading every latent asked (4.815 + 9.211) / 0.039590 / 0.7514 = 471.5 → 472.
 func TestKVHeaderDSARead(t *testing.T) {
 	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8")
 	if err != nil {

@@ -527,10 +527,11 @@
   // thread (1–36 ms of CPU, up to ~80 ms for a whole new path; issue 10 §3), and Go's first
   // collection compiled the collector (~50 ms). So once the claim is on screen, the page has one
   // target per path an edit can take (warmTargets) rendered, each with its permalink (each edit
-  // asks for one), and Go's collector run once. Where it can, in a worker (firstclaim.js, given
-  // the module boot.js started: the compiled code is shared, so the page's instance gets it
-  // without its thread doing the work); else here, in slices of the idle time the browser offers
-  // (an edit meanwhile waits for at most one warm-up render). No longer random renders until a
+  // asks for one), and Go's collector run once. The paths most edits take here, at once; the
+  // rest, where it can, in a worker (firstclaim.js, given the module boot.js started: the
+  // compiled code is shared, so the page's instance gets it without its thread doing the work);
+  // else here too. Here means in slices of the idle time the browser offers (an edit meanwhile
+  // waits for at most one warm-up render). No longer random renders until a
   // budget ran out (300 renders, 1.4 s of rendering): a path is compiled at its first call, so
   // once is enough. Either way the page's own collector then runs once, in idle time.
   // <html data-warm> (and the mark fitclaim:warm) says it is done; P.warm counts the renders so
@@ -554,8 +555,14 @@
       document.documentElement.dataset.warm = "";
       mark("warm");
     });
-    if (!(await warmInWorker(targets))) warmHere(targets, list, done);
-    else done();
+    // The first targets (the bases: the paths most edits take) here, at once, so that an edit
+    // right after a bare visit (whose claim is index.html's, no render of this page's) does not
+    // wait for the worker's start; the rest in the worker, else here too.
+    const core = targets.slice(0, targets.core), rest = targets.slice(targets.core);
+    warmHere(core, list, async () => {
+      if (await warmInWorker(rest)) done();
+      else warmHere(rest, list, done);
+    });
   }
 
   // warmInWorker has firstclaim.js render the targets with the page's module; false when there is
@@ -571,7 +578,10 @@
         w = new Worker("firstclaim.js");
         w.onmessage = ({ data }) => {
           if (!data || typeof data.warmed !== "number") { end(false); return; }
-          Object.assign(P.warm, { renders: data.warmed, refused: data.refused, ms: performance.now() - t0, where: "worker" });
+          P.warm.renders += data.warmed;
+          P.warm.refused += data.refused;
+          P.warm.ms += performance.now() - t0;
+          P.warm.where = P.warm.where ? P.warm.where + " and the worker" : "worker";
           end(true);
         };
         w.onerror = () => end(false);
@@ -587,11 +597,12 @@
   function warmHere(targets, list, done) {
     const fc = window.fitclaim;
     P.warm.where = "page";
+    let i = 0;
     const slice = (deadline) => {
       // The claim's table, pictures and panels are drawn first (<html data-drawing>).
       if ("drawing" in document.documentElement.dataset) { idle(slice); return; }
-      while (P.warm.renders < targets.length && P.warm.ms < WARM_MS && deadline.timeRemaining() > 1) {
-        const t = targets[P.warm.renders];
+      while (i < targets.length && P.warm.ms < WARM_MS && deadline.timeRemaining() > 1) {
+        const t = targets[i++];
         const t0 = performance.now();
         try {
           const res = renderColumns(t);
@@ -603,7 +614,7 @@
         P.warm.renders++;
         P.warm.ms += performance.now() - t0;
       }
-      if (P.warm.renders < targets.length && P.warm.ms < WARM_MS) idle(slice);
+      if (i < targets.length && P.warm.ms < WARM_MS) idle(slice);
       else done();
     };
     idle(slice);
@@ -614,7 +625,8 @@
   // that has choices, each number at a small value and at its largest (where nothing fits), each
   // switch on, each text set, and each field's refusal (a value out of its range); each on one of
   // the bases in turn (a dense and a mixture-of-experts catalog model and a custom size, in both
-  // sizing modes); and a catalog model of each quantization the first models use.
+  // sizing modes); and a catalog model of each quantization the first models use. The bases come
+  // first; out.core says how many.
   function warmTargets(table, models, accs) {
     const dense = models.find((m) => !m.moe), moe = models.find((m) => m.moe);
     const bases = [];
@@ -624,6 +636,7 @@
       }
     }
     const out = bases.map((b) => Object.assign({}, b));
+    out.core = bases.length;
     const quants = new Set();
     for (const m of models) {
       if (quants.has(m.quant)) continue;

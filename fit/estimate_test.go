@@ -21,37 +21,38 @@ func customTarget(paramsB float64, layers, kvHeads, headDim int) target.Target {
 // A custom 8 B model (32 layers, 8 KV heads of 128) at Q4_K_M on one 24 GiB, 1,000 GB/s NVIDIA
 // device, at the default 8,192 tokens:
 //
-//	weights = 8e9 × 0.58 = 4.64e9 B = 4.3213 GiB
+//	weights = 8e9 × 0.6124007 (Q4_K_M as llama.cpp's files hold it, formats.go) = 4.8992055e9 B = 4.56274 GiB
 //	KV      = 2 × 32 × 8 × 128 × 2 B = 131,072 B/token × 8,192 = 2^30 B = 1 GiB
 //	reserve = llama.cpp's per device: 451 MiB CUDA context = 0.44043 GiB + the compute buffer of a
 //	          model whose vocabulary and width are unknown, 512 × (262,144 + 16,384) × 4 B =
 //	          570,425,344 B = 0.53125 GiB: 0.97168 GiB
-//	need    = 4.32134 + 1 + 0.97168 = 6.29302 GiB of 24: fits
-//	speed   = 1 / ((4.64e9 + 2^30) / (1,000e9 × 0.7514) + 0.001896)
-//	        = 1 / (5.713741824e9 / 751.4e9 + 0.001896) = 1 / (0.0076041 + 0.001896) = 105.26 tok/s
-//	longest context = (24 − 4.32134 − 0.97168) GiB / 131,072 B = 18.70698 × 8,192 = 153,247.6: 153,247 tokens
-//	most sequences at 8,192 tokens = ⌊18.70698 GiB / 1 GiB⌋ = 18
+//	need    = 4.56274 + 1 + 0.97168 = 6.53442 GiB of 24: fits
+//	speed   = 1 / ((4.8992055e9 + 2^30) / (1,000e9 × 0.7938) + 0.001904)
+//	        = 1 / (5.9729797e9 / 793.8e9 + 0.001904) = 1 / (0.0075245 + 0.001904) = 106.06 tok/s
+//	longest context = (24 − 4.56274 − 0.97168) GiB / 131,072 B = 18.46558 × 8,192 = 151,270.0: 151,270 tokens
+//	most sequences at 8,192 tokens = ⌊18.46558 GiB / 1 GiB⌋ = 18
 func TestEstimateFitsByHand(t *testing.T) {
 	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{MemoryGiB: 24, BandwidthGBs: 1000, Family: "nvidia"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 6.2930, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
+	if !e.Fits || !within(e.NeedGiB, 6.5344, 1e-4) || e.UsableGiB != 24 || e.Reason != "" {
 		t.Errorf("fits %v need %.4f usable %v reason %q", e.Fits, e.NeedGiB, e.UsableGiB, e.Reason)
 	}
-	if !within(e.TokensPerSecond, 105.26, 0.01) {
-		t.Errorf("speed %.3f tok/s, want 105.26", e.TokensPerSecond)
+	if !within(e.TokensPerSecond, 106.06, 0.01) {
+		t.Errorf("speed %.3f tok/s, want 106.06", e.TokensPerSecond)
 	}
-	if e.MaxContextTokens != 153247 || e.MaxSequences != 18 {
-		t.Errorf("longest context %d, most sequences %d; want 153247, 18", e.MaxContextTokens, e.MaxSequences)
+	if e.MaxContextTokens != 151270 || e.MaxSequences != 18 {
+		t.Errorf("longest context %d, most sequences %d; want 151270, 18", e.MaxContextTokens, e.MaxSequences)
 	}
 }
 
 // The same model at Q8_0 on 16 GiB of unified memory (Apple): the GPU may use 75 %, 12 GiB.
 //
-//	weights = 8e9 × 1.05 = 8.4e9 B = 7.82311 GiB; at 8,192 tokens: 7.82311 + 1 + 0.97168 = 9.79479 ≤ 12: fits
-//	at 32,768 tokens: KV 4 GiB, need 12.79479 > 12: does not fit, no speed;
-//	longest context = (12 − 7.82311 − 0.97168) × 8,192 = 3.20521 × 8,192 = 26,257.1: 26,257 tokens; sequences 0
+//	weights = 8e9 × 1.0643471 (Q8_0's files) = 8.5147764e9 B = 7.93000 GiB; at 8,192 tokens: 7.93000 + 1 + 0.97168
+//	= 9.90168 ≤ 12: fits
+//	at 32,768 tokens: KV 4 GiB, need 12.90168 > 12: does not fit, no speed;
+//	longest context = (12 − 7.93000 − 0.97168) × 8,192 = 3.09832 × 8,192 = 25,381.4: 25,381 tokens; sequences 0
 //
 // and on a discrete 16 GiB device (all usable) the 32,768-token case fits.
 func TestEstimateUnifiedShareByHand(t *testing.T) {
@@ -62,7 +63,7 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 9.7948, 1e-4) {
+	if !e.Fits || e.UsableGiB != 12 || !within(e.NeedGiB, 9.9017, 1e-4) {
 		t.Errorf("8,192 tokens: fits %v need %.4f usable %v", e.Fits, e.NeedGiB, e.UsableGiB)
 	}
 	tg.Context = 32768
@@ -70,10 +71,10 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 12.7948, 1e-4) || e.MaxContextTokens != 26257 || e.MaxSequences != 0 {
+	if e.Fits || e.TokensPerSecond != 0 || !within(e.NeedGiB, 12.9017, 1e-4) || e.MaxContextTokens != 25381 || e.MaxSequences != 0 {
 		t.Errorf("32,768 tokens: fits %v tps %v need %.4f longest %d sequences %d", e.Fits, e.TokensPerSecond, e.NeedGiB, e.MaxContextTokens, e.MaxSequences)
 	}
-	if !strings.Contains(e.Reason, "needs 12.79 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 26257 tokens") {
+	if !strings.Contains(e.Reason, "needs 12.90 GiB") || !strings.Contains(e.Reason, "12.00 GiB") || !strings.Contains(e.Reason, "at most 25381 tokens") {
 		t.Errorf("reason %q", e.Reason)
 	}
 	apple.Unified = false
@@ -84,11 +85,11 @@ func TestEstimateUnifiedShareByHand(t *testing.T) {
 
 // A custom 70 B model (80 layers, 8 KV heads of 128) at Q4_K_M on 2 × 24 GiB, 1,000 GB/s:
 //
-//	weights = 40.6e9 B = 37.8117 GiB; KV = 2 × 80 × 8 × 128 × 2 = 327,680 B × 8,192 = 2.5 GiB
-//	need = 37.8117 + 2.5 + 2 × 0.97168 = 42.2551 of 48: fits
-//	llama.cpp's layer split runs the two devices in turn: a token reads all 40.6e9 + 2.68435456e9 =
-//	43.28435456e9 B at one device's bandwidth
-//	speed = 1 / (43.28435456e9 / 751.4e9 + 0.001896 + 0.0005 × 1) = 1 / (0.05760494 + 0.002396) = 16.666
+//	weights = 70e9 × 0.6124007 = 42.8680485e9 B = 39.9240 GiB; KV = 2 × 80 × 8 × 128 × 2 = 327,680 B × 8,192 = 2.5 GiB
+//	need = 39.9240 + 2.5 + 2 × 0.97168 = 44.3673 of 48: fits
+//	llama.cpp's layer split runs the two devices in turn: a token reads all 42.8680485e9 + 2.68435456e9 =
+//	45.5524031e9 B at one device's bandwidth
+//	speed = 1 / (45.5524031e9 / 793.8e9 + 0.001904 + 0.0005 × 1) = 1 / (0.05738524 + 0.002404) = 16.725
 //
 // and the weights alone do not fit on one device.
 func TestEstimateSplitByHand(t *testing.T) {
@@ -99,8 +100,8 @@ func TestEstimateSplitByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.NeedGiB, 42.2551, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 16.666, 0.001) || e.CommSeconds != 0.0005 ||
-		!within(e.ReadBytesPerDevice, 43.28435456e9, 1) {
+	if !e.Fits || !within(e.NeedGiB, 44.3673, 1e-4) || e.UsableGiB != 48 || !within(e.TokensPerSecond, 16.725, 0.001) || e.CommSeconds != 0.0005 ||
+		!within(e.ReadBytesPerDevice, 45.5524031e9, 100) {
 		t.Errorf("fits %v need %.4f usable %v speed %.3f comm %v", e.Fits, e.NeedGiB, e.UsableGiB, e.TokensPerSecond, e.CommSeconds)
 	}
 	tg.Count = 1
@@ -109,18 +110,18 @@ func TestEstimateSplitByHand(t *testing.T) {
 	}
 }
 
-// A mixture of experts reads its active parameters and pays 86.44 µs per layer beside t0:
+// A mixture of experts reads its active parameters and pays 87.06 µs per layer beside t0:
 // 30 B with 3 B active at Q4_K_M, no architecture (llmfit's KV estimate: 8e-6 GB per B per token
 // = 30 × 8,000 B/token × 8,192 tokens = 1.96608e9 B; the depth typical of 30 B, MoEDepth = 40) on
 // one 48 GiB, 1,000 GB/s AMD device:
 //
-//	read = 3e9 × 0.58 + 1.96608e9 = 1.74e9 + 1.96608e9 = 3.70608e9 B
-//	overhead = 0.001896 + 40 × 0.00008644 = 0.0053536 s
-//	speed = 1 / (3.70608e9 / (1,000e9 × 0.7771) + 0.0053536) = 1 / (0.0047691 + 0.0053536) = 98.788
+//	read = 3e9 × 0.6124007 + 1.96608e9 = 1.8372021e9 + 1.96608e9 = 3.8032821e9 B
+//	overhead = 0.001904 + 40 × 0.00008706 = 0.0053864 s
+//	speed = 1 / (3.8032821e9 / (1,000e9 × 0.8205) + 0.0053864) = 1 / (0.0046353 + 0.0053864) = 99.783
 //
 // With its architecture given, 24 layers × 4 KV heads of 128: KV = 2 × 24 × 4 × 128 × 2 B × 8,192
-// = 402,653,184 B, read 2,142,653,184 B / 777.1e9 = 0.0027572 s; overhead 0.001896 + 24 × 0.00008644
-// = 0.00397056 s; speed = 1 / 0.0067278 = 148.637.
+// = 402,653,184 B, read 2,239,855,263 B / 820.5e9 = 0.0027299 s; overhead 0.001904 + 24 × 0.00008706
+// = 0.00399344 s; speed = 1 / 0.0067233 = 148.736.
 func TestEstimateMoEByHand(t *testing.T) {
 	tg := target.Default()
 	tg.ParamsB, tg.ActiveParamsB = 30, 3
@@ -129,11 +130,11 @@ func TestEstimateMoEByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.TokensPerSecond, 98.788, 0.01) || !within(e.OverheadSeconds, 0.0053536, 1e-12) {
+	if !e.Fits || !within(e.TokensPerSecond, 99.783, 0.01) || !within(e.OverheadSeconds, 0.0053864, 1e-12) {
 		t.Errorf("fits %v speed %.3f overhead %v", e.Fits, e.TokensPerSecond, e.OverheadSeconds)
 	}
 	tg.Layers, tg.KVHeads, tg.HeadDim = 24, 4, 128
-	if e, err = EstimateOn(tg, amd); err != nil || !e.Fits || !within(e.TokensPerSecond, 148.637, 0.01) {
+	if e, err = EstimateOn(tg, amd); err != nil || !e.Fits || !within(e.TokensPerSecond, 148.736, 0.01) {
 		t.Errorf("24 layers: fits %v speed %.3f err %v", e.Fits, e.TokensPerSecond, err)
 	}
 }
@@ -229,10 +230,10 @@ func TestFittingModels(t *testing.T) {
 // 32 layers on a 4,096-token sliding window (2 × 8 × 128 × 2 B = 4,096 B per layer and token):
 //
 //	past 4,096 tokens, KV = 24 × 4,096 × 4,096 + 8 × 4,096 × T = 402,653,184 + 32,768 T bytes
-//	room = (24 − 0.9716796875 reserve) × 2^30 − 4.64e9 = 24,726,470,656 − 4,640,000,000 = 20,086,470,656 B
-//	T ≤ (20,086,470,656 − 402,653,184) / 32,768 = 600,702.4: 600,702 tokens
+//	room = (24 − 0.9716796875 reserve) × 2^30 − 4,899,205,545 = 24,726,470,656 − 4,899,205,545 = 19,827,265,111 B
+//	T ≤ (19,827,265,111 − 402,653,184) / 32,768 = 592,792.1: 592,792 tokens
 //
-// (all 32 layers growing would allow 153,247).
+// (all 32 layers growing would allow 151,270).
 func TestEstimateSlidingWindowContext(t *testing.T) {
 	tg := customTarget(8, 32, 8, 128)
 	tg.SlidingWindow, tg.SlidingLayers = 4096, 24
@@ -240,8 +241,8 @@ func TestEstimateSlidingWindowContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.MaxContextTokens != 600702 {
-		t.Errorf("longest context %d, want 600702", e.MaxContextTokens)
+	if e.MaxContextTokens != 592792 {
+		t.Errorf("longest context %d, want 592792", e.MaxContextTokens)
 	}
 }
 
@@ -268,17 +269,17 @@ func TestActiveFromName(t *testing.T) {
 // llmfit's community measured it doing (data/truth-train.tsv, 24.95 tok/s); the former flat
 // 1.25 GiB reserve said it did not fit:
 //
-//	weights = 5,123,178,051 × 0.58 = 2,971,443,269.58 B = 2.76737 GiB
+//	weights = 5,123,178,051 × 0.6124007 = 3,137,437,789 B = 2.92197 GiB
 //	KV      = only the first 15 of 35 layers keep a cache (the last 20 reuse it), 3 full and 12
 //	        sliding; a full (global) layer has 1 KV head of 512, a sliding one 1 of 256:
 //	        3 × 2 × 512 × 2 B × 8,192 + 12 × 2 × 256 × 2 B × 512 = 50,331,648 + 6,291,456
 //	        = 56,623,104 B = 0.05273 GiB
 //	reserve = 451 MiB CUDA context + 512 × (262,144 vocabulary + 1,536 width) × 4 B
 //	        = 0.44043 + 540,016,640 B (515 MiB) = 0.44043 + 0.50293 = 0.94336 GiB
-//	need    = 2.76737 + 0.05273 + 0.94336 = 3.76347 GiB ≤ 4: fits (with 1.25: 4.0701 > 4)
-//	longest context: room = 4 × 2^30 − 2,971,443,269.58 − 0.94336 × 2^30 = 310,599,610 B; past the
+//	need    = 2.92197 + 0.05273 + 0.94336 = 3.91806 GiB ≤ 4: fits (with 1.25: 4.2247 > 4)
+//	longest context: room = 4 × 2^30 − 3,137,437,789 − 0.94336 × 2^30 = 144,605,091 B; past the
 //	        512-token window the 12 sliding layers hold 6,291,456 B and each token adds
-//	        3 × 2 × 512 × 2 = 6,144 B: (310,599,610 − 6,291,456) / 6,144 = 49,529.3 tokens
+//	        3 × 2 × 512 × 2 = 6,144 B: (144,605,091 − 6,291,456) / 6,144 = 22,511.98: 22,511 tokens
 func TestEstimateFourGiBPascal(t *testing.T) {
 	tg := target.Default()
 	tg.Model, tg.Quant = "google/gemma-4-E2B-it", "Q4_K_M"
@@ -286,11 +287,11 @@ func TestEstimateFourGiBPascal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Fits || !within(e.WeightsGiB, 2.76737, 1e-5) || !within(e.KVGiB, 0.052734375, 1e-9) ||
-		!within(e.ReserveGiB, 0.943359375, 1e-9) || !within(e.NeedGiB, 3.76347, 1e-5) {
+	if !e.Fits || !within(e.WeightsGiB, 2.92197, 1e-5) || !within(e.KVGiB, 0.052734375, 1e-9) ||
+		!within(e.ReserveGiB, 0.943359375, 1e-9) || !within(e.NeedGiB, 3.91806, 1e-5) {
 		t.Errorf("fits %v: weights %.5f + KV %.5f + reserve %.5f = %.5f GiB", e.Fits, e.WeightsGiB, e.KVGiB, e.ReserveGiB, e.NeedGiB)
 	}
-	if e.MaxContextTokens != 49529 {
-		t.Errorf("longest context %d, want 49529", e.MaxContextTokens)
+	if e.MaxContextTokens != 22511 {
+		t.Errorf("longest context %d, want 22511", e.MaxContextTokens)
 	}
 }

@@ -55,13 +55,35 @@ func servingBPP(name string) (string, float64, bool) {
 	return "", 0, false
 }
 
+// ggufFormats are llama.cpp's GGUF types as whole files hold them: the mix of tensor types a
+// type's name stands for (Q4_K_M: Q4_K, 144 B per 256 weights = 4.5 bits, with attn_v and
+// ffn_down of about half the layers and the output matrix in Q6_K, 6.5625 bits), as the size of
+// one model's file gives it. llama.cpp's tools/quantize/quantize.cpp (QUANT_OPTIONS) lists each
+// type's file for Llama-3-8B, whose 8,030,261,248 parameters they divide: Q4_K_M "4.58G" (GiB)
+// = 4.58 × 2^30 / 8,030,261,248 = 0.6124 B = 4.90 bits (a real Llama-3.1-8B-Instruct Q4_K_M
+// file: 4.92 GB / 8.03 B = 0.6128; llmfit's 0.58 is 5 % low). Their output and embedding
+// matrices are Llama-3's share of the model; a model with another share is a little off.
+var ggufFormats = []servingFormat{
+	{"Q8_0", 7.96 * gib / 8030261248, "7.96 GiB: Q8_0, 34 B per 32 weights = 8.5 bits, everywhere"},
+	{"Q6_K", 6.14 * gib / 8030261248, "6.14 GiB: Q6_K, 210 B per 256 = 6.5625 bits, everywhere"},
+	{"Q5_K_M", 5.33 * gib / 8030261248, "5.33 GiB: Q5_K (5.5 bits) with Q6_K attn_v, ffn_down and output"},
+	{"Q4_K_M", 4.58 * gib / 8030261248, "4.58 GiB: Q4_K (4.5 bits) with Q6_K attn_v, ffn_down and output"},
+	{"Q4_0", 4.34 * gib / 8030261248, "4.34 GiB: Q4_0, 18 B per 32 = 4.5 bits, output in Q6_K"},
+	{"Q3_K_M", 3.74 * gib / 8030261248, "3.74 GiB: Q3_K (3.4375 bits) with Q4_K/Q5_K attn_v, ffn_down and output Q6_K"},
+	{"Q2_K", 2.96 * gib / 8030261248, "2.96 GiB: Q2_K (2.625 bits) with Q3_K/Q4_K mixes, output Q6_K"},
+}
+
 // RealBytesPerParam is what the KV-aware mode counts per weight: a serving format's real size,
-// else llmfit's figure for the GGUF and MLX types (and its fallback).
+// a GGUF type's as its files hold it (ggufFormats), else llmfit's figure for the MLX types (and
+// its fallback).
 func RealBytesPerParam(q string) float64 {
 	if _, bpp, ok := servingBPP(q); ok {
 		return bpp
 	}
 	if f, ok := rowFold(expertFormats, q, (*servingFormat).name); ok {
+		return f.BPP
+	}
+	if f, ok := rowFold(ggufFormats, q, (*servingFormat).name); ok {
 		return f.BPP
 	}
 	return BytesPerParam(q)
@@ -83,7 +105,7 @@ type WeightFormat struct {
 func (f WeightFormat) BytesPerParam(paramsB, activeB, embedB float64, a *Architecture) float64 {
 	rest := RealBytesPerParam(f.Rest)
 	if _, _, serving := servingBPP(f.Rest); !serving {
-		embedB = 0 // llmfit's GGUF and MLX figures are averages over the whole file already
+		embedB = 0 // the GGUF and MLX figures are averages over the whole file already
 	}
 	if f.Experts == "" || a.Experts <= a.ExpertsPerToken || !(paramsB > activeB) {
 		return sixteenBitEmbeddings(rest, paramsB, embedB)

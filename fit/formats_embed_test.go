@@ -22,8 +22,9 @@ func TestFP8WeightsAsVLLMLoadsThem(t *testing.T) {
 	if in := VLLMInputFor(&b, 79.18, "NVIDIA H100 SXM 80GB"); !within(in.WeightsGiB, 33.8358, 1e-4) {
 		t.Errorf("weights per device %.4f GiB, want 33.8358 (vLLM logged 33.88)", in.WeightsGiB)
 	}
-	// A GGUF type keeps llmfit's whole-file average: Q4_K_M is 0.58 B for every parameter.
-	if b = resolve(t, func(tg *target.Target) { fp8(tg); tg.Quant = "Q4_K_M" }); b.BytesPerParam != 0.58 {
+	// A GGUF type is a whole-file average already (formats.go): Q4_K_M is 4.58 GiB / 8,030,261,248
+	// = 0.6124007 B for every parameter, no 16-bit embedding added.
+	if b = resolve(t, func(tg *target.Target) { fp8(tg); tg.Quant = "Q4_K_M" }); b.BytesPerParam != 4.58*(1<<30)/8030261248.0 {
 		t.Errorf("Q4_K_M: %v B per parameter", b.BytesPerParam)
 	}
 }

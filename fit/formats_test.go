@@ -20,7 +20,10 @@ func TestServingFormatBytes(t *testing.T) {
 		{"GPTQ-Int4", 0.51953125, "(4 + (16 + 4)/128) / 8"},
 		{"AWQ-8bit", 1.0234375, "(8 + (16 + 8)/128) / 8 = 8.1875 / 8"},
 		{"GPTQ-Int8", 1.0234375, "(8 + (16 + 8)/128) / 8"},
-		{"Q4_K_M", 0.58, "llmfit's figure for the GGUF types"},
+		{"Q4_K_M", 4.58 * (1 << 30) / 8030261248.0, "llama.cpp's Llama-3-8B file: 4.58 GiB / 8,030,261,248 = 0.6124"},
+		{"Q8_0", 7.96 * (1 << 30) / 8030261248.0, "7.96 GiB / 8,030,261,248 = 1.0643 (8.5 bits)"},
+		{"Q4_0", 4.34 * (1 << 30) / 8030261248.0, "4.34 GiB / 8,030,261,248 = 0.5803"},
+		{"mlx-4bit", 0.55, "llmfit's figure for the MLX types"},
 	} {
 		if got := RealBytesPerParam(c.q); got != c.want {
 			t.Errorf("RealBytesPerParam(%s) = %v, want %v (%s)", c.q, got, c.want, c.why)

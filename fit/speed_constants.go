@@ -4,23 +4,23 @@ package fit
 
 // Fitted by fit/calibrate (internal/speedcal, whose solve.go states the objective) on the
 // 295 in-scope runs of data/truth-train.tsv. Estimates within ±25 % of the measured speed:
-// 89.5 % in sample, 88.8 % in 10-fold cross-validation (87.5 % with each model's runs in one fold);
+// 89.5 % in sample, 89.2 % in 10-fold cross-validation (87.8 % with each model's runs in one fold);
 // llmfit's formula 39.7 %.
 
 // speedFamilies: the share of its memory bandwidth each family's decode reaches, and the
-// training runs behind it (fewer runs: pulled harder toward the pooled 0.591; none: exactly it).
+// training runs behind it (fewer runs: pulled harder toward the pooled 0.6193; none: exactly it).
 var speedFamilies = []FamilySpeed{
-	{FamilyNVIDIA, 0.7514, 45},
-	{FamilyNVIDIAPascal, 0.3248, 62},
-	{FamilyNVIDIAUnified, 0.7375, 41},
-	{FamilyAMD, 0.7771, 38},
-	{FamilyApple, 0.7239, 106},
-	{FamilyIntel, 0.421, 3},
-	{FamilyOther, 0.591, 0},
+	{FamilyNVIDIA, 0.7938, 45},
+	{FamilyNVIDIAPascal, 0.3429, 62},
+	{FamilyNVIDIAUnified, 0.7779, 41},
+	{FamilyAMD, 0.8205, 38},
+	{FamilyApple, 0.7478, 106},
+	{FamilyIntel, 0.4345, 3},
+	{FamilyOther, 0.6193, 0},
 }
 
 // decodeOverheadSeconds is t0, the per-token time that does not scale with bytes read.
-const decodeOverheadSeconds = 0.001896
+const decodeOverheadSeconds = 0.001904
 
 // moeLayerSeconds is the per-token time each decoder layer of a mixture of experts adds.
-const moeLayerSeconds = 8.644e-05
+const moeLayerSeconds = 8.706e-05

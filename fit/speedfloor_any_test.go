@@ -9,7 +9,7 @@ import (
 
 // Driver any tries llmfit.ai (any vendor's device) first, then gpu.nvidia.com. Each alternative
 // selects only its own devices, so each has its own floor: llmfit.ai's assumes the least
-// efficient family in play (intel, 0.421), the NVIDIA allow-list NVIDIA's 0.7514.
+// efficient family in play (intel, 0.4345), the NVIDIA allow-list NVIDIA's 0.7938.
 //
 // Qwen/Qwen3-8B in BF16 at 8,192 tokens × 1 sequence, fp16 KV, reads per token
 //
@@ -17,14 +17,14 @@ import (
 //	2 × 36 layers × 8 KV heads × 128 × 2 B × 8,192 =  1,207,959,552 B KV
 //	                                                 17,589,430,272 B
 //
-// and for 20 tok/s the budget is 1/20 − 0.001896 s = 0.048104 s, so
+// and for 20 tok/s the budget is 1/20 − 0.001904 s = 0.048096 s, so
 //
-//	intel:  17.589430272e9 / (0.421 × 0.048104) = 17.589430272e9 / 0.020251784 = 868.54 GB/s → 869
-//	nvidia: 17.589430272e9 / (0.7514 × 0.048104) = 17.589430272e9 / 0.0361453456 = 486.63 GB/s → 487
+//	intel:  17.589430272e9 / (0.4345 × 0.048096) = 17.589430272e9 / 0.020897712 = 841.69 GB/s → 842
+//	nvidia: 17.589430272e9 / (0.7938 × 0.048096) = 17.589430272e9 / 0.0381786048 = 460.71 GB/s → 461
 //
-// An A10G (600 GB/s, 23,028 MiB ≥ 18 Gi) decodes 1 / (17.589430272e9 / (600e9 × 0.7514) + 0.001896)
-// = 1 / (0.0390148 + 0.001896) = 24.44 tok/s: it meets 20 tok/s and must be on the allow-list.
-// A Radeon RX 7900 XT (800 GB/s, 20 GiB) can only be chosen through llmfit.ai, whose floor is 869.
+// An A10G (600 GB/s, 23,028 MiB ≥ 18 Gi) decodes 1 / (17.589430272e9 / (600e9 × 0.7938) + 0.001904)
+// = 1 / (0.0369309 + 0.001904) = 25.75 tok/s: it meets 20 tok/s and must be on the allow-list.
+// A Radeon RX 7900 XT (800 GB/s, 20 GiB) can only be chosen through llmfit.ai, whose floor is 842.
 func TestKVAnyFloorPerAlternative(t *testing.T) {
 	set := func(driver string) func(*target.Target) {
 		return func(t *target.Target) {
@@ -32,27 +32,27 @@ func TestKVAnyFloorPerAlternative(t *testing.T) {
 		}
 	}
 	b := resolve(t, set(DriverAny))
-	if b.MemoryGi != 18 || b.MinBandwidthGBs != 869 || b.SpeedFamily != FamilyIntel || b.SpeedEfficiency != 0.421 {
-		t.Errorf("llmfit.ai alternative: %d Gi, %d GB/s, %s %g; want 18 Gi, 869 GB/s, intel 0.421",
+	if b.MemoryGi != 18 || b.MinBandwidthGBs != 842 || b.SpeedFamily != FamilyIntel || b.SpeedEfficiency != 0.4345 {
+		t.Errorf("llmfit.ai alternative: %d Gi, %d GB/s, %s %g; want 18 Gi, 842 GB/s, intel 0.4345",
 			b.MemoryGi, b.MinBandwidthGBs, b.SpeedFamily, b.SpeedEfficiency)
 	}
-	if b.NVIDIAMinBandwidthGBs != 487 || b.NVIDIASpeedFamily != FamilyNVIDIA || b.NVIDIASpeedEfficiency != 0.7514 {
-		t.Errorf("NVIDIA alternative: %d GB/s, %s %g; want 487 GB/s, nvidia 0.7514",
+	if b.NVIDIAMinBandwidthGBs != 461 || b.NVIDIASpeedFamily != FamilyNVIDIA || b.NVIDIASpeedEfficiency != 0.7938 {
+		t.Errorf("NVIDIA alternative: %d GB/s, %s %g; want 461 GB/s, nvidia 0.7938",
 			b.NVIDIAMinBandwidthGBs, b.NVIDIASpeedFamily, b.NVIDIASpeedEfficiency)
 	}
 	if !slices.Contains(b.Products, "NVIDIA A10G") {
-		t.Errorf("allow-list %q lacks NVIDIA A10G (600 GB/s ≥ 487)", b.Products)
+		t.Errorf("allow-list %q lacks NVIDIA A10G (600 GB/s ≥ 461)", b.Products)
 	}
 	// The NVIDIA alternative is the nvidia driver's claim: the same floor, the same allow-list.
 	n := resolve(t, set(DriverNVIDIA))
-	if n.MinBandwidthGBs != 487 || n.NVIDIAMinBandwidthGBs != 487 || !slices.Equal(n.Products, b.Products) {
+	if n.MinBandwidthGBs != 461 || n.NVIDIAMinBandwidthGBs != 461 || !slices.Equal(n.Products, b.Products) {
 		t.Errorf("driver nvidia: %d/%d GB/s, %q; driver any's NVIDIA alternative: %q",
 			n.MinBandwidthGBs, n.NVIDIAMinBandwidthGBs, n.Products, b.Products)
 	}
 	want := map[string]struct{ bw, selected bool }{
-		"nvidia-a10g":    {true, true},   // 600 ≥ 487 (NVIDIA's floor), 24.44 tok/s
-		"amd-rx-7900xt":  {false, false}, // 800 < 869 (llmfit.ai's floor, the only one that can choose it)
-		"amd-rx-7900xtx": {true, true},   // 960 ≥ 869
+		"nvidia-a10g":    {true, true},   // 600 ≥ 461 (NVIDIA's floor), 25.75 tok/s
+		"amd-rx-7900xt":  {false, false}, // 800 < 842 (llmfit.ai's floor, the only one that can choose it)
+		"amd-rx-7900xtx": {true, true},   // 960 ≥ 842
 	}
 	for _, m := range Matches(b) {
 		w, ok := want[m.Accelerator.ID]

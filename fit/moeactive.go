@@ -117,6 +117,11 @@ import (
 //     attention 48 × 62,914,560 = 3,019,898,880; routers and norms 16,225,280; embeddings 2 ×
 //     1,034,485,760 → 17,184,691,200 (Meta: 17 B; text total 400.71 B, the catalog's 401.58 B with
 //     the 34-layer vision encoder).
+//   - Llama-4-Scout-17B-16E (AI-Hypercomputer/maxtext src/maxtext/configs/models/llama4-17b-16e.yml:
+//     Maverick's shapes with every layer MoE, E 16, k 1, m 8,192 and one shared expert): routed 48 ×
+//     1 × 125,829,120 = 6,039,797,760; shared 6,039,797,760; attention 3,019,898,880; routers and
+//     norms 4,428,800; embeddings 2,068,971,520 → 17,172,894,720 (Meta: 17 B; text total 48 × 16 ×
+//     125,829,120 + the rest 11,133,096,960 = 107,769,861,120, Meta's 109 B with the vision encoder).
 //   - Qwen3.5-122B-A10B (config.json, huggingface.co/Qwen/Qwen3.5-122B-A10B, as public copies of
 //     it quote it — an MLX gather-mm benchmark's (3,072, 1,024, 256, 8), summaries giving 16 / 64
 //     Gated DeltaNet key / value heads; single-sourced, lower confidence than the families above:
@@ -188,6 +193,7 @@ var moeActiveFacts = map[string]activeFact{
 	"google/gemma-4-26B-A4B(-it)":                                            {3.82253056, "Gemma-4-26B-A4B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B":                                  nemotron3Nano,
 	"meta-llama/Llama-4-Maverick-17B-128E-Instruct":                          {17.1846912, "Llama-4-Maverick-17B-128E", 0},
+	"meta-llama/Llama-4-Scout-17B-16E-Instruct":                              {17.17289472, "Llama-4-Scout-17B-16E", 0},
 	"Qwen/Qwen3.5-122B-A10B":                                                 {9.771288576, "Qwen3.5-122B-A10B", 0},
 	"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B":                               {12.77023744, "Nemotron-3-Super-120B-A12B", 0},
 	"deepseek-ai/DeepSeek-V4-Flash":                                          {13.799633239, "DeepSeek-V4-Flash", 0},

@@ -300,7 +300,17 @@ func TestKVHeaderParamsLine(t *testing.T) {
 // 919,617,536 B of cache (0.92 GB) and reads 213,778,432 B of it (0.21 GB: fit's
 // TestCSAReadIsTheIndexersTopK); on 4 devices under vLLM each keeps and reads all of it.
 func TestKVHeaderCSARead(t *testing.T) {
-	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=4")
+	headerSays(t, "m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=4",
+		"= 0.92 GB",
+		"+ 0.21 GB KV read of the 0.92 GB: the windows, every indexer key, the top 512 entries of each CSA layer, every HCA entry) on 4 devices:",
+		"+ 0.21 GB KV each (all of the KV cache: vLLM keeps the compressed entries whole on every device)")
+}
+
+// headerSays renders the permalink's claim and checks that its provenance header, its lines
+// joined and its words single-spaced (so a phrase may wrap), contains every wanted phrase.
+func headerSays(t *testing.T, link string, wants ...string) {
+	t.Helper()
+	tg, err := target.ParsePermalink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,13 +323,9 @@ func TestKVHeaderCSARead(t *testing.T) {
 		words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
 	}
 	h := strings.Join(words, " ")
-	for _, want := range []string{
-		"= 0.92 GB",
-		"+ 0.21 GB KV read of the 0.92 GB: the windows, every indexer key, the top 512 entries of each CSA layer, every HCA entry) on 4 devices:",
-		"+ 0.21 GB KV each (all of the KV cache: vLLM keeps the compressed entries whole on every device)",
-	} {
+	for _, want := range wants {
 		if !strings.Contains(h, want) {
-			t.Errorf("header lacks %q:\n%s", want, h)
+			t.Errorf("%s: header lacks %q:\n%s", link, want, h)
 		}
 	}
 }
@@ -331,28 +337,10 @@ func TestKVHeaderCSARead(t *testing.T) {
 // 1.904 + 58 × 0.08706 = 6.953 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010453 s) / 0.7938
 // = 191.6 → 192 GB/s a device, where reading every latent asked (4.815 + 9.211) / 0.039547 / 0.7938 = 446.8 → 447.
 func TestKVHeaderDSARead(t *testing.T) {
-	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RenderVersion(tg, "9.9.9-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var words []string
-	for _, l := range parseYAML(t, r.YAML).header {
-		words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
-	}
-	h := strings.Join(words, " ")
-	for _, want := range []string{
+	headerSays(t, "m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8",
 		"= 9.21 GB",
 		"+ 1.20 GB KV read of the 9.21 GB: every token's indexer key, the top 2048 tokens' latents in each layer) on 8 devices:",
-		"+ 1.20 GB KV each",
-	} {
-		if !strings.Contains(h, want) {
-			t.Errorf("header lacks %q:\n%s", want, h)
-		}
-	}
+		"+ 1.20 GB KV each")
 }
 
 // Under vLLM a hybrid's recurrent state is counted in the dtypes vLLM keeps it in (fit's
@@ -370,23 +358,6 @@ func TestKVHeaderVLLMRecurrentState(t *testing.T) {
 		{"m=Qwen%2FQwen3.5-122B-A10B&s=kv&ctx=8192&engine=vllm&drv=nvidia&n=4&tps=1", []string{
 			"153.65 MB of bf16 convolution + fp32 SSM recurrent state per sequence"}},
 	} {
-		tg, err := target.ParsePermalink(c.link)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := RenderVersion(tg, "9.9.9-test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var words []string
-		for _, l := range parseYAML(t, r.YAML).header {
-			words = append(words, strings.Fields(strings.TrimPrefix(l, "#"))...)
-		}
-		h := strings.Join(words, " ")
-		for _, want := range c.want {
-			if !strings.Contains(h, want) {
-				t.Errorf("%s: header lacks %q:\n%s", c.link, want, h)
-			}
-		}
+		headerSays(t, c.link, c.want...)
 	}
 }

@@ -45,3 +45,59 @@ func TestVLLMLeavesOutDeepSeekMTP(t *testing.T) {
 		t.Errorf("llmfit mode: %v B", m.ParamsB)
 	}
 }
+
+// One rule for every architecture with an MTP block (vllm_mtp.go's mtpFacts), under vLLM only:
+//
+//	zai-org/GLM-4.5 (stores the block and copies of the embedding and head):
+//	  358,337,791,296 − (3,988,069,792 + 1,551,892,480) = 352,797,829,024
+//	zai-org/GLM-4.6 (the block, no copies): 356,785,898,816 − 3,988,069,792 = 352,797,829,024
+//	zai-org/GLM-4.7-FP8 (its count is GLM-4.7's, 358,337,791,296, params.go): 352,797,829,024
+//	zai-org/GLM-5-FP8: 753,910,024,032 − 9,952,920,576 = 743,957,103,456 (45,885,024 FP8 scales kept)
+//	zai-org/GLM-4.5-Air: 110,468,824,832 − (2,375,059,584 + 1,241,513,984) = 106,852,251,264
+//	zai-org/GLM-4.7-Flash: 31,221,488,576 − (643,706,176 + 634,388,480) = 29,943,393,920
+//	Qwen/Qwen3-Next-80B-A3B-Instruct: 81,324,862,720 − 1,650,471,424 = 79,674,391,296
+//	Qwen/Qwen3.5-35B-A3B: 35,951,822,704 − 844,640,768 = 35,107,181,936
+//	Qwen/Qwen3.5-397B-A17B-FP8: 403,422,386,928 − 6,595,568,128 = 396,826,818,800
+//	Qwen/Qwen3.5-27B: 27,781,427,952 − 424,699,392 = 27,356,728,560
+//	Qwen/Qwen3.5-9B: 9,653,104,368 − 243,290,624 = 9,409,813,744
+//	nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16: 123,611,012,096 − 2,942,304,256 = 120,668,707,840
+//	QuantTrio/DeepSeek-V3.2-AWQ (685,011,996,928: 13,092,465,688 over main, short of block +
+//	  copies 13,477,390,136 × 0.99, past the block's 11,624,032,056 × 0.99): 673,387,964,872
+//
+// and copies without the block keep their count: Qwen/Qwen3-Coder-Next (79,674,391,296, the main
+// model), lmstudio-community/GLM-4.7-Flash-MLX-8bit (29,943,393,920), mlx-community/Qwen3.6-35B-
+// A3B-bf16 (35,107,181,936).
+func TestVLLMLeavesOutEveryMTPBlock(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  float64
+	}{
+		{"zai-org/GLM-4.5", 352.797829024},
+		{"zai-org/GLM-4.6", 352.797829024},
+		{"zai-org/GLM-4.7-FP8", 352.797829024},
+		{"zai-org/GLM-5-FP8", 743.957103456},
+		{"zai-org/GLM-4.5-Air", 106.852251264},
+		{"zai-org/GLM-4.7-Flash", 29.94339392},
+		{"Qwen/Qwen3-Next-80B-A3B-Instruct", 79.674391296},
+		{"Qwen/Qwen3.5-35B-A3B", 35.107181936},
+		{"Qwen/Qwen3.5-397B-A17B-FP8", 396.8268188},
+		{"Qwen/Qwen3.5-27B", 27.35672856},
+		{"Qwen/Qwen3.5-9B", 9.409813744},
+		{"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16", 120.66870784},
+		{"QuantTrio/DeepSeek-V3.2-AWQ", 673.387964872},
+		{"Qwen/Qwen3-Coder-Next", 79.674391296},
+		{"lmstudio-community/GLM-4.7-Flash-MLX-8bit", 29.94339392},
+		{"mlx-community/Qwen3.6-35B-A3B-bf16", 35.107181936},
+	} {
+		v := resolve(t, func(t *target.Target) {
+			t.Model, t.Sizing, t.Engine, t.Count = c.model, "kv", target.EngineVLLM, 8
+		})
+		if !near(v.ParamsB, c.want) {
+			t.Errorf("%s under vLLM: %.9f B, want %.9f (%s)", c.model, v.ParamsB, c.want, v.ParamsFrom)
+		}
+		l := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Count = c.model, "kv", 8 })
+		if strings.Contains(l.ParamsFrom, "multi-token") {
+			t.Errorf("%s under llama.cpp: %q", c.model, l.ParamsFrom)
+		}
+	}
+}

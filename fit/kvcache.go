@@ -128,7 +128,7 @@ func (a *Architecture) KVReadBytes(tokens int, elem float64) float64 {
 		case a.Attention == AttentionCSA:
 			return a.csaReadBytes(float64(tokens), elem)
 		case a.sparseMLA():
-			return a.dsaReadBytes(float64(tokens), elem)
+			return a.dsaReadBytes(float64(tokens), float64(a.KVLoraRank+a.QKRopeHeadDim)*elem)
 		}
 	}
 	return a.KVCacheBytes(tokens, elem)
@@ -149,11 +149,13 @@ func (a *Architecture) DSAIndexKeyBytes() float64 {
 	return float64(a.IndexHeadDim + a.IndexHeadDim/dsaQuantBlock*fp32ScaleBytes)
 }
 
-// dsaReadBytes is what a decoded token of a DSA model reads of a cache of t tokens: in every
-// layer the indexer key of every token (the indexer scores them all) and the latents of the
-// top-k tokens it selects (all of them while t ≤ top-k):
+// dsaReadBytes is what a decoded token of a DSA model reads of a cache of t tokens whose latents
+// take latent bytes each: in every layer the indexer key of every token (the indexer scores them
+// all) and the latents of the top-k tokens it selects (all of them while t ≤ top-k):
 //
-//	layers × (indexer key × T + (kv_lora_rank + qk_rope_head_dim) × b × min(T, top-k))
+//	layers × (indexer key × T + latent × min(T, top-k)),  latent = (kv_lora_rank + qk_rope_head_dim) × b
+//
+// (vLLM's fp8 latent is larger, fp8_ds_mla's 656 B: vllmDSALatentBytes)
 //
 // (the Indexer of the reference inference/model.py keeps index_topk tokens; vLLM's sparse MLA
 // backends, vllm/v1/attention/backends/mla/flashmla_sparse.py, gather only those tokens' latents;
@@ -162,8 +164,7 @@ func (a *Architecture) DSAIndexKeyBytes() float64 {
 // DeepSeek-V3.2 at 131,072 tokens in bf16: 61 × (132 × 131,072 + 576 × 2 × 2,048) =
 // 61 × (17,301,504 + 2,359,296) = 1,199,308,800 B, 1.20 GB, where the latents alone are
 // 61 × 1,152 × 131,072 = 9,210,691,584 B, 9.21 GB.
-func (a *Architecture) dsaReadBytes(t, elem float64) float64 {
-	latent := float64(a.KVLoraRank+a.QKRopeHeadDim) * elem
+func (a *Architecture) dsaReadBytes(t, latent float64) float64 {
 	return float64(a.Layers) * (a.DSAIndexKeyBytes()*t + latent*min(t, float64(a.IndexTopK)))
 }
 

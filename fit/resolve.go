@@ -369,7 +369,11 @@ func (b *Bounds) kvShape(t *target.Target) {
 		// (ggml-org/llama.cpp#23346): it reads every latent, so its read stays the whole cache.
 		if b.Arch.CachesKV() && !(b.Engine == target.EngineLlamaCpp && b.Arch.sparseMLA()) {
 			// a hybrid's state as the engine keeps it (vllm_state.go), read whole every step
-			perSeq := b.Arch.KVReadBytes(ctx, elem) - b.Arch.RecurrentStateBytes() + b.SequenceStateBytes()
+			read := b.Arch.KVReadBytes(ctx, elem)
+			if b.Engine == target.EngineVLLM && b.Arch.sparseMLA() {
+				read = b.Arch.dsaReadBytes(float64(ctx), vllmDSALatentBytes(&b.Arch, elem)) // fp8_ds_mla at fp8
+			}
+			perSeq := read - b.Arch.RecurrentStateBytes() + b.SequenceStateBytes()
 			b.KVReadBytes = perSeq * float64(t.Sequences)
 		}
 		return

@@ -18,16 +18,25 @@ const (
 
 // vllmDSAExtraBytes is what vLLM keeps per layer and token beside the latent of a DSA model at
 // elem bytes per cached element: the indexer key, and at fp8 the latent's scales and its RoPE
-// key's second byte; 0 for a model without an indexer.
+// key's second byte (vllmDSALatentBytes); 0 for a model without an indexer.
 func vllmDSAExtraBytes(a *Architecture, elem float64) float64 {
 	if a.IndexHeadDim <= 0 {
 		return 0
 	}
-	extra := a.DSAIndexKeyBytes()
-	if elem == 1 { // fp8_ds_mla
-		extra += float64(a.KVLoraRank/dsaQuantBlock*fp32ScaleBytes) + float64(a.QKRopeHeadDim)*(bf16Bytes-1)
+	return a.DSAIndexKeyBytes() + vllmDSALatentBytes(a, elem) - float64(a.KVLoraRank+a.QKRopeHeadDim)*elem
+}
+
+// vllmDSALatentBytes is one layer's latent of one token as vLLM's sparse MLA backends store and
+// read it at elem bytes per cached element: at fp8 the fp8_ds_mla entry, 512 + 512 / 128 × 4 +
+// 64 × 2 = 656 B for DeepSeek-V3.2 and GLM-5 (vllm/model_executor/layers/attention/
+// mla_attention.py, MLAAttention.get_kv_cache_spec: state_content_bytes={"fp8_ds_mla": 656,
+// "nvfp4_ds_mla": 352}, "ds_mla layouts pack NoPE + RoPE + scales into one opaque per-token
+// blob"), not 576 × 1; else (kv_lora_rank + qk_rope_head_dim) × elem.
+func vllmDSALatentBytes(a *Architecture, elem float64) float64 {
+	if a.IndexHeadDim > 0 && elem == 1 { // fp8_ds_mla
+		return float64(a.KVLoraRank + a.KVLoraRank/dsaQuantBlock*fp32ScaleBytes + a.QKRopeHeadDim*bf16Bytes)
 	}
-	return extra
+	return float64(a.KVLoraRank+a.QKRopeHeadDim) * elem
 }
 
 // VLLMDSAWords says, for a DSA model served by vLLM, what vLLM keeps beside the kv line's latent;

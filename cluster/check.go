@@ -20,6 +20,9 @@ type DeviceResult struct {
 	// AllocatedTo is the claim ("namespace/name") the cluster has already allocated the device
 	// to, when the claims were given; the device is then not free for this claim.
 	AllocatedTo string `json:"allocatedTo,omitempty"`
+	// Nodes are, when the cluster's nodes are given, the nodes a device published for a node
+	// selector is on: those the selector selects, by name (at most maxListedNodes of them).
+	Nodes []string `json:"nodes,omitempty"`
 
 	// Alternatives[i] says whether alternative i could take the device (its class and selector
 	// match, and nothing keeps the scheduler from it); CELError that evaluating a selector on it
@@ -27,6 +30,7 @@ type DeviceResult struct {
 	Alternatives []bool               `json:"-"`
 	CELError     bool                 `json:"-"`
 	attributes   map[string]Attribute // for matchAttribute constraints
+	selector     *NodeSelector        // the node selector behind Node, if any: for placing per node
 	// Selected[i] is alternative i's DeviceClass and selector verdict alone (before taints and
 	// pools), SelectorError[i] that evaluating them fails: what the conformance module compares
 	// with Kubernetes' CEL environment.
@@ -66,17 +70,36 @@ func Check(b *fit.Bounds, slicesData []byte) (Report, error) {
 // (ParseClaims), and judges the slices against the bounds' claim with the claims' allocated
 // devices taken.
 func CheckInUse(b *fit.Bounds, slicesData, claimsData []byte) (Report, error) {
-	s, err := Parse(slicesData)
+	return CheckInputs(b, Inputs{Slices: slicesData, Claims: claimsData})
+}
+
+// Inputs are the pastes a check reads: the slices (required), and optionally the cluster's
+// ResourceClaims and its Nodes (nil: not given).
+type Inputs struct {
+	Slices []byte // kubectl get resourceslices -o yaml
+	Claims []byte // kubectl get resourceclaims -A -o yaml
+	Nodes  []byte // kubectl get nodes -o yaml
+}
+
+// CheckInputs parses the inputs given and judges the slices against the bounds' claim: the
+// claims' allocated devices taken, the slices placed on the nodes given.
+func CheckInputs(b *fit.Bounds, in Inputs) (Report, error) {
+	s, err := Parse(in.Slices)
 	if err != nil {
 		return Report{}, err
 	}
-	var inUse []InUse
-	if claimsData != nil {
-		if inUse, err = ParseClaims(claimsData); err != nil {
+	c := Cluster{Slices: s, ClaimsGiven: in.Claims != nil, NodesGiven: in.Nodes != nil}
+	if in.Claims != nil {
+		if c.InUse, err = ParseClaims(in.Claims); err != nil {
 			return Report{}, err
 		}
 	}
-	return JudgeInUse(b, s, inUse, claimsData != nil), nil
+	if in.Nodes != nil {
+		if c.Nodes, err = ParseNodes(in.Nodes); err != nil {
+			return Report{}, err
+		}
+	}
+	return JudgeCluster(b, c), nil
 }
 
 // Judge judges parsed slices against the bounds' claim, every device free.
@@ -88,10 +111,30 @@ func Judge(b *fit.Bounds, slices []Slice) Report {
 // allocator takes its allocated-devices set: by driver, pool and device name. claimsGiven says
 // whether the cluster's claims were read at all (else the verdict assumes every device free).
 func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) Report {
+	return JudgeCluster(b, Cluster{Slices: slices, InUse: inUse, ClaimsGiven: claimsGiven})
+}
+
+// Cluster is a parsed cluster: its slices, the devices its claims hold and its nodes.
+type Cluster struct {
+	Slices []Slice
+	// InUse are the devices the cluster's claims hold; ClaimsGiven says the claims were read at
+	// all (else every device is assumed free).
+	InUse       []InUse
+	ClaimsGiven bool
+	// Nodes are the cluster's nodes; NodesGiven says they were read at all (else each node
+	// selector's devices are taken as a group of nodes of their own, and every named node exists).
+	Nodes      []Node
+	NodesGiven bool
+}
+
+// JudgeCluster judges the cluster's devices against the bounds' claim and places the claim as
+// the scheduler would: per node, with the devices the node can reach (see place.go).
+func JudgeCluster(b *fit.Bounds, c Cluster) Report {
+	slices := c.Slices
 	alts := claim.Alternatives(b)
 	pools := poolStates(slices)
 	taken := map[deviceID]string{}
-	for _, u := range inUse {
+	for _, u := range c.InUse {
 		id := deviceID{u.Driver, u.Pool, u.Device}
 		if _, ok := taken[id]; !ok {
 			taken[id] = u.Claim
@@ -100,6 +143,10 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 	r := Report{Devices: []DeviceResult{}}
 	for _, a := range alts {
 		r.Requests = append(r.Requests, a.Request)
+	}
+	var reach *reachability
+	if c.NodesGiven {
+		reach = newReachability(c.Nodes)
 	}
 	counters := counterPools(slices, pools, taken)
 	seen := map[deviceID]bool{}
@@ -117,19 +164,31 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 			if problem == "" && taken[id] == "" {
 				short = cp.short(k, d.Consumes, nil)
 			}
-			res := judgeDevice(b, alts, &s, d, problem, short, taken[id])
-			res.pool, res.consumes, res.counters = k, d.Consumes, cp
+			var onNodes []string
+			nowhere := ""
+			if reach != nil {
+				onNodes, nowhere = reach.of(d)
+			}
+			res := judgeDevice(b, alts, &s, d, problem, short, taken[id], nowhere)
+			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, d.Consumes, cp, d.Selector, onNodes
 			r.Devices = append(r.Devices, res)
 		}
 	}
+	var groups []nodeGroup
+	if reach != nil {
+		groups = reach.groups(r.Devices)
+	} else {
+		groups = nodeGroups(r.Devices)
+	}
 	var cut bool
-	r.Allocatable, r.Placement, cut = place(alts, r.Devices)
-	r.Notes = notes(b, alts, claimsGiven)
+	r.Allocatable, r.Placement, cut = place(alts, r.Devices, groups, reach)
+	r.Notes = notes(b, alts, c.ClaimsGiven)
+	r.Notes = append(r.Notes, nodeNotes(r.Devices, reach)...)
 	if cut {
 		r.Notes = append(r.Notes, "the placement search stopped after "+itoa(maxSearchSteps)+" tries of devices against the shared counters: a combination it did not reach may fit")
 	}
-	if claimsGiven {
-		r.Notes = append(r.Notes, inUseNotes(inUse, seen)...)
+	if c.ClaimsGiven {
+		r.Notes = append(r.Notes, inUseNotes(c.InUse, seen)...)
 	}
 	for _, d := range r.Devices {
 		if d.CELError {
@@ -142,7 +201,8 @@ func JudgeInUse(b *fit.Bounds, slices []Slice, inUse []InUse, claimsGiven bool) 
 // judgeDevice judges one device for every alternative.
 // countersShort says why the pool's shared counters, less what held devices consume, cannot
 // give the device what it consumes ("" when they can).
-func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, allocatedTo string) DeviceResult {
+// nowhere says why no node given can reach the device ("" when one can, or the nodes are not given).
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, allocatedTo, nowhere string) DeviceResult {
 	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{}, AllocatedTo: allocatedTo,
 		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
@@ -151,6 +211,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 		if t.Blocks() {
 			blocking = append(blocking, "tainted "+t.String())
 		}
+	}
+	if nowhere != "" {
+		blocking = append(blocking, nowhere)
 	}
 	if poolProblem != "" {
 		blocking = append(blocking, poolProblem)

@@ -80,7 +80,7 @@ func (p *parser) slice(where string, v any) error {
 		return err
 	}
 	perDevice := false
-	if s.Node, perDevice, err = placement(o, "spec", spec); err != nil {
+	if s.Node, s.Selector, perDevice, err = placement(o, "spec", spec); err != nil {
 		return err
 	}
 	if s.CounterSets, err = counterSets(o, "spec.sharedCounters", spec["sharedCounters"]); err != nil {
@@ -102,7 +102,7 @@ func (p *parser) slice(where string, v any) error {
 			return err
 		}
 		if d.Node == "" {
-			d.Node = s.Node
+			d.Node, d.Selector = s.Node, s.Selector
 		}
 		s.Devices = append(s.Devices, d)
 	}
@@ -112,18 +112,19 @@ func (p *parser) slice(where string, v any) error {
 
 // placement reads where a slice's (or, with perDeviceNodeSelection, a device's) devices are:
 // exactly one of nodeName, nodeSelector, allNodes (and perDeviceNodeSelection for a slice).
-func placement(o *object, path string, m map[string]any) (node string, perDevice bool, err error) {
+// node is the node's name, AllNodes, or "nodes matching …" with the selector read.
+func placement(o *object, path string, m map[string]any) (node string, sel *NodeSelector, perDevice bool, err error) {
 	set := 0
 	if v, ok := m["nodeName"]; ok && v != nil {
 		if node, err = text(o, path+".nodeName", v); err != nil {
-			return "", false, err
+			return "", nil, false, err
 		}
 		set++
 	}
 	if v, ok := m["allNodes"]; ok && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return "", false, o.err(path+".allNodes", "is a "+typeName(v)+"; want true")
+			return "", nil, false, o.err(path+".allNodes", "is a "+typeName(v)+"; want true")
 		}
 		if b {
 			node = AllNodes
@@ -131,17 +132,16 @@ func placement(o *object, path string, m map[string]any) (node string, perDevice
 		}
 	}
 	if v, ok := m["nodeSelector"]; ok && v != nil {
-		sel, err := mapping(o, path+".nodeSelector", v)
-		if err != nil {
-			return "", false, err
+		if sel, err = nodeSelector(o, path+".nodeSelector", v); err != nil {
+			return "", nil, false, err
 		}
-		node = nodeSelectorWord + selectorText(sel)
+		node = nodeSelectorWord + sel.Text()
 		set++
 	}
 	if v, ok := m["perDeviceNodeSelection"]; ok && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return "", false, o.err(path+".perDeviceNodeSelection", "is a "+typeName(v)+"; want true")
+			return "", nil, false, o.err(path+".perDeviceNodeSelection", "is a "+typeName(v)+"; want true")
 		}
 		if b {
 			perDevice = true
@@ -149,45 +149,9 @@ func placement(o *object, path string, m map[string]any) (node string, perDevice
 		}
 	}
 	if set > 1 {
-		return "", false, o.err(path, "sets more than one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection")
+		return "", nil, false, o.err(path, "sets more than one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection")
 	}
-	return node, perDevice, nil
-}
-
-// selectorText writes a node selector compactly and deterministically, as the name of a group
-// of nodes (its labels are not in the slices, so it cannot be resolved to node names):
-// "topology.kubernetes.io/zone In (a, b)", terms joined by " or ".
-func selectorText(sel map[string]any) string {
-	terms, _ := sel["nodeSelectorTerms"].([]any)
-	var out []string
-	for _, tv := range terms {
-		term, _ := tv.(map[string]any)
-		var reqs []string
-		for _, key := range []string{"matchExpressions", "matchFields"} {
-			list, _ := term[key].([]any)
-			for _, rv := range list {
-				r, _ := rv.(map[string]any)
-				k, _ := r["key"].(string)
-				op, _ := r["operator"].(string)
-				req := k + " " + op
-				if vals, ok := r["values"].([]any); ok && len(vals) > 0 {
-					var vs []string
-					for _, v := range vals {
-						if s, ok := v.(string); ok {
-							vs = append(vs, s)
-						}
-					}
-					req += " (" + strings.Join(vs, ", ") + ")"
-				}
-				reqs = append(reqs, req)
-			}
-		}
-		out = append(out, strings.Join(reqs, ", "))
-	}
-	if len(out) == 0 {
-		return "an empty node selector"
-	}
-	return clip(strings.Join(out, " or "))
+	return node, sel, perDevice, nil
 }
 
 // device reads one device: flat (v1, v1beta2) or under `basic` (v1beta1).
@@ -213,7 +177,7 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 		fpath = path + ".basic"
 	}
 	if perDevice {
-		if d.Node, _, err = placement(o, fpath, fields); err != nil {
+		if d.Node, d.Selector, _, err = placement(o, fpath, fields); err != nil {
 			return Device{}, err
 		}
 		if d.Node == "" {

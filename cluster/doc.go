@@ -1,6 +1,7 @@
 // Package cluster answers "will this claim find devices in my cluster?" from the cluster's own
 // ResourceSlices: `kubectl get resourceslices -o yaml` (a v1 List), `-o json`, or several
-// ResourceSlice documents separated by `---`.
+// ResourceSlice documents separated by `---`; optionally with its ResourceClaims and its Nodes
+// (Inputs, CheckInputs).
 //
 // Every device is judged against the claim fitclaim renders for a target, by the selectors'
 // structured meaning (fit.Bounds and the driver), not by a general CEL interpreter: the same
@@ -39,10 +40,25 @@
 // held) and the whole-or-two-halves pool (halves.yaml, where greedy first-fit fails): every
 // device alone, and every claim of one to three devices, down to the devices picked.
 //
-// Not modelled (the allocator would see them, the pasted lists cannot say): node labels for
-// nodeSelector slices (each selector is its own group of nodes), consumable capacity
-// (KEP-5075: a shared device's results are taken whole), and this claim's own admin access
-// (fitclaim's claims ask for none).
+// Nodes are placed on when the cluster's Nodes are given beside the slices (`kubectl get nodes
+// -o yaml`; ParseNodes reads each node's name and labels). The claim is then tried on each real
+// node, as the scheduler's allocator gathers that node's devices (GatherPools, NodeMatches): the
+// devices of slices naming the node, of all-nodes slices, and of every slice (or, with
+// perDeviceNodeSelection, device) whose nodeSelector selects it — matchExpressions In, NotIn,
+// Exists, DoesNotExist, Gt and Lt on its labels and matchFields metadata.name on its name, terms
+// ORed, as k8s' nodeaffinity matches them. A node-selector device lists the nodes it is on
+// (DeviceResult.Nodes); a device no node given reaches (a selector selecting none, a nodeName
+// not among the nodes) does not match, and its reasons say so. Nodes with no devices of their own
+// that the same selectors select are tried once. Without the nodes, each node selector's
+// devices are a group of nodes of their own and every node a slice names is taken to exist;
+// a note says so when a selector is there. Node taints, cordons and the pod's own node affinity
+// are not weighed. Which devices the allocator picks on a node with several pools varies (it
+// walks them in Go map order); the placement names one valid choice. The conformance module
+// proves the node placement against the allocator run on each node of zones-nodes.yaml.
+//
+// Not modelled (the allocator would see them, the pasted lists cannot say): consumable
+// capacity (KEP-5075: a shared device's results are taken whole), and this claim's own admin
+// access (fitclaim's claims ask for none).
 //
 // Pure Go: no file system, network or syscall/js; sigs.k8s.io/yaml for YAML.
 package cluster

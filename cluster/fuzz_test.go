@@ -13,7 +13,7 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -69,6 +69,40 @@ func FuzzParseClaims(f *testing.F) {
 		if err != nil {
 			if e, ok := err.(*Error); !ok || e.Input != "claims" {
 				t.Fatalf("error %T %v, want a claims *Error", err, err)
+			}
+			return
+		}
+		if js := r.JSON(); !json.Valid([]byte(js)) {
+			t.Fatalf("JSON() is not JSON: %s", js)
+		}
+	})
+}
+
+// FuzzParseNodes: any nodes input is read or refused with an *Error naming the nodes input;
+// nothing panics, and what is read places zones.yaml's devices.
+func FuzzParseNodes(f *testing.F) {
+	for _, name := range []string{"zones-nodes.yaml", "zones.yaml"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	slices, err := os.ReadFile("testdata/zones.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, ok := fit.LookupDriver(fit.DriverLlmfit)
+	if !ok {
+		f.Fatal("no llmfit driver")
+	}
+	b := &fit.Bounds{MemoryGi: 40, Driver: d, DeviceClass: d.Domain, Target: target.Default()}
+	b.Target.Count = 2
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := CheckInputs(b, Inputs{Slices: slices, Nodes: data})
+		if err != nil {
+			if e, ok := err.(*Error); !ok || e.Input != "nodes" {
+				t.Fatalf("error %T %v, want a nodes *Error", err, err)
 			}
 			return
 		}

@@ -8,8 +8,9 @@ import (
 )
 
 // nodeGroup is the devices one node can use: those published for it by name, and those for all
-// nodes. A node selector's devices form their own group (the nodes' labels are not in the
-// slices), as do all-nodes devices when no slice names a node.
+// nodes. Without the cluster's nodes, a node selector's devices form their own group (the nodes'
+// labels are not in the slices), as do all-nodes devices when no slice names a node; with them,
+// reachability.groups places every device on the real nodes it reaches.
 type nodeGroup struct {
 	name    string
 	devices []int // indexes into the report's devices
@@ -43,8 +44,10 @@ func nodeGroups(devs []DeviceResult) []nodeGroup {
 // place decides whether the claim can be allocated: for some node, the first alternative (in
 // order) that finds Count free devices there, all sharing the MatchAttribute value when it has one.
 // It says where, or the nearest miss, in words.
-func place(alts []claim.Alternative, devs []DeviceResult) (ok bool, placement string, cut bool) {
-	groups := nodeGroups(devs)
+func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, reach *reachability) (ok bool, placement string, cut bool) {
+	if len(groups) == 0 && reach != nil && len(devs) > 0 {
+		return false, "not allocatable: no device is on any of " + reach.given(), false
+	}
 	if len(groups) == 0 {
 		return false, "no devices in the slices", false
 	}

@@ -30,7 +30,7 @@ func (r *Report) Table() string {
 		if d.Matches {
 			match, why = "yes", d.Request
 		}
-		w.Write([]byte(tabSafe(d.Node) + "\t" + tabSafe(d.Driver) + "\t" + tabSafe(d.Pool) + "\t" + tabSafe(d.Device) + "\t" + match + "\t" + tabSafe(why) + "\n"))
+		w.Write([]byte(tabSafe(nodeCell(d)) + "\t" + tabSafe(d.Driver) + "\t" + tabSafe(d.Pool) + "\t" + tabSafe(d.Device) + "\t" + match + "\t" + tabSafe(why) + "\n"))
 	}
 	w.Flush()
 	b.WriteString("\n" + r.Placement + "\n")
@@ -48,4 +48,18 @@ func tabSafe(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// nodeCell is the NODE column: where the device is published, and for a node-selector device
+// placed on the nodes given, the first of those nodes ("nodes matching zone In (a): gpu-a, gpu-b").
+func nodeCell(d DeviceResult) string {
+	const shown = 3
+	if len(d.Nodes) == 0 {
+		return d.Node
+	}
+	s := d.Node + ": " + strings.Join(d.Nodes[:min(len(d.Nodes), shown)], ", ")
+	if len(d.Nodes) > shown {
+		s += " and " + itoa(len(d.Nodes)-shown) + " more"
+	}
+	return s
 }

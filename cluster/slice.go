@@ -9,7 +9,9 @@ type Slice struct {
 	Generation int64
 	SliceCount int64  // spec.pool.resourceSliceCount
 	Node       string // where its devices are: see Placement
-	Devices    []Device
+	// Selector is the slice's nodeSelector, when it has one (Node is then "nodes matching …").
+	Selector *NodeSelector
+	Devices  []Device
 	// CounterSets are the shared counters the slice publishes for its pool (sharedCounters,
 	// KEP-4815; in v1 a slice of its own beside the pool's device slices).
 	CounterSets []CounterSet
@@ -31,8 +33,10 @@ type CounterUse struct {
 // Device is one device of a slice. Attributes and capacities are keyed as the slice spells
 // them: qualified ("gpu.nvidia.com/productName") or not ("productName", in the driver's domain).
 type Device struct {
-	Name       string
-	Node       string // the slice's placement, or the device's own with perDeviceNodeSelection
+	Name string
+	Node string // the slice's placement, or the device's own with perDeviceNodeSelection
+	// Selector is the node selector behind Node when it is "nodes matching …".
+	Selector   *NodeSelector
 	Attributes map[string]Attribute
 	Capacity   map[string]Quantity
 	Taints     []Taint

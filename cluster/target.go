@@ -15,9 +15,16 @@ func CheckTarget(t target.Target, slicesData []byte) (Report, error) {
 // devices they hold are not free. The command line's --claims, the API's claims part and the
 // page's claims box all come here.
 func CheckTargetInUse(t target.Target, slicesData, claimsData []byte) (Report, error) {
+	return CheckTargetInputs(t, Inputs{Slices: slicesData, Claims: claimsData})
+}
+
+// CheckTargetInputs is CheckTarget with every input: the claims (whose devices are not free) and
+// the nodes (which the slices' node selectors resolve to), each nil when not given. The command
+// line's --nodes, the API's nodes part and the page's nodes box come here.
+func CheckTargetInputs(t target.Target, in Inputs) (Report, error) {
 	r, err := claim.Render(t)
 	if err != nil {
 		return Report{}, err
 	}
-	return CheckInUse(&r.Bounds, slicesData, claimsData)
+	return CheckInputs(&r.Bounds, in)
 }

@@ -21,11 +21,16 @@ func (r *Report) ViewJSON() string {
 // claims hold taken (claimsData nil: none given): what the page's cluster wasm calls. It answers
 // ViewJSON.
 func CheckClaimJSON(claimJSON string, slicesData, claimsData []byte) (string, error) {
+	return CheckClaimJSONInputs(claimJSON, Inputs{Slices: slicesData, Claims: claimsData})
+}
+
+// CheckClaimJSONInputs is CheckClaimJSON with every input (the nodes too; nil: not given).
+func CheckClaimJSONInputs(claimJSON string, in Inputs) (string, error) {
 	b, err := BoundsFromClaimJSON(claimJSON)
 	if err != nil {
 		return "", err
 	}
-	r, err := CheckInUse(b, slicesData, claimsData)
+	r, err := CheckInputs(b, in)
 	if err != nil {
 		return "", err
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -161,9 +163,15 @@ func claimLabel(t target.Target) string {
 // inUse are the devices other claims hold (nil: none given): such a device does not match, and
 // cluster must name its claim.
 func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []*resourcev1.ResourceSlice, rep cluster.Report, inUse sets.Set[structured.DeviceID]) error {
-	usable := poolsUsable(slices)
+	return agreeDevicesOnNodes(ctx, m, alts, slices, rep, inUse, nil)
+}
+
+// agreeDevicesOnNodes is agreeDevices with the cluster's nodes (nil: not given): a device no
+// node reaches does not match, and a node-selector device lists the nodes its selector selects.
+func agreeDevicesOnNodes(ctx context.Context, m *Matcher, alts []Alternative, sliceList []*resourcev1.ResourceSlice, rep cluster.Report, inUse sets.Set[structured.DeviceID], nodes []*corev1.Node) error {
+	usable := poolsUsable(sliceList)
 	i := 0
-	for _, s := range slices {
+	for _, s := range sliceList {
 		for _, dev := range s.Spec.Devices {
 			if i >= len(rep.Devices) {
 				return errorf("cluster has %d devices, Kubernetes more", len(rep.Devices))
@@ -191,7 +199,21 @@ func agreeDevices(ctx context.Context, m *Matcher, alts []Alternative, slices []
 			if held != (got.AllocatedTo != "") {
 				return errorf("%s: allocated to another claim %v, cluster says allocated to %q", id, held, got.AllocatedTo)
 			}
-			matches := first >= 0 && !blockingTaint(dev) && usable[s] && !held
+			reached := true
+			if nodes != nil {
+				on, selector, err := nodesOf(s, dev, nodes)
+				if err != nil {
+					return errorf("%s: %v", id, err)
+				}
+				reached = len(on) > 0
+				if !selector {
+					on = nil // cluster lists the nodes of node-selector devices only
+				}
+				if !slices.Equal(on, got.Nodes) {
+					return errorf("%s: on nodes %q, cluster says %q", id, on, got.Nodes)
+				}
+			}
+			matches := first >= 0 && !blockingTaint(dev) && usable[s] && !held && reached
 			if matches != got.Matches {
 				return errorf("%s: matches %v, cluster %v (reasons %q)", id, matches, got.Matches, got.Reasons)
 			}
@@ -272,7 +294,7 @@ func agreeAllocation(byNode map[string][]Allocated, rep cluster.Report) (bool, e
 		for _, a := range got {
 			found := false
 			for _, d := range rep.Devices {
-				if d.Driver == a.Driver && d.Pool == a.Pool && d.Device == a.Device && (d.Node == node || d.Node == cluster.AllNodes) {
+				if d.Driver == a.Driver && d.Pool == a.Pool && d.Device == a.Device && (d.Node == node || d.Node == cluster.AllNodes || slices.Contains(d.Nodes, node)) {
 					found = true
 					k := requestIndex(a.Request, rep)
 					if k < 0 || !d.Alternatives[k] {

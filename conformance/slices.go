@@ -67,14 +67,24 @@ func AllocateSlices(ctx context.Context, m Manifest, slices []*resourcev1.Resour
 // AllocateSlicesInUse is AllocateSlices with devices already allocated to other claims (the
 // scheduler's allocated state: AllocatedState of the cluster's claims).
 func AllocateSlicesInUse(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice, inUse structured.AllocatedState) (map[string][]Allocated, error) {
+	var nodes []*corev1.Node
+	for _, name := range SliceNodes(slices) {
+		nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
+	}
+	return AllocateOnNodes(ctx, m, slices, inUse, nodes)
+}
+
+// AllocateOnNodes is AllocateSlicesInUse on the given nodes (with their labels, which the
+// slices' node selectors read), as the scheduler tries each node of the cluster.
+func AllocateOnNodes(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice, inUse structured.AllocatedState, nodes []*corev1.Node) (map[string][]Allocated, error) {
 	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, inUse,
 		classLister(DeviceClasses), slices, dracel.NewCache(64, dracel.Features{}))
 	if err != nil {
 		return nil, fmt.Errorf("NewAllocator: %w", err)
 	}
 	out := map[string][]Allocated{}
-	for _, name := range SliceNodes(slices) {
-		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	for _, node := range nodes {
+		name := node.Name
 		res, err := alloc.Allocate(ctx, node, []*resourcev1.ResourceClaim{ClaimFor(m)})
 		if errors.Is(err, structured.ErrFailedAllocationOnNode) {
 			// Not this node (an invalid pool here, say); the scheduler tries the others.

@@ -15,13 +15,14 @@ const exitNotAllocatable = 3
 // stdin is where --slices - reads from (a variable for tests).
 var stdin io.Reader = os.Stdin
 
-// checkFiles are check's own flags: --slices FILE (required) and --claims FILE (optional); "-"
-// is standard input, for one of them at most.
+// checkFiles are check's own flags: --slices FILE (required), --claims FILE and --nodes FILE
+// (optional); "-" is standard input, for one of them at most.
 type checkFiles struct {
-	slices, claims string
+	slices, claims, nodes string
 }
 
-// splitCheckArgs takes --slices and --claims out of a check command line; the rest are claim flags.
+// splitCheckArgs takes --slices, --claims and --nodes out of a check command line; the rest are
+// claim flags.
 func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -30,7 +31,7 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "-" || (name != "slices" && name != "claims") {
+		if !strings.HasPrefix(a, "-") || a == "-" || (name != "slices" && name != "claims" && name != "nodes") {
 			rest = append(rest, a)
 			continue
 		}
@@ -41,23 +42,35 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 			i++
 			value = args[i]
 		}
-		if name == "slices" {
+		switch name {
+		case "slices":
 			files.slices = value
-		} else {
+		case "claims":
 			files.claims = value
+		default:
+			files.nodes = value
 		}
 	}
 	if files.slices == "" {
 		return nil, checkFiles{}, fmt.Errorf("--slices FILE is required (kubectl get resourceslices -o yaml > FILE, or --slices - to read standard input)")
 	}
-	if files.slices == "-" && files.claims == "-" {
-		return nil, checkFiles{}, fmt.Errorf("--slices and --claims cannot both read standard input; give one of them a file")
+	var stdins []string // the flags reading standard input: one at most
+	for _, f := range []struct{ flag, value string }{{"--slices", files.slices}, {"--claims", files.claims}, {"--nodes", files.nodes}} {
+		if f.value == "-" {
+			stdins = append(stdins, f.flag)
+		}
+	}
+	switch len(stdins) {
+	case 2:
+		return nil, checkFiles{}, fmt.Errorf("%s and %s cannot both read standard input; give one of them a file", stdins[0], stdins[1])
+	case 3:
+		return nil, checkFiles{}, fmt.Errorf("--slices, --claims and --nodes cannot all read standard input; give two of them a file")
 	}
 	return rest, files, nil
 }
 
-// readInput reads at most one byte more than cluster.MaxInput, so Parse and ParseClaims can say
-// it is too big. A file that cannot be opened is named with its flag (--slices or --claims).
+// readInput reads at most one byte more than cluster.MaxInput, so Parse, ParseClaims and
+// ParseNodes can say it is too big. A file that cannot be opened is named with its flag.
 func readInput(flag, name string) ([]byte, error) {
 	r := stdin
 	if name != "-" {
@@ -71,6 +84,16 @@ func readInput(flag, name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, cluster.MaxInput+1))
 }
 
+// readOptional is readInput for an optional input: given, so never nil (an empty file is
+// given, and empty: ParseClaims and ParseNodes say so).
+func readOptional(flag, name string) ([]byte, error) {
+	data, err := readInput(flag, name)
+	if err == nil && data == nil {
+		data = []byte{}
+	}
+	return data, err
+}
+
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	rest, files, err := splitCheckArgs(args)
 	var c claimArgs
@@ -81,18 +104,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "check", err)
 	}
 	t, err := c.target()
-	var slices, claims []byte
+	var in cluster.Inputs
 	if err == nil {
-		slices, err = readInput("--slices", files.slices)
+		in.Slices, err = readInput("--slices", files.slices)
 	}
 	if err == nil && files.claims != "" {
-		if claims, err = readInput("--claims", files.claims); err == nil && claims == nil {
-			claims = []byte{} // an empty file is given, and empty: ParseClaims says so
-		}
+		in.Claims, err = readOptional("--claims", files.claims)
+	}
+	if err == nil && files.nodes != "" {
+		in.Nodes, err = readOptional("--nodes", files.nodes)
 	}
 	var r cluster.Report
 	if err == nil {
-		r, err = cluster.CheckTargetInUse(t, slices, claims)
+		r, err = cluster.CheckTargetInputs(t, in)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "fitclaim check:", err)

@@ -58,6 +58,13 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims", "-"}, "", exitError, "fitclaim check: claims: empty"},
 		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims", busySlices}, "", exitError,
 			`fitclaim check: claims: items[0]: kind: "ResourceSlice"; want ResourceClaim`},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes"}, "", exitUsage, "fitclaim check: --nodes needs a file"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", "/nonexistent/nodes.yaml"}, "", exitError, "fitclaim check: --nodes: open /nonexistent/nodes.yaml"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--claims=-", "--nodes", "-"}, "", exitUsage, "fitclaim check: --claims and --nodes cannot both read standard input"},
+		{[]string{"check", "--params", "7", "--slices=-", "--claims=-", "--nodes", "-"}, "", exitUsage, "fitclaim check: --slices, --claims and --nodes cannot all read standard input"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", "-"}, "", exitError, "fitclaim check: nodes: empty: paste the output of kubectl get nodes -o yaml"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesSlices}, "", exitError,
+			`fitclaim check: nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 	}
 	defer func() { stdin = os.Stdin }()
 	for _, c := range cases {
@@ -109,5 +116,49 @@ func TestCheckSharedCounters(t *testing.T) {
 	out, _, code = runCLI("check", "--slices", slices, "--claims", claims, "--params", "70", "--driver", "nvidia", "--count", "2", "--json")
 	if code != exitNotAllocatable || !strings.Contains(out, `"counter set gpu-2-counters: memory 70Gi left, needs 80Gi"`) {
 		t.Fatalf("two GPUs: exit %d:\n%s", code, out)
+	}
+}
+
+const (
+	zonesSlices = "../../cluster/testdata/zones.yaml"
+	zonesNodes  = "../../cluster/testdata/zones-nodes.yaml"
+)
+
+// check --nodes: zones.yaml's node selectors resolve to zones-nodes.yaml's nodes. Four devices
+// fit on node gpu-a (its own a0, zone a's z0 and z1, the all-nodes s0); without the nodes each
+// selector is a group of its own and the most is zone a's three. --json prints the engine's
+// report for the same inputs.
+func TestCheckNodes(t *testing.T) {
+	slices, err := os.ReadFile(zonesSlices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := os.ReadFile(zonesNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := target.ParsePermalink("p=7&drv=llmfit&n=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI("check", "--slices", zonesSlices, "--nodes", zonesNodes, "--permalink", "#p=7&drv=llmfit&n=4", "--json")
+	if code != 0 || out != want.JSON() || !strings.Contains(out, `"nodes": [`) {
+		t.Fatalf("exit %d:\n%s\nwant:\n%s", code, out, want.JSON())
+	}
+	stdin = strings.NewReader(string(nodes))
+	defer func() { stdin = os.Stdin }()
+	out, _, code = runCLI("check", "--slices", zonesSlices, "--nodes=-", "--params", "7", "--driver", "llmfit", "--count", "4")
+	if code != 0 || !strings.Contains(out, "allocatable on node gpu-a: model gets a0, z0, z1, s0\n") ||
+		!strings.Contains(out, "nodes matching topology.kubernetes.io/zone In (a): gpu-a, gpu-b ") ||
+		!strings.Contains(out, "on no node: its node selector selects none of the 4 nodes given") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI("check", "--slices", zonesSlices, "--params", "7", "--driver", "llmfit", "--count", "4")
+	if code != exitNotAllocatable || !strings.Contains(out, "the most is 3 on nodes matching topology.kubernetes.io/zone In (a)\n") {
+		t.Fatalf("without nodes: exit %d:\n%s", code, out)
 	}
 }

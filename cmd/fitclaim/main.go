@@ -96,6 +96,8 @@ Usage:
                                    cluster? (kubectl get resourceslices -o yaml); exit 3 if not
       [--claims FILE|-]            devices the cluster's claims hold are not free
                                    (kubectl get resourceclaims -A -o yaml)
+      [--nodes FILE|-]             place the claim on the cluster's real nodes, whose labels
+                                   resolve node-selector slices (kubectl get nodes -o yaml)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 

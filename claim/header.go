@@ -194,7 +194,10 @@ func archSource(b *fit.Bounds) string {
 		fit.SourceOverride: "the override",
 	}[a.Source]
 	if a.Source == fit.SourceVerified {
-		src = "config.json of " + commentSafe(b.Model.Arch.Base) + " via architectures.csv"
+		src = "config.json of " + commentSafe(a.Base) + " via architectures.csv"
+		if a.KinFrom != "" {
+			src += " (the row of " + commentSafe(a.KinFrom) + ", which this repository re-uploads: the same name but for its owner and format)"
+		}
 	}
 	out := "from " + src
 	if len(a.Overridden) > 0 && a.Source != fit.SourceOverride {

@@ -361,3 +361,14 @@ func TestKVHeaderVLLMRecurrentState(t *testing.T) {
 		headerSays(t, c.link, c.want...)
 	}
 }
+
+// A re-upload without an architectures.csv row takes the row of the model it re-uploads (fit's
+// TestReuploadTakesItsKinsArchitecture): nvidia/GLM-5-NVFP4 holds GLM-5's latents, 78 × 1,152 B ×
+// 131,072 = 11,777,605,632 B (11.78 GB), and under vLLM reads 78 × (132 × 131,072 + 1,152 × 2,048)
+// = 1,533,542,400 B (1.53 GB), and the header names the row it took.
+func TestKVHeaderReuploadKin(t *testing.T) {
+	headerSays(t, "m=nvidia%2FGLM-5-NVFP4&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8",
+		"arch: from config.json of zai-org/GLM-5 / GLM-5.1 via architectures.csv (the row of zai-org/GLM-5-FP8, which this repository re-uploads: the same name but for its owner and format)",
+		"= 11.78 GB",
+		"+ 1.53 GB KV read of the 11.78 GB")
+}

@@ -60,6 +60,9 @@ type Architecture struct {
 	// (Gemma-4 E2B/E4B's num_kv_shared_layers); 0 = none.
 	KVSharedLayers int
 	MaxContext     int // the real maximum context (0: unknown)
+	// Base is the architectures.csv base whose config.json gave the verified facts ("" = none);
+	// KinFrom names the entry whose row a re-upload without one of its own takes (kinarch.go).
+	Base, KinFrom string
 	// MaxContextFrom names the verified entry whose config.json gave MaxContext to an entry without
 	// a row of its own, whose catalog context is that × a RoPE factor (kincontext.go); "" = its own.
 	MaxContextFrom string
@@ -75,7 +78,8 @@ type Architecture struct {
 // architectures.csv where there is one, else llmfit's layers/KV heads/head size, else nothing
 // (Source "estimated": the KV cache falls back to llmfit's per-parameter estimate).
 func ArchitectureOf(m *catalog.Model) Architecture {
-	if a := &m.Arch; a.Known() {
+	if k := archKin(m); k != nil {
+		a := &k.Arch
 		out := Architecture{
 			Attention: a.Attention, Layers: a.Layers, KVHeads: a.KVHeads, HeadDim: a.HeadDim,
 			SlidingWindow: a.SlidingWindow, SlidingLayers: a.SlidingLayers, FullAttentionLayers: a.FullAttentionLayers,
@@ -83,9 +87,12 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			CSALayers: a.CSALayers, HCALayers: a.HCALayers, MaxContext: a.MaxContext, Source: SourceVerified,
 			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
 			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim, IndexTopK: a.IndexTopK,
-			RecurrentConvState: a.RecurrentConvState, SSMStateDtype: a.SSMStateDtype,
+			RecurrentConvState: a.RecurrentConvState, SSMStateDtype: a.SSMStateDtype, Base: a.Base,
 		}
-		if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
+		if k != m { // a re-upload: the kin's shape, its own context unless that is the kin's × a RoPE factor
+			out.KinFrom = k.Name
+			out.MaxContext, out.MaxContextFrom = kinContext(m)
+		} else if out.MaxContext == 0 { // architectures.md: left empty where no source confirmed it; the catalog's stands
 			out.MaxContext = m.ContextLength
 		}
 		return out

@@ -222,12 +222,17 @@ type activeFact struct {
 }
 
 // moeActiveOf is the active count of a catalog entry's architecture: by its architectures.csv
-// base, else by its parameter count, when that is, to the parameter, the count of a 16-bit entry
-// whose base has a fact (Nemotron-Cascade-2-30B-A3B and Nemotron-3-Nano-30B-A3B-BF16 both hold
+// base (or, for a re-upload without a row, its kin's: kinarch.go), else by its parameter count,
+// when that is, to the parameter, the count of a 16-bit entry whose base has a fact (Nemotron-Cascade-2-30B-A3B and Nemotron-3-Nano-30B-A3B-BF16 both hold
 // 31,577,937,344: the same tensors).
 func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 	if f, ok := moeActiveFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
 		return f, true
+	}
+	if k := archKin(m); k != nil && k != m { // a re-upload of a row's model (kinarch.go)
+		if f, ok := moeActiveFacts[k.Arch.Base]; ok {
+			return f, true
+		}
 	}
 	if f, ok := activeBySameCount()[m.ParametersRaw]; ok && m.ParametersRaw > 0 {
 		return f, true

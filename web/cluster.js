@@ -1,9 +1,10 @@
 // fitclaim page: the "Check against my cluster" panel. The user pastes, drops or opens the
 // output of `kubectl get resourceslices -o yaml` (or -o json), and optionally of
-// `kubectl get resourceclaims -A -o yaml` (devices those claims hold are busy); the second Go engine
+// `kubectl get resourceclaims -A -o yaml` (devices those claims hold are busy) and of
+// `kubectl get nodes -o yaml` (the claim is placed per real node); the second Go engine
 // (later.js: fitclaim-later.wasm, with sigs.k8s.io/yaml and package cluster), fetched on the
 // panel's first use so the first load does not pay for it, reads it and judges every device against the claim
-// on show (its JSON, as the Claim panel's JSON tab holds it). Slices and claims never leave the browser.
+// on show (its JSON, as the Claim panel's JSON tab holds it). Slices, claims and nodes never leave the browser.
 // Every word of a verdict comes from Go; this file only moves text.
 "use strict";
 
@@ -14,6 +15,7 @@
   let lastClaim = "";
   let lastText = "";
   let lastClaims = "";
+  let lastNodes = "";
   let timer = 0;
 
   async function loadEngine() {
@@ -21,11 +23,17 @@
     return window.fitclaimCluster;
   }
 
-  // The cluster's claims, if given: "" means none (every device free).
-  function claimsText() {
-    const node = $("claims");
+  // An optional box's text: "" means not given.
+  function optionalText(id) {
+    const node = $(id);
     return node && node.value.trim() ? node.value : "";
   }
+
+  // The cluster's claims, if given: "" means none (every device free).
+  function claimsText() { return optionalText("claims"); }
+
+  // The cluster's nodes, if given: "" means none (each node selector is a group of its own).
+  function nodesText() { return optionalText("nodes"); }
 
   // The claim on show: the JSON tab's text (the main engine's claim JSON).
   function claimJSON() {
@@ -54,7 +62,8 @@
       const cell = (text, cls) => { const td = el("td", cls || "", text); td.setAttribute("role", "cell"); return td; };
       const tr = el("tr", d.matches ? "match" : "nomatch");
       tr.setAttribute("role", "row");
-      tr.appendChild(cell(d.node));
+      // A node-selector device placed on the nodes given: the nodes it is on.
+      tr.appendChild(cell(d.nodes && d.nodes.length ? d.node + ": " + d.nodes.join(", ") : d.node));
       tr.appendChild(cell(d.driver));
       tr.appendChild(cell(d.pool));
       const dev = el("th", "", d.device);
@@ -78,6 +87,7 @@
   async function check() {
     const text = $("slices").value;
     const claims = claimsText();
+    const nodes = nodesText();
     const claim = claimJSON();
     if (!text.trim()) {
       $("cluster-error").hidden = true;
@@ -89,15 +99,16 @@
       showError("No claim on show yet: choose a model first.");
       return;
     }
-    if (text === lastText && claim === lastClaim && claims === lastClaims) return;
+    if (text === lastText && claim === lastClaim && claims === lastClaims && nodes === lastNodes) return;
     lastText = text;
     lastClaim = claim;
     lastClaims = claims;
+    lastNodes = nodes;
     status(window.fitclaimCluster ? "Checking…" : "Loading the cluster engine…");
     try {
       const fc = await loadEngine();
-      const out = fc.check(claim, text, claims);
-      if (text !== $("slices").value || claim !== claimJSON() || claims !== claimsText()) return; // superseded meanwhile
+      const out = fc.check(claim, text, claims, nodes);
+      if (text !== $("slices").value || claim !== claimJSON() || claims !== claimsText() || nodes !== nodesText()) return; // superseded meanwhile
       if (out.error) showError(out.error);
       else showReport(JSON.parse(out.report));
       status("");
@@ -129,10 +140,11 @@
     area.addEventListener("input", later);
     $("slices-check").addEventListener("click", () => { lastText = ""; check(); });
     $("slices-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0]));
-    const claims = $("claims");
-    if (claims) {
-      claims.addEventListener("input", later);
-      $("claims-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0], "claims"));
+    for (const id of ["claims", "nodes"]) {
+      const box = $(id);
+      if (!box) continue;
+      box.addEventListener("input", later);
+      $(id + "-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0], id));
     }
     const zone = $("cluster");
     zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
@@ -141,7 +153,7 @@
       e.preventDefault();
       zone.classList.remove("dragging");
       const dt = e.dataTransfer;
-      const into = e.target && e.target.id === "claims" ? "claims" : "slices"; // dropped on the claims box
+      const into = e.target && (e.target.id === "claims" || e.target.id === "nodes") ? e.target.id : "slices"; // dropped on an optional box
       if (dt && dt.files && dt.files.length) readFile(dt.files[0], into);
       else if (dt) { $(into).value = dt.getData("text"); check(); }
     });

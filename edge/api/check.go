@@ -15,9 +15,11 @@ import (
 //
 //	POST /api/v1/check?<permalink keys>   body: kubectl get resourceslices -o yaml (or -o json)
 //
-// or, to say which devices are already allocated, a multipart/form-data body (curl -F
-// slices=@slices.yaml -F claims=@claims.yaml) with the part `slices` (required) and `claims`
-// (optional: kubectl get resourceclaims -A -o yaml, whose allocated devices are not free).
+// or, to say which devices are already allocated or which nodes there are, a
+// multipart/form-data body (curl -F slices=@slices.yaml -F claims=@claims.yaml -F
+// nodes=@nodes.yaml) with the part `slices` (required), `claims` (optional: kubectl get
+// resourceclaims -A -o yaml, whose allocated devices are not free) and `nodes` (optional:
+// kubectl get nodes -o yaml, whose labels resolve the slices' node selectors).
 // It answers 200 with cluster.Report.JSON ({"allocatable", "devices": […]}) — whether or not
 // the claim can be allocated —, 400 for a bad target, bad slices or bad claims (the message names
 // the input, object and field), 413 for a body (or a part) over cluster.MaxInput. Answers are not cached: the body
@@ -43,12 +45,12 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusRequestURITooLong, "query: too long ("+strconv.Itoa(len(r.URL.RawQuery))+" bytes; at most "+strconv.Itoa(MaxQuery)+")")
 		return
 	}
-	var slices, claims []byte
+	var in cluster.Inputs
 	status, msg := 0, ""
 	if mediaType(r.Header.Get("Content-Type")) == "multipart/form-data" {
-		slices, claims, status, msg = readCheckParts(r)
+		in, status, msg = readCheckParts(r)
 	} else {
-		slices, status, msg = readCheckBody(r)
+		in.Slices, status, msg = readCheckBody(r)
 	}
 	if status != 0 {
 		fail(w, status, msg)
@@ -57,7 +59,7 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 	t, err := target.ParsePermalink(r.URL.RawQuery)
 	var rep cluster.Report
 	if err == nil {
-		rep, err = cluster.CheckTargetInUse(t, slices, claims)
+		rep, err = cluster.CheckTargetInputs(t, in)
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
@@ -87,21 +89,21 @@ func readCheckBody(r *http.Request) ([]byte, int, string) {
 	return data, 0, ""
 }
 
-// maxMultipart bounds a multipart body: both parts at their limit, and room for the parts'
+// maxMultipart bounds a multipart body: the three parts at their limit, and room for the parts'
 // headers and boundaries.
-const maxMultipart = 2*cluster.MaxInput + 64<<10
+const maxMultipart = 3*cluster.MaxInput + 64<<10
 
-// readCheckParts reads a multipart/form-data body: the part slices (required) and claims
+// readCheckParts reads a multipart/form-data body: the part slices (required), claims and nodes
 // (optional; nil when absent), each at most cluster.MaxInput. On failure it answers the status
 // and a message naming the part.
-func readCheckParts(r *http.Request) (slices, claims []byte, status int, msg string) {
+func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string) {
 	if r.ContentLength > maxMultipart {
-		return nil, nil, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (two parts of 5 MiB)"
+		return in, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (three parts of 5 MiB)"
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, maxMultipart)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, nil, http.StatusBadRequest, "body: not multipart/form-data: " + err.Error()
+		return in, http.StatusBadRequest, "body: not multipart/form-data: " + err.Error()
 	}
 	for {
 		part, err := mr.NextPart()
@@ -109,29 +111,33 @@ func readCheckParts(r *http.Request) (slices, claims []byte, status int, msg str
 			break
 		}
 		if err != nil {
-			return nil, nil, partStatus(err), "body: reading the parts: " + err.Error()
+			return in, partStatus(err), "body: reading the parts: " + err.Error()
 		}
 		name := part.FormName()
-		if name != "slices" && name != "claims" {
-			return nil, nil, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices or claims"
+		var into *[]byte
+		switch name {
+		case "slices":
+			into = &in.Slices
+		case "claims":
+			into = &in.Claims
+		case "nodes":
+			into = &in.Nodes
+		default:
+			return in, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices, claims or nodes"
 		}
 		data, err := io.ReadAll(io.LimitReader(part, cluster.MaxInput+1))
 		if err != nil {
-			return nil, nil, partStatus(err), name + ": reading the part: " + err.Error()
+			return in, partStatus(err), name + ": reading the part: " + err.Error()
 		}
 		if len(data) > cluster.MaxInput {
-			return nil, nil, http.StatusRequestEntityTooLarge, name + ": the part is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
+			return in, http.StatusRequestEntityTooLarge, name + ": the part is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
 		}
-		if name == "slices" {
-			slices = data
-		} else {
-			claims = data
-		}
+		*into = data // io.ReadAll gives an empty part as [], not nil: given, and empty
 	}
-	if slices == nil {
-		return nil, nil, http.StatusBadRequest, "slices: missing: the multipart body needs a part named slices (kubectl get resourceslices -o yaml)"
+	if in.Slices == nil {
+		return in, http.StatusBadRequest, "slices: missing: the multipart body needs a part named slices (kubectl get resourceslices -o yaml)"
 	}
-	return slices, claims, 0, ""
+	return in, 0, ""
 }
 
 // partStatus is 413 when the body ran over maxMultipart, else 400.

@@ -142,7 +142,10 @@ func TestCheckRouteClaims(t *testing.T) {
 		{"claims not claims", []string{"slices", string(slices), "claims", string(slices)}, 400, `claims: items[0]: kind: "ResourceSlice"; want ResourceClaim`},
 		{"empty claims", []string{"slices", string(slices), "claims", ""}, 400, "claims: empty"},
 		{"no slices part", []string{"claims", string(claims)}, 400, "slices: missing: the multipart body needs a part named slices"},
-		{"other part", []string{"slices", string(slices), "nodes", "x"}, 400, `body: part "nodes": want slices or claims`},
+		{"other part", []string{"slices", string(slices), "pods", "x"}, 400, `body: part "pods": want slices, claims or nodes`},
+		{"nodes not nodes", []string{"slices", string(slices), "nodes", string(slices)}, 400, `nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
+		{"empty nodes", []string{"slices", string(slices), "nodes", ""}, 400, "nodes: empty"},
+		{"nodes too big", []string{"slices", string(slices), "nodes", strings.Repeat("#", cluster.MaxInput+1)}, 413, "nodes: the part is over 5242880 bytes (5 MiB)"},
 		{"claims too big", []string{"slices", string(slices), "claims", strings.Repeat("#", cluster.MaxInput+1)}, 413, "claims: the part is over 5242880 bytes (5 MiB)"},
 	}
 	for _, c := range cases {
@@ -151,5 +154,39 @@ func TestCheckRouteClaims(t *testing.T) {
 		if status != c.status || !strings.HasPrefix(got, c.msg) {
 			t.Errorf("%s: %d %q; want %d %q", c.name, status, got, c.status, c.msg)
 		}
+	}
+}
+
+// POST /api/v1/check with a nodes part: zones.yaml's node selectors resolve to zones-nodes.yaml's
+// nodes (four devices on node gpu-a; without the nodes the most is three), the answer is the
+// engine's report for the same target, slices and nodes.
+func TestCheckRouteNodes(t *testing.T) {
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	slices, err := os.ReadFile("../../cluster/testdata/zones.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := os.ReadFile("../../cluster/testdata/zones-nodes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := target.ParsePermalink("p=7&drv=llmfit&n=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body := multipartBody(t, "slices", string(slices), "nodes", string(nodes))
+	status, _, got := post(t, srv.URL+"/api/v1/check?p=7&drv=llmfit&n=4", ct, body)
+	if status != 200 || got != want.JSON() || !want.Allocatable || !strings.Contains(got, `"nodes": [`) {
+		t.Fatalf("%d\n%s\nwant:\n%s", status, got, want.JSON())
+	}
+	ct, body = multipartBody(t, "slices", string(slices))
+	if status, _, got := post(t, srv.URL+"/api/v1/check?p=7&drv=llmfit&n=4", ct, body); status != 200 || !strings.HasPrefix(got, `{
+  "allocatable": false`) {
+		t.Fatalf("without nodes: %d\n%s", status, got)
 	}
 }

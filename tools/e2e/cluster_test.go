@@ -48,7 +48,11 @@ func engineRows(r cluster.Report) []string {
 		if d.Matches {
 			v = "yes|" + d.Request
 		}
-		rows = append(rows, d.Node+"|"+d.Driver+"|"+d.Pool+"|"+d.Device+"|"+v)
+		node := d.Node
+		if len(d.Nodes) > 0 { // a node-selector device placed on the nodes given
+			node += ": " + strings.Join(d.Nodes, ", ")
+		}
+		rows = append(rows, node+"|"+d.Driver+"|"+d.Pool+"|"+d.Device+"|"+v)
 	}
 	return rows
 }
@@ -167,5 +171,59 @@ func TestClusterPanelClaims(t *testing.T) {
 	// An empty claims box: every device free again.
 	p.pasteInto("claims", "")
 	p.waitText("cluster-verdict", func(s string) bool { return s == free.Placement }, "free again: "+free.Placement)
+	p.noProblems()
+}
+
+// The cluster panel's nodes box: with the nodes pasted the claim is placed per real node (the
+// node selectors resolve to the nodes their labels select), the verdict and table are the Go
+// engine's for the same slices and nodes; bad nodes give the engine's message; emptying the box
+// takes each selector as a group of its own again.
+func TestClusterPanelNodes(t *testing.T) {
+	// 7B on llmfit.ai, four devices: zones.yaml's node gpu-a reaches four (its own a0, zone a's
+	// z0 and z1, the all-nodes s0); without the nodes the most is zone a's three.
+	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 7, fit.DriverLlmfit, 4 })
+	p, _ := showClaim(t, tg)
+
+	dir := filepath.Join(repoRoot(t), "cluster", "testdata")
+	slices, err := os.ReadFile(filepath.Join(dir, "zones.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := os.ReadFile(filepath.Join(dir, "zones-nodes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := cluster.CheckTarget(tg, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed, err := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if groups.Allocatable || !placed.Allocatable {
+		t.Fatalf("fixtures: allocatable %v without the nodes, %v with them", groups.Allocatable, placed.Allocatable)
+	}
+	p.paste(string(slices))
+	p.waitText("cluster-verdict", func(s string) bool { return s == groups.Placement }, "without the nodes: "+groups.Placement)
+
+	p.pasteInto("nodes", string(nodes))
+	p.waitText("cluster-verdict", func(s string) bool { return s == placed.Placement }, "with the nodes: "+placed.Placement)
+	if got, want := p.tableRows(), engineRows(placed); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p.run(chromedp.ScrollIntoView("#cluster", chromedp.ByQuery))
+	p.screenshot("cluster-panel-nodes.png")
+
+	// Slices pasted into the nodes box: the engine's message.
+	_, badErr := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: slices})
+	if badErr == nil {
+		t.Fatal("slices accepted as nodes")
+	}
+	p.pasteInto("nodes", string(slices))
+	p.waitText("cluster-error", func(s string) bool { return s == badErr.Error() }, badErr.Error())
+
+	p.pasteInto("nodes", "")
+	p.waitText("cluster-verdict", func(s string) bool { return s == groups.Placement }, "groups again: "+groups.Placement)
 	p.noProblems()
 }

@@ -6,11 +6,13 @@
 // first load does not pay for them. It adds deploy and hardware to the page's global fitclaim
 // (package later) and installs the global fitclaimCluster:
 //
-//	fitclaimCluster.check(claimJSON, slicesText[, claimsText]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
+//	fitclaimCluster.check(claimJSON, slicesText[, claimsText[, nodesText]]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
 //
 // claimJSON is the claim's JSON as the page shows it (the main wasm's render result);
 // claimsText, optional (absent or "": none given), is `kubectl get resourceclaims -A -o yaml`,
-// whose allocated devices are not free. Both are read here, in the browser, and go nowhere else.
+// whose allocated devices are not free; nodesText, optional too, is `kubectl get nodes -o yaml`,
+// whose labels resolve the slices' node selectors. All are read here, in the browser, and go
+// nowhere else.
 package main
 
 import (
@@ -38,24 +40,29 @@ func check(_ js.Value, args []js.Value) (out any) {
 	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
 		return map[string]any{"error": "check(claimJSON, slicesText): two strings"}
 	}
-	text := args[1].String()
-	var claims []byte
-	if len(args) > 2 && args[2].Type() == js.TypeString {
-		if c := args[2].String(); c != "" { // "": no claims given
-			claims = []byte(c)
+	in := cluster.Inputs{Slices: []byte(args[1].String()), Claims: optional(args, 2), Nodes: optional(args, 3)}
+	for _, p := range []struct {
+		input string
+		data  []byte
+	}{{"slices", in.Slices}, {"claims", in.Claims}, {"nodes", in.Nodes}} {
+		if len(p.data) > cluster.MaxInput { // Parse says the same; this spares decoding a huge paste
+			return map[string]any{"error": (&cluster.Error{Input: p.input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
 		}
 	}
-	if len(text) > cluster.MaxInput || len(claims) > cluster.MaxInput {
-		// Parse says the same; checking here first spares copying a huge string into Go twice.
-		input := "slices"
-		if len(claims) > cluster.MaxInput {
-			input = "claims"
-		}
-		return map[string]any{"error": (&cluster.Error{Input: input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
-	}
-	report, err := cluster.CheckClaimJSON(args[0].String(), []byte(text), claims)
+	report, err := cluster.CheckClaimJSONInputs(args[0].String(), in)
 	if err != nil {
 		return map[string]any{"error": err.Error()}
 	}
 	return map[string]any{"report": report}
+}
+
+// optional is the i-th argument's text, or nil when it is absent, not a string or "" (not given).
+func optional(args []js.Value, i int) []byte {
+	if len(args) <= i || args[i].Type() != js.TypeString {
+		return nil
+	}
+	if s := args[i].String(); s != "" {
+		return []byte(s)
+	}
+	return nil
 }

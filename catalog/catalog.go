@@ -140,6 +140,20 @@ func model(i int) *Model {
 	return &models[i]
 }
 
+// Entry is entry i of Models() (0 ≤ i < ModelCount()), the same *Model, decoding only its line:
+// the tables other packages generate from the catalog (fit/kin_gen.go) name entries by index,
+// so a first claim reads the one entry it needs instead of the whole catalog.
+func Entry(i int) *Model { return model(i) }
+
+// Named is the entry named exactly name (the first, in catalog order, if several are), or nil:
+// a binary search of the names, decoding nothing but that entry.
+func Named(name string) *Model {
+	if i, ok := exactName(name); ok {
+		return model(i)
+	}
+	return nil
+}
+
 // Names returns every entry's name, index for index with Models(), without decoding the
 // entries. The slice is shared: do not modify it.
 func Names() []string {

@@ -1,10 +1,6 @@
 package fit
 
-import (
-	"sync"
-
-	"github.com/fitclaim/fitclaim/catalog"
-)
+import "github.com/fitclaim/fitclaim/catalog"
 
 // Many catalog entries are re-uploads or quantizations of a model data/architectures.csv has a row
 // for, without a row of their own: nvidia/DeepSeek-V3.2-NVFP4, nvidia/GLM-5-NVFP4,
@@ -27,27 +23,14 @@ func archKin(m *catalog.Model) *catalog.Model {
 	if m.Arch.Known() {
 		return m
 	}
-	k, ok := rowsByStem()[stem(m.Name)]
-	if !ok || m.Layers > 0 && m.Layers != k.Arch.Layers ||
+	k := rowsByStem(stem(m.Name))
+	if k == nil || m.Layers > 0 && m.Layers != k.Arch.Layers ||
 		m.HiddenSize > 0 && k.Arch.HiddenSize > 0 && m.HiddenSize != k.Arch.HiddenSize {
 		return nil
 	}
 	return k
 }
 
-// rowsByStem maps a stem to the most downloaded entry with a row in architectures.csv.
-var rowsByStem = sync.OnceValue(func() map[string]*catalog.Model {
-	out := map[string]*catalog.Model{}
-	all := catalog.Models()
-	for i := range all {
-		m := &all[i]
-		if !m.Arch.Known() {
-			continue
-		}
-		s := stem(m.Name)
-		if b, ok := out[s]; !ok || m.Downloads > b.Downloads {
-			out[s] = m
-		}
-	}
-	return out
-})
+// rowsByStem is the most downloaded entry of a stem with a row in architectures.csv, or nil: a
+// table generated from the catalog (kin_gen.go; kin_tables_test.go says how it is made).
+func rowsByStem(s string) *catalog.Model { return entryOfStem(rowsByStemTable[:], s) }

@@ -3,7 +3,6 @@ package fit
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -25,8 +24,8 @@ import (
 // catalog's is that × a RoPE factor, with the kin's name.
 func kinContext(m *catalog.Model) (int, string) {
 	own := m.ContextLength
-	k, ok := verifiedByStem()[contextStem(m.Name)]
-	if !ok || m.Arch.Known() {
+	k := verifiedByStem(contextStem(m.Name))
+	if k == nil || m.Arch.Known() {
 		return own, ""
 	}
 	limit := k.Arch.MaxContext
@@ -46,20 +45,7 @@ func contextStem(name string) string {
 	return s
 }
 
-// verifiedByStem maps a stem to the most downloaded entry of architectures.csv with a verified
-// maximum context.
-var verifiedByStem = sync.OnceValue(func() map[string]*catalog.Model {
-	out := map[string]*catalog.Model{}
-	all := catalog.Models()
-	for i := range all {
-		m := &all[i]
-		if !m.Arch.Known() || m.Arch.MaxContext <= 0 {
-			continue
-		}
-		s := contextStem(m.Name)
-		if b, ok := out[s]; !ok || m.Downloads > b.Downloads {
-			out[s] = m
-		}
-	}
-	return out
-})
+// verifiedByStem is the most downloaded entry of architectures.csv with a verified maximum
+// context whose stem (contextStem) is s, or nil: a table generated from the catalog (kin_gen.go;
+// kin_tables_test.go says how it is made).
+func verifiedByStem(s string) *catalog.Model { return entryOfStem(verifiedByStemTable[:], s) }

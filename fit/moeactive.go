@@ -1,7 +1,8 @@
 package fit
 
 import (
-	"sync"
+	"cmp"
+	"slices"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -234,8 +235,8 @@ func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 			return f, true
 		}
 	}
-	if f, ok := activeBySameCount()[m.ParametersRaw]; ok && m.ParametersRaw > 0 {
-		return f, true
+	if base, ok := activeBySameCount(m.ParametersRaw); ok && m.ParametersRaw > 0 {
+		return moeActiveFacts[base], true
 	}
 	// A count within a millionth of a family's total from its shapes is that family's: the MLX
 	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432; GLM-5's shapes 743,911,378,176)
@@ -249,16 +250,13 @@ func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 	return activeFact{}, false
 }
 
-// activeBySameCount maps the parameter counts of the 16-bit catalog entries whose architecture
-// has a fact to that fact.
-var activeBySameCount = sync.OnceValue(func() map[int64]activeFact {
-	out := map[int64]activeFact{}
-	all := catalog.Models()
-	for i := range all {
-		m := &all[i]
-		if f, ok := moeActiveFacts[m.Arch.Base]; ok && m.Arch.Base != "" && sixteenBitRelease(m) && m.ParametersRaw > 0 {
-			out[m.ParametersRaw] = f
-		}
+// activeBySameCount is the architectures.csv base (a key of moeActiveFacts) of the 16-bit catalog
+// entries of parameter count n whose base has a fact (the last in catalog order, if several): a
+// table generated from the catalog (kin_gen.go; kin_tables_test.go says how it is made).
+func activeBySameCount(n int64) (string, bool) {
+	i, ok := slices.BinarySearchFunc(activeBySameCountTable[:], n, func(e countBase, n int64) int { return cmp.Compare(e.count, n) })
+	if !ok {
+		return "", false
 	}
-	return out
-})
+	return activeBySameCountTable[i].base, true
+}

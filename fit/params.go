@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
 )
@@ -101,7 +100,7 @@ func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 		return p
 	}
 	f, ok := moeActiveOf(m)
-	for _, kin := range []*catalog.Model{counted, unpackedKin()[stem(m.Name)], baseEntry(m)} {
+	for _, kin := range []*catalog.Model{counted, unpackedKin(stem(m.Name)), baseEntry(m)} {
 		if !ok && kin != nil && kin != m {
 			f, ok = moeActiveOf(kin) // a re-upload of the family (Qwen3-Coder-Next-AWQ-4bit, whose count is its base's)
 		}
@@ -169,7 +168,8 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 // the FP8 entry of the same name, else the entry architectures.csv names as its base; ok is false
 // when none applies or the release's own count is no packed one.
 func unpackedCount(m *catalog.Model, own ReleaseParams) (ReleaseParams, *catalog.Model, bool) {
-	kin, ok := unpackedKin()[stem(m.Name)]
+	kin := unpackedKin(stem(m.Name))
+	ok := kin != nil
 	if ok && sixteenBitRelease(kin) && own.TotalB < packedShare*paramsB(kin) {
 		out, _ := releaseParams(kin)
 		out.From = kin.Name + "'s count: the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
@@ -220,26 +220,11 @@ func unpackedRelease(m *catalog.Model) bool {
 	return sixteenBitRelease(m) || ReleaseFormat(m).Name == "FP8"
 }
 
-// unpackedKin maps a stem (stem) to the catalog entry of that stem whose release is unpacked: the
-// most downloaded 16-bit one, else the most downloaded FP8 one (MiniMaxAI/MiniMax-M2.5, whose
-// release is FP8, for nvidia/MiniMax-M2.5-NVFP4): the base of a quantized release.
-var unpackedKin = sync.OnceValue(func() map[string]*catalog.Model {
-	out := map[string]*catalog.Model{}
-	all := catalog.Models()
-	for i := range all {
-		m := &all[i]
-		if !unpackedRelease(m) || paramsB(m) <= 0 {
-			continue
-		}
-		s := stem(m.Name)
-		b, ok := out[s]
-		if !ok || sixteenBitRelease(m) && !sixteenBitRelease(b) ||
-			sixteenBitRelease(m) == sixteenBitRelease(b) && m.Downloads > b.Downloads {
-			out[s] = m
-		}
-	}
-	return out
-})
+// unpackedKin is the catalog entry of stem s whose release is unpacked: the most downloaded 16-bit
+// one, else the most downloaded FP8 one (MiniMaxAI/MiniMax-M2.5, whose release is FP8, for
+// nvidia/MiniMax-M2.5-NVFP4): the base of a quantized release; nil when there is none. A table
+// generated from the catalog (kin_gen.go; kin_tables_test.go says how it is made).
+func unpackedKin(s string) *catalog.Model { return entryOfStem(unpackedKinTable[:], s) }
 
 // baseEntry is the catalog entry named by the entry's architectures.csv base ("MiniMaxAI/MiniMax-M2.7";
 // "deepseek-ai/DeepSeek-V3 (also R1, …)" names deepseek-ai/DeepSeek-V3), or nil.
@@ -249,17 +234,8 @@ func baseEntry(m *catalog.Model) *catalog.Model {
 	if name == "" || name == m.Name {
 		return nil
 	}
-	return entriesByName()[name]
+	return catalog.Named(name)
 }
-
-var entriesByName = sync.OnceValue(func() map[string]*catalog.Model {
-	all := catalog.Models()
-	out := make(map[string]*catalog.Model, len(all))
-	for i := range all {
-		out[all[i].Name] = &all[i]
-	}
-	return out
-})
 
 // formatWords are the dash-separated words of a repository name that name a quantized format
 // (or, "base", a release of the same tensors) rather than the model.

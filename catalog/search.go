@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 )
@@ -21,44 +22,62 @@ func Search(query string, limit int) []Model {
 	words := strings.Fields(q)
 	all := Models()
 	names := lowerNames()
+	ix := searchIndexOnce()
 	// A name that ranks holds every word of the query (all of q, or each word), so it holds
-	// every byte and byte pair of the words: names whose signature lacks one are skipped
-	// without looking at their text. In the edge worker's wasm, where strings.Index has no
-	// vector code, ranking every name was most of a search.
+	// every byte and byte pair of the words: only names whose signature holds those bits are
+	// ranked (cand: the AND of those bits' bitmaps, in ix.order's positions), and only names
+	// that also hold q's bits (candQ) can rank 0-3. In the edge worker's wasm, where
+	// strings.Index has no vector code, ranking every name was most of a search, and looking
+	// at each name's signature in turn most of what was left.
 	var need, needQ signature
 	for _, w := range words {
 		need.add(w)
 	}
 	needQ.add(q) // ranks 0-3 need all of q in the name (its spaces too), rank 4 only its words
-	sigs := signatures()
-	// Walking the catalog in the within-rank order (byDownloadsThenName) and keeping each
-	// rank's hits apart orders the result without sorting the hits; a rank's bucket stops
-	// growing at limit, as no later hit of that rank can be among the first limit. Once the
-	// hits of ranks up to r number limit, no later hit ranked worse than r can be either:
-	// worst is then r, and rank stops looking as soon as a name cannot rank that well (the
-	// substring search of ranks 2-4, the costly part in wasm, is skipped when worst < 2).
+	cand, candQ := ix.holding(&need), ix.holding(&needQ)
+	// Walking the candidates in the within-rank order (byDownloadsThenName) and keeping each
+	// rank's hits apart orders the result without sorting the hits. Once the hits of ranks up
+	// to r number limit, a later hit of rank r or worse cannot be among the first limit (limit
+	// hits precede it): bound, the worst rank still worth finding, is then r-1. With bound < 4
+	// only names that may hold q can rank (candQ); with bound < 2 the substring searches of
+	// ranks 2-4, the costly part in wasm, are skipped; with bound 0 only a name equal to q (or
+	// whose part after the last '/' is) can rank, and those are looked up (ix.exact) instead
+	// of walked to.
 	var buckets [maxRank + 1][]int
-	worst := maxRank
-	for _, i := range byDownloadsThenName() {
-		if !sigs[i].holds(&need) {
-			continue
-		}
-		r := rankAtMost(names[i], q, words, worst, sigs[i].holds(&needQ))
-		if r < 0 || len(buckets[r]) == limit {
-			continue
-		}
-		if buckets[r] == nil {
-			buckets[r] = make([]int, 0, limit)
-		}
-		buckets[r] = append(buckets[r], i)
-		for n, b := 0, 0; b <= worst; b++ {
-			if n += len(buckets[b]); n >= limit {
-				worst = b
-				break
+	bound := maxRank
+walk:
+	for k := range cand {
+		for w := cand[k]; w != 0; w &= w - 1 {
+			p := k*64 + bits.TrailingZeros64(w)
+			if bound < maxRank && candQ[k]&(1<<(p&63)) == 0 {
+				continue
 			}
-		}
-		if worst == 0 && len(buckets[0]) == limit {
-			break // nothing ranks better (an empty query ranks every model 0)
+			if bound == 0 {
+				for _, e := range ix.exact[q] {
+					if int(e) >= p && len(buckets[0]) < limit {
+						buckets[0] = append(buckets[0], ix.order[e])
+					}
+				}
+				break walk
+			}
+			i := ix.order[p]
+			r := rankAtMost(names[i], q, words, bound, candQ[k]&(1<<(p&63)) != 0)
+			if r < 0 {
+				continue
+			}
+			if buckets[r] == nil {
+				buckets[r] = make([]int, 0, limit)
+			}
+			buckets[r] = append(buckets[r], i)
+			for n, b := 0, 0; b <= bound; b++ {
+				if n += len(buckets[b]); n >= limit {
+					bound = b - 1
+					break
+				}
+			}
+			if bound < 0 {
+				break walk // nothing ranks better (an empty query ranks every model 0)
+			}
 		}
 	}
 	out := make([]Model, 0, limit)
@@ -68,6 +87,58 @@ func Search(query string, limit int) []Model {
 				return out
 			}
 			out = append(out, all[i])
+		}
+	}
+	return out
+}
+
+// searchIndex is what Search looks names up by, made once: the catalog's indexes in the
+// within-rank order (byDownloadsThenName), a bitmap per signature bit of the positions in that
+// order whose name's signature holds the bit, and the positions of each lower-case name and
+// of its part after the last '/' (ascending).
+type searchIndex struct {
+	order []int
+	bits  [256][]uint64
+	exact map[string][]int32
+}
+
+var searchIndexOnce = sync.OnceValue(func() *searchIndex {
+	ix := &searchIndex{order: byDownloadsThenName(), exact: map[string][]int32{}}
+	names, sigs := lowerNames(), signatures()
+	words := (len(ix.order) + 63) / 64
+	for b := range ix.bits {
+		ix.bits[b] = make([]uint64, words)
+	}
+	for p, i := range ix.order {
+		for b := range ix.bits {
+			if sigs[i][b>>6]&(1<<(b&63)) != 0 {
+				ix.bits[b][p>>6] |= 1 << (p & 63)
+			}
+		}
+		name := names[i]
+		ix.exact[name] = append(ix.exact[name], int32(p))
+		if slash := strings.LastIndexByte(name, '/'); slash >= 0 && name[slash+1:] != name {
+			ix.exact[name[slash+1:]] = append(ix.exact[name[slash+1:]], int32(p))
+		}
+	}
+	return ix
+})
+
+// holding is the bitmap of the positions whose name's signature holds every bit of q.
+func (ix *searchIndex) holding(q *signature) []uint64 {
+	n := len(ix.order)
+	out := make([]uint64, (n+63)/64)
+	for k := range out {
+		out[k] = ^uint64(0)
+	}
+	if n%64 != 0 {
+		out[len(out)-1] = 1<<(n%64) - 1
+	}
+	for b := range ix.bits {
+		if q[b>>6]&(1<<(b&63)) != 0 {
+			for k, m := range ix.bits[b] {
+				out[k] &= m
+			}
 		}
 	}
 	return out

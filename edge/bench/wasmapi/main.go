@@ -44,6 +44,7 @@ func main() {
 	rounds := flag.Int("rounds", 200, "timed rounds of the whole mix")
 	only := flag.String("only", "", "time only the routes whose path contains this (for a profile)")
 	gc := flag.Int("gogc", 400, "GC percent (the edge worker's is 400)")
+	cpuProfile := flag.String("cpuprofile", "", "write a pprof CPU profile of the timed rounds to this file (natively: edge/pgo.sh makes wasm/edge/default.pgo from it)")
 	tsv := flag.Bool("tsv", false, "print route<TAB>median µs<TAB>mean µs<TAB>allocated bytes/req<TAB>allocs/req<TAB>body bytes<TAB>10th percentile µs<TAB>CPU µs (the mix's only) only")
 	flag.Parse()
 	debug.SetGCPercent(*gc)
@@ -91,6 +92,7 @@ func main() {
 	times := make([][]time.Duration, len(paths))
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
+	stopProfile := startProfile(*cpuProfile)
 	cpu0 := processCPU()
 	start := time.Now()
 	for range *rounds {
@@ -105,6 +107,7 @@ func main() {
 	}
 	total := time.Since(start)
 	cpu := processCPU() - cpu0
+	stopProfile()
 	runtime.ReadMemStats(&ms1)
 
 	// Allocations per request, each route on its own (ReadMemStats stops the world: outside

@@ -3,6 +3,9 @@
 # edge_build builds into a private directory (so runs at the same time do not share
 # dist-edge/) and writes a workerd config for it; edge_start runs that build.
 # After edge_start: EDGE_URL=http://127.0.0.1:PORT, EDGE_PID, EDGE_LOG.
+# edge_start_more N (after edge_start; edge/bench.sh) starts N more workerd processes serving
+# the same build, each on a port of its own: EDGE_URLS and EDGE_PIDS list all of them,
+# comma-separated, the first being EDGE_URL's.
 # Debugging: EDGE_KEEP_LOG=1 keeps workerd's log; EDGE_WORKERD_FLAGS=--verbose adds to it.
 
 edge_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,8 +32,15 @@ edge_build() {
   sed "s|\.\./dist-edge/|dist-edge/|g" "$edge_dir/workerd.capnp" >"$EDGE_WORK/workerd.capnp"
 }
 
-# edge_kill stops workerd; edge_stop also removes the log and the private build.
+# edge_kill stops workerd (and those of edge_start_more); edge_stop also removes the log and
+# the private build.
 edge_kill() {
+  local p
+  for p in "${EDGE_MORE_PIDS[@]}"; do
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
+  EDGE_MORE_PIDS=()
   if [[ -n "${EDGE_PID:-}" ]] && kill -0 "$EDGE_PID" 2>/dev/null; then
     kill "$EDGE_PID" 2>/dev/null || true
     for _ in $(seq 1 50); do
@@ -83,6 +93,31 @@ edge_start() {
     edge_kill
   done
   return 1
+}
+
+EDGE_MORE_PIDS=()
+
+edge_start_more() {
+  local n="$1" port pid
+  EDGE_URLS="$EDGE_URL" EDGE_PIDS="$EDGE_PID"
+  for _ in $(seq 1 "$n"); do
+    port="$(edge_free_port)"
+    "$edge_dir/node_modules/.bin/workerd" serve "$EDGE_WORK/workerd.capnp" --socket-addr "http=127.0.0.1:$port" >>"$EDGE_LOG" 2>&1 &
+    pid=$!
+    EDGE_MORE_PIDS+=("$pid")
+    for _ in $(seq 1 600); do
+      kill -0 "$pid" 2>/dev/null || break
+      edge_ready "$port" && break
+      sleep 0.1
+    done
+    if ! edge_ready "$port"; then
+      echo "edge: a second workerd did not start on port $port:" >&2
+      tail -n 20 "$EDGE_LOG" >&2
+      return 1
+    fi
+    EDGE_URLS+=",http://127.0.0.1:$port" EDGE_PIDS+=",$pid"
+  done
+  echo "edge: workerd $EDGE_PIDS serving $EDGE_URLS" >&2
 }
 
 # edge_ready sends one GET /api/v1/version over /dev/tcp and checks for a 200 status line.

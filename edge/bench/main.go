@@ -3,10 +3,13 @@
 // requests at concurrency -c (throughput) and -seq requests one at a time (latency alone). It
 // prints requests per second, p50/p99 latency and errors side by side, the ratio
 // workerd/net/http, and workerd's CPU time per request beside the Workers free plan's 10 ms
-// budget. net/http runs twice, as it comes (every core) and with GOMAXPROCS=1, since workerd
-// runs a worker on one thread: the headline ratio is against the former, the per-core one
-// against the latter. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh
-// runs it.
+// budget. workerd runs a worker's isolate on one thread, so edge/bench.sh starts one workerd
+// process per core (-edge lists them, each on a port of its own; each connection of the
+// client goes to the next process in turn, as a load balancer would spread them), and net/http
+// runs as it comes, on every core: the headline ratio is between those two. The per-core
+// ratio is one workerd process (the first) against net/http with GOMAXPROCS=1, each in a run
+// of its own. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs
+// it.
 //
 // CPU time is each server process's own accounting by the kernel: user + system time of all
 // its threads (/proc/<pid>/stat) over a phase, divided by the requests of the phase. The
@@ -75,12 +78,16 @@ func (r result) cpuPerRequest() time.Duration { return r.cpu / time.Duration(r.n
 type server struct {
 	name string
 	base string
-	pid  int // its process, for CPU time (0: not measured)
+	pids []int // its processes, for CPU time (none: not measured)
+	// spread, when it holds more than one host:port, is where the client's connections go,
+	// each to the next in turn (workerd processes serving the same build); base's host is
+	// then only the requests' Host.
+	spread []string
 }
 
 func main() {
-	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only)")
-	edgePID := flag.Int("edge-pid", 0, "workerd's process id, for its CPU time (/proc/<pid>/stat)")
+	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only); several, comma-separated, for as many workerd processes serving the same build")
+	edgePID := flag.String("edge-pid", "", "workerd's process ids, comma-separated in -edge's order, for their CPU time (/proc/<pid>/stat)")
 	floor := flag.String("floor", "", "base URL of a workerd serving a JS worker that answers \"ok\" (edge/bench/floor; loopback only)")
 	floorPID := flag.Int("floor-pid", 0, "that workerd's process id")
 	n := flag.Int("n", 2000, "requests per server at concurrency -c")
@@ -136,27 +143,50 @@ func main() {
 		fmt.Printf("  %s\n", p)
 	}
 
+	// The servers in the order they run; the indexes say which is which (-1: not run).
 	var servers []server
+	edgeAll, edgeOne := -1, -1
 	if *edge != "" {
-		if err := loopbackOnly(*edge); err != nil {
-			fail(err.Error())
+		bases := strings.Split(*edge, ",")
+		var hosts []string
+		for _, b := range bases {
+			u, err := url.Parse(b)
+			if err != nil {
+				fail(err.Error())
+			}
+			if err := loopbackOnly(b); err != nil {
+				fail(err.Error())
+			}
+			hosts = append(hosts, u.Host)
 		}
-		servers = append(servers, server{"workerd (edge worker, wasm)", *edge, *edgePID})
+		pids, err := parsePIDs(*edgePID)
+		if err != nil {
+			fail("-edge-pid: " + err.Error())
+		}
+		if len(pids) > 0 && len(pids) != len(bases) {
+			fail(fmt.Sprintf("-edge-pid: %d process ids for %d -edge URLs", len(pids), len(bases)))
+		}
+		if len(bases) > 1 {
+			edgeAll = len(servers)
+			servers = append(servers, server{fmt.Sprintf("workerd, %d processes", len(bases)), bases[0], pids, hosts})
+		}
+		edgeOne = len(servers)
+		servers = append(servers, server{"workerd, 1 process", bases[0], pids[:min(1, len(pids))], nil})
 	}
+	iNat, iOne := len(servers), len(servers)+1
 	servers = append(servers,
-		server{"net/http (native Go)", native, nativePID},
-		server{"net/http GOMAXPROCS=1", native1, native1PID})
+		server{"net/http (native Go)", native, []int{nativePID}, nil},
+		server{"net/http GOMAXPROCS=1", native1, []int{native1PID}, nil})
 
 	// Warm-up, then the phases server by server: the same connections (c of them) stay open
-	// from the warm-up to the end.
+	// from the warm-up to the end. Every workerd process gets -warm requests (V8 tiers up each
+	// isolate on its own). A request alone is the same for one process or several: the
+	// several are measured at concurrency c only.
 	clients := make([]*http.Client, len(servers))
 	for i, s := range servers {
-		clients[i] = &http.Client{
-			Timeout:   30 * time.Second,
-			Transport: &http.Transport{MaxIdleConnsPerHost: *c, MaxConnsPerHost: *c, DisableCompression: true},
-		}
+		clients[i] = newClient(*c, s.spread)
 		defer clients[i].CloseIdleConnections()
-		run(ctx, s, clients[i], paths, want, *warm, *c)
+		run(ctx, s, clients[i], paths, want, *warm*max(1, len(s.spread)), *c)
 	}
 	conc := make([]result, len(servers))
 	alone := make([]result, len(servers))
@@ -165,7 +195,9 @@ func main() {
 	}
 	if *seq > 0 {
 		for i, s := range servers {
-			alone[i] = run(ctx, s, clients[i], paths, want, *seq, 1)
+			if i != edgeAll {
+				alone[i] = run(ctx, s, clients[i], paths, want, *seq, 1)
+			}
 		}
 	}
 
@@ -173,6 +205,9 @@ func main() {
 	report := func(title string, rs []result) {
 		fmt.Printf("\n%s\n%-30s %8s %7s %10s %10s %10s %10s %12s\n", title, "server", "requests", "errors", "req/s", "p50", "p99", "max", "CPU/request")
 		for i, r := range rs {
+			if r.n == 0 {
+				continue
+			}
 			cpu := "-"
 			if r.cpu > 0 {
 				cpu = ms(r.cpuPerRequest())
@@ -190,15 +225,20 @@ func main() {
 		report("one at a time:", alone)
 	}
 
-	if len(servers) == 3 {
-		e, nat, one := conc[0], conc[1], conc[2]
+	if edgeOne >= 0 {
+		all := edgeOne // the headline: every workerd process there is against net/http on every core
+		if edgeAll >= 0 {
+			all = edgeAll
+		}
+		e, e1, nat, one := conc[all], conc[edgeOne], conc[iNat], conc[iOne]
 		ratio := e.rps() / nat.rps()
-		fmt.Printf("\nthroughput workerd/net/http at concurrency %d: %.2fx (target >= %.1fx: %s)\n", *c, ratio, targetRatio, met(ratio >= targetRatio))
-		fmt.Printf("  per core: workerd/net/http with GOMAXPROCS=1 (its own process): %.2fx (%.0f vs %.0f req/s);\n", e.rps()/one.rps(), e.rps(), one.rps())
-		fmt.Printf("  workerd runs the worker on one thread, net/http on all %d cores, and this client shares them\n", runtime.NumCPU())
+		fmt.Printf("\nthroughput workerd/net/http at concurrency %d: %.2fx (target >= %.1fx: %s): %s, %.0f req/s, against net/http on all %d cores, %.0f req/s\n",
+			*c, ratio, targetRatio, met(ratio >= targetRatio), servers[all].name, e.rps(), runtime.NumCPU(), nat.rps())
+		fmt.Printf("  per core: one workerd process against net/http with GOMAXPROCS=1 (its own process): %.2fx (%.0f vs %.0f req/s);\n", e1.rps()/one.rps(), e1.rps(), one.rps())
+		fmt.Printf("  workerd runs an isolate on one thread: edge/bench.sh starts a process per core (EDGE_PROCS); this client shares the %d cores\n", runtime.NumCPU())
 		if *seq > 0 {
-			p50 := alone[0].pct(0.5)
-			fmt.Printf("workerd p50 one at a time: %s (target <= %s: %s); net/http %s\n", ms(p50), ms(targetP50), met(p50 <= targetP50), ms(alone[1].pct(0.5)))
+			p50 := alone[edgeOne].pct(0.5)
+			fmt.Printf("workerd p50 one at a time: %s (target <= %s: %s); net/http %s\n", ms(p50), ms(targetP50), met(p50 <= targetP50), ms(alone[iNat].pct(0.5)))
 		}
 		var errs int64
 		for i := range servers {
@@ -207,10 +247,13 @@ func main() {
 		fmt.Printf("errors: %d (target 0: %s)\n", errs, met(errs == 0))
 		if e.cpu > 0 {
 			line := fmt.Sprintf("workerd CPU time per request: %s at concurrency %d", ms(e.cpuPerRequest()), *c)
-			if *seq > 0 && alone[0].cpu > 0 {
-				line += fmt.Sprintf(", %s one at a time", ms(alone[0].cpuPerRequest()))
+			if all != edgeOne && e1.cpu > 0 {
+				line += fmt.Sprintf(" (one process alone: %s)", ms(e1.cpuPerRequest()))
 			}
-			worst := max(e.cpuPerRequest(), alone[0].cpuPerRequest())
+			if *seq > 0 && alone[edgeOne].cpu > 0 {
+				line += fmt.Sprintf(", %s one at a time", ms(alone[edgeOne].cpuPerRequest()))
+			}
+			worst := max(e.cpuPerRequest(), e1.cpuPerRequest(), alone[edgeOne].cpuPerRequest())
 			fmt.Printf("%s; Workers free plan budget %s per request (%s)\n", line, ms(freePlanCPU), met(worst <= freePlanCPU))
 			fmt.Println("  (CPU time = user + system time of all of workerd's threads over the phase, from /proc/<pid>/stat,")
 			fmt.Println("   divided by its requests: it includes workerd's HTTP handling and V8's GC, so it is an upper bound)")
@@ -229,11 +272,8 @@ func main() {
 			fail(err.Error())
 		}
 		// The floor last, with a client of its own: what workerd serves with no Go at all.
-		s := server{"workerd floor (JS \"ok\")", *floor, *floorPID}
-		client := &http.Client{
-			Timeout:   30 * time.Second,
-			Transport: &http.Transport{MaxIdleConnsPerHost: *c, MaxConnsPerHost: *c, DisableCompression: true},
-		}
+		s := server{"workerd floor (JS \"ok\")", *floor, []int{*floorPID}, nil}
+		client := newClient(*c, nil)
 		ok := map[string]string{"/": "ok\n"}
 		run(ctx, s, client, []string{"/"}, ok, *warm, *c)
 		r := run(ctx, s, client, []string{"/"}, ok, *n, *c)
@@ -326,6 +366,57 @@ func met(ok bool) string {
 
 // ms prints a duration in milliseconds with two decimals.
 func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 2, 64) + " ms" }
+
+// processesCPU is the CPU time of all of pids' processes (processCPU); an error for none.
+func processesCPU(pids []int) (time.Duration, error) {
+	var sum time.Duration
+	for _, pid := range pids {
+		if pid == 0 {
+			return 0, errors.New("no process id")
+		}
+		t, err := processCPU(pid)
+		if err != nil {
+			return 0, err
+		}
+		sum += t
+	}
+	if len(pids) == 0 {
+		return 0, errors.New("not measured")
+	}
+	return sum, nil
+}
+
+// parsePIDs reads a comma-separated list of process ids ("" is none).
+func parsePIDs(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var pids []int
+	for _, f := range strings.Split(s, ",") {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("%q is not a process id", f)
+		}
+		pids = append(pids, pid)
+	}
+	return pids, nil
+}
+
+// newClient is the bench's HTTP client: c connections at most, kept from request to request,
+// no compression. With more than one address in spread, each new connection goes to the next
+// of them in turn, whatever the request's URL says (the c connections spread evenly over the
+// workerd processes).
+func newClient(c int, spread []string) *http.Client {
+	t := &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c, DisableCompression: true}
+	if len(spread) > 1 {
+		var next atomic.Int64
+		var d net.Dialer
+		t.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, spread[int(next.Add(1)-1)%len(spread)])
+		}
+	}
+	return &http.Client{Timeout: 30 * time.Second, Transport: t}
+}
 
 // processCPU is the user + system CPU time of process pid and all its threads, from
 // /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s: USER_HZ is 100 on Linux).
@@ -430,10 +521,7 @@ func run(ctx context.Context, s server, client *http.Client, paths []string, wan
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	cpu0, cpuErr := time.Duration(0), errors.New("not measured")
-	if s.pid != 0 {
-		cpu0, cpuErr = processCPU(s.pid)
-	}
+	cpu0, cpuErr := processesCPU(s.pids)
 	start := time.Now()
 	for w := 0; w < c; w++ {
 		wg.Add(1)
@@ -463,7 +551,7 @@ func run(ctx context.Context, s server, client *http.Client, paths []string, wan
 	wg.Wait()
 	r.elapsed = time.Since(start)
 	if cpuErr == nil {
-		if cpu1, err := processCPU(s.pid); err == nil {
+		if cpu1, err := processesCPU(s.pids); err == nil {
 			r.cpu = cpu1 - cpu0
 		}
 	}

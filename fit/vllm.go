@@ -93,6 +93,11 @@ type VLLMCache struct {
 	StateSplit       bool
 	WindowLayers     int
 	WindowTokenBytes float64
+	// StateLayers are a hybrid's linear-attention / Mamba layers, among which StateBytes is shared
+	// evenly: vLLM pages their state as the attention layers' cache (vllm_hybrid.go). StatePages is
+	// the pages each such layer holds for a request: 1 (0 = 1) as vLLM runs a hybrid by default,
+	// without prefix caching; 2 with --enable-prefix-caching (mamba cache mode "align").
+	StateLayers, StatePages int
 }
 
 // layerTokenBytes is one sliding-window layer's cache (or any layer's, where the kinds have one
@@ -279,6 +284,11 @@ func (r *VLLMResult) layout(in VLLMInput) {
 		r.KVBlocks = ceilFloor(math.Floor(avail / g.page / float64(g.size))) // capped: a tiny custom model's page is tiny
 		r.KVCacheTokens = r.KVBlocks / int64(g.count) * int64(g.tokenBlock())
 		r.MaxConcurrency = float64(r.KVBlocks) / float64(g.requestBlocks(in.MaxModelLen))
+		if g.state > 0 && in.MaxModelLen > 0 {
+			// a hybrid's pool in tokens as the logged hybrid start-up (vLLM 0.24) reports it: the
+			// concurrency × max_model_len (blocks ÷ groups × block would count the state groups' blocks)
+			r.KVCacheTokens = int64(math.Floor(r.MaxConcurrency * float64(in.MaxModelLen)))
+		}
 	}
 	needed := g.needed(in.MaxModelLen)
 	r.NeededGiB = needed / gib

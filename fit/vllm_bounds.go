@@ -108,7 +108,7 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 			StateBytes: a.CSAStateBytes()}
 	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
 		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem,
-			StateBytes: a.VLLMRecurrentStateBytes(), StateSplit: true}
+			StateBytes: a.VLLMRecurrentStateBytes(), StateSplit: true, StateLayers: stateLayersOf(&b.Model, a)}
 	}
 	// full and sliding layers that keep a cache of their own (a Gemma-4 E model's last layers reuse
 	// earlier ones'), the full layers in their own shape where they have one (Gemma-4's global layers)

@@ -31,6 +31,9 @@ type vllmGroups struct {
 	batched               int
 	cache                 VLLMCache // for each request's fixed state and windows (vllm_request.go)
 	tp                    int
+	// a hybrid's state layers, paged (vllm_hybrid.go): their groups, and the pages each layer
+	// holds for a request
+	stateLayers, state, statePages int
 }
 
 func newVLLMGroups(in VLLMInput) vllmGroups {
@@ -45,6 +48,9 @@ func newVLLMGroups(in VLLMInput) vllmGroups {
 		g.slideLayers = 0
 	}
 	fullTB, slideTB := c.fullTokenBytes(in.TP), c.layerTokenBytes(in.TP)
+	if h, ok := g.hybrid(fullTB); ok {
+		return h
+	}
 	switch {
 	case g.slideLayers == 0 || !(slideTB > 0):
 		g.page = vllmBlockSize * fullTB
@@ -63,16 +69,23 @@ func newVLLMGroups(in VLLMInput) vllmGroups {
 	case g.fullLayers == 0:
 		g.size = g.slideLayers
 	default:
-		lo, hi := min(g.fullLayers, g.slideLayers), max(g.fullLayers, g.slideLayers)
-		g.size = lo
-		if float64(hi) < float64(lo)*vllmWindowGroupSlack {
-			g.size = hi // pad the smaller kind rather than split the larger one
-		}
+		g.size = groupSize(g.fullLayers, g.slideLayers)
 	}
 	g.full = ceilDiv(g.fullLayers, g.size)
 	g.slide = ceilDiv(g.slideLayers, g.size)
 	g.count = g.full + g.slide
 	return g
+}
+
+// groupSize is the layers of a group when two kinds of a and b layers share the pool: the smaller
+// count, or the larger where it is within vllmWindowGroupSlack of it (the smaller kind is then
+// padded rather than the larger one split).
+func groupSize(a, b int) int {
+	lo, hi := min(a, b), max(a, b)
+	if float64(hi) < float64(lo)*vllmWindowGroupSlack {
+		return hi
+	}
+	return lo
 }
 
 func ceilDiv(a, b int) int {
@@ -104,6 +117,7 @@ func (g vllmGroups) requestBlocks(n int) int {
 	if g.slide > 0 {
 		b += g.slide * g.slidePages(n)
 	}
+	b += g.state * g.statePages
 	if fixed := g.fixedBytes(n); fixed > 0 {
 		b += int(math.Ceil(fixed / (g.page * float64(g.size))))
 	}
@@ -119,6 +133,7 @@ func (g vllmGroups) needed(n int) float64 {
 	if g.slideLayers > 0 {
 		pages += g.slideLayers * g.slidePages(n)
 	}
+	pages += g.stateLayers * g.statePages
 	return float64(pages)*g.page + g.fixedBytes(n)
 }
 

@@ -8,8 +8,9 @@ package fit
 //     max_memory_usage_bytes = one page per request with the mamba cache mode "none"), padded to
 //     the attention page, whose block size vLLM raises until that page holds the state
 //     (vllm/model_executor/models/config.py, HybridAttentionMambaModelConfig). Its heads are
-//     split over tensor parallelism, so each rank holds 1/tp of the state. The padding, at most
-//     one 16-token attention page a layer, is not counted; the state is counted in the dtypes
+//     split over tensor parallelism, so each rank holds 1/tp of the state. Where the state layers
+//     are known (VLLMCache.StateLayers) the state is paged so, padding and groups included
+//     (vllm_hybrid.go), and is no longer fixed bytes beside the pages; the state is counted in the dtypes
 //     vLLM keeps it in by default (vllm_state.go: the convolutions' inputs bf16, the SSM state
 //     fp32 for Qwen3.5/3.6 and Nemotron-H, bf16 for Qwen3-Next), not in the kv line's fp32.
 //   - DeepSeek-V4 keeps, in every layer, a 128-token window of uncompressed entries, which vLLM

@@ -10,27 +10,32 @@ import (
 // compressor state beside the pages that grow with the context.
 func TestVLLMRequestStateAndWindows(t *testing.T) {
 	// Qwen3-Next-80B-A3B: 12 full-attention layers of 2 KV heads × 256 in bf16, 2,048 B a layer and
-	// token, pages of 16 × 2,048 = 32,768 B; a request's recurrent state 19,759,104 × 2 B = 39,518,208 B
-	// (vLLM keeps Qwen3-Next's convolution and delta-rule state in the model's bf16: vllm_state.go).
+	// token; a request's recurrent state 19,759,104 × 2 B = 39,518,208 B (vLLM keeps Qwen3-Next's
+	// convolution and delta-rule state in the model's bf16: vllm_state.go), 1,097,728 B in each of
+	// its 36 Gated DeltaNet layers. vLLM pages that state (vllm_hybrid.go): the attention block is
+	// 16 × ⌈1,097,728 / (16 × 2,048)⌉ = 16 × ⌈33.5⌉ = 544 tokens, a page 544 × 2,048 = 1,114,112 B
+	// (the state padded by 16,384 B), groups of 12 layers (1 attention, 3 state).
 	next := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Engine, t.Context = "Qwen/Qwen3-Next-80B-A3B-Instruct", "kv", target.EngineVLLM, 16384
 	})
 	in := VLLMInput{TP: 1, MaxTokens: 8192, Cache: vllmCacheOf(&next, 2)}
 	g := newVLLMGroups(in)
-	// 16,384 tokens: 12 layers × 1,024 pages × 32,768 = 402,653,184 B + 39,518,208 = 442,171,392 B
-	if got := g.needed(16384); got != 442171392 {
-		t.Errorf("Qwen3-Next needs %v B for one request, want 442,171,392", got)
+	// 16,384 tokens: 12 layers × ⌈16,384 / 544⌉ = 31 pages + 36 state pages = 408 pages × 1,114,112 B
+	// = 454,557,696 B (with 16-token pages and the state beside them it was 442,171,392)
+	if got := g.needed(16384); got != 454557696 {
+		t.Errorf("Qwen3-Next needs %v B for one request, want 454,557,696", got)
 	}
-	// blocks of 12 layers × 32,768 = 393,216 B: 1,024 + ⌈39,518,208 / 393,216 = 100.5⌉ = 1,024 + 101 = 1,125
-	if got := g.requestBlocks(16384); got != 1125 {
-		t.Errorf("Qwen3-Next request blocks %d, want 1,125", got)
+	// blocks of 12 pages: 31 in the attention group + 1 in each of the 3 state groups = 34
+	if got := g.requestBlocks(16384); got != 34 {
+		t.Errorf("Qwen3-Next request blocks %d, want 34", got)
 	}
-	// on 4 devices each rank holds a quarter of the state (its heads): 9,879,552 B, and its own
-	// KV heads (2 heads over 4 ranks: one each, 1,024 B a layer and token, pages of 16,384 B):
-	// 12 × 1,024 × 16,384 + 9,879,552 = 201,326,592 + 9,879,552 = 211,206,144 B
+	// on 4 devices each rank holds a quarter of the state (its heads), 274,432 B a layer, and its own
+	// KV heads (2 heads over 4 ranks: one each, 1,024 B a layer and token): block 16 × ⌈274,432 /
+	// 16,384 = 16.75⌉ = 272 tokens, page 278,528 B; (12 × ⌈16,384 / 272⌉ = 12 × 61 + 36) × 278,528 =
+	// 768 × 278,528 = 213,909,504 B
 	in.TP = 4
-	if got := newVLLMGroups(in).needed(16384); got != 211206144 {
-		t.Errorf("Qwen3-Next on 4 ranks needs %v B, want 211,206,144", got)
+	if got := newVLLMGroups(in).needed(16384); got != 213909504 {
+		t.Errorf("Qwen3-Next on 4 ranks needs %v B, want 213,909,504", got)
 	}
 
 	// DeepSeek-V4-Flash at 131,072 tokens, bf16: the compressed entries 3,440 elements × 2 B = 6,880 B

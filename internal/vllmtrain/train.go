@@ -122,6 +122,7 @@ func parseModels(text string) (map[string]*Arch, error) {
 			Cache: fit.VLLMCache{
 				FullLayers: atoi(r["full_layers"]), SlidingLayers: atoi(r["sliding_layers"]), Window: atoi(r["window"]),
 				KVHeads: atoi(r["kv_heads"]), HeadDim: atoi(r["head_dim"]), MLALatent: atoi(r["mla_latent"]), ElemBytes: elem,
+				StateLayers: atoi(r["state_layers"]), StateBytes: float64(atoi(r["state_bytes"])), StateSplit: true,
 			},
 		}
 	}
@@ -187,6 +188,9 @@ func (r *Row) Input() (in fit.VLLMInput, ok bool) {
 	c.ElemBytes = 2
 	if r.KVDType == "fp8" {
 		c.ElemBytes = 1
+	}
+	if c.StateLayers > 0 && strings.Contains(r.Notes, "prefix caching on") {
+		c.StatePages = 2 // mamba cache mode "align" (fit/vllm_hybrid.go)
 	}
 	in = fit.VLLMInput{
 		TotalGiB: r.Total, Device: r.GPU, Utilization: r.Util, TP: max(1, r.TP), WeightsGiB: r.Weights,

@@ -1,0 +1,58 @@
+package fit
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// vLLM pages a hybrid's recurrent state with the attention layers' block raised to hold it
+// (vllm_hybrid.go). Hand figures:
+//
+//	Qwen3.6-35B-A3B, fp8 KV, one device: attention 2 KV heads × 256 × 2 × 1 B = 1,024 B a layer and
+//	token; state 64,389,120 B / 30 layers = 2,146,304 B (3 × 8,192 × 2 + 32 × 128 × 128 × 4);
+//	block 16 × ⌈2,146,304 / 16,384⌉ = 16 × 131 = 2,096 tokens, page 2,096 × 1,024 = 2,146,304 B;
+//	groups of 10: 1 attention + 3 state = 4; a pool block 10 pages = 21,463,040 B.
+//	At 5.98 GiB (data/vllm-train.tsv gh-17, prefix caching on): ⌊6,420,968,407 / 21,463,040⌋ =
+//	299 blocks; a request of 131,072 tokens ⌈131,072 / 2,096⌉ = 63 + 3 × 2 = 69 blocks;
+//	concurrency 299 / 69 = 4.3333 (logged 4.33), tokens ⌊4.3333 × 131,072⌋ = 567,978 (logged).
+//	Without prefix caching (the Deployment's), 63 + 3 × 1 = 66 blocks: 299 / 66 = 4.5303, tokens
+//	⌊39,190,528 / 66⌋ = 593,795.
+//	Nemotron-3-Nano, bf16: 6 attention layers of 2 KV heads × 128: 2 × 2 × 128 × 2 B = 1,024 B a token; state (423,936 × 2 + 12,058,624 × 4 = 49,082,368 B) over
+//	its 23 Mamba-2 layers = 2,134,016 B; block 16 × ⌈2,134,016 / 16,384⌉ = 16 × 131 = 2,096 tokens,
+//	page 2,146,304 B (the state padded by 12,288 B); groups of 6: 1 attention + ⌈23 / 6⌉ = 4 state.
+func TestVLLMPagesHybridState(t *testing.T) {
+	for _, c := range []struct {
+		model, kv     string
+		block, count  int
+		page          float64
+		avail         float64 // GiB
+		pages, blocks int
+		conc          float64
+		tokens        int64
+	}{
+		{"Qwen/Qwen3.6-35B-A3B", "fp8", 2096, 4, 2146304, 5.98, 2, 299, 299.0 / 69, 567978},
+		{"Qwen/Qwen3.6-35B-A3B", "fp8", 2096, 4, 2146304, 5.98, 1, 299, 299.0 / 66, 593795},
+		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "fp16", 2096, 5, 2146304, 0, 1, 0, 0, 0},
+	} {
+		b := resolve(t, func(t *target.Target) {
+			t.Model, t.Sizing, t.Engine, t.KVCache = c.model, "kv", target.EngineVLLM, c.kv
+		})
+		_, elem, _ := kvElementBytes(b.KVCache)
+		cache := vllmCacheOf(&b, elem)
+		cache.StatePages = c.pages
+		in := VLLMInput{TP: 1, MaxTokens: 8192, MaxModelLen: 131072, Cache: cache}
+		g := newVLLMGroups(in)
+		if g.fullBlock != c.block || (c.count > 0 && (g.count != c.count || g.page != c.page)) {
+			t.Errorf("%s: block %d, %d groups, page %v B; want %d, %d, %v", c.model, g.fullBlock, g.count, g.page, c.block, c.count, c.page)
+		}
+		if c.avail == 0 {
+			continue
+		}
+		r := VLLMLayout(in, c.avail)
+		if r.KVBlocks != int64(c.blocks) || !near(r.MaxConcurrency, c.conc) || r.KVCacheTokens != c.tokens {
+			t.Errorf("%s at %v GiB, %d state pages: %d blocks, %v×, %d tokens; want %d, %v, %d",
+				c.model, c.avail, c.pages, r.KVBlocks, r.MaxConcurrency, r.KVCacheTokens, c.blocks, c.conc, c.tokens)
+		}
+	}
+}

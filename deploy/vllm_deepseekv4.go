@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -16,9 +17,8 @@ import (
 // The pinned image, v0.20.0, predates that minimum: vLLM v0.20.1 is the patch that stabilised V4
 // (V4-Base support; the persistent top-k deadlock at TopK=1024, V4-Pro's index_topk; multi-stream
 // pre-attention GEMM), so the Deployment says so and names the image to give. The claim's vLLM
-// budget keeps its 16-token pages: a 256-token block rounds each request up by less than 256
-// tokens a layer.
-var deepSeekV4Args = []string{"--block-size", "256", "--tokenizer-mode", "deepseek_v4"}
+// budget pages V4's cache in the same 256-token blocks (fit.VLLMDeepSeekV4BlockSize).
+var deepSeekV4Args = []string{"--block-size", strconv.Itoa(fit.VLLMDeepSeekV4BlockSize), "--tokenizer-mode", "deepseek_v4"}
 
 // vllmDeepSeekV4MinVersion is the first vLLM release the recipe names for DeepSeek-V4.
 const vllmDeepSeekV4MinVersion = "v0.20.1"
@@ -32,7 +32,7 @@ func isDeepSeekV4(b *fit.Bounds) bool { return b.Model.Arch.Attention == fit.Att
 // pinned image, "" for a given one (taken at its word).
 func deepSeekV4Plan(b *fit.Bounds, args []string, image string) (out []string, line, note string) {
 	out = append(args, deepSeekV4Args...)
-	line = "recipe: DeepSeek-V4 as vLLM's recipe runs it: --block-size 256, --tokenizer-mode deepseek_v4, --kv-cache-dtype fp8"
+	line = "recipe: DeepSeek-V4 as vLLM's recipe runs it: --block-size " + strconv.Itoa(fit.VLLMDeepSeekV4BlockSize) + ", --tokenizer-mode deepseek_v4, --kv-cache-dtype fp8"
 	if !slices.Contains(out, "--kv-cache-dtype") {
 		out = append(out, "--kv-cache-dtype", "fp8")
 		line += " (the claim was sized for an " + b.KVCache + " KV cache, more than vLLM keeps: kvCache fp8 sizes it as vLLM runs)"

@@ -31,6 +31,11 @@ const (
 	VLLMDefaultUtilization = 0.9
 	// vllmBlockSize is the KV-cache block size on CUDA (cache.py block_size default 16).
 	vllmBlockSize = 16
+	// VLLMDeepSeekV4BlockSize is the block size vLLM's DeepSeek-V4 recipe runs with, --block-size
+	// 256, the sparse kernels' page (recipes.vllm.ai/deepseek-ai/DeepSeek-V4-Flash, the launch
+	// command of vllm.ai/blog/deepseek-v4, vllm-project/vllm#40778); the Deployment passes it
+	// (deploy/vllm_deepseekv4.go) and the budget pages V4's cache in it.
+	VLLMDeepSeekV4BlockSize = 256
 	// The default scheduler limits for the OpenAI server (vllm/engine/arg_utils.py,
 	// _set_default_args): devices of 70 GiB or more, other than an A100, get 1024 sequences and
 	// 8192 batched tokens; every other device 256 and 2048.
@@ -98,6 +103,16 @@ type VLLMCache struct {
 	// the pages each such layer holds for a request: 1 (0 = 1) as vLLM runs a hybrid by default,
 	// without prefix caching; 2 with --enable-prefix-caching (mamba cache mode "align").
 	StateLayers, StatePages int
+	// BlockSize is the tokens of a block vLLM runs with (--block-size); 0 = its default, 16.
+	BlockSize int
+}
+
+// blockSize is the block vLLM pages the cache in: BlockSize, else vLLM's default.
+func (c VLLMCache) blockSize() int {
+	if c.BlockSize > 0 {
+		return c.BlockSize
+	}
+	return vllmBlockSize
 }
 
 // layerTokenBytes is one sliding-window layer's cache (or any layer's, where the kinds have one

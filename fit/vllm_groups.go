@@ -40,7 +40,7 @@ func newVLLMGroups(in VLLMInput) vllmGroups {
 	c := in.Cache
 	g := vllmGroups{
 		fullLayers: max(0, c.FullLayers), slideLayers: max(0, c.SlidingLayers),
-		window: c.Window, batched: in.MaxTokens, fullBlock: vllmBlockSize, slideBlock: vllmBlockSize,
+		window: c.Window, batched: in.MaxTokens, fullBlock: c.blockSize(), slideBlock: c.blockSize(),
 		cache: c, tp: in.TP,
 	}
 	if g.window <= 0 { // no window: every layer caches every token
@@ -51,13 +51,14 @@ func newVLLMGroups(in VLLMInput) vllmGroups {
 	if h, ok := g.hybrid(fullTB); ok {
 		return h
 	}
+	block := float64(c.blockSize())
 	switch {
 	case g.slideLayers == 0 || !(slideTB > 0):
-		g.page = vllmBlockSize * fullTB
+		g.page = block * fullTB
 	case g.fullLayers == 0 || !(fullTB > 0):
-		g.page = vllmBlockSize * slideTB
+		g.page = block * slideTB
 	default:
-		g.page = vllmBlockSize * max(fullTB, slideTB)
+		g.page = block * max(fullTB, slideTB)
 		g.fullBlock = int(math.Round(g.page / fullTB))
 		g.slideBlock = int(math.Round(g.page / slideTB))
 	}

@@ -16,8 +16,8 @@ package fit
 //   - DeepSeek-V4 keeps, in every layer, a 128-token window of uncompressed entries, which vLLM
 //     pages as a sliding window (vllm/model_executor/layers/deepseek_v4_attention.py,
 //     DeepseekV4SWACache): SlidingWindowSpec.max_memory_usage_bytes, ⌈min(window − 1 +
-//     max_num_batched_tokens, L) / 16⌉ + 1 pages a layer, the prefill chunk in flight beside the
-//     window; and each compressing layer's compressor state (DeepseekCompressor), whole on every
+//     max_num_batched_tokens, L) / block⌉ + 1 pages a layer (blocks of 256 tokens, as V4 runs:
+//     VLLMDeepSeekV4BlockSize), the prefill chunk in flight beside the window; and each compressing layer's compressor state (DeepseekCompressor), whole on every
 //     rank as the single KV head is.
 //
 // These bytes join the start-up check (one request of --max-model-len) and each request's blocks
@@ -39,7 +39,7 @@ func (c VLLMCache) requestFixedBytes(tp, held int) float64 {
 func (c VLLMCache) vllmRequestBytes(tp, n, batched int) float64 {
 	held := 0
 	if c.WindowLayers > 0 && c.Window > 0 {
-		held = (ceilDiv(min(c.Window-1+batched, n), vllmBlockSize) + 1) * vllmBlockSize
+		held = (ceilDiv(min(c.Window-1+batched, n), c.blockSize()) + 1) * c.blockSize()
 	}
 	return c.requestFixedBytes(tp, held)
 }

@@ -38,22 +38,28 @@ func TestVLLMRequestStateAndWindows(t *testing.T) {
 		t.Errorf("Qwen3-Next on 4 ranks needs %v B, want 213,909,504", got)
 	}
 
-	// DeepSeek-V4-Flash at 131,072 tokens, bf16: the compressed entries 3,440 elements × 2 B = 6,880 B
-	// a token, pages of 110,080 B, 8,192 of them = 901,775,360 B; each of the 43 layers' windows paged
-	// as a sliding window with 8,192 batched tokens in flight, ⌈min(127 + 8,192, 131,072) / 16⌉ + 1 =
-	// 521 pages of 16 tokens × 1,024 B = 8,536,064 B, × 43 = 367,050,752 B; the compressors' state
-	// 12,206,080 B: 1,281,032,192 B.
+	// DeepSeek-V4-Flash at 131,072 tokens, bf16, in the 256-token blocks V4 runs with
+	// (VLLMDeepSeekV4BlockSize): the compressed entries 3,440 elements × 2 B = 6,880 B a token, pages
+	// of 256 × 6,880 = 1,761,280 B, 512 of them = 901,775,360 B; each of the 43 layers' windows paged
+	// as a sliding window with 8,192 batched tokens in flight, ⌈min(127 + 8,192, 131,072) / 256⌉ + 1 =
+	// 33 + 1 = 34 pages of 256 tokens × 1,024 B = 8,912,896 B, × 43 = 383,254,528 B (in 16-token
+	// pages 521 × 16 × 1,024 × 43 = 367,050,752); the compressors' state 12,206,080 B:
+	// 1,297,235,968 B (1,281,032,192 in 16-token pages).
 	flash := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Engine, t.Context = "deepseek-ai/DeepSeek-V4-Flash", "kv", target.EngineVLLM, 131072
 	})
 	in = VLLMInput{TP: 1, MaxTokens: 8192, Cache: vllmCacheOf(&flash, 2)}
-	if got := newVLLMGroups(in).needed(131072); got != 1281032192 {
-		t.Errorf("V4-Flash needs %v B for one request, want 1,281,032,192", got)
+	if got := newVLLMGroups(in).needed(131072); got != 1297235968 {
+		t.Errorf("V4-Flash needs %v B for one request, want 1,297,235,968", got)
 	}
 	// every rank keeps all of it
 	in.TP = 8
-	if got := newVLLMGroups(in).needed(131072); got != 1281032192 {
-		t.Errorf("V4-Flash on 8 ranks needs %v B, want 1,281,032,192 each", got)
+	if got := newVLLMGroups(in).needed(131072); got != 1297235968 {
+		t.Errorf("V4-Flash on 8 ranks needs %v B, want 1,297,235,968 each", got)
+	}
+	// a request of 1,000 tokens takes ⌈1,000 / 256⌉ = 4 blocks of compressed entries (63 of 16)
+	if got := newVLLMGroups(in).fullPages(1000); got != 4 {
+		t.Errorf("V4-Flash: %d pages for 1,000 tokens, want 4", got)
 	}
 	// a request holds (KVDeviceShare) its windows of 128 tokens: 43 × 128 × 1,024 = 5,636,096 B
 	if got := vllmCacheOf(&flash, 2).requestFixedBytes(1, 128); got != 5636096+12206080 {

@@ -730,7 +730,7 @@ unsloth/Qwen3.5-4B-Base	4.5B	4539265536	2.5	2.3	Q4_K_M	262144	32	4	256	2560			45
 huihui-ai/Huihui-Qwen3.5-4B-abliterated	4.5B	4539265536	2.5	2.3	Q4_K_M	262144	32	4	256	2560			12474	248320																													
 AIDC-AI/Ovis2-4B	4.6B	4616106486	2.6	2.4	Q4_K_M	4096				2048			80481																														
 arcee-ai/AFM-4.5B-Base	4.6B	4619184640	2.6	2.4	Q4_K_M	1310720	36	4	128	2560			23805	128004																													
-Qwen/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			5887676	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8															
+Qwen/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			5887676	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32
 Qwen/Qwen3.5-4B-Base	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			171402	248320																													
 unsloth/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			160122	248320																													
 QuantTrio/Qwen3.5-4B-AWQ	4.7B	4659865088	2.6	2.4	AWQ-4bit	262144	32	4	256	2560			21770	248320																													
@@ -740,7 +740,7 @@ nvidia/Qwen3-8B-NVFP4	4.7B	4717851648	2.6	2.4	Q4_K_M	40960	36	8	128	4096			49641
 baidu/Qianfan-OCR	4.7B	4741408256	2.6	2.4	Q4_K_M	32768	36	8	128	2560			463115	153678																													
 lmms-lab/LLaVA-OneVision-1.5-4B-Base	4.7B	4741610528	2.6	2.4	Q4_K_M	262144	36	8	128	2560			157787	151936																													
 XLabs-AI/xflux_text_encoders	4.8B	4762310656	2.7	2.4	Q4_K_M	4096							81455	32128																													
-cyankiwi/Qwen3.5-4B-AWQ-4bit	4.8B	4774635422	2.7	2.4	AWQ-4bit	262144	32	4	256	2560			370243	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144		awq-int4	hybrid			8															
+cyankiwi/Qwen3.5-4B-AWQ-4bit	4.8B	4774635422	2.7	2.4	AWQ-4bit	262144	32	4	256	2560			370243	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144		awq-int4	hybrid			8											13172736			589824	float32
 Chunity/gemma-4-E4B-it-AWQ-4bit	4.8B	4805237482	2.7	2.5	AWQ-4bit	131072	42	2	256	2560			20845	262144																													
 YannQi/R-4B	4.8B	4819012384	2.7	2.5	Q4_K_M	40960	36	8	128	2560			142577	152000																													
 Qwen/Qwen3-VL-4B-Instruct-FP8	4.8B	4826993728	2.7	2.5	Q4_K_M	262144	36	8	128	2560			83011	151936																													
@@ -763,7 +763,7 @@ baffo32/decapoda-research-llama-7B-hf	5.2B	5164236800	2.9	2.6	Q4_K_M	2048	32	32	
 wisdomik/Quilt-Llava-v1.5-7b	5.2B	5164236800	2.9	2.6	Q4_K_M	4096	32	32	128	4096			34926	32000																													
 selfrag/selfrag_llama2_7b	5.2B	5164302336	2.9	2.6	Q4_K_M	4096	32	32	128	4096			16404	32016																													
 baichuan-inc/Baichuan-7B	5.3B	5295308800	3	2.7	Q4_K_M	4096	32	32	128	4096			47421	64000																													
-datalab-to/chandra-ocr-2	5.3B	5295564288	3	2.7	Q4_K_M	262144	32	4	256	2560			745438	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8															
+datalab-to/chandra-ocr-2	5.3B	5295564288	3	2.7	Q4_K_M	262144	32	4	256	2560			745438	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32
 kyujinpy/Ko-PlatYi-6B	5.4B	5354553344	3	2.7	Q4_K_M	2048	32	4	128	4096			36289	78464																													
 nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			114232	131072																													
 unsloth/NVIDIA-Nemotron-3-Nano-4B	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			16949	131072																													
@@ -1152,23 +1152,23 @@ prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption	9.4B	9409813744	5.3	4.8	Q4_K
 openbmb/MiniCPM-SALA	9.5B	9477203968	5.3	4.9	Q4_K_M	524288	32	2	128	4096			11329	73448																													
 unsloth/gemma-2-9b-bnb-4bit	9.5B	9502508136	5.3	4.9	Q4_K_M	8192	42	8	256	3584			10243	256000																													
 unsloth/gemma-2-9b-it-bnb-4bit	9.5B	9502508184	5.3	4.9	Q4_K_M	8192	42	8	256	3584			30559	256000																													
-Qwen/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8222051	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8															
+Qwen/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8222051	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32
 Qwen/Qwen3.5-9B-Base	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			158907	248320																													
 Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8051	248320																													
 ansulev/Darwin-9B-NEG	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			75576	248320																													
-Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			344886	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8															
-Jackrong/Qwopus3.5-9B-v3	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			315732	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8															
-unsloth/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			233605	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8															
-QuantTrio/Qwen3.5-9B-AWQ	9.7B	9653104368	5.4	4.9	AWQ-4bit	262144	32	4	256	4096			232704	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		awq-int4	hybrid			8															
+Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			344886	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32
+Jackrong/Qwopus3.5-9B-v3	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			315732	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32
+unsloth/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			233605	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32
+QuantTrio/Qwen3.5-9B-AWQ	9.7B	9653104368	5.4	4.9	AWQ-4bit	262144	32	4	256	4096			232704	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		awq-int4	hybrid			8											13172736			589824	float32
 huihui-ai/Huihui-Qwen3.5-9B-abliterated	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			32916	248320																													
 Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			13458	248320																													
-lovedheart/Qwen3.5-9B-FP8	9.7B	9653539056	5.4	4.9	Q4_K_M	262144	32	4	256	4096			252857	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8	hybrid			8															
+lovedheart/Qwen3.5-9B-FP8	9.7B	9653539056	5.4	4.9	Q4_K_M	262144	32	4	256	4096			252857	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8	hybrid			8											13172736			589824	float32
 cckevinn/SeeClick	9.7B	9656935168	5.4	4.9	Q4_K_M	8192	32	32	128	4096			229628	151936																													
 ibm-ai-platform/Bamba-9B-v1	9.8B	9780235392	5.5	5	Q4_K_M	4096	32	8	128	4096			26469	128256																													
 cyankiwi/Qwen3.5-9B-AWQ-BF16-INT4	9.8B	9825333246	5.5	5	AWQ-4bit	262144	32	4	256	4096			27102	248320																													
 cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8	9.8B	9825333246	11	10.1	AWQ-8bit	262144	32	4	256	4096			19750	248320																													
 Snowflake/snowflake-arctic-instruct	9.9B	9863168000	5.5	5.1	Q4_K_M	4096	35	8	128	7168	1	639564800	26618	32000																													
-cyankiwi/Qwen3.5-9B-AWQ-4bit	9.9B	9875665038	5.5	5.1	AWQ-4bit	262144	32	4	256	4096			376203	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		awq-int4	hybrid			8															
+cyankiwi/Qwen3.5-9B-AWQ-4bit	9.9B	9875665038	5.5	5.1	AWQ-4bit	262144	32	4	256	4096			376203	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		awq-int4	hybrid			8											13172736			589824	float32
 pfnet/plamo-2.1-8b-vl	10.0B	9977966912	5.6	5.1	Q4_K_M	10485760	32	4	128	4096			10621	100032																													
 lmsys/longchat-13b-16k	10.0B	10020454400	5.6	5.1	Q4_K_M	16384	40	40	128	5120			16733	32000																													
 stepfun-ai/Step3-VL-10B	10.2B	10171750144	5.7	5.2	Q4_K_M	65536	36	8	128	4096			342319	151936																													

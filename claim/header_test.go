@@ -232,12 +232,18 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     262144 tokens × 1 sequence, fp16: 79.04 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 12 full-attention layers (of 48) × 2",
 			"#         KV heads × 256 head dim × 2 B = 6.52 GB"}},
-		// Without the state in the data it is said to be left out: Qwen3.5-9B, 8 × 2 × 4 × 256 × 2 B
-		// × 8,192 = 268,435,456 B = 0.27 GB.
+		// Qwen3.5-9B: 13,172,736 × 4 B = 52.69 MB + 2 × 8 × 4 × 256 × 2 B × 8,192 = 268,435,456 B
+		// → 321,126,400 B = 0.32 GB
 		{"m=Qwen%2FQwen3.5-9B&s=kv&ctx=8192", []string{
-			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 8 full-attention layers (of 32;",
-			"#         the others keep a fixed state, not counted) × 4 KV heads × 256 head",
-			"#         dim × 2 B = 0.27 GB"}},
+			"# kv:     8192 tokens × 1 sequence, fp16: 52.69 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 8 full-attention layers (of 32) × 4",
+			"#         KV heads × 256 head dim × 2 B = 0.32 GB"}},
+		// Without the state in the data it is said to be left out: Qwen3.5-2B, 2 × 6 × 2 × 256 × 2 B
+		// × 8,192 = 100,663,296 B = 0.10 GB.
+		{"m=Qwen%2FQwen3.5-2B&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 6 full-attention layers (of 24;",
+			"#         the others keep a fixed state, not counted) × 2 KV heads × 256 head",
+			"#         dim × 2 B = 0.10 GB"}},
 		// 12,206,080 B of compressor state + (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B
 		// = 12,206,080 + 61,997,056 = 74,203,136 B = 0.07 GB (fit's TestKVCachePerLayerKind)
 		{"m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=8192", []string{

@@ -18,6 +18,11 @@ import (
 //	concurrency 299 / 69 = 4.3333 (logged 4.33), tokens ⌊4.3333 × 131,072⌋ = 567,978 (logged).
 //	Without prefix caching (the Deployment's), 63 + 3 × 1 = 66 blocks: 299 / 66 = 4.5303, tokens
 //	⌊39,190,528 / 66⌋ = 593,795.
+//	Qwen3.5-4B, bf16: 4 KV heads × 256 × 2 × 2 B = 4,096 B a token; 13,172,736 elements of state in
+//	24 layers, 589,824 of them bf16 convolution inputs: (589,824 × 2 + 12,582,912 × 4) / 24 =
+//	2,146,304 B a layer; block 16 × ⌈2,146,304 / 65,536⌉ = 16 × 33 = 528 tokens, the block vLLM
+//	0.19.1 logs for it (vllm-project/vllm#40696), page 528 × 4,096 = 2,162,688 B; groups of 8:
+//	1 attention + 3 state.
 //	Nemotron-3-Nano, bf16: 6 attention layers of 2 KV heads × 128: 2 × 2 × 128 × 2 B = 1,024 B a token; state (423,936 × 2 + 12,058,624 × 4 = 49,082,368 B) over
 //	its 23 Mamba-2 layers = 2,134,016 B; block 16 × ⌈2,134,016 / 16,384⌉ = 16 × 131 = 2,096 tokens,
 //	page 2,146,304 B (the state padded by 12,288 B); groups of 6: 1 attention + ⌈23 / 6⌉ = 4 state.
@@ -33,6 +38,7 @@ func TestVLLMPagesHybridState(t *testing.T) {
 	}{
 		{"Qwen/Qwen3.6-35B-A3B", "fp8", 2096, 4, 2146304, 5.98, 2, 299, 299.0 / 69, 567978},
 		{"Qwen/Qwen3.6-35B-A3B", "fp8", 2096, 4, 2146304, 5.98, 1, 299, 299.0 / 66, 593795},
+		{"Qwen/Qwen3.5-4B", "fp16", 528, 4, 2162688, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "fp16", 2096, 5, 2146304, 0, 1, 0, 0, 0},
 	} {
 		b := resolve(t, func(t *target.Target) {

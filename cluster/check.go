@@ -23,6 +23,10 @@ type DeviceResult struct {
 	// Nodes are, when the cluster's nodes are given, the nodes a device published for a node
 	// selector is on: those the selector selects, by name (at most maxListedNodes of them).
 	Nodes []string `json:"nodes,omitempty"`
+	// Share says, for a matching device several claims can share (allowMultipleAllocations,
+	// KEP-5075), what this claim's share of it takes: it asks for no capacity, so each capacity's
+	// requestPolicy default, else all of it.
+	Share string `json:"share,omitempty"`
 
 	// Alternatives[i] says whether alternative i could take the device (its class and selector
 	// match, and nothing keeps the scheduler from it); CELError that evaluating a selector on it
@@ -45,6 +49,8 @@ type DeviceResult struct {
 	counters *counterPool
 	// spent: the device would match if the devices other claims hold had not used up its counters.
 	spent bool
+	// full: the device would match if the shares other claims hold had left room for this one's.
+	full bool
 }
 
 // Report is the claim checked against a cluster's slices.
@@ -133,12 +139,20 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	slices := c.Slices
 	alts := claim.Alternatives(b)
 	pools := poolStates(slices)
-	taken := map[deviceID]string{}
+	taken := map[deviceID]string{} // devices held whole (results without a shareID)
 	for _, u := range c.InUse {
 		id := deviceID{u.Driver, u.Pool, u.Device}
-		if _, ok := taken[id]; !ok {
+		if _, ok := taken[id]; !ok && u.ShareID == "" {
 			taken[id] = u.Claim
 		}
+	}
+	shares := heldShares(c.InUse)
+	drawing := map[deviceID]string{} // devices whose counters are drawn: held whole or in shares
+	for id, claim := range taken {
+		drawing[id] = claim
+	}
+	for id := range shares {
+		drawing[id] = "shares"
 	}
 	r := Report{Devices: []DeviceResult{}}
 	for _, a := range alts {
@@ -148,7 +162,8 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	if c.NodesGiven {
 		reach = newReachability(c.Nodes)
 	}
-	counters := counterPools(slices, pools, taken)
+	counters := counterPools(slices, pools, drawing)
+	var shareNotes []string
 	seen := map[deviceID]bool{}
 	for _, s := range slices {
 		k := poolKey{s.Driver, s.Pool}
@@ -161,16 +176,28 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 			if problem == "" && cp != nil && cp.problem != "" {
 				problem = "pool " + strconv.Quote(s.Pool) + " " + strings.TrimPrefix(cp.problem, "pool ")
 			}
+			consumes := d.Consumes
+			if d.AllowMultipleAllocations && shares[id] != nil {
+				consumes = nil // its shares drew its counters; a further share draws none
+			}
+			full := ""
 			if problem == "" && taken[id] == "" {
-				short = cp.short(k, d.Consumes, nil)
+				short = cp.short(k, consumes, nil)
+				full = capacityShort(d, shares[id])
 			}
 			var onNodes []string
 			nowhere := ""
 			if reach != nil {
 				onNodes, nowhere = reach.of(d)
 			}
-			res := judgeDevice(b, alts, &s, d, problem, short, taken[id], nowhere)
-			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, d.Consumes, cp, d.Selector, onNodes
+			res := judgeDevice(b, alts, &s, d, problem, short, full, taken[id], nowhere)
+			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, consumes, cp, d.Selector, onNodes
+			if res.Matches && d.AllowMultipleAllocations {
+				res.Share = shareText(d, shares[id])
+				if n := shareNote(d, s.Driver, b.Driver.Domain, b.MemoryGi); n != "" {
+					shareNotes = append(shareNotes, n)
+				}
+			}
 			r.Devices = append(r.Devices, res)
 		}
 	}
@@ -190,6 +217,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	if c.ClaimsGiven {
 		r.Notes = append(r.Notes, inUseNotes(c.InUse, seen)...)
 	}
+	r.Notes = append(r.Notes, sharedNotes(slices, shares, shareNotes)...)
 	for _, d := range r.Devices {
 		if d.CELError {
 			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")
@@ -202,7 +230,8 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 // countersShort says why the pool's shared counters, less what held devices consume, cannot
 // give the device what it consumes ("" when they can).
 // nowhere says why no node given can reach the device ("" when one can, or the nodes are not given).
-func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, allocatedTo, nowhere string) DeviceResult {
+// capacityFull says why the shares other claims hold leave no room for this claim's ("" when they do).
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, capacityFull, allocatedTo, nowhere string) DeviceResult {
 	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{}, AllocatedTo: allocatedTo,
 		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
@@ -223,6 +252,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 	}
 	if countersShort != "" {
 		blocking = append(blocking, countersShort)
+	}
+	if capacityFull != "" {
+		blocking = append(blocking, capacityFull)
 	}
 	var selected []string // why each alternative of the device's driver does not select it
 	var classDrivers []string
@@ -258,6 +290,7 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 		res.Reasons = blocking
 		res.busy = allocatedTo != "" && len(blocking) == 1
 		res.spent = countersShort != "" && len(blocking) == 1
+		res.full = capacityFull != "" && len(blocking) == 1
 	case len(selected) > 0:
 		res.Reasons = append(selected, blocking...)
 	default:

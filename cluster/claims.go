@@ -10,6 +10,11 @@ import (
 type InUse struct {
 	Driver, Pool, Device string
 	Claim                string // namespace/name
+	// ShareID is set when the result is a share of a device several claims can share (KEP-5075
+	// consumable capacity): the device is then not taken, only Consumed of its capacity (by
+	// capacity name, as the result's consumedCapacity names it).
+	ShareID  string
+	Consumed map[string]Quantity
 }
 
 // claimVersions are the ResourceClaim apiVersions read: their status.allocation.devices.results
@@ -22,7 +27,7 @@ var claimVersions = map[string]bool{
 
 // ParseClaims reads the cluster's ResourceClaims — `kubectl get resourceclaims -A -o yaml` (a v1
 // List), -o json, a ResourceClaimList, one ResourceClaim or several `---` documents — and
-// returns the devices their allocations hold. A result with adminAccess true is skipped: the
+// returns the devices their allocations hold, whole or (a result with a shareID) as a share. A result with adminAccess true is skipped: the
 // scheduler does not count it as allocated (admin access shares a device with its user). A claim
 // not allocated yet holds nothing. Errors are *Error with Input "claims".
 func ParseClaims(data []byte) ([]InUse, error) {
@@ -111,6 +116,14 @@ func (p *claimParser) claim(where string, v any) error {
 			return err
 		}
 		if u.Device, err = text(o, at+".device", rm["device"]); err != nil {
+			return err
+		}
+		if rm["shareID"] != nil {
+			if u.ShareID, err = text(o, at+".shareID", rm["shareID"]); err != nil {
+				return err
+			}
+		}
+		if u.Consumed, err = named(o, at+".consumedCapacity", rm["consumedCapacity"], quantity); err != nil {
 			return err
 		}
 		if !admin {

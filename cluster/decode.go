@@ -197,6 +197,21 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 		return Device{}, err
 	}
 	d.ConsumesCounters = len(d.Consumes) > 0
+	if v := fields["allowMultipleAllocations"]; v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return Device{}, o.err(fpath+".allowMultipleAllocations", "is a "+typeName(v)+"; want true or false")
+		}
+		d.AllowMultipleAllocations = b
+	}
+	if d.Defaults, err = named(o, fpath+".capacity", fields["capacity"], capacityDefault); err != nil {
+		return Device{}, err
+	}
+	for name, q := range d.Defaults {
+		if q.value == nil { // no requestPolicy.default: a share takes the whole capacity
+			delete(d.Defaults, name)
+		}
+	}
 	return d, nil
 }
 
@@ -274,6 +289,11 @@ func capacity(o *object, at string, v any) (Quantity, error) {
 	if !ok {
 		return Quantity{}, o.err(at+".value", "missing")
 	}
+	return quantity(o, at+".value", val)
+}
+
+// quantity reads a quantity written as a string ("80Gi") or a number.
+func quantity(o *object, at string, val any) (Quantity, error) {
 	var s string
 	switch x := val.(type) {
 	case string:
@@ -281,13 +301,31 @@ func capacity(o *object, at string, v any) (Quantity, error) {
 	case json.Number:
 		s = x.String()
 	default:
-		return Quantity{}, o.err(at+".value", "is a "+typeName(val)+"; want a quantity such as 80Gi")
+		return Quantity{}, o.err(at, "is a "+typeName(val)+"; want a quantity such as 80Gi")
 	}
 	q, ok := ParseQuantity(s)
 	if !ok {
-		return Quantity{}, o.err(at+".value", strconv.Quote(clip(s))+" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)")
+		return Quantity{}, o.err(at, strconv.Quote(clip(s))+" is not a Kubernetes quantity (such as 81559Mi, 80Gi or 85899345920)")
 	}
 	return q, nil
+}
+
+// capacityDefault reads a capacity's requestPolicy.default (KEP-5075), the zero Quantity when it
+// has none. The policy's validValues and validRange bound what a claim may ask; a claim that asks
+// for nothing takes the default, which the API requires to be valid, so they are not read.
+func capacityDefault(o *object, at string, v any) (Quantity, error) {
+	cm, _ := v.(map[string]any) // capacity() has checked the mapping
+	if cm["requestPolicy"] == nil {
+		return Quantity{}, nil
+	}
+	pm, err := mapping(o, at+".requestPolicy", cm["requestPolicy"])
+	if err != nil {
+		return Quantity{}, err
+	}
+	if pm["default"] == nil {
+		return Quantity{}, nil
+	}
+	return quantity(o, at+".requestPolicy.default", pm["default"])
 }
 
 // taints reads a device's taints: [{key, value (optional), effect}].

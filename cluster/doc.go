@@ -56,9 +56,27 @@
 // walks them in Go map order); the placement names one valid choice. The conformance module
 // proves the node placement against the allocator run on each node of zones-nodes.yaml.
 //
-// Not modelled (the allocator would see them, the pasted lists cannot say): consumable
-// capacity (KEP-5075: a shared device's results are taken whole), and this claim's own admin
-// access (fitclaim's claims ask for none).
+// Consumable capacity (KEP-5075; DRAConsumableCapacity, beta and on by default since Kubernetes
+// 1.36) is weighed as the allocator weighs it with the gate on (shares.go): a device with
+// allowMultipleAllocations is shared, and each claim takes a share of its capacity. fitclaim's
+// claim asks for no capacity, so its share of each capacity is the capacity's
+// requestPolicy.default, or without one all of it; the device has room while what the shares
+// other claims hold consume (their results' shareID and consumedCapacity) plus that share stays
+// within every capacity. A result with a shareID holds a share, not the device; one without holds
+// the device whole, shared or not. A matching shared device says what the claim's share takes
+// (DeviceResult.Share), and a note says when that share's memory is less than the model needs
+// per device (the selector reads the device's whole capacity; a driver that enforces shares
+// holds the workload to its share). A shared device whose shares are held has drawn its
+// counters already; a further share draws none. One claim takes a device once: its N devices
+// are N different devices. The conformance module proves this against the allocator with the
+// gate on (shared.yaml with shared-claims.yaml: device by device and claim by claim). With the
+// gate off, the allocator would take a shared device as an ordinary one, and a result with a
+// shareID as holding the device whole.
+//
+// Not modelled (the allocator would see them, the pasted lists cannot say): this claim's own
+// admin access (fitclaim's claims ask for none), and requestPolicy's validValues and validRange,
+// which bound what a claim may ask (a claim asking for nothing takes the default, valid by the
+// API's validation).
 //
 // Pure Go: no file system, network or syscall/js; sigs.k8s.io/yaml for YAML.
 package cluster

@@ -13,7 +13,7 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -48,7 +48,7 @@ func FuzzCheck(f *testing.F) {
 // FuzzParseClaims: any claims input is read or refused with an *Error naming the claims input;
 // nothing panics, and what is read is judged beside the busy cluster's slices.
 func FuzzParseClaims(f *testing.F) {
-	for _, name := range []string{"busy-claims.yaml", "busy.yaml"} {
+	for _, name := range []string{"busy-claims.yaml", "busy.yaml", "shared-claims.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

@@ -10,7 +10,18 @@ const maxIgnoredNotes = 5
 // inUseNotes says how many devices the claims hold, and which results name no device in the
 // slices: those are ignored (another pool, a driver's slices not pasted, a device since removed).
 func inUseNotes(inUse []InUse, seen map[deviceID]bool) []string {
-	n := []string{"the claims given hold " + itoa(len(inUse)) + " devices; those are not free for this claim (admin-access results excepted, as the scheduler does)"}
+	whole := 0
+	for _, u := range inUse {
+		if u.ShareID == "" {
+			whole++
+		}
+	}
+	held := "the claims given hold " + itoa(whole) + " devices; those are not free for this claim (admin-access results excepted, as the scheduler does)"
+	if shared := len(inUse) - whole; shared > 0 {
+		held = "the claims given hold " + itoa(whole) + " devices whole, not free for this claim (admin-access results excepted, as the scheduler does), and " +
+			itoa(shared) + " shares of devices several claims can share, which leave the rest of those devices' capacity"
+	}
+	n := []string{held}
 	ignored := 0
 	for _, u := range inUse {
 		if seen[deviceID{u.Driver, u.Pool, u.Device}] {

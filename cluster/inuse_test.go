@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -28,12 +29,12 @@ func TestParseClaimsTakesAllocatedResults(t *testing.T) {
 	}
 	// ml/debug's result has adminAccess (skipped) and ml/pending is not allocated: four devices.
 	want := []InUse{
-		{"gpu.nvidia.com", "node-g", "gpu-0", "ml/train-0"},
-		{"gpu.nvidia.com", "node-g", "gpu-1", "ml/train-0"},
-		{"gpu.nvidia.com", "node-z", "gpu-3", "ml/old"},
-		{"gpu.nvidia.com", "node-h", "gpu-1", "infra/h-0"},
+		{Driver: "gpu.nvidia.com", Pool: "node-g", Device: "gpu-0", Claim: "ml/train-0"},
+		{Driver: "gpu.nvidia.com", Pool: "node-g", Device: "gpu-1", Claim: "ml/train-0"},
+		{Driver: "gpu.nvidia.com", Pool: "node-z", Device: "gpu-3", Claim: "ml/old"},
+		{Driver: "gpu.nvidia.com", Pool: "node-h", Device: "gpu-1", Claim: "infra/h-0"},
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("in use %v\nwant %v", got, want)
 	}
 	// kubectl's -o json of the same list reads the same.
@@ -45,7 +46,7 @@ func TestParseClaimsTakesAllocatedResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(fromJSON, want) {
+	if !reflect.DeepEqual(fromJSON, want) {
 		t.Errorf("from JSON %v", fromJSON)
 	}
 	// An empty list (a cluster with no claims) holds nothing, and is no error.

@@ -74,7 +74,7 @@ func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, re
 		}
 		what += " on one node"
 	}
-	busy, spent := 0, 0
+	busy, spent, full := 0, 0, 0
 	for _, d := range devs {
 		if d.busy {
 			busy++
@@ -82,10 +82,16 @@ func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, re
 		if d.spent {
 			spent++
 		}
+		if d.full {
+			full++
+		}
 	}
 	spentTail := ""
 	if spent > 0 {
 		spentTail = " (" + itoa(spent) + " more that would match have their shared counters used up by devices other claims hold)"
+	}
+	if full > 0 {
+		spentTail += " (" + itoa(full) + " more that would match are shared devices whose capacity other claims' shares have taken)"
 	}
 	if bestN == 0 && busy > 0 {
 		return false, "not allocatable: the claim needs " + what + " and no free device matches (" + itoa(busy) + " that would are allocated to other claims)" + spentTail, cut

@@ -29,6 +29,9 @@ func (r *Report) Table() string {
 		match, why := "no", strings.Join(d.Reasons, "; ")
 		if d.Matches {
 			match, why = "yes", d.Request
+			if d.Share != "" {
+				why += "; " + d.Share
+			}
 		}
 		w.Write([]byte(tabSafe(nodeCell(d)) + "\t" + tabSafe(d.Driver) + "\t" + tabSafe(d.Pool) + "\t" + tabSafe(d.Device) + "\t" + match + "\t" + tabSafe(why) + "\n"))
 	}

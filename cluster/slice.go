@@ -44,6 +44,11 @@ type Device struct {
 	// KEP-4815); Consumes says what it draws (see counters.go).
 	ConsumesCounters bool
 	Consumes         []CounterUse
+	// AllowMultipleAllocations: several claims can share the device, each taking a share of its
+	// capacity (KEP-5075 consumable capacity). Defaults are its capacities' requestPolicy.default:
+	// what a share of a claim that asks for no capacity takes (without one, the whole capacity).
+	AllowMultipleAllocations bool
+	Defaults                 map[string]Quantity
 }
 
 // Attribute kinds, as the API spells the one field a DeviceAttribute sets.

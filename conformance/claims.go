@@ -25,7 +25,9 @@ func DecodeClaims(data []byte) ([]*resourcev1.ResourceClaim, error) {
 // scheduler's DRA plugin builds it (k8s.io/kubernetes pkg/scheduler/framework/plugins/
 // dynamicresources/allocateddevices.go, foreachAllocatedDevice, v1.37.2): every result of every
 // allocated claim by driver, pool and device, except results with adminAccess true. With
-// DRAConsumableCapacity off (AllocatorFeatures), results with a shareID are dedicated too.
+// DRAConsumableCapacity off (AllocatorFeatures), results with a shareID are dedicated too; the
+// fixtures these tests read hold no shares. Package cluster models the gate on (on by default
+// since 1.36): shared_test.go checks it with AllocatedStateShared and ConsumableFeatures.
 func AllocatedState(claims []*resourcev1.ResourceClaim) structured.AllocatedState {
 	state := structured.AllocatedState{AllocatedDevices: sets.New[structured.DeviceID]()}
 	for _, c := range claims {

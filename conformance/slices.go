@@ -77,7 +77,12 @@ func AllocateSlicesInUse(ctx context.Context, m Manifest, slices []*resourcev1.R
 // AllocateOnNodes is AllocateSlicesInUse on the given nodes (with their labels, which the
 // slices' node selectors read), as the scheduler tries each node of the cluster.
 func AllocateOnNodes(ctx context.Context, m Manifest, slices []*resourcev1.ResourceSlice, inUse structured.AllocatedState, nodes []*corev1.Node) (map[string][]Allocated, error) {
-	alloc, err := structured.NewAllocator(ctx, AllocatorFeatures, inUse,
+	return allocateWith(ctx, AllocatorFeatures, m, slices, inUse, nodes)
+}
+
+// allocateWith is AllocateOnNodes with the allocator's features given.
+func allocateWith(ctx context.Context, features structured.Features, m Manifest, slices []*resourcev1.ResourceSlice, inUse structured.AllocatedState, nodes []*corev1.Node) (map[string][]Allocated, error) {
+	alloc, err := structured.NewAllocator(ctx, features, inUse,
 		classLister(DeviceClasses), slices, dracel.NewCache(64, dracel.Features{}))
 	if err != nil {
 		return nil, fmt.Errorf("NewAllocator: %w", err)

@@ -71,7 +71,7 @@
       dev.scope = "row";
       tr.appendChild(dev);
       tr.appendChild(cell(d.matches ? "yes" : "no", "verdict-cell"));
-      tr.appendChild(cell(d.matches ? d.request : (d.reasons || []).join("; ")));
+      tr.appendChild(cell(d.matches ? d.request + (d.share ? "; " + d.share : "") : (d.reasons || []).join("; ")));
       body.appendChild(tr);
     }
     const busy = (rep.devices || []).filter((d) => d.allocatedTo).length;

@@ -47,6 +47,9 @@ func engineRows(r cluster.Report) []string {
 		v := "no|" + strings.Join(d.Reasons, "; ")
 		if d.Matches {
 			v = "yes|" + d.Request
+			if d.Share != "" {
+				v += "; " + d.Share
+			}
 		}
 		node := d.Node
 		if len(d.Nodes) > 0 { // a node-selector device placed on the nodes given

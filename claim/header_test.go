@@ -378,3 +378,12 @@ func TestKVHeaderReuploadKin(t *testing.T) {
 		"= 11.78 GB",
 		"+ 1.53 GB KV read of the 11.78 GB")
 }
+
+// Under vLLM with an fp8 cache, DeepSeek-V3.2's latent is the 656 B fp8_ds_mla entry in the memory
+// and in the read (fit's TestVLLMDSAReadsFP8DSMLA): at 131,072 tokens the read is 61 × (132 ×
+// 131,072 + 656 × 2,048) = 1,137,344,512 B = 1.14 GB of the 61 × 576 × 131,072 = 4.61 GB held.
+func TestKVHeaderDSAFP8Latent(t *testing.T) {
+	headerSays(t, "m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8&kv=fp8",
+		"and its fp8 latent as fp8_ds_mla, 656 B (in the memory floor's KV blocks; the top-k latents are read at that size)",
+		"+ 1.14 GB KV read of the 4.61 GB")
+}

@@ -50,7 +50,8 @@ func VLLMDSAWords(b *Bounds) string {
 	s := "vLLM also keeps each layer's sparse-attention indexer key, " + itoa(a.IndexHeadDim) + " fp8 + a 4 B scale = " +
 		itoa(a.IndexHeadDim+a.IndexHeadDim/dsaQuantBlock*fp32ScaleBytes) + " B a token"
 	if elem == 1 {
-		s += ", and its fp8 latent as fp8_ds_mla, " + itoa(a.KVLoraRank+a.KVLoraRank/dsaQuantBlock*fp32ScaleBytes+a.QKRopeHeadDim*bf16Bytes) + " B"
+		return s + ", and its fp8 latent as fp8_ds_mla, " + itoa(int(vllmDSALatentBytes(a, elem))) +
+			" B (in the memory floor's KV blocks; the top-k latents are read at that size)"
 	}
 	return s + " (in the memory floor's KV blocks)"
 }

@@ -69,7 +69,8 @@
 // holds the workload to its share). A shared device whose shares are held has drawn its
 // counters already; a further share draws none. One claim takes a device once: its N devices
 // are N different devices. The conformance module proves this against the allocator with the
-// gate on (shared.yaml with shared-claims.yaml: device by device and claim by claim). With the
+// gate on (shared.yaml with shared-claims.yaml: device by device and claim by claim; mig.yaml
+// with its whole gpu-1 shared, beside held shares and partitions: claim by claim). With the
 // gate off, the allocator would take a shared device as an ordinary one, and a result with a
 // shareID as holding the device whole.
 //

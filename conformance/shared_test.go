@@ -186,3 +186,94 @@ func TestSharedDevicesAgreeWithKubernetes(t *testing.T) {
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable); %d devices alone agree (%d allocated, %d refused for the shares held)", claims, allocatable, alone, aloneOK, full)
 }
+
+// A shared device that draws on shared counters (KEP-4815 and KEP-5075 together): mig.yaml with
+// its whole gpu-1 shared (a share takes a 20Gi default of its 80Gi). A share held of gpu-1 has
+// drawn gpu-1's counters (all of them: 80Gi and 132 multiprocessors), so gpu-1's partitions are
+// short, while a further share of gpu-1 draws none and fits; with a partition of gpu-1 held
+// whole instead, gpu-1 is short of counters like any whole GPU. Claim by claim, the verdict and
+// the devices picked.
+func TestSharedPartitionableAgreesWithKubernetes(t *testing.T) {
+	ctx := context.Background()
+	mig, err := os.ReadFile(filepath.Join(RepoDir, "cluster", "testdata", "mig.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(mig)
+	at := strings.Index(s, "    - name: gpu-1\n")
+	mem := at + strings.Index(s[at:], "memory: {value: 80Gi}")
+	if at < 0 || mem < at {
+		t.Fatal("mig.yaml's gpu-1 not found")
+	}
+	s = s[:mem] + "memory: {value: 80Gi, requestPolicy: {default: 20Gi}}" + s[mem+len("memory: {value: 80Gi}"):]
+	s = strings.Replace(s, "    - name: gpu-1\n", "    - name: gpu-1\n      allowMultipleAllocations: true\n", 1)
+	holding := func(device, share string) []byte {
+		return []byte(`apiVersion: v1
+kind: List
+items:
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceClaim
+  metadata: {name: holder, namespace: ml}
+  spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu.nvidia.com}}]}}
+  status: {allocation: {devices: {results: [{request: r, driver: gpu.nvidia.com, pool: node-m, device: ` + device + share + `}]}}}
+`)
+	}
+	pairs := map[string]clusterPair{
+		"gpu-1 shared, free":                 {[]byte(s), nil},
+		"gpu-1 shared, a share held":         {[]byte(s), holding("gpu-1", ", shareID: 5a0c3e7b-1d2f-4b6a-9c8e-7f1a2b3c4d5e, consumedCapacity: {memory: 20Gi}")},
+		"gpu-1 shared, a full share held":    {[]byte(s), holding("gpu-1", ", shareID: 5a0c3e7b-1d2f-4b6a-9c8e-7f1a2b3c4d5e, consumedCapacity: {memory: 61Gi}")},
+		"gpu-1 shared, a partition held":     {[]byte(s), holding("gpu-1-mig-3g40gb-0", "")},
+		"gpu-1 shared, held whole, no share": {[]byte(s), holding("gpu-1", "")},
+	}
+	node := []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "node-m"}}}
+	claims, allocatable, onShared := 0, 0, 0
+	for _, drv := range []string{fit.DriverNVIDIA, fit.DriverAny} {
+		for _, n := range []int{1, 2, 3} {
+			tg := target.Default()
+			tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.Count = 30, "Q4_K_M", 10, drv, n
+			r, m, ok := claimToCheck(t, tg)
+			if !ok {
+				continue
+			}
+			for name, p := range pairs {
+				what := name + " × " + claimLabel(tg)
+				k8s, err := DecodeSlices(p.slices)
+				if err != nil {
+					t.Fatal(err)
+				}
+				held, err := DecodeClaims(p.claims)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				byNode, err := allocateWith(ctx, ConsumableFeatures, m, k8s, AllocatedStateShared(held), node)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				got := byNode["node-m"]
+				var names []string
+				for _, a := range got {
+					names = append(names, a.Device)
+				}
+				_, want := picked(rep.Placement)
+				if (got != nil) != rep.Allocatable || (got != nil && !slices.Equal(names, want)) {
+					t.Fatalf("%s: allocator %v, cluster %q", what, names, rep.Placement)
+				}
+				claims++
+				if got != nil {
+					allocatable++
+					if slices.Contains(names, "gpu-1") && p.claims != nil {
+						onShared++
+					}
+				}
+			}
+		}
+	}
+	if claims == 0 || allocatable == 0 || allocatable == claims || onShared == 0 {
+		t.Fatalf("%d claims, %d allocatable, %d on gpu-1 beside a held share", claims, allocatable, onShared)
+	}
+	t.Logf("%d claim × cluster pairs agree (%d allocatable, %d with a share of gpu-1 beside a held one)", claims, allocatable, onShared)
+}

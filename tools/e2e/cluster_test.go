@@ -230,3 +230,52 @@ func TestClusterPanelNodes(t *testing.T) {
 	p.waitText("cluster-verdict", func(s string) bool { return s == groups.Placement }, "groups again: "+groups.Placement)
 	p.noProblems()
 }
+
+// The cluster panel with devices several claims can share (consumable capacity): a matching
+// shared device's row says what this claim's share takes, the claims box's shares use up their
+// capacity; verdict, table and notes are the Go engine's.
+func TestClusterPanelShares(t *testing.T) {
+	// 7B on llmfit.ai, three devices: shared.yaml's node-s has three, but shared-claims.yaml's
+	// share of shared-1 took all its 48Gi.
+	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Driver, x.Count = 7, fit.DriverLlmfit, 3 })
+	p, _ := showClaim(t, tg)
+
+	dir := filepath.Join(repoRoot(t), "cluster", "testdata")
+	slices, err := os.ReadFile(filepath.Join(dir, "shared.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := os.ReadFile(filepath.Join(dir, "shared-claims.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, err := cluster.CheckTarget(tg, slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := cluster.CheckTargetInUse(tg, slices, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !free.Allocatable || held.Allocatable || free.Devices[0].Share == "" {
+		t.Fatalf("fixtures: allocatable %v free, %v with the claims; share %q", free.Allocatable, held.Allocatable, free.Devices[0].Share)
+	}
+	p.paste(string(slices))
+	p.waitText("cluster-verdict", func(s string) bool { return s == free.Placement }, "free: "+free.Placement)
+	if got, want := p.tableRows(), engineRows(free); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p.pasteInto("claims", string(claims))
+	p.waitText("cluster-verdict", func(s string) bool { return s == held.Placement }, "with the shares held: "+held.Placement)
+	if got, want := p.tableRows(), engineRows(held); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var notes []string
+	p.eval(`Array.from(document.querySelectorAll("#cluster-notes li")).map((li) => li.textContent)`, &notes)
+	if strings.Join(notes, "\n") != strings.Join(held.Notes, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(held.Notes, "\n"))
+	}
+	p.run(chromedp.ScrollIntoView("#cluster", chromedp.ByQuery))
+	p.screenshot("cluster-panel-shares.png")
+	p.noProblems()
+}

@@ -74,13 +74,23 @@ import (
 //     embeddings 2 × 209,715,200 → 2,661,150,208.
 //   - GLM-4.7-Flash (h 2,048, 47 layers, 1 dense of 10,240; MLA of 20 heads, q rank 768, qk 192,
 //     v 256; E 64, k 4, m 1,536, one shared; V 154,880): routed 46 × 4 × 9,437,184 =
-//     1,736,441,856; shared 434,110,464; dense 62,914,560; attention 1,022,720,000; routers and
-//     norms 6,226,816; embeddings 2 × 317,194,240 → 3,896,802,176 (total 29,943,430,016; the
-//     catalog's MLX conversion, without the MTP layer, 29,943,393,920).
+//     1,736,441,856; shared 434,110,464; dense 62,914,560; attention 47 × 21,759,232 =
+//     1,022,683,904 (a layer: q_a 2,048 × 768 = 1,572,864, its norm 768, q_b 768 × 20 × 256 =
+//     3,932,160, kv_a 2,048 × 576 = 1,179,648, its norm 512, kv_b 512 × 20 × 448 = 4,587,520, o
+//     5,120 × 2,048 = 10,485,760); routers and norms 6,226,816; embeddings 2 × 317,194,240 →
+//     3,896,766,080 (total 29,943,393,920, the catalog's MLX conversion without the MTP layer, to
+//     the parameter; the q_a norm counted twice, 768 a layer, made them 3,896,802,176 and
+//     29,943,430,016).
 //   - GLM-5 / 5.1 (h 6,144, 78 layers, 3 dense of 12,288; MLA of 64 heads, q rank 2,048, with the
 //     indexer of 32 heads of 128; E 256, k 8, m 2,048, one shared; V 154,880): routed 75 × 8 ×
-//     37,748,736 = 22,649,241,600; shared 2,831,155,200; dense 679,477,248; attention
-//     13,602,900,480; routers and norms 118,948,608; embeddings 2 × 951,582,720 → 41,784,888,576.
+//     37,748,736 = 22,649,241,600; shared 2,831,155,200; dense 679,477,248; attention 78 ×
+//     174,394,112 = 13,602,740,736 (a layer: q_a 6,144 × 2,048 = 12,582,912, its norm 2,048, q_b
+//     2,048 × 64 × 256 = 33,554,432, kv_a 6,144 × 576 = 3,538,944, its norm 512, kv_b 512 × 64 ×
+//     448 = 14,680,064, o 16,384 × 6,144 = 100,663,296; the indexer's wq_b 2,048 × 32 × 128 =
+//     8,388,608, wk 6,144 × 128 = 786,432, k_norm 256, weights_proj 6,144 × 32 = 196,608);
+//     routers and norms 118,948,608; embeddings 2 × 951,582,720 → 41,784,728,832 (total
+//     743,911,218,432, the MLX copy inferencerlabs/GLM-5.1-MLX-4.8bit-INF's count to the parameter;
+//     the q_a norm counted twice, 2,048 a layer, made them 41,784,888,576 and 743,911,378,176).
 //   - GLM-4.5 / 4.6 / 4.7 (h 5,120, 92 layers, 3 dense of 12,288; 96 q / 8 KV heads of 128 with
 //     qkv bias; E 160, k 8, m 1,536, one shared; V 151,552): routed 89 × 8 × 23,592,960 =
 //     16,798,187,520; shared 2,099,773,440; dense 566,231,040; attention 12,542,311,424; routers
@@ -181,7 +191,7 @@ var moeActiveFacts = map[string]activeFact{
 	"moonshotai/Kimi-K2-Thinking (K2 arch)":                                  kimiK2,
 	"moonshotai/Kimi-K2.5":                                                   kimiK2,
 	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":                                   kimiK2,
-	"zai-org/GLM-4.7-Flash":                                                  {3.896802176, "GLM-4.7-Flash", 0},
+	"zai-org/GLM-4.7-Flash":                                                  {3.89676608, "GLM-4.7-Flash", 0},
 	"zai-org/GLM-5 / GLM-5.1":                                                glm5,
 	"zai-org/GLM-4.5":                                                        glm45,
 	"zai-org/GLM-4.6 (GLM-4.5 355B dims)":                                    glm45,
@@ -207,7 +217,7 @@ var (
 	qwen3Next      = activeFact{3.874929408, "Qwen3-Next-80B-A3B", 0}
 	qwen35_35bA3b  = activeFact{3.454988928, "Qwen3.5-35B-A3B", 0}
 	kimiK2         = activeFact{32.861594624, "Kimi-K2", 1026.408326144}
-	glm5           = activeFact{41.784888576, "GLM-5", 743.911378176}
+	glm5           = activeFact{41.784728832, "GLM-5", 743.911218432}
 	glm45          = activeFact{33.632266144, "GLM-4.5", 0}
 	miniMaxM2      = activeFact{11.030553088, "MiniMax-M2", 0}
 	nemotron3Nano  = activeFact{3.580076352, "Nemotron-3-Nano-30B-A3B", 0}
@@ -239,8 +249,7 @@ func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 		return moeActiveFacts[base], true
 	}
 	// A count within a millionth of a family's total from its shapes is that family's: the MLX
-	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432; GLM-5's shapes 743,911,378,176)
-	// and mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 (1,026,408,232,448; Kimi-K2's 1,026,408,326,144),
+	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432, GLM-5's shapes' total) and mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 (1,026,408,232,448; Kimi-K2's 1,026,408,326,144),
 	// which no architectures.csv row or same-named entry covers.
 	for _, f := range []activeFact{kimiK2, glm5} {
 		if d := paramsB(m) - f.TotalB; d > -1e-6*f.TotalB && d < 1e-6*f.TotalB {

@@ -178,14 +178,18 @@ func TestMoEActiveFromShapes(t *testing.T) {
 
 // An MLX copy that no architectures.csv row or same-named entry covers is known by its count,
 // within a millionth of a family's total from config.json's shapes (moeactive.go): GLM-5's
-// 743,911,378,176 for inferencerlabs/GLM-5.1-MLX-4.8bit-INF's 743,911,218,432, so its active count
-// is GLM-5's 41,784,888,576, not the catalog's 59,280,425,217. A count off by more is not.
+// 743,911,218,432 (75 × 256 routed experts of 37,748,736 = 724,775,731,200, + the active count's
+// 41,784,728,832 less the 75 × 8 of them it holds, 22,649,241,600) is inferencerlabs/GLM-5.1-MLX-
+// 4.8bit-INF's count to the parameter, so its active count is GLM-5's 41,784,728,832 (2 × 951,582,720
+// embeddings + 78 × 174,394,112 attention + 22,649,241,600 routed + 2,831,155,200 shared +
+// 679,477,248 dense + 118,948,608 routers and norms), not the catalog's 59,280,425,217. A count off
+// by more is not.
 func TestMoEActiveByShapesTotal(t *testing.T) {
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "inferencerlabs/GLM-5.1-MLX-4.8bit-INF", "kv" })
-	if b.ActiveParamsB != 41.784888576 || !strings.Contains(b.ParamsFrom, "GLM-5's config.json shapes (the catalog says 59.28B)") {
+	if b.ActiveParamsB != 41.784728832 || !strings.Contains(b.ParamsFrom, "GLM-5's config.json shapes (the catalog says 59.28B)") {
 		t.Errorf("GLM-5.1 MLX: %v B active, from %q", b.ActiveParamsB, b.ParamsFrom)
 	}
-	m := catalog.Model{Name: "x/y", ParametersRaw: 743_912_200_000} // 822 M (1.1 millionths) above
+	m := catalog.Model{Name: "x/y", ParametersRaw: 743_912_200_000} // 981,568 (1.3 millionths) above
 	if f, ok := moeActiveOf(&m); ok {
 		t.Errorf("743.9122 B matched %s", f.Shapes)
 	}
@@ -242,5 +246,21 @@ func TestQwen3_32BCounted(t *testing.T) {
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-32B-FP8", target.SizingKV })
 	if !near(b.ParamsB, 32.762123264) || !within(b.WeightsGB, 34.317947904, 1e-6) {
 		t.Errorf("params %v B, weights %v GB; want 32.762123264, 34.317947904", b.ParamsB, b.WeightsGB)
+	}
+}
+
+// GLM-4.7-Flash's active count from its shapes (moeactive.go): routed 46 × 4 × 9,437,184 =
+// 1,736,441,856, shared 46 × 9,437,184 = 434,110,464, the dense layer 3 × 2,048 × 10,240 =
+// 62,914,560, attention 47 × 21,759,232 = 1,022,683,904 (q_a 1,572,864 + its norm 768 + q_b
+// 3,932,160 + kv_a 1,179,648 + its norm 512 + kv_b 4,587,520 + o 10,485,760), routers and norms
+// 6,226,816, embeddings 2 × 154,880 × 2,048 = 634,388,480: 3,896,766,080. The same shapes with all
+// 46 × 64 experts, 3,896,766,080 − 1,736,441,856 + 46 × 64 × 9,437,184 (27,783,069,696) =
+// 29,943,393,920, are the count of the catalog's MLX copies without the MTP layer
+// (lmstudio-community/GLM-4.7-Flash-MLX-6bit and -8bit) to the parameter; 768 more a layer (the
+// q_a norm counted twice) made it 3,896,802,176.
+func TestGLM47FlashActiveCount(t *testing.T) {
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "zai-org/GLM-4.7-Flash", "kv" })
+	if b.ActiveParamsB != 3.89676608 {
+		t.Errorf("GLM-4.7-Flash: %v B active, want 3.89676608", b.ActiveParamsB)
 	}
 }

@@ -53,14 +53,13 @@ import (
 //     shared 17,301,504, router 524,288 + 128, norms 8,192, eh_proj 33,554,432, three norms 12,288:
 //     2,375,059,584; copies 2 × 151,552 × 4,096 = 1,241,513,984; main + both = 110,468,824,832,
 //     the catalog's.
-//   - GLM-4.7-Flash (h 2,048): main 29,943,393,920, the catalog's MLX copy without the block (the
-//     shapes' 29,943,430,016 less 47 × 768: each MLA layer's attention is 21,759,232, not the
-//     21,760,000 moeactive.go divides out); block: attention 21,759,232, routed 64 × 9,437,184 =
+//   - GLM-4.7-Flash (h 2,048): main 29,943,393,920, moeactive.go's shapes' total and the
+//     catalog's MLX copy without the block, to the parameter; block: attention 21,759,232, routed 64 × 9,437,184 =
 //     603,979,776, shared 9,437,184, router 131,072 + 64, norms 4,096, eh_proj 8,388,608, three
 //     norms 6,144: 643,706,176; copies 2 × 154,880 × 2,048 = 634,388,480; main + both =
 //     31,221,488,576, the catalog's.
-//   - GLM-5 / 5.1 (h 6,144): main 743,911,218,432, the MLX copy inferencerlabs/GLM-5.1-MLX-4.8bit-
-//     INF's count (the shapes' 743,911,378,176 less 78 × 2,048); block: attention 174,394,112,
+//   - GLM-5 / 5.1 (h 6,144): main 743,911,218,432, moeactive.go's shapes' total and the MLX copy
+//     inferencerlabs/GLM-5.1-MLX-4.8bit-INF's count, to the parameter; block: attention 174,394,112,
 //     routed 256 × 37,748,736 = 9,663,676,416, shared 37,748,736, router 1,572,864 + 256, norms
 //     12,288, eh_proj 12,288 × 6,144 = 75,497,472, three norms 18,432: 9,952,920,576, no copies;
 //     main + block = 753,864,139,008, the catalog's GLM-5 and GLM-5.1.

@@ -51,8 +51,11 @@
 // not among the nodes) does not match, and its reasons say so. Nodes with no devices of their own
 // that the same selectors select are tried once. Without the nodes, each node selector's
 // devices are a group of nodes of their own and every node a slice names is taken to exist;
-// a note says so when a selector is there. Node taints, cordons and the pod's own node affinity
-// are not weighed. Which devices the allocator picks on a node with several pools varies (it
+// a note says so when a selector is there. Nodes a pod that tolerates nothing cannot be
+// scheduled to (cordoned, spec.unschedulable; tainted NoSchedule or NoExecute: the scheduler's
+// NodeUnschedulable and TaintToleration filters, which the allocator leaves to them; fitclaim
+// deploy's pods tolerate nothing) are tried after the others, and a placement there says so;
+// the verdict stays the allocator's. The pod's own node selector and affinity are not weighed. Which devices the allocator picks on a node with several pools varies (it
 // walks them in Go map order); the placement names one valid choice. The conformance module
 // proves the node placement against the allocator run on each node of zones-nodes.yaml.
 //

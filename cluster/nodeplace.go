@@ -77,8 +77,11 @@ func (r *reachability) of(d *Device) (names []string, nowhere string) {
 
 // groups are the devices each node given can use, as the allocator gathers them for that node:
 // those published for it by name, then those for all nodes and those whose node selector
-// selects it. Nodes without devices of their own that reach the same selectors can use the
-// same devices: only the first of them (by name) is tried.
+// selects it. Nodes a pod without tolerations can be scheduled to come first, then the
+// cordoned and tainted ones (the allocator does not look at them, the scheduler's filters
+// keep such a pod off them), each by name. Nodes without devices of their own that reach the
+// same selectors, and are alike kept off or not, can use the same devices: only the first of
+// them is tried.
 func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 	own := map[string][]int{}
 	var floating []int // allNodes and node-selector devices
@@ -106,14 +109,27 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 			selected[k][n] = true
 		}
 	}
+	order := make([]int, 0, len(r.nodes)) // schedulable nodes first, each part by name
+	for _, keptOff := range []bool{false, true} {
+		for n := range r.nodes {
+			if (r.nodes[n].keepsOff() != "") == keptOff {
+				order = append(order, n)
+			}
+		}
+	}
 	tried := map[string]bool{}
 	var out []nodeGroup
-	for n, node := range r.nodes {
-		sig := make([]byte, len(sels))
+	for _, n := range order {
+		node := &r.nodes[n]
+		keptOff := node.keepsOff()
+		sig := make([]byte, len(sels), len(sels)+1)
 		for k := range sels {
 			if selected[k][n] {
 				sig[k] = 1
 			}
+		}
+		if keptOff != "" {
+			sig = append(sig, 1)
 		}
 		if len(own[node.Name]) == 0 {
 			if tried[string(sig)] {
@@ -128,7 +144,7 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 			}
 		}
 		if len(devices) > 0 {
-			out = append(out, nodeGroup{name: node.Name, devices: devices})
+			out = append(out, nodeGroup{name: node.Name, devices: devices, keptOff: keptOff})
 		}
 	}
 	return out
@@ -137,7 +153,17 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 // nodeNotes say how the devices were placed on nodes.
 func nodeNotes(devs []DeviceResult, r *reachability) []string {
 	if r != nil {
-		return []string{"placed on " + r.given() + ": their labels and names resolve the slices' node selectors; their taints, cordons and the pod's own node affinity are not weighed"}
+		n := []string{"placed on " + r.given() + ": their labels and names resolve the slices' node selectors; the pod's own node selector and affinity are not weighed"}
+		kept := 0
+		for i := range r.nodes {
+			if r.nodes[i].keepsOff() != "" {
+				kept++
+			}
+		}
+		if kept > 0 {
+			n = append(n, itoa(kept)+" of "+r.given()+" are cordoned or tainted NoSchedule or NoExecute: the claim is placed on the others first, as a pod that tolerates nothing (fitclaim deploy's) is scheduled only there")
+		}
+		return n
 	}
 	for _, d := range devs {
 		if d.selector != nil {

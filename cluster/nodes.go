@@ -5,10 +5,28 @@ import (
 	"strings"
 )
 
-// Node is one of the cluster's nodes, reduced to what node selection reads: its name and labels.
+// Node is one of the cluster's nodes, reduced to what node selection reads (its name and
+// labels) and to what keeps a pod off it: a cordon (spec.unschedulable) and its taints.
 type Node struct {
-	Name   string
-	Labels map[string]string
+	Name          string
+	Labels        map[string]string
+	Unschedulable bool
+	Taints        []Taint // effects NoSchedule, PreferNoSchedule, NoExecute
+}
+
+// keepsOff says why a pod without tolerations is not scheduled to the node ("" when it is): the
+// scheduler's NodeUnschedulable and TaintToleration filters. fitclaim deploy's pods tolerate
+// nothing; PreferNoSchedule only scores the node lower.
+func (n *Node) keepsOff() string {
+	if n.Unschedulable {
+		return "cordoned (spec.unschedulable)"
+	}
+	for _, t := range n.Taints {
+		if t.Blocks() {
+			return "tainted " + t.String()
+		}
+	}
+	return ""
 }
 
 // ParseNodes reads the cluster's nodes — `kubectl get nodes -o yaml` (a v1 List), -o json, a
@@ -85,6 +103,49 @@ func (p *nodeParser) node(where string, v any) error {
 			n.Labels[k] = s
 		}
 	}
+	if err := nodeSpec(o, m["spec"], &n); err != nil {
+		return err
+	}
 	p.nodes = append(p.nodes, n)
 	return nil
+}
+
+// nodeSpec reads what of a Node's spec keeps pods off it: unschedulable and taints.
+func nodeSpec(o *object, v any, n *Node) error {
+	if v == nil {
+		return nil
+	}
+	spec, err := mapping(o, "spec", v)
+	if err != nil {
+		return err
+	}
+	if u := spec["unschedulable"]; u != nil {
+		b, ok := u.(bool)
+		if !ok {
+			return o.err("spec.unschedulable", "is a "+typeName(u)+"; want true or false")
+		}
+		n.Unschedulable = b
+	}
+	n.Taints, err = mappings(o, "spec.taints", spec["taints"], func(at string, m map[string]any) (t Taint, err error) {
+		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
+			return t, err
+		}
+		if v := m["value"]; v != nil {
+			s, ok := v.(string)
+			if !ok {
+				return t, o.err(at+".value", "is a "+typeName(v)+"; want a string")
+			}
+			t.Value = s
+		}
+		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
+			return t, err
+		}
+		switch t.Effect {
+		case "NoSchedule", "PreferNoSchedule", "NoExecute":
+		default:
+			return t, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, PreferNoSchedule or NoExecute")
+		}
+		return t, nil
+	})
+	return err
 }

@@ -85,9 +85,42 @@ func TestZonesOnNodes(t *testing.T) {
 	if r.Allocatable || r.Placement != "not allocatable: the claim needs 5 matching devices on one node; the most is 4 on node gpu-a" {
 		t.Errorf("placement %q", r.Placement)
 	}
-	if !slices.Contains(r.Notes, "placed on the 4 nodes given: their labels and names resolve the slices' node selectors; their taints, cordons and the pod's own node affinity are not weighed") {
+	if !slices.Contains(r.Notes, "placed on the 4 nodes given: their labels and names resolve the slices' node selectors; the pod's own node selector and affinity are not weighed") {
 		t.Errorf("notes %q", r.Notes)
 	}
+}
+
+func TestZonesOnKeptOffNodes(t *testing.T) {
+	// gpu-a tainted NoSchedule, gpu-b cordoned: a pod that tolerates nothing goes to neither.
+	// Four devices: gpu-a and gpu-b reach four, gpu-c two, cpu-d one. The placement tries the
+	// nodes such a pod can use first, then gpu-a, whose four fit: allocatable there, said so.
+	data, nodes := readTestdata(t, "zones.yaml"), string(readTestdata(t, "zones-nodes.yaml"))
+	nodes = strings.Replace(nodes, "  spec: {podCIDR: 10.244.1.0/24}", "  spec:\n    podCIDR: 10.244.1.0/24\n    taints:\n    - {key: nvidia.com/gpu, value: present, effect: NoSchedule}\n    - {key: example.com/slow, effect: PreferNoSchedule}", 1)
+	nodes = strings.Replace(nodes, "  spec: {podCIDR: 10.244.2.0/24}", "  spec: {podCIDR: 10.244.2.0/24, unschedulable: true}", 1)
+	b := bounds(t, fit.DriverLlmfit, 40, 1000, 4)
+	r, err := CheckInputs(b, Inputs{Slices: data, Nodes: []byte(nodes)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocatedAs(t, r, "allocatable on node gpu-a: model gets a0, z0, z1, s0; the node is tainted nvidia.com/gpu=present (NoSchedule): only a pod that tolerates it is scheduled there (fitclaim deploy's pods tolerate nothing)")
+	if !slices.Contains(r.Notes, "2 of the 4 nodes given are cordoned or tainted NoSchedule or NoExecute: the claim is placed on the others first, as a pod that tolerates nothing (fitclaim deploy's) is scheduled only there") {
+		t.Errorf("notes %q", r.Notes)
+	}
+	// Two devices: gpu-c (schedulable) has two (s0, p0), and is tried before gpu-a.
+	b.Target.Count = 2
+	r, err = CheckInputs(b, Inputs{Slices: data, Nodes: []byte(nodes)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocatedAs(t, r, "allocatable on node gpu-c: model gets s0, p0")
+	// gpu-a only cordoned: said as such.
+	cordoned := strings.Replace(string(readTestdata(t, "zones-nodes.yaml")), "  spec: {podCIDR: 10.244.1.0/24}", "  spec: {podCIDR: 10.244.1.0/24, unschedulable: true}", 1)
+	b.Target.Count = 4
+	r, err = CheckInputs(b, Inputs{Slices: data, Nodes: []byte(cordoned)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocatedAs(t, r, "allocatable on node gpu-b: model gets z0, z1, s0, p1")
 }
 
 func TestNodeSelectorMatchesAsKubernetes(t *testing.T) {
@@ -148,6 +181,10 @@ func TestBadNodesAndSelectors(t *testing.T) {
 		{"label a number", string(slices), strings.Replace(string(nodes), `example.com/rack: "2"`, "example.com/rack: 2", 1), `nodes: Node "gpu-a" (items[0]): metadata.labels.example.com/rack: is a number; want a string`},
 		{"node apiVersion", string(slices), strings.Replace(string(nodes), "- apiVersion: v1\n  kind: Node", "- apiVersion: v2\n  kind: Node", 1), `nodes: Node "gpu-a" (items[0]): apiVersion: "v2"; want v1`},
 		{"empty nodes", string(slices), " \n", "nodes: empty: paste the output of kubectl get nodes -o yaml"},
+		{"taint effect", string(slices), strings.Replace(string(nodes), "  spec: {podCIDR: 10.244.1.0/24}", "  spec: {taints: [{key: k, effect: Never}]}", 1),
+			`nodes: Node "gpu-a" (items[0]): spec.taints[0].effect: "Never"; want NoSchedule, PreferNoSchedule or NoExecute`},
+		{"unschedulable a string", string(slices), strings.Replace(string(nodes), "  spec: {podCIDR: 10.244.1.0/24}", "  spec: {unschedulable: \"yes\"}", 1),
+			`nodes: Node "gpu-a" (items[0]): spec.unschedulable: is a string; want true or false`},
 		{"slices for nodes", string(slices), string(slices), `nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 	} {
 		in := Inputs{Slices: []byte(c.slices)}

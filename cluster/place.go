@@ -13,7 +13,8 @@ import (
 // reachability.groups places every device on the real nodes it reaches.
 type nodeGroup struct {
 	name    string
-	devices []int // indexes into the report's devices
+	devices []int  // indexes into the report's devices
+	keptOff string // why a pod without tolerations is not scheduled there ("" when it is)
 }
 
 func nodeGroups(devs []DeviceResult) []nodeGroup {
@@ -58,7 +59,11 @@ func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, re
 			picked, c := pick(alt, i, g, devs, &steps)
 			cut = cut || c
 			if len(picked) >= alt.Count {
-				return true, "allocatable " + where(g.name) + ": " + alt.Request + " gets " + strings.Join(picked[:alt.Count], ", "), cut
+				placed := "allocatable " + where(g.name) + ": " + alt.Request + " gets " + strings.Join(picked[:alt.Count], ", ")
+				if g.keptOff != "" {
+					placed += "; the node is " + g.keptOff + ": only a pod that tolerates it is scheduled there (fitclaim deploy's pods tolerate nothing)"
+				}
+				return true, placed, cut
 			}
 			if len(picked) > bestN {
 				bestN, bestAt = len(picked), where(g.name)

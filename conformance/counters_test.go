@@ -44,7 +44,7 @@ func onlyDevice(in []*resourcev1.ResourceSlice, keep cluster.DeviceResult, held 
 	return out
 }
 
-// picked reads "allocatable on node N: REQUEST gets a, b" into N and the device names.
+// picked reads "allocatable on node N: REQUEST gets a, b[; …]" into N and the device names.
 func picked(placement string) (node string, devices []string) {
 	rest, ok := strings.CutPrefix(placement, "allocatable on node ")
 	if !ok {
@@ -52,6 +52,7 @@ func picked(placement string) (node string, devices []string) {
 	}
 	node, rest, _ = strings.Cut(rest, ": ")
 	_, list, _ := strings.Cut(rest, " gets ")
+	list, _, _ = strings.Cut(list, "; ") // what follows the devices: a note on the node
 	return node, strings.Split(list, ", ")
 }
 

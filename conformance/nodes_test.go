@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -113,92 +114,99 @@ func TestNodesAgreeWithKubernetes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := DecodeNodes(nodesData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nodes) != 4 {
-		t.Fatalf("%d nodes decoded, want 4", len(nodes))
-	}
+	// The same nodes with gpu-a tainted and gpu-b cordoned: the allocator does not look at them
+	// (the scheduler's filters do), so the verdict stays; cluster places on the other nodes first.
+	kept := strings.Replace(strings.Replace(string(nodesData), "  spec: {podCIDR: 10.244.1.0/24}",
+		"  spec: {podCIDR: 10.244.1.0/24, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}", 1),
+		"  spec: {podCIDR: 10.244.2.0/24}", "  spec: {podCIDR: 10.244.2.0/24, unschedulable: true}", 1)
 	none := structured.AllocatedState{}
 	claims, allocatable, alone, aloneOK := 0, 0, 0, 0
-	for _, n := range []int{1, 2, 3, 4, 5, 6} {
-		for _, size := range []struct {
-			paramsB float64
-			quant   string
-		}{{7, "F16"}, {70, "Q4_K_M"}, {70, "F16"}} {
-			tg := target.Default()
-			tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.Count = size.paramsB, size.quant, 10, fit.DriverLlmfit, n
-			r, m, alts, ok := oneRequestToCheck(t, tg)
-			if !ok {
-				continue
-			}
-			what := "zones × " + claimLabel(tg)
-			rep, err := cluster.CheckInputs(&r.Bounds, cluster.Inputs{Slices: data, Nodes: nodesData})
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			if err := agreeDevicesOnNodes(ctx, matcher, alts, k8s, rep, nil, nodes); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			byNode, err := AllocateOnNodes(ctx, m, k8s, none, nodes)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			ok, err = agreeAllocation(byNode, rep)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			claims++
-			if ok {
-				allocatable++
-				// The node cluster names is one the allocator allocates on. Which devices it
-				// picks there varies: it walks the node's pools in Go map order (GatherPools), so
-				// only the counters tests, with one pool a node, compare the very devices.
-				node, want := picked(rep.Placement)
-				if byNode[node] == nil || len(want) != tg.Count {
-					t.Fatalf("%s: cluster %q; the allocator on %s: %v", what, rep.Placement, node, byNode[node])
+	for _, nodesData := range [][]byte{nodesData, []byte(kept)} {
+		nodes, err := DecodeNodes(nodesData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nodes) != 4 {
+			t.Fatalf("%d nodes decoded, want 4", len(nodes))
+		}
+		for _, n := range []int{1, 2, 3, 4, 5, 6} {
+			for _, size := range []struct {
+				paramsB float64
+				quant   string
+			}{{7, "F16"}, {70, "Q4_K_M"}, {70, "F16"}} {
+				tg := target.Default()
+				tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.Count = size.paramsB, size.quant, 10, fit.DriverLlmfit, n
+				r, m, alts, ok := oneRequestToCheck(t, tg)
+				if !ok {
+					continue
 				}
-			}
-			if n != 1 {
-				continue
-			}
-			// Every device alone: the allocator places it on exactly the nodes cluster says
-			// reach it (a matching node-selector device on its Nodes, a named node's device on
-			// that node, an all-nodes device everywhere), and nowhere when it does not match.
-			for _, d := range rep.Devices {
-				only := onlyDevice(k8s, d, func(string, string, string) bool { return false })
-				got, err := AllocateOnNodes(ctx, m, only, none, nodes)
+				what := "zones × " + claimLabel(tg)
+				rep, err := cluster.CheckInputs(&r.Bounds, cluster.Inputs{Slices: data, Nodes: nodesData})
 				if err != nil {
-					t.Fatalf("%s, %s alone: %v", what, d.Device, err)
+					t.Fatalf("%s: %v", what, err)
 				}
-				var on []string
-				for _, node := range nodes {
-					if got[node.Name] != nil {
-						on = append(on, node.Name)
+				if err := agreeDevicesOnNodes(ctx, matcher, alts, k8s, rep, nil, nodes); err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				byNode, err := AllocateOnNodes(ctx, m, k8s, none, nodes)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				ok, err = agreeAllocation(byNode, rep)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				claims++
+				if ok {
+					allocatable++
+					// The node cluster names is one the allocator allocates on. Which devices it
+					// picks there varies: it walks the node's pools in Go map order (GatherPools), so
+					// only the counters tests, with one pool a node, compare the very devices.
+					node, want := picked(rep.Placement)
+					if byNode[node] == nil || len(want) != tg.Count {
+						t.Fatalf("%s: cluster %q; the allocator on %s: %v", what, rep.Placement, node, byNode[node])
 					}
 				}
-				sort.Strings(on)
-				var want []string
-				if d.Matches {
-					switch {
-					case d.Nodes != nil:
-						want = d.Nodes
-					case d.Node == cluster.AllNodes:
-						for _, node := range nodes {
-							want = append(want, node.Name)
+				if n != 1 {
+					continue
+				}
+				// Every device alone: the allocator places it on exactly the nodes cluster says
+				// reach it (a matching node-selector device on its Nodes, a named node's device on
+				// that node, an all-nodes device everywhere), and nowhere when it does not match.
+				for _, d := range rep.Devices {
+					only := onlyDevice(k8s, d, func(string, string, string) bool { return false })
+					got, err := AllocateOnNodes(ctx, m, only, none, nodes)
+					if err != nil {
+						t.Fatalf("%s, %s alone: %v", what, d.Device, err)
+					}
+					var on []string
+					for _, node := range nodes {
+						if got[node.Name] != nil {
+							on = append(on, node.Name)
 						}
-						sort.Strings(want)
-					default:
-						want = []string{d.Node}
 					}
-				}
-				if !slices.Equal(on, want) {
-					t.Fatalf("%s: %s alone: the allocator places it on %q, cluster on %q (matches %v, %q)", what, d.Device, on, want, d.Matches, d.Reasons)
-				}
-				alone++
-				if len(on) > 0 {
-					aloneOK++
+					sort.Strings(on)
+					var want []string
+					if d.Matches {
+						switch {
+						case d.Nodes != nil:
+							want = d.Nodes
+						case d.Node == cluster.AllNodes:
+							for _, node := range nodes {
+								want = append(want, node.Name)
+							}
+							sort.Strings(want)
+						default:
+							want = []string{d.Node}
+						}
+					}
+					if !slices.Equal(on, want) {
+						t.Fatalf("%s: %s alone: the allocator places it on %q, cluster on %q (matches %v, %q)", what, d.Device, on, want, d.Matches, d.Reasons)
+					}
+					alone++
+					if len(on) > 0 {
+						aloneOK++
+					}
 				}
 			}
 		}
@@ -207,5 +215,5 @@ func TestNodesAgreeWithKubernetes(t *testing.T) {
 	if claims == 0 || allocatable == 0 || allocatable == claims || aloneOK == 0 || aloneOK == alone {
 		t.Fatalf("%d claims (%d allocatable); %d devices alone (%d placed)", claims, allocatable, alone, aloneOK)
 	}
-	t.Logf("%d claims on 4 nodes agree (%d allocatable); %d devices alone agree (%d placed somewhere)", claims, allocatable, alone, aloneOK)
+	t.Logf("%d claims on 4 nodes (and with two of them kept off) agree (%d allocatable); %d devices alone agree (%d placed somewhere)", claims, allocatable, alone, aloneOK)
 }

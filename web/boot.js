@@ -72,10 +72,12 @@
     }
     const fc = window.fitclaim;
     const r = await fc.repairLink(hash);
+    mark("early-link-read"); // the pagebench's marks split Go's part (these two) from the wait for the parser
     if (!r || r.message || (r.dropped && r.dropped.length) || !r.target) return null;
     const target = r.target;
     if (!("model" in target) && !("paramsB" in target)) return null;
     const result = await fc.render(target, { columns: true });
+    mark("early-rendered");
     // The claim's output ends inside #panel-json; #panel-deploy follows it (index.html).
     await parsedPast("panel-deploy");
     if (location.hash.slice(1) !== hash) return null; // the address moved on meanwhile

@@ -23,10 +23,12 @@ go build -o "$bin/bench" ./edge/bench
 # shellcheck source=edge/worker.sh
 source "$edge/worker.sh"
 edge_start
+# The first workerd serves the per-core run alone; with more than one core, EDGE_PROCS more
+# serve the headline run together.
 procs="${EDGE_PROCS:-$(nproc)}"
 EDGE_URLS="$EDGE_URL" EDGE_PIDS="$EDGE_PID"
 if ((procs > 1)); then
-  edge_start_more $((procs - 1))
+  edge_start_more "$procs"
 fi
 # The floor: the same workerd serving edge/bench/floor/ok.mjs, a JS worker that answers "ok".
 floor_port="$(edge_free_port)"

@@ -7,8 +7,8 @@
 // process per core (-edge lists them, each on a port of its own; each connection of the
 // client goes to the next process in turn, as a load balancer would spread them), and net/http
 // runs as it comes, on every core: the headline ratio is between those two. The per-core
-// ratio is one workerd process (the first) against net/http with GOMAXPROCS=1, each in a run
-// of its own. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs
+// ratio is one workerd process (one more, the first of -edge) against net/http with
+// GOMAXPROCS=1, each in a run of its own. It talks to 127.0.0.1 only and refuses any other address. edge/bench.sh runs
 // it.
 //
 // CPU time is each server process's own accounting by the kernel: user + system time of all
@@ -86,7 +86,7 @@ type server struct {
 }
 
 func main() {
-	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only); several, comma-separated, for as many workerd processes serving the same build")
+	edge := flag.String("edge", "", "base URL of the worker in workerd, e.g. http://127.0.0.1:8787 (loopback only); several, comma-separated, for workerd processes serving the same build: the first is timed alone (per core), the others together")
 	edgePID := flag.String("edge-pid", "", "workerd's process ids, comma-separated in -edge's order, for their CPU time (/proc/<pid>/stat)")
 	floor := flag.String("floor", "", "base URL of a workerd serving a JS worker that answers \"ok\" (edge/bench/floor; loopback only)")
 	floorPID := flag.Int("floor-pid", 0, "that workerd's process id")
@@ -166,9 +166,15 @@ func main() {
 		if len(pids) > 0 && len(pids) != len(bases) {
 			fail(fmt.Sprintf("-edge-pid: %d process ids for %d -edge URLs", len(pids), len(bases)))
 		}
+		// The first process serves the per-core run alone; the others, when there are, the
+		// headline run together (so each process has had the same warm-up when it is timed).
 		if len(bases) > 1 {
+			var rest []int
+			if len(pids) > 0 {
+				rest = pids[1:]
+			}
 			edgeAll = len(servers)
-			servers = append(servers, server{fmt.Sprintf("workerd, %d processes", len(bases)), bases[0], pids, hosts})
+			servers = append(servers, server{fmt.Sprintf("workerd, %d processes", len(bases)-1), bases[1], rest, hosts[1:]})
 		}
 		edgeOne = len(servers)
 		servers = append(servers, server{"workerd, 1 process", bases[0], pids[:min(1, len(pids))], nil})

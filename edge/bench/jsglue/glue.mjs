@@ -14,6 +14,7 @@ const headerList = [
   ["Content-Type", "application/yaml; charset=utf-8"],
   ["Content-Length", "2000"],
 ];
+const sharedHeaders = new Headers([headerList[0], headerList[1], headerList[3], headerList[4]]);
 const headText = "200\nOK\n" + headerList.map(([k, v]) => k + "\n" + v).join("\n");
 const headBytes = enc.encode(headText);
 const outAt = 4096, outLen = 4 + headBytes.length + 2000;
@@ -101,6 +102,28 @@ const variants = {
   respObject: () => {
     const h = {};
     for (const [k, v] of headerList) h[k] = v;
+    return new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: h });
+  },
+  // A Headers made once with the four headers every successful answer shares, copied by the
+  // Response (in C++), and the three that vary set on the copy.
+  respTemplate: () => new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: sharedHeaders }),
+  respTemplateSet: () => {
+    const res = new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: sharedHeaders });
+    res.headers.set("Etag", '"0123456789abcdef"');
+    res.headers.set("Content-Type", "application/yaml; charset=utf-8");
+    res.headers.set("Content-Length", "2000");
+    return res;
+  },
+  respTemplateCopySet: () => {
+    const h = new Headers(sharedHeaders);
+    h.set("Etag", '"0123456789abcdef"');
+    h.set("Content-Type", "application/yaml; charset=utf-8");
+    h.set("Content-Length", "2000");
+    return new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: h });
+  },
+  respObjectNoCL: () => {
+    const h = {};
+    for (const [k, v] of headerList.slice(0, 6)) h[k] = v;
     return new Response(new Uint8Array(mem.buffer, outAt + 200, outLen - 200), { status: 200, headers: h });
   },
   whole: (r) => {

@@ -95,6 +95,25 @@ func TestCommentSafe(t *testing.T) {
 	}
 }
 
+// TestCommentSafeFastPath holds CommentSafe, which returns a text with nothing to replace as
+// it is, to the mapping alone (commentSafeMapped) on every rune of the first planes in a
+// line, every byte alone, and the cut-off and mixed cases above.
+func TestCommentSafeFastPath(t *testing.T) {
+	var texts []string
+	for r := rune(0); r < 0x3100; r++ {
+		texts = append(texts, "a "+string(r)+" ≥ b", string(r))
+	}
+	for b := 0; b < 256; b++ {
+		texts = append(texts, "x"+string([]byte{byte(b)})+"y", "é"+string([]byte{byte(b)}))
+	}
+	texts = append(texts, "", "\ufffd", "a\ufffdb", "\xe2\x89", "≥\xe2\x89", "x"+strings.Repeat("é", 149)+"\xc3…", "\U0001F600 ok", "\U0010FFFF")
+	for _, s := range texts {
+		if got, want := CommentSafe(s), commentSafeMapped(s); got != want {
+			t.Fatalf("CommentSafe(%q) = %q, the mapping gives %q", s, got, want)
+		}
+	}
+}
+
 func TestHeaderNumbers(t *testing.T) {
 	cases := []struct {
 		tps  float64

@@ -13,6 +13,9 @@ import (
 // built on first use: each map read every entry of the catalog, so the first claim of a page or
 // of an edge instance decoded all 1,852 entries (in the page's wasm, most of the first render's
 // time; issue 10 §2). A table names an entry by its index (catalog.Entry), which decodes that one.
+//
+// Two passes: moeDepthTable is read through ArchitectureOf, which reads rowsByStemTable.
+//go:generate go test -run ^TestKinTablesCurrent$ . -args -update
 //go:generate go test -run ^TestKinTablesCurrent$ . -args -update
 
 // stemEntry is one row of a stem table: a stem and the index of its catalog entry.

@@ -86,6 +86,25 @@ func activeBySameCountMap() map[int64]string {
 	return out
 }
 
+// moeDepthRows: the catalog's mixtures of experts whose depth ArchitectureOf knows, sorted by size.
+// ArchitectureOf reads rowsByStemTable: after a change to the catalog, the second pass of
+// go generate ./fit writes these from the first pass's stem tables.
+func moeDepthRows() []moeDepthRow {
+	var rows []moeDepthRow
+	all := catalog.Models()
+	for i := range all {
+		m := &all[i]
+		if !m.MoE {
+			continue
+		}
+		if a := ArchitectureOf(m); a.Layers > 0 {
+			rows = append(rows, moeDepthRow{paramsB(m), a.Layers})
+		}
+	}
+	slices.SortFunc(rows, func(a, b moeDepthRow) int { return cmp.Compare(a.paramsB, b.paramsB) })
+	return rows
+}
+
 // kinTablesSource is kin_gen.go as the catalog makes it.
 func kinTablesSource() string {
 	var b strings.Builder
@@ -117,6 +136,12 @@ func kinTablesSource() string {
 	b.WriteString("var activeBySameCountTable = [...]countBase{\n")
 	for _, k := range keys {
 		b.WriteString("\t{" + strconv.FormatInt(k, 10) + ", " + strconv.Quote(counts[k]) + "},\n")
+	}
+	b.WriteString("}\n")
+	b.WriteString("\n// moeDepthTable is moeDepths (moedepth.go): billions of parameters and layers, sorted by size.\n")
+	b.WriteString("var moeDepthTable = [...]moeDepthRow{\n")
+	for _, r := range moeDepthRows() {
+		b.WriteString("\t{" + strconv.FormatFloat(r.paramsB, 'g', -1, 64) + ", " + strconv.Itoa(r.layers) + "},\n")
 	}
 	b.WriteString("}\n")
 	src, err := format.Source([]byte(b.String()))
@@ -180,5 +205,8 @@ func TestKinTablesLookups(t *testing.T) {
 	}
 	if _, ok := activeBySameCount(-1); ok {
 		t.Error("activeBySameCount(-1) found a base")
+	}
+	if got, want := moeDepths(), moeDepthRows(); !slices.Equal(got, want) {
+		t.Errorf("moeDepths() has %d rows, the catalog's mixtures of experts %d (or they differ)", len(got), len(want))
 	}
 }

@@ -1,12 +1,8 @@
 package fit
 
 import (
-	"cmp"
 	"slices"
 	"sort"
-	"sync"
-
-	"github.com/fitclaim/fitclaim/catalog"
 )
 
 // MoEDepth is the decoder layers assumed for a mixture of experts of paramsB (billions) whose
@@ -47,17 +43,7 @@ type moeDepthRow struct {
 	layers  int
 }
 
-// moeDepths is the catalog's mixtures of experts of known depth, by size; made once.
-var moeDepths = sync.OnceValue(func() []moeDepthRow {
-	var rows []moeDepthRow
-	for _, m := range catalog.Models() {
-		if !m.MoE {
-			continue
-		}
-		if a := ArchitectureOf(&m); a.Layers > 0 {
-			rows = append(rows, moeDepthRow{paramsB(&m), a.Layers})
-		}
-	}
-	slices.SortFunc(rows, func(a, b moeDepthRow) int { return cmp.Compare(a.paramsB, b.paramsB) })
-	return rows
-})
+// moeDepths is the catalog's mixtures of experts of known depth, by size: a table generated from
+// the catalog (kin_gen.go; kin_tables_test.go says how it is made), so a custom mixture of experts'
+// first claim does not decode the whole catalog.
+func moeDepths() []moeDepthRow { return moeDepthTable[:] }

@@ -525,15 +525,18 @@
   // V8 runs a fresh page's wasm lazily: each function is compiled (baseline tier) at its first
   // call, so an edit that took a path no render took before paid for compiling it on the page's
   // thread (1–36 ms of CPU, up to ~80 ms for a whole new path; issue 10 §3), and Go's first
-  // collection compiled the collector (~50 ms). So once the claim is on screen, the page has one
-  // target per path an edit can take (warmTargets) rendered, each with its permalink (each edit
-  // asks for one), and Go's collector run once. The paths most edits take here, at once; the
-  // rest, where it can, in a worker (firstclaim.js, given the module boot.js started: the
-  // compiled code is shared, so the page's instance gets it without its thread doing the work);
-  // else here too. Here means in slices of the idle time the browser offers (an edit meanwhile
-  // waits for at most one warm-up render). No longer random renders until a
-  // budget ran out (300 renders, 1.4 s of rendering): a path is compiled at its first call, so
-  // once is enough. Either way the page's own collector then runs once, in idle time.
+  // collection compiled the collector (~50 ms, in the page's ~180th render). So once the claim is
+  // on screen, the page has one target per path an edit can take (warmTargets) rendered, each
+  // with its permalink (each edit asks for one), and Go's collector run once. At once, side by
+  // side: a worker (firstclaim.js, given the module boot.js started: the compiled code is shared,
+  // so the page's instance gets it without its thread doing the work) starts its own Go instance,
+  // collects once (the collector's code) and renders every target but the bases; the page's
+  // thread renders the bases (the paths most edits take) in slices of the idle time the browser
+  // offers (an edit meanwhile waits for at most one warm-up render). The worker used to start only
+  // once the bases were done here: a user's first edits (the page bench's first timed renders)
+  // came before it had rendered anything. Without a worker or module, every target here. No longer
+  // random renders until a budget ran out (300 renders, 1.4 s of rendering): a path is compiled at
+  // its first call, so once is enough. Either way the page's own collector then runs once.
   // <html data-warm> (and the mark fitclaim:warm) says it is done; P.warm counts the renders so
   // far, their time, the targets, those refused and where (tools/cmd/pagebench prints them).
   const WARM_MS = 5000; // a bound on a very slow machine: the page only renders as it would anyway
@@ -542,61 +545,76 @@
     : (fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50);
   async function warmUp() {
     const fc = window.fitclaim;
+    // The worker starts its Go instance (and its first collection) while this thread asks its
+    // own engine for the models and accelerators the targets are made from.
+    const worker = startWorker();
     let targets, list;
     try {
       list = await accelerators();
       targets = warmTargets(P.form.table(), await fc.models("", 100), list);
     } catch (_) {
+      if (worker) worker.stop();
       return; // not worth a word: the page works the same, only its first edits are slower
     }
     P.warm.targets = targets.length;
+    // The bases (the paths most edits take) here, at once, in idle time: this thread would
+    // compile them at its first edit anyway, and the page's Go instance builds its own one-time
+    // tables on them (the worker's cannot do that for it); the rest in the worker at the same
+    // time, on the other core, else here too. Then the page's own collector once, in idle time.
+    const core = targets.slice(0, targets.core), rest = targets.slice(targets.core);
+    const inWorker = worker ? worker.warm(rest) : Promise.resolve(false);
+    const hereDone = new Promise((resolve) => warmHere(core, list, resolve));
+    const workerOK = await inWorker;
+    await hereDone;
     const done = () => idle(() => {
       if (typeof fc.collect === "function") fc.collect();
       document.documentElement.dataset.warm = "";
       mark("warm");
     });
-    // The first targets (the bases: the paths most edits take) here, at once, so that an edit
-    // right after a bare visit (whose claim is index.html's, no render of this page's) does not
-    // wait for the worker's start; the rest in the worker, else here too.
-    const core = targets.slice(0, targets.core), rest = targets.slice(targets.core);
-    warmHere(core, list, async () => {
-      if (await warmInWorker(rest)) done();
-      else warmHere(rest, list, done);
-    });
+    if (workerOK) done();
+    else warmHere(rest, list, done);
   }
 
-  // warmInWorker has firstclaim.js render the targets with the page's module; false when there is
-  // no worker or module, or it failed (the page then warms on its own thread).
-  function warmInWorker(targets) {
+  // startWorker starts firstclaim.js on the page's module (null when there is no worker or
+  // module): {warm(targets)} resolves true once it rendered them, false if it failed (the page
+  // then warms on its own thread); {stop()} ends it.
+  function startWorker() {
     const boot = window.fitclaimBoot;
-    if (typeof Worker !== "function" || !boot || !boot.module) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const t0 = performance.now();
-      let w;
-      const end = (ok) => { try { w.terminate(); } catch (_) { /* gone */ } resolve(ok); };
-      try {
-        w = new Worker("firstclaim.js");
-        w.onmessage = ({ data }) => {
-          if (!data || typeof data.warmed !== "number") { end(false); return; }
-          P.warm.renders += data.warmed;
-          P.warm.refused += data.refused;
-          P.warm.ms += performance.now() - t0;
-          P.warm.where = P.warm.where ? P.warm.where + " and the worker" : "worker";
-          end(true);
-        };
-        w.onerror = () => end(false);
-        w.onmessageerror = () => end(false);
-        w.postMessage({ warm: targets, module: boot.module, glue: new URL("wasm_exec.js", document.baseURI).href });
-      } catch (_) {
-        resolve(false);
-      }
-    });
+    if (typeof Worker !== "function" || !boot || !boot.module) return null;
+    const t0 = performance.now();
+    let w, answer = null;
+    const answered = new Promise((resolve) => { answer = resolve; });
+    const end = (ok) => { try { w.terminate(); } catch (_) { /* gone */ } answer(ok); };
+    try {
+      w = new Worker("firstclaim.js");
+      w.onmessage = ({ data }) => {
+        if (data && data.collected) return; // its Go has started and collected once
+        if (!data || typeof data.warmed !== "number") { end(false); return; }
+        P.warm.renders += data.warmed;
+        P.warm.refused += data.refused;
+        P.warm.ms += performance.now() - t0;
+        P.warm.where = P.warm.where ? P.warm.where + " and the worker" : "worker";
+        end(true);
+      };
+      w.onerror = () => end(false);
+      w.onmessageerror = () => end(false);
+      w.postMessage({ module: boot.module, glue: new URL("wasm_exec.js", document.baseURI).href });
+    } catch (_) {
+      return null;
+    }
+    return {
+      warm(targets) {
+        try { w.postMessage({ warm: targets }); } catch (_) { end(false); }
+        return answered;
+      },
+      stop: () => end(false),
+    };
   }
 
   // warmHere renders the targets on the page's thread, in slices of idle time, then calls done.
   function warmHere(targets, list, done) {
     const fc = window.fitclaim;
-    P.warm.where = "page";
+    P.warm.where = P.warm.where ? P.warm.where + " and the page" : "page";
     let i = 0;
     const slice = (deadline) => {
       // The claim's table, pictures and panels are drawn first (<html data-drawing>).

@@ -2,8 +2,10 @@
 // page's compiled module (a WebAssembly.Module is shared between threads, and so is the code
 // compiled for it). tools/cmd/site puts Go's glue (wasm_exec.js) in front of this file.
 //
-// Message in: {warm, module, glue} (glue: the URL of wasm_exec.js, loaded only when the glue is
-// not already in front). Out: {warmed, refused} or {error}.
+// Messages in: {module, glue} first (glue: the URL of wasm_exec.js, loaded only when the glue is
+// not already in front): the worker starts its Go instance at once and runs Go's collector once;
+// then {warm: targets}. Out: {collected: true} once it has collected, then {warmed, refused} or
+// {error}.
 //
 // Issue 10 §2 first had this worker fetch and compile the engine and render a permalink's claim
 // while the page parsed and drew, and hand the module to the page. It measured no faster: beside
@@ -13,32 +15,55 @@
 // page's main thread; so the page compiles and renders its first claim itself (web/boot.js).
 "use strict";
 
-self.onmessage = async ({ data }) => {
+// started: the worker's engine, once {module} came (a Promise of the global fitclaim).
+let started = null;
+
+self.onmessage = ({ data }) => {
   const { glue, warm, module } = data || {};
-  if (warm) return warmUp(module, warm, glue);
-  self.postMessage({ error: "firstclaim.js: a message without {warm}" });
-  self.close();
+  if (module && !started) {
+    started = start(module, glue);
+    started.catch(() => {}); // said when the targets come
+  }
+  if (warm) warmUp(warm);
+  else if (!module) fail("firstclaim.js: a message without {module} or {warm}");
 };
 
+function fail(message) {
+  self.postMessage({ error: message });
+  self.close();
+}
+
+// start runs the page's module in this worker and has Go collect once at once: Go's first
+// collection calls some 200 functions nothing else calls, which V8 compiles at their first call
+// (~50 ms); compiled here, the page's own first collection finds them compiled (issue 10 §3: it
+// fell in the page's 180th render or so, 100 ms).
+async function start(module, glue) {
+  if (typeof Go !== "function") importScripts(glue);
+  const go = new Go();
+  go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  go.run(instance);
+  for (let i = 0; !(self.fitclaim && typeof self.fitclaim.renderInto === "function"); i++) {
+    if (i > 400) throw new Error("the engine did not start");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  if (typeof self.fitclaim.collect === "function") self.fitclaim.collect();
+  self.postMessage({ collected: true });
+  return self.fitclaim;
+}
+
 // warmUp renders each of app.js's warm-up targets (one per path an edit can take) with the page's
-// own render call and asks for its permalink, then runs Go's collector once, and answers
-// {warmed, refused} (or {error}) before it closes. Chromium compiles a wasm function at its first
-// call, on the thread that calls it, into the module every thread holding it shares: rendered
-// here, each path an edit can take is compiled for the page's instance too, and the hot ones
-// again by the optimizing tier, while the page's own thread stays free (issue 10 §3; the same
-// renders on the page's thread took ~1 s of it at load 12).
-async function warmUp(module, targets, glue) {
+// own render call and asks for its permalink, in app.js's order (the paths the first edits take
+// first), and answers {warmed, refused} (or {error}) before it closes. Chromium compiles a wasm
+// function at its first call, on the thread that calls it, into the module every thread holding
+// it shares: rendered here, each path an edit can take is compiled for the page's instance too,
+// and the hot ones again by the optimizing tier, while the page's own thread stays free (issue 10
+// §3; the same renders on the page's thread took ~1 s of it at load 12).
+async function warmUp(targets) {
   try {
-    if (typeof Go !== "function") importScripts(glue);
-    const go = new Go();
-    go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
-    const instance = await WebAssembly.instantiate(module, go.importObject);
-    go.run(instance);
-    for (let i = 0; !(self.fitclaim && typeof self.fitclaim.renderInto === "function"); i++) {
-      if (i > 400) throw new Error("the engine did not start");
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const fc = self.fitclaim, utf8 = new TextDecoder(), columns = { columns: true };
+    if (!started) throw new Error("firstclaim.js: {warm} before {module}");
+    const fc = await started;
+    const utf8 = new TextDecoder(), columns = { columns: true };
     let bytes = new Uint8Array(1 << 17), refused = 0;
     for (const t of targets) {
       let n = fc.renderInto(t, columns, bytes);
@@ -50,7 +75,6 @@ async function warmUp(module, targets, glue) {
       JSON.parse(utf8.decode(bytes.subarray(0, n)));
       fc.permalink(t).catch(() => {});
     }
-    if (typeof fc.collect === "function") fc.collect();
     self.postMessage({ warmed: targets.length, refused });
   } catch (e) {
     self.postMessage({ error: String((e && e.message) || e) });

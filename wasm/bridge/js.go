@@ -120,7 +120,7 @@ func renderInto(_ js.Value, args []js.Value) (ret any) {
 	if err != nil {
 		return jsError(err, nil)
 	}
-	if len(args) < 3 || !args[2].InstanceOf(js.Global().Get("Uint8Array")) {
+	if len(args) < 3 || !args[2].InstanceOf(jsUint8Array) {
 		return jsError(&target.FieldError{Field: "bytes", Msg: "must be a Uint8Array to write the answer into"}, nil)
 	}
 	r, err := claim.Render(t)
@@ -162,7 +162,7 @@ func (e *linkError) Error() string {
 
 func promised(fn func(args []js.Value) (any, error)) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
-		promise := js.Global().Get("Promise")
+		promise := jsPromise
 		defer func() {
 			if p := recover(); p != nil {
 				ret = promise.Call("reject", jsError(errors.New("internal error in fitclaim: "+panicText(p)), nil))
@@ -177,7 +177,7 @@ func promised(fn func(args []js.Value) (any, error)) js.Func {
 }
 
 func jsError(err error, partial any) js.Value {
-	e := js.Global().Get("Error").New(err.Error())
+	e := jsErrorType.New(err.Error())
 	var fe *target.FieldError
 	if errors.As(err, &fe) {
 		e.Set("field", fe.Field)
@@ -224,9 +224,17 @@ func renderOptions(args []js.Value) (columns bool, err error) {
 	if len(args) < 2 || args[1].IsUndefined() || args[1].IsNull() {
 		return false, nil
 	}
+	if frozenOptions.known && args[1].Equal(frozenOptions.v) {
+		return frozenOptions.columns, nil
+	}
 	if args[1].Type() != js.TypeObject {
 		return false, &target.FieldError{Field: "options", Msg: "must be an object such as {columns: true}, not " + args[1].Type().String()}
 	}
+	defer func() {
+		if err == nil && jsObject.Call("isFrozen", args[1]).Bool() {
+			frozenOptions.v, frozenOptions.columns, frozenOptions.known = args[1], columns, true
+		}
+	}()
 	for k, v := range objectValues(args[1]) {
 		if k != "columns" {
 			return false, &target.FieldError{Field: "options", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: columns"}
@@ -239,9 +247,31 @@ func renderOptions(args []js.Value) (columns bool, err error) {
 	return columns, nil
 }
 
+// frozenOptions is the last good options object renderOptions read, when it is frozen: the page
+// passes one frozen {columns: true} to every render (web/app.js), and the same object again is
+// answered from here without listing its keys (one fewer array and key the Go side holds per
+// render). A frozen object cannot change, so its answer cannot either.
+var frozenOptions struct {
+	v       js.Value
+	columns bool
+	known   bool
+}
+
+// The constructors and functions the calls use, looked up once: each js.Global().Get made one
+// more js.Value per call, which the Go side holds until its next collection, whose finalizers
+// then call into JavaScript once for each (issue 10 §3: a render held ~14; the collection after
+// ~700 calls was one of the slow renders).
+var (
+	jsObject     = js.Global().Get("Object")
+	jsUint8Array = js.Global().Get("Uint8Array")
+	jsPromise    = js.Global().Get("Promise")
+	jsErrorType  = js.Global().Get("Error")
+	jsJSON       = js.Global().Get("JSON")
+)
+
 // objectValues reads an object's own enumerable keys, each typed; null and undefined are absent.
 func objectValues(obj js.Value) map[string]Value {
-	keys := js.Global().Get("Object").Call("keys", obj)
+	keys := jsObject.Call("keys", obj)
 	values := make(map[string]Value, keys.Length())
 	for i := 0; i < keys.Length(); i++ {
 		k := keys.Index(i).String()
@@ -275,7 +305,7 @@ func panicText(p any) string {
 
 // parsedJSON turns JSON text made by the views into JS values with one call.
 func parsedJSON(text string) js.Value {
-	return js.Global().Get("JSON").Call("parse", text)
+	return jsJSON.Call("parse", text)
 }
 
 // renderText is the render's JSON text, one buffer kept from render to render: the page calls

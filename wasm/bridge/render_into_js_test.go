@@ -62,3 +62,49 @@ func TestRenderIntoWritesRenderText(t *testing.T) {
 		}
 	}
 }
+
+// renderInto answers a frozen options object it has read before from what it read (the page
+// passes one frozen {columns: true} to every render), and reads any other object afresh: an
+// object that is not frozen, changed between two calls, gets the form it asks for each time, and
+// a frozen one with an unknown key is refused every time.
+func TestRenderIntoOptionsReadAgainUnlessFrozen(t *testing.T) {
+	g := api(t)
+	tg, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := claim.Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	columnsLen, fullLen := len(AppendResultColumnsJSON(nil, tg, r)), len(ResultJSON(tg, r))
+	arg := obj(map[string]any{"model": "NousResearch/Llama-2-7b-chat-hf"})
+	bytes := js.Global().Get("Uint8Array").New(1 << 18)
+	object := js.Global().Get("Object")
+	frozen := object.Call("freeze", obj(map[string]any{"columns": true}))
+	open := obj(map[string]any{"columns": true})
+	for i, c := range []struct {
+		options js.Value
+		set     any // open.columns before the call, when not nil
+		want    int
+	}{
+		{frozen, nil, columnsLen},
+		{open, nil, columnsLen},
+		{open, false, fullLen}, // the same object, changed: read again
+		{frozen, nil, columnsLen},
+		{open, true, columnsLen},
+	} {
+		if c.set != nil {
+			open.Set("columns", c.set)
+		}
+		if n := g.Call("renderInto", arg, c.options, bytes); n.Type() != js.TypeNumber || n.Int() != c.want {
+			t.Fatalf("call %d: renderInto returned %v, want %d bytes", i, n, c.want)
+		}
+	}
+	bad := object.Call("freeze", obj(map[string]any{"columns": true, "rows": true}))
+	for i := 0; i < 2; i++ {
+		if e := g.Call("renderInto", arg, bad, bytes); !e.InstanceOf(js.Global().Get("Error")) || e.Get("field").String() != "options" {
+			t.Fatalf("call %d with a frozen {columns, rows}: %v, want an Error naming options", i, e)
+		}
+	}
+}

@@ -158,6 +158,9 @@ func sixteenBitEmbeddings(bpp, paramsB, embedB float64) float64 {
 // the format a safetensors repository is served in. GGUF, MLX and bitsandbytes repositories keep
 // llmfit's quantization for them, which is what they are run with.
 func ReleaseFormat(m *catalog.Model) WeightFormat {
+	if k := sameTensors(m); k != nil { // a copy of a natively quantized release (kinarch.go)
+		m = k
+	}
 	one := func(q string) WeightFormat { return WeightFormat{Name: q, Rest: q} }
 	p := strings.ToLower(m.Arch.Prequant)
 	if p == "" && !m.Arch.Known() {

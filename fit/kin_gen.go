@@ -809,7 +809,6 @@ var unpackedKinTable = [...]stemEntry{
 	{"kimi-k2-instruct-0905", 1846},                                            // moonshotai/Kimi-K2-Instruct-0905
 	{"kimi-k2.5-dflash", 621},                                                  // z-lab/Kimi-K2.5-DFlash
 	{"kimi-k2.5-eagle3-mla", 455},                                              // lightseekorg/kimi-k2.5-eagle3-mla
-	{"kimi-k2.6", 1850},                                                        // unsloth/Kimi-K2.6
 	{"kimi-linear-48b-a3b-instruct", 1650},                                     // moonshotai/Kimi-Linear-48B-A3B-Instruct
 	{"kimi-vl-a3b-instruct", 1295},                                             // moonshotai/Kimi-VL-A3B-Instruct
 	{"kimi-vl-a3b-thinking", 1296},                                             // moonshotai/Kimi-VL-A3B-Thinking

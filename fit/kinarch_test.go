@@ -73,3 +73,59 @@ func mustLookup(t *testing.T, name string) *catalog.Model {
 	}
 	return m
 }
+
+// A re-upload's weights are its release's (kinarch.go, sameTensors and kinCount). Real entries,
+// kv mode:
+//
+//	unsloth/gpt-oss-120b counts 120,412,337,472, openai/gpt-oss-120b's count, and names no
+//	  format: the same MXFP4 release, 116,829,156,672 parameters (params.go), the routed
+//	  114,661,785,600 at 0.53125 B and 2,167,371,072 at 2 B: 60,914,073,600 + 4,334,742,144 =
+//	  65,248,815,744 B (it was 120.4 B BF16, 240.8 GB)
+//	RedHatAI/gpt-oss-20b counts openai/gpt-oss-20b's 21,511,953,984: 20,914,757,184 parameters,
+//	  19,110,297,600 × 0.53125 + 1,804,459,584 × 2 = 10,152,345,600 + 3,608,919,168 =
+//	  13,761,264,768 B (was 43.0 GB)
+//	unsloth/Kimi-K2.6 counts moonshotai/Kimi-K2.6's 1,058,589,420,528: 1,026,880,482,288 weights,
+//	  the routed 1,014,686,023,680 at 0.5625 B and 12,194,458,608 at 2 B: 570,760,888,320 +
+//	  24,388,917,216 = 595,149,805,536 B (was 2,117.2 GB of BF16)
+//	nvidia/Kimi-K2-Thinking-NVFP4 counts 29,829,890,048 packed tensors, under 0.9 of
+//	  Kimi-K2-Thinking's 1,026,409,346,176 weights, which it takes: NVFP4 at 0.5625 B but the
+//	  embedding and LM head (2 × 163,840 × 7,168 = 2,348,810,240) at 2 B: 1,024,060,535,936 ×
+//	  0.5625 + 4,697,620,480 = 580,731,671,944 B (was 29.8 B, 20.2 GB)
+//	unsloth/Qwen3-8B, a 16-bit copy of Qwen3-8B's 36 layers of 4,096 that the catalog counts
+//	  6,662,127,616: Qwen/Qwen3-8B's 8,190,735,360 × 2 B = 16,381,470,720 B (was 13.3 GB)
+func TestReuploadTakesItsKinsRelease(t *testing.T) {
+	for _, c := range []struct {
+		model, quant     string
+		params, weightsB float64
+	}{
+		{"unsloth/gpt-oss-120b", "MXFP4 experts + BF16", 116.829156672, 65248815744},
+		{"RedHatAI/gpt-oss-20b", "MXFP4 experts + BF16", 20.914757184, 13761264768},
+		{"unsloth/Kimi-K2.6", "INT4 experts + BF16", 1026.880482288, 595149805536},
+		{"nvidia/Kimi-K2-Thinking-NVFP4", "NVFP4", 1026.409346176, 580731671944},
+		{"unsloth/Qwen3-8B", "BF16", 8.19073536, 16381470720},
+	} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
+		if b.Quant != c.quant || !near(b.ParamsB, c.params) || !within(b.WeightsGB, c.weightsB/1e9, 1e-9) {
+			t.Errorf("%s: %s, %v B, %v GB; want %s, %v B, %v GB", c.model, b.Quant, b.ParamsB, b.WeightsGB, c.quant, c.params, c.weightsB/1e9)
+		}
+	}
+	// Not the kin's release: a copy of another count (the BF16 gpt-oss), and a 16-bit release
+	// whose kin's row is a packed one counting the same 14,768,307,200 (Qwen/Qwen3-14B-AWQ).
+	for _, c := range []struct {
+		model  string
+		params float64
+	}{
+		{"unsloth/gpt-oss-20b-BF16", 20.914757184},
+		{"Qwen/Qwen3-14B-Base", 14.7683072},
+	} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
+		if b.Quant != "BF16" || !near(b.ParamsB, c.params) {
+			t.Errorf("%s: %s, %v B; want BF16, %v B", c.model, b.Quant, b.ParamsB, c.params)
+		}
+	}
+	// llmfit mode keeps the catalog's count and llmfit's quantization.
+	l := resolve(t, func(t *target.Target) { t.Model = "unsloth/gpt-oss-120b" })
+	if m := mustLookup(t, "unsloth/gpt-oss-120b"); l.ParamsB != float64(m.ParametersRaw)/1e9 || l.Quant != m.Quantization {
+		t.Errorf("llmfit mode: %v B %s, want the catalog's %v B %s", l.ParamsB, l.Quant, float64(m.ParametersRaw)/1e9, m.Quantization)
+	}
+}

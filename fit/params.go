@@ -124,13 +124,7 @@ func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 // releaseParams is ReleaseParamsOf before the active count, and the entry it counted from (m, or
 // the unpacked entry whose count a packed release takes).
 func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
-	own := ReleaseParams{TotalB: paramsB(m)}
-	own.ActiveB = own.TotalB
-	if m.MoE && m.ActiveParameters > 0 {
-		own.ActiveB = float64(m.ActiveParameters) / 1e9
-	} else if a := ActiveFromName(m.Name, own.TotalB); a > 0 {
-		own.ActiveB = a // a mixture of experts the catalog does not mark: its name says (Kimi-Linear-48B-A3B)
-	}
+	own := ownParams(m)
 	if f, ok := releaseFacts[m.Arch.Base]; ok && m.Arch.Base != "" {
 		if !within1pc(own.TotalB, f.TotalB) || !within1pc(own.ActiveB, f.ActiveB) {
 			said := billions(own.TotalB)
@@ -143,7 +137,23 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 		}
 		return f, m
 	}
-	if sixteenBitRelease(m) || !(own.TotalB > 0) {
+	if k := sameTensors(m); k != nil { // a copy of a natively quantized release (kinarch.go)
+		out, _ := releaseParams(k)
+		said := k.Name + "'s release (the same " + billions(own.TotalB) + " count, no format in the name)"
+		if out.From == "" {
+			out.From = said
+		} else {
+			out.From = said + ": " + out.From
+		}
+		return out, k
+	}
+	if !(own.TotalB > 0) {
+		return own, m
+	}
+	if sixteenBitRelease(m) {
+		if out, k, ok := kinCount(m, own, ", a 16-bit copy of its layers and width, is no count of its weights"); ok {
+			return out, k
+		}
 		return own, m
 	}
 	out, counted, ok := unpackedCount(m, own)
@@ -161,6 +171,18 @@ func releaseParams(m *catalog.Model) (ReleaseParams, *catalog.Model) {
 		return own, m
 	}
 	return out, counted
+}
+
+// ownParams is the catalog entry's own count, total and active.
+func ownParams(m *catalog.Model) ReleaseParams {
+	own := ReleaseParams{TotalB: paramsB(m)}
+	own.ActiveB = own.TotalB
+	if m.MoE && m.ActiveParameters > 0 {
+		own.ActiveB = float64(m.ActiveParameters) / 1e9
+	} else if a := ActiveFromName(m.Name, own.TotalB); a > 0 {
+		own.ActiveB = a // a mixture of experts the catalog does not mark: its name says (Kimi-Linear-48B-A3B)
+	}
+	return own
 }
 
 // unpackedCount is a packed release's count taken from an entry that counts its weights: the
@@ -196,7 +218,28 @@ func unpackedCount(m *catalog.Model, own ReleaseParams) (ReleaseParams, *catalog
 		out.From = kin.Name + "'s count (its base in architectures.csv): the catalog's " + billions(own.TotalB) + " for this repository counts packed tensors"
 		return out, kin, true
 	}
-	return own, m, false
+	return kinCount(m, own, " counts packed tensors")
+}
+
+// kinCount is the count of the model a re-upload without a row re-uploads (archKin, kinarch.go)
+// when the re-upload's own is under packedShare of it and the kin's is a count of its weights (an
+// unpacked release, or one releaseFacts counts); why says what the re-upload's count is.
+func kinCount(m *catalog.Model, own ReleaseParams, why string) (ReleaseParams, *catalog.Model, bool) {
+	k := archKin(m)
+	if k == nil || k == m {
+		return own, m, false
+	}
+	out, counted := releaseFacts[k.Arch.Base]
+	if !counted && unpackedRelease(k) {
+		out = ownParams(k) // an unpacked release counts its weights (not releaseParams: no kin's kin)
+	} else if !counted {
+		return own, m, false
+	}
+	if !(own.TotalB < packedShare*out.TotalB) {
+		return own, m, false
+	}
+	out.From = k.Name + "'s count (the model it re-uploads): the catalog's " + billions(own.TotalB) + " for this repository" + why
+	return out, k, true
 }
 
 func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }

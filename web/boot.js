@@ -1,9 +1,15 @@
 // fitclaim boot: the first script of the page, run in the head before the body is parsed. It
 // starts fetching and compiling the engine at once (the <link rel="preload"> above it has the
 // download going already), so the compile overlaps with everything else the page loads, and
-// starts the compiled module itself (wasm_exec.js, Go's glue, is loaded just before this
-// script): the Go runtime's start overlaps the rest of the page's parsing instead of waiting for
-// app.js, a deferred script, which waits for the global. A permalink load is marked on <html> so the
+// starts the compiled module itself once Go's glue (wasm_exec.js, the script just after this
+// one) has run: the Go runtime's start overlaps the rest of the page's parsing instead of
+// waiting for app.js, a deferred script, which waits for the global.
+//
+// tools/cmd/site writes this file into index.html's head (an inline script, allowed by its
+// 'sha256-…' in the page's Content-Security-Policy and in netlify.toml's), so the compile does not
+// wait for a script's download, and no script blocks the parser (issue 10 §2). So it names no
+// asset: a hashed name here would change its hash with every build; it takes the engine's
+// address from the preload and the glue's from its script element. A permalink load is marked on <html> so the
 // stylesheet keeps the prerendered example out of sight until the link's own claim is there.
 //
 // On a permalink load it also renders the link's claim as soon as the engine runs, and shows its
@@ -21,9 +27,25 @@
   // performance marks (fitclaim:*) time the start; tools/cmd/pagebench prints them.
   const mark = (name) => { try { performance.mark("fitclaim:" + name); } catch (_) { /* old browser */ } };
   const boot = { mark, early: null, module: null }; // window.fitclaimBoot
+  // The engine's address: the preload's (index.html), which the site build gives its hashed name.
+  const preload = document.querySelector('link[rel="preload"][as="fetch"][type="application/wasm"]');
+  // glue settles once Go's glue (the script element #go-glue, after this one: its download does not
+  // hold up the compile) has run or failed to load, or the page is parsed; start checks for Go.
+  // An element's load and error events do not bubble: a capturing listener on the document sees them.
+  const glue = new Promise((resolve) => {
+    if (typeof Go === "function") return resolve();
+    const events = ["load", "error", "DOMContentLoaded"];
+    const seen = (e) => {
+      if (e.type !== "DOMContentLoaded" && !(e.target && e.target.id === "go-glue")) return;
+      for (const t of events) document.removeEventListener(t, seen, true);
+      resolve();
+    };
+    for (const t of events) document.addEventListener(t, seen, true);
+  });
   const compile = async () => {
     mark("compile-start");
-    const resp = await fetch("fitclaim.wasm");
+    if (!preload) throw new Error("index.html names no engine (its wasm preload is missing)");
+    const resp = await fetch(preload.href);
     if (!resp.ok) throw new Error("the engine could not be fetched: HTTP " + resp.status);
     const type = resp.headers.get("Content-Type") || "";
     if (WebAssembly.compileStreaming && type.startsWith("application/wasm")) return WebAssembly.compileStreaming(resp);
@@ -37,6 +59,7 @@
   // start instantiates and runs the module; {exited()} says whether the Go program has ended.
   const start = async (module) => {
     mark("compiled");
+    await glue;
     if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
     const go = new Go();
     go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
@@ -89,7 +112,7 @@
     json.textContent = String(result.json || "");
     output.removeAttribute("data-example");
     // The table, pictures and panels come when app.js adopts this claim; until then <html> says
-    // the page is still drawing (app.js's drawRest clears it), which tests and tools wait on.
+    // the page is still drawing (drawRest in app.js clears it), which tests and tools wait on.
     document.documentElement.dataset.drawing = "";
     mark("early-shown");
     return { hash, target, result };

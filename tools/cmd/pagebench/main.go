@@ -54,6 +54,7 @@ import (
 func main() {
 	dist := flag.String("dist", "dist", "the built site")
 	minimal := flag.String("minimal", "", "directory of the minimal Go wasm page (index.html awaiting a global `minimal`); empty: skip the baseline")
+	compare := flag.String("compare", "", "diagnosis: another build of the site (e.g. main's), loaded cold in the same rounds as -dist (bare and at the permalink, the two builds' order alternating), with the same headers; prints its figures and the ratio of the two")
 	config := flag.String("config", "netlify.toml", "netlify.toml whose headers the servers send (empty: none)")
 	loads := flag.Int("loads", 7, "cold loads of each page")
 	renders := flag.Int("renders", 1000, "timed renders inside the page")
@@ -76,6 +77,7 @@ func main() {
 		os.Exit(1)
 	}
 	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace, traceCategories: strings.Split(*categories, ",")}
+	b.compare = *compare
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
@@ -102,6 +104,8 @@ type bench struct {
 	trace           string   // -render-trace
 	jsFlags         string   // -js-flags
 	chromiumArgs    []string // -chromium-arg
+	compare         string   // -compare: another build's directory
+	compareURL      string   // where it is served
 	chromeTrace     string   // -chrome-trace
 	traceCategories []string // -chrome-trace-categories
 }
@@ -134,6 +138,14 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			}
 			defer stop()
 			base = u + "/"
+		}
+		if b.compare != "" {
+			u, stop, err := serve(netlify.NewServer(b.compare, cfg, nil), false)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			b.compareURL = u + "/"
 		}
 		if err := b.coldLoads(site+"/#"+fragment, base, fragment, loads); err != nil {
 			return err
@@ -501,27 +513,45 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			}
 		}
 	}
-	var site, base, bare []loadResult
-	for i := 0; i < n; i++ {
+	var site, base, bare, other, otherBare []loadResult
+	// loadPair loads one build bare, then at the permalink.
+	loadPair := func(i int, bareURL, siteURL string, bare, site *[]loadResult) error {
 		r, err := b.load(bareURL, script("fitclaim", "dom", exampleDone, renderArg))
 		if err != nil {
 			return err
 		}
 		if !r.TimedIn {
-			return fmt.Errorf("cold load %d of the bare page did not show the example within %v (page says: %q; console: %q)", i+1, b.timeout, r.Boot, r.Console)
+			return fmt.Errorf("cold load %d of the bare page %s did not show the example within %v (page says: %q; console: %q)", i+1, bareURL, b.timeout, r.Boot, r.Console)
 		}
-		bare = append(bare, r)
+		*bare = append(*bare, r)
 		r, err = b.load(siteURL, script("fitclaim", mode, yamlDone, renderArg))
 		if err != nil {
 			return err
 		}
 		if !r.TimedIn {
-			return fmt.Errorf("cold load %d of the page did not finish within %v (page says: %q; console: %q)", i+1, b.timeout, r.Boot, r.Console)
+			return fmt.Errorf("cold load %d of the page %s did not finish within %v (page says: %q; console: %q)", i+1, siteURL, b.timeout, r.Boot, r.Console)
 		}
 		if r.Error != "" {
 			return fmt.Errorf("fitclaim.render rejected: %s", r.Error)
 		}
-		site = append(site, r)
+		*site = append(*site, r)
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		// -compare: the other build in the same round, first in every other round.
+		if b.compareURL != "" && i%2 == 1 {
+			if err := loadPair(i, b.compareURL, b.compareURL+"#"+fragment, &otherBare, &other); err != nil {
+				return err
+			}
+		}
+		if err := loadPair(i, bareURL, siteURL, &bare, &site); err != nil {
+			return err
+		}
+		if b.compareURL != "" && i%2 == 0 {
+			if err := loadPair(i, b.compareURL, b.compareURL+"#"+fragment, &otherBare, &other); err != nil {
+				return err
+			}
+		}
 		if minimalURL != "" {
 			r, err := b.load(minimalURL, script("minimal", "dom", minimalDone, "{}"))
 			if err != nil {
@@ -555,6 +585,18 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 	}
 	fmt.Printf("  bare page (no fragment), until the prerendered example claim is complete (YAML, summary, table)\n")
 	printLoads(bare, "example claim shown")
+	if b.compareURL != "" {
+		done := func(r loadResult) *float64 { return r.Done }
+		fmt.Printf("  -compare %s, the same rounds: at the permalink\n", b.compare)
+		printLoads(other, doneLabel)
+		fmt.Printf("  -compare, bare page\n")
+		printLoads(otherBare, "example claim shown")
+		if minimalURL != "" {
+			fmt.Printf("  -compare: ratio to the minimal Go wasm %.2fx\n", median(pick(other, done))/median(pick(base, done)))
+		}
+		fmt.Printf("  ratio -dist / -compare: at the permalink %.2fx, bare %.2fx (medians)\n",
+			median(pick(site, done))/median(pick(other, done)), median(pick(bare, done))/median(pick(otherBare, done)))
+	}
 	bareMed := median(pick(bare, func(r loadResult) *float64 { return r.Done }))
 	bareBytes := median(pick(bare, func(r loadResult) *float64 { return r.Bytes }))
 	label := "first rendered claim (YAML shown)"

@@ -15,6 +15,8 @@ import (
 // site is the output directory being assembled and the assets hashed so far.
 type site struct {
 	dir    string
+	config string            // netlify.toml, whose policy must allow the inline scripts ("": none)
+	bundle bool              // serve index.html's deferred scripts as one asset (bundle.go)
 	order  []string          // plain names in the order they were hashed
 	hashed map[string]string // plain name -> "assets/<name>.<hash>.<ext>"
 }
@@ -45,6 +47,19 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 		return err
 	}
 	var leaves, styles, scripts, roots []string
+	inline := map[string]bool{} // scripts that are not assets of their own: written in, or bundled
+	var deferred []string       // index.html's deferred scripts, when they are bundled
+	if page, err := os.ReadFile(filepath.Join(web, "index.html")); err == nil {
+		for _, name := range inlineNames(page) {
+			inline[name] = true
+		}
+		if s.bundle {
+			deferred = deferredNames(page)
+			for _, name := range deferred {
+				inline[name] = true
+			}
+		}
+	}
 	for _, e := range entries {
 		if !e.Type().IsRegular() {
 			continue
@@ -55,7 +70,9 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 		case strings.HasSuffix(name, ".css"):
 			styles = append(styles, name)
 		case strings.HasSuffix(name, ".js"):
-			scripts = append(scripts, name)
+			if !inline[name] {
+				scripts = append(scripts, name)
+			}
 		default:
 			leaves = append(leaves, name)
 		}
@@ -92,11 +109,24 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 			}
 		}
 	}
+	if len(deferred) > 0 {
+		if err := s.addBundle(web, deferred); err != nil {
+			return err
+		}
+	}
 	var pages []byte
 	for _, name := range roots {
 		b, err := os.ReadFile(filepath.Join(web, name))
 		if err != nil {
 			return err
+		}
+		if name == "index.html" && len(deferred) > 0 {
+			b = useBundle(b)
+		}
+		if strings.HasSuffix(name, ".html") { // before the rewrite: it would rename their src
+			if b, err = s.inlineScripts(b, web, extra, s.config); err != nil {
+				return err
+			}
 		}
 		if strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".webmanifest") {
 			b = s.rewrite(b)

@@ -40,14 +40,15 @@ func main() {
 	out := flag.String("out", "dist", "where the site goes (replaced)")
 	wasmPkg := flag.String("wasm-pkg", "./wasm/page", "the page's wasm entry point, relative to -root")
 	example := flag.String("example", defaultExample, "permalink fragment of the claim a bare visit shows")
+	bundle := flag.Bool("bundle", true, "serve index.html's deferred scripts as one asset (false: each file of web/ on its own)")
 	flag.Parse()
-	if err := build(*root, *out, *wasmPkg, *example); err != nil {
+	if err := build(*root, *out, *wasmPkg, *example, *bundle); err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
 		os.Exit(1)
 	}
 }
 
-func build(root, out, wasmPkg, example string) error {
+func build(root, out, wasmPkg, example string, bundle bool) error {
 	web := filepath.Join(root, "web")
 	if _, err := os.Stat(web); err != nil {
 		return fmt.Errorf("%v: nothing to build", err)
@@ -92,6 +93,10 @@ func build(root, out, wasmPkg, example string) error {
 		return err
 	}
 	s := newSite(tmp)
+	s.bundle = bundle
+	if cfg := filepath.Join(root, "netlify.toml"); fileExists(cfg) {
+		s.config = cfg
+	}
 	if err := s.assemble(web, assets, ex); err != nil {
 		return err
 	}
@@ -146,4 +151,9 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, b, 0o644)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

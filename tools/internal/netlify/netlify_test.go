@@ -1,10 +1,13 @@
 package netlify
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -320,7 +323,14 @@ func TestRepoNetlifyToml(t *testing.T) {
 	if c.Build.Publish != "dist" || c.Build.Command != "./build.sh" {
 		t.Errorf("build = %+v", c.Build)
 	}
-	wantCSP := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+	// The one inline script, web/boot.js (tools/cmd/site writes it into index.html), by its hash.
+	boot, err := os.ReadFile("../../../web/boot.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(boot)
+	bootHash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	wantCSP := "default-src 'self'; script-src 'self' " + bootHash + " 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
 		"connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; " +
 		"frame-ancestors 'none'; object-src 'none'"
 	for _, p := range []string{"/", "/index.html", "/sw.js", "/assets/app.0123456789.js"} {

@@ -111,7 +111,9 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	etag := etagOf(body)
 	v[2], v[3], v[4] = etag, CacheControl, "ETag"
 	h[hETag], h[hCacheControl], h[hExposeHeaders] = v[2:3:3], v[3:4:4], v[4:5:5]
-	if noneMatch(r.Header.Values("If-None-Match"), etag) {
+	// The map read directly: the name is canonical, as net/http and the edge's request reader
+	// (edge/wire) store it; Header.Values canonicalises its argument again on every request.
+	if noneMatch(r.Header["If-None-Match"], etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}

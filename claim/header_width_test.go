@@ -54,3 +54,56 @@ func TestWrapComment(t *testing.T) {
 		}
 	}
 }
+
+// appendWrapCounted is appendWrap as it was, counting the line's runes before each pass: the
+// reference TestWrapSameAsCounted holds the one-pass version to.
+func appendWrapCounted(out []string, line string) []string {
+	const shortTail = 4
+	width := commentWidth - utf8.RuneCountInString("# ")
+	for utf8.RuneCountInString(line) > width {
+		cut, before := -1, -1
+		n := 0
+		for i, r := range line {
+			if n > width {
+				break
+			}
+			if r == ' ' && i > len(commentIndent) {
+				cut, before = i, cut
+			}
+			n++
+		}
+		if cut <= 0 {
+			break
+		}
+		if rest := strings.TrimSpace(line[cut:]); before > 0 && !strings.Contains(rest, " ") && utf8.RuneCountInString(rest) <= shortTail {
+			cut = before
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = commentIndent + strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
+}
+
+// TestWrapSameAsCounted wraps lines of every length up to 400 runes around the width (ASCII,
+// with multi-byte runes, words of every size, runs of spaces, one long word, a short last
+// word) both ways and requires the same lines.
+func TestWrapSameAsCounted(t *testing.T) {
+	words := []string{"a", "GB", "tok/s", "≥", "kv:", "café", "x", "longerword", "  ", "1,234.5", "é€𝄞"}
+	var lines []string
+	for n := 0; n <= 400; n++ {
+		var b strings.Builder
+		for i := 0; utf8.RuneCountInString(b.String()) < n; i++ {
+			b.WriteString(words[(i*7+n)%len(words)])
+			if (i+n)%5 != 0 {
+				b.WriteByte(' ')
+			}
+		}
+		lines = append(lines, b.String(), strings.Repeat("é", n), strings.Repeat("y", n)+" GB", "kv:     "+strings.Repeat("w ", n/2), strings.Repeat(" ", n)+"z")
+	}
+	for _, l := range lines {
+		got, want := appendWrap(nil, l), appendWrapCounted(nil, l)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("appendWrap(%q) = %q, counting first gives %q", l, got, want)
+		}
+	}
+}

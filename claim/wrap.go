@@ -29,11 +29,15 @@ func appendWrapped(out []string, lines []string) []string {
 // goes with it. A word longer than a line stays whole.
 func WrapComment(line string) []string { return appendWrap(nil, line) }
 
-// appendWrap appends WrapComment(line) to out.
+// appendWrap appends WrapComment(line) to out. One pass over the first width+1 runes both
+// finds the spaces to cut at and tells whether the line fits (fewer runes than that): the
+// whole line's runes were counted before each pass, twice over a long line's text (in the edge
+// worker's wasm the rune count was most of this function's time); a line of at most width
+// bytes fits without a look.
 func appendWrap(out []string, line string) []string {
 	const shortTail = 4 // "GB", "tok/s": a unit that reads wrong alone
 	width := commentWidth - utf8.RuneCountInString("# ")
-	for utf8.RuneCountInString(line) > width {
+	for len(line) > width {
 		cut, before := -1, -1
 		n := 0
 		for i, r := range line {
@@ -45,8 +49,8 @@ func appendWrap(out []string, line string) []string {
 			}
 			n++
 		}
-		if cut <= 0 {
-			break // one long word: leave it whole
+		if n <= width || cut <= 0 {
+			break // it fits, or one long word: leave it whole
 		}
 		if rest := strings.TrimSpace(line[cut:]); before > 0 && !strings.Contains(rest, " ") && utf8.RuneCountInString(rest) <= shortTail {
 			cut = before

@@ -315,7 +315,7 @@ unsloth/gemma-3-1b-it-GGUF	854M	854065152	1	0.5	Q4_K_M	32768	26	1	256	1152			585
 RedHatAI/gpt-oss-20b-speculator.eagle3	855M	854792768	1	0.5	Q4_K_M	4096							61672																														
 llava-hf/llava-interleave-qwen-0.5b-hf	864M	864031264	1	0.5	Q4_K_M	32768	24	16	64	1024			94440	152000																													
 jinaai/jina-clip-v2	865M	865278476	1	0.5	Q4_K_M	4096							147200		1																												
-Qwen/Qwen3.5-0.8B	873M	873438784	1	0.5	Q4_K_M	262144	24	2	256	1024			3033670	248320		Qwen/Qwen3.5-0.8B	24	8	2	256	1024	262144	bfloat16		hybrid			6															
+Qwen/Qwen3.5-0.8B	873M	873438784	1	0.5	Q4_K_M	262144	24	2	256	1024			3033670	248320		Qwen/Qwen3.5-0.8B	24	8	2	256	1024	262144	bfloat16		hybrid			6											5050368			331776	float32
 Qwen/Qwen3.5-0.8B-Base	873M	873438784	1	0.5	Q4_K_M	262144	24	2	256	1024			154213	248320																													
 unsloth/Qwen3.5-0.8B	873M	873438784	1	0.5	Q4_K_M	262144	24	2	256	1024			92174	248320																													
 lmms-lab/llava-onevision-qwen2-0.5b-ov	894M	893618208	1	0.5	Q4_K_M	32768	24	2	64	896			13270	151936																													
@@ -1127,7 +1127,7 @@ ibm-granite/granite-4.1-8b	8.8B	8791592960	4.9	4.5	Q4_K_M	131072	40	8	128	4096		
 01-ai/Yi-Coder-9B-Chat	8.8B	8829407232	4.9	4.5	Q4_K_M	131072	48	4	128	4096			10201	64000																													
 Doradus-AI/RnJ-1-Instruct-FP8	8.8B	8837345280	4.9	4.5	Q4_K_M	131072	32	8	128	4096			51855	128256																													
 tiiuae/falcon-mamba-7b	8.9B	8856272896	4.9	4.5	Q4_K_M	4096	64			4096			78674	65024																													
-nvidia/NVIDIA-Nemotron-Nano-9B-v2	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			539316	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4															
+nvidia/NVIDIA-Nemotron-Nano-9B-v2	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			539316	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4											36384768			995328	float32
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			97878	131072																													
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-Base	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			24864	131072																													
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8	8.9B	8888227432	5	4.6	Q4_K_M	131072	56	8	128	4480			69414	131072																													
@@ -1227,8 +1227,8 @@ cais/HarmBench-Llama-2-13b-cls	13.0B	13015864320	7.3	6.7	Q4_K_M	2048	40	40	128	5
 haoranxu/ALMA-13B-R	13.0B	13015864320	7.3	6.7	Q4_K_M	4096	40	40	128	5120			12296	32000																													
 meta-llama/CodeLlama-13b-Instruct-hf	13.0B	13016028160	7.3	6.7	Q4_K_M	4096							2977																														
 TheBloke/NexusRaven-V2-13B-AWQ	13.0B	13016110080	7.3	6.7	AWQ-4bit	16384	40	40	128	5120			21259	32024																													
-nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8	13.2B	13181860352	7.4	6.8	Q4_K_M	131072							440123			nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)	62	40	8	128	5120	131072		fp8	hybrid			6															
-nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16	13.2B	13181860358	7.4	6.8	Q4_K_M	131072							277293			nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)	62	40	8	128	5120	131072			hybrid			6															
+nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8	13.2B	13181860352	7.4	6.8	Q4_K_M	131072							440123			nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)	62	40	8	128	5120	131072		fp8	hybrid			6											37732352			1032192	float32
+nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16	13.2B	13181860358	7.4	6.8	Q4_K_M	131072							277293			nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)	62	40	8	128	5120	131072			hybrid			6											37732352			1032192	float32
 DavidAU/gemma-3-12b-it-vl-GLM-4.7-Flash-INSTRUCT-Thinking-Hybrid-Heretic-Uncensored	13.2B	13194203760	7.4	6.8	Q4_K_M	1048576	48	8	256	3840			16408	262208																													
 shoumenchougou/RWKV7-G1f-13.3B-GGUF	13.3B	13300000000	7.4	6.8	Q4_K_M	8192							0																														
 llava-hf/llava-1.5-13b-hf	13.4B	13351494656	7.5	6.8	Q4_K_M	4096	40	40	128	5120			11908	32064																													

@@ -257,6 +257,19 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 52.69 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 8 full-attention layers (of 32) × 4",
 			"#         KV heads × 256 head dim × 2 B = 0.32 GB"}},
+		// Qwen3.5-0.8B: 18 × (16 × 128 × 128 + 3 × 6,144) = 5,050,368 elements × 4 B = 20,201,472 B
+		// = 20.20 MB + 2 × 6 × 2 × 256 × 2 B × 8,192 = 100,663,296 B → 120,864,768 B = 0.12 GB
+		{"m=Qwen%2FQwen3.5-0.8B&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 20.20 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 24) × 2",
+			"#         KV heads × 256 head dim × 2 B = 0.12 GB"}},
+		// Nemotron-Nano-9B-v2: 27 Mamba-2 layers × (128 × 80 × 128 + 12,288 × 3) = 36,384,768 × 4 B =
+		// 145,539,072 B = 145.54 MB + 2 × 4 × 8 × 128 × 2 B × 8,192 = 134,217,728 B → 279,756,800 B
+		// = 0.28 GB
+		{"m=nvidia%2FNVIDIA-Nemotron-Nano-9B-v2&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 145.54 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 4 full-attention layers (of 56) × 8",
+			"#         KV heads × 128 head dim × 2 B = 0.28 GB"}},
 		// Without the state in the data it is said to be left out: Qwen3.5-2B, 2 × 6 × 2 × 256 × 2 B
 		// × 8,192 = 100,663,296 B = 0.10 GB.
 		{"m=Qwen%2FQwen3.5-2B&s=kv&ctx=8192", []string{

@@ -32,7 +32,7 @@ import (
 // 63 + 3 × 2 = 69 of them, concurrency 299 / 69 = 4.33, as logged. Qwen3.5-4B in bf16 (8 of 4 KV
 // heads × 256: 4,096 B a token; with the 35B-A3B's 16 key / 32 value heads of 128 the same state):
 // 16 × ⌈2,146,304 / 65,536⌉ = 528 tokens, the block size vLLM 0.19.1 logs for it
-// (vllm-project/vllm#40696). A hybrid whose state the data does not hold (Qwen3.5-0.8B/2B) keeps
+// (vllm-project/vllm#40696). A hybrid whose state the data does not hold (Qwen3.5-2B) keeps
 // 16-token pages and no state.
 
 // vllmStateLayers are the hybrids whose recurrent layers are not all the layers but the attention
@@ -44,14 +44,26 @@ var vllmStateLayers = map[string]int{
 	"Nemotron-3-Super-120B-A12B": 40,
 }
 
-// stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers, else every
-// layer that is not full attention (Qwen3-Next, Qwen3.5/3.6: each layer is attention or Gated
-// DeltaNet).
+// denseStateLayers are the dense hybrids of the same kind, by architectures.csv base: Nemotron-Nano
+// v2's Mamba-2 layers beside separate MLP layers (NVIDIA-NeMo/Megatron-Bridge's patterns: 9B
+// M-M-M-MM-M-M-M*-… 27 of 56, 12B M-M-M-M*-… 28 of 62; 36,384,768 = 27 × 1,347,584 and
+// 37,732,352 = 28 × 1,347,584 elements).
+var denseStateLayers = map[string]int{
+	"nvidia/NVIDIA-Nemotron-Nano-9B-v2":                                27,
+	"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)": 28,
+}
+
+// stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers or
+// denseStateLayers, else every layer that is not full attention (Qwen3-Next, Qwen3.5/3.6: each
+// layer is attention or Gated DeltaNet).
 func stateLayersOf(m *catalog.Model, a *Architecture) int {
 	if f, ok := moeActiveOf(m); ok {
 		if n, ok := vllmStateLayers[f.Shapes]; ok {
 			return n
 		}
+	}
+	if n, ok := denseStateLayers[a.Base]; ok {
+		return n
 	}
 	return max(0, a.Layers-a.FullAttentionLayers)
 }

@@ -26,6 +26,16 @@ import (
 //	Nemotron-3-Nano, bf16: 6 attention layers of 2 KV heads × 128: 2 × 2 × 128 × 2 B = 1,024 B a token; state (423,936 × 2 + 12,058,624 × 4 = 49,082,368 B) over
 //	its 23 Mamba-2 layers = 2,134,016 B; block 16 × ⌈2,134,016 / 16,384⌉ = 16 × 131 = 2,096 tokens,
 //	page 2,146,304 B (the state padded by 12,288 B); groups of 6: 1 attention + ⌈23 / 6⌉ = 4 state.
+//	Qwen3.5-0.8B, bf16: 6 attention layers of 2 KV heads × 256: 2 × 2 × 256 × 2 B = 2,048 B a token;
+//	18 Gated DeltaNet layers of 16 key / 16 value heads of 128: (331,776 × 2 + 4,718,592 × 4) / 18
+//	= 19,537,920 / 18 = 1,085,440 B a layer; block 16 × ⌈1,085,440 / 32,768⌉ = 16 × 34 = 544
+//	tokens, page 544 × 2,048 = 1,114,112 B; groups of 6: 1 attention + 3 state.
+//	Nemotron-Nano-9B-v2, bf16: 4 attention layers of 8 KV heads × 128: 2 × 8 × 128 × 2 B = 4,096 B
+//	a token; 27 Mamba-2 layers (995,328 × 2 + 35,389,440 × 4 = 143,548,416 B) / 27 = 5,316,608 B a
+//	layer; block 16 × ⌈5,316,608 / 65,536⌉ = 16 × 82 = 1,312 tokens, page 1,312 × 4,096 = 5,373,952
+//	B; groups of 4: 1 attention + ⌈27 / 4⌉ = 7 state. Nemotron-Nano-12B-v2 (the VL's LM): 6 of the
+//	same attention layers, 28 of the same Mamba-2 layers (1,032,192 × 2 + 36,700,160 × 4 =
+//	148,865,024 B / 28 = 5,316,608): the same block and page; groups of 6: 1 + ⌈28 / 6⌉ = 5 state.
 func TestVLLMPagesHybridState(t *testing.T) {
 	for _, c := range []struct {
 		model, kv     string
@@ -40,6 +50,9 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		{"Qwen/Qwen3.6-35B-A3B", "fp8", 2096, 4, 2146304, 5.98, 1, 299, 299.0 / 66, 593795},
 		{"Qwen/Qwen3.5-4B", "fp16", 528, 4, 2162688, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "fp16", 2096, 5, 2146304, 0, 1, 0, 0, 0},
+		{"Qwen/Qwen3.5-0.8B", "fp16", 544, 4, 1114112, 0, 1, 0, 0, 0},
+		{"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "fp16", 1312, 8, 5373952, 0, 1, 0, 0, 0},
+		{"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", "fp16", 1312, 6, 5373952, 0, 1, 0, 0, 0},
 	} {
 		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Engine, t.KVCache = c.model, "kv", target.EngineVLLM, c.kv

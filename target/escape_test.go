@@ -2,6 +2,7 @@ package target
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -30,4 +31,15 @@ func FuzzUnescapeAgreesWithNetURL(f *testing.F) {
 			t.Fatalf("queryUnescape(%q) = %q, %v; net/url %q, %v", s, got, err, want, werr)
 		}
 	})
+}
+
+// hasEscape is strings.ContainsAny(s, "%+") on every byte alone and in short and long texts.
+func TestHasEscapeIsContainsAny(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		for _, s := range []string{string([]byte{byte(b)}), "ab" + string([]byte{byte(b)}), "0123456789ab" + string([]byte{byte(b)}) + "é"} {
+			if got, want := hasEscape(s), strings.ContainsAny(s, "%+"); got != want {
+				t.Fatalf("hasEscape(%q) = %v, ContainsAny %v", s, got, want)
+			}
+		}
+	}
 }

@@ -282,3 +282,24 @@ func TestEfficiencyGivenVersusAbsent(t *testing.T) {
 		t.Errorf("given 55: %d, %v", given.EfficiencyPct, err)
 	}
 }
+
+// ByName and ByKey (maps made once) find what a walk of the table finds, for every field's
+// name, key and flag and a few strings no field has.
+func TestByNameByKeyAreTheWalk(t *testing.T) {
+	names := []string{"", "nope", "M", "model "}
+	for i := range Fields {
+		names = append(names, Fields[i].Name, Fields[i].Key, Fields[i].Flag)
+	}
+	for _, s := range names {
+		f, ok := ByName(s)
+		g, gok := find(func(f *Field) bool { return f.Name == s })
+		if f != g || ok != gok {
+			t.Errorf("ByName(%q) = %p, %v; the walk %p, %v", s, f, ok, g, gok)
+		}
+		f, ok = ByKey(s)
+		g, gok = find(func(f *Field) bool { return f.Key == s })
+		if f != g || ok != gok {
+			t.Errorf("ByKey(%q) = %p, %v; the walk %p, %v", s, f, ok, g, gok)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,7 +191,7 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 	if d.Capacity, err = named(o, fpath+".capacity", fields["capacity"], capacity); err != nil {
 		return Device{}, err
 	}
-	if d.Taints, err = taints(o, fpath+".taints", fields["taints"]); err != nil {
+	if d.Taints, err = taints(o, fpath+".taints", fields["taints"], deviceTaintEffects); err != nil {
 		return Device{}, err
 	}
 	if d.Consumes, err = counterUses(o, fpath+".consumesCounters", fields["consumesCounters"]); err != nil {
@@ -328,24 +329,33 @@ func capacityDefault(o *object, at string, v any) (Quantity, error) {
 	return quantity(o, at+".requestPolicy.default", pm["default"])
 }
 
-// taints reads a device's taints: [{key, value (optional), effect}].
-func taints(o *object, path string, v any) ([]Taint, error) {
+// The effects a taint may have, as the API validates them: a device's (resource.k8s.io
+// DeviceTaint) and a node's (core/v1 Taint).
+var (
+	deviceTaintEffects = []string{"NoSchedule", "NoExecute", "None"}
+	nodeTaintEffects   = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
+)
+
+// taints reads a device's or a node's taints: [{key, value (optional, may be empty), effect}],
+// each effect one of effects.
+func taints(o *object, path string, v any, effects []string) ([]Taint, error) {
 	return mappings(o, path, v, func(at string, m map[string]any) (t Taint, err error) {
 		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
 			return t, err
 		}
-		if m["value"] != nil {
-			if t.Value, err = text(o, at+".value", m["value"]); err != nil {
-				return t, err
+		if v := m["value"]; v != nil {
+			s, ok := v.(string)
+			if !ok {
+				return t, o.err(at+".value", "is a "+typeName(v)+"; want a string")
 			}
+			t.Value = s
 		}
 		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
 			return t, err
 		}
-		switch t.Effect {
-		case "NoSchedule", "NoExecute", "None":
-		default:
-			return t, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, NoExecute or None")
+		if !slices.Contains(effects, t.Effect) {
+			last := len(effects) - 1
+			return t, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want "+strings.Join(effects[:last], ", ")+" or "+effects[last])
 		}
 		return t, nil
 	})

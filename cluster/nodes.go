@@ -126,26 +126,6 @@ func nodeSpec(o *object, v any, n *Node) error {
 		}
 		n.Unschedulable = b
 	}
-	n.Taints, err = mappings(o, "spec.taints", spec["taints"], func(at string, m map[string]any) (t Taint, err error) {
-		if t.Key, err = text(o, at+".key", m["key"]); err != nil {
-			return t, err
-		}
-		if v := m["value"]; v != nil {
-			s, ok := v.(string)
-			if !ok {
-				return t, o.err(at+".value", "is a "+typeName(v)+"; want a string")
-			}
-			t.Value = s
-		}
-		if t.Effect, err = text(o, at+".effect", m["effect"]); err != nil {
-			return t, err
-		}
-		switch t.Effect {
-		case "NoSchedule", "PreferNoSchedule", "NoExecute":
-		default:
-			return t, o.err(at+".effect", strconv.Quote(clip(t.Effect))+"; want NoSchedule, PreferNoSchedule or NoExecute")
-		}
-		return t, nil
-	})
+	n.Taints, err = taints(o, "spec.taints", spec["taints"], nodeTaintEffects)
 	return err
 }

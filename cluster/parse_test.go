@@ -104,3 +104,24 @@ func TestParseQuantity(t *testing.T) {
 		}
 	}
 }
+
+// TestTaintEmptyValue: a taint's value is optional and may be empty (the API validates it as a
+// label value, and "" is one), on a device as on a node: read, not refused as "empty". The
+// device's taint is NoSchedule, so it blocks; the node's keeps pods off.
+func TestTaintEmptyValue(t *testing.T) {
+	in := strings.Replace(goodSlice, "    capacity:\n      memory: {value: MEM}\n", "    taints:\n    - {key: k, value: \"\", effect: NoSchedule}\n", 1)
+	s, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s[0].Devices[0].Taints; len(got) != 1 || got[0] != (Taint{Key: "k", Effect: "NoSchedule"}) || got[0].String() != "k (NoSchedule)" {
+		t.Fatalf("device taints %+v", got)
+	}
+	nodes, err := ParseNodes([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n  - {key: k, value: \"\", effect: NoExecute}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nodes[0].keepsOff(); got != "tainted k (NoExecute)" {
+		t.Fatalf("node kept off %q", got)
+	}
+}

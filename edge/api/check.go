@@ -21,9 +21,9 @@ import (
 // resourceclaims -A -o yaml, whose allocated devices are not free) and `nodes` (optional:
 // kubectl get nodes -o yaml, whose labels resolve the slices' node selectors).
 // It answers 200 with cluster.Report.JSON ({"allocatable", "devices": […]}) — whether or not
-// the claim can be allocated —, 400 for a bad target, bad slices or bad claims (the message names
-// the input, object and field), 413 for a body (or a part) over cluster.MaxInput. Answers are not cached: the body
-// is the user's cluster.
+// the claim can be allocated —, 400 for a bad target, bad slices, claims or nodes (the message
+// names the input, object and field) or a part given twice, 413 for a body (or a part) over
+// cluster.MaxInput. Answers are not cached: the body is the user's cluster.
 const CheckPath = Prefix + "check"
 
 func serveCheck(w http.ResponseWriter, r *http.Request) {
@@ -124,6 +124,9 @@ func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string)
 			into = &in.Nodes
 		default:
 			return in, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices, claims or nodes"
+		}
+		if *into != nil { // a second part of a name would silently replace the first
+			return in, http.StatusBadRequest, "body: part " + name + " given twice; give each of slices, claims and nodes once"
 		}
 		data, err := io.ReadAll(io.LimitReader(part, cluster.MaxInput+1))
 		if err != nil {

@@ -145,6 +145,8 @@ func TestCheckRouteClaims(t *testing.T) {
 		{"other part", []string{"slices", string(slices), "pods", "x"}, 400, `body: part "pods": want slices, claims or nodes`},
 		{"nodes not nodes", []string{"slices", string(slices), "nodes", string(slices)}, 400, `nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 		{"empty nodes", []string{"slices", string(slices), "nodes", ""}, 400, "nodes: empty"},
+		{"nodes twice", []string{"slices", string(slices), "nodes", "", "nodes", "x"}, 400, "body: part nodes given twice; give each of slices, claims and nodes once"},
+		{"slices twice", []string{"slices", string(slices), "claims", string(claims), "slices", string(slices)}, 400, "body: part slices given twice; give each of slices, claims and nodes once"},
 		{"nodes too big", []string{"slices", string(slices), "nodes", strings.Repeat("#", cluster.MaxInput+1)}, 413, "nodes: the part is over 5242880 bytes (5 MiB)"},
 		{"claims too big", []string{"slices", string(slices), "claims", strings.Repeat("#", cluster.MaxInput+1)}, 413, "claims: the part is over 5242880 bytes (5 MiB)"},
 	}

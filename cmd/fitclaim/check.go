@@ -42,6 +42,9 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 			i++
 			value = args[i]
 		}
+		if value == "" { // --nodes= or --nodes "" (an unset variable): not silently "not given"
+			return nil, checkFiles{}, fmt.Errorf("--%s needs a file, or - for standard input", name)
+		}
 		switch name {
 		case "slices":
 			files.slices = value
@@ -81,7 +84,11 @@ func readInput(flag, name string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	return io.ReadAll(io.LimitReader(r, cluster.MaxInput+1))
+	data, err := io.ReadAll(io.LimitReader(r, cluster.MaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err) // a directory, say
+	}
+	return data, nil
 }
 
 // readOptional is readInput for an optional input: given, so never nil (an empty file is

@@ -65,6 +65,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			f = append(f, jsonField{"productNames", "[\n    " + strings.Join(list, ",\n    ") + "\n  ]"})
 		}
 	}
+	if t.CapacityRequest { // memoryGi is then also each device's capacity request
+		f = append(f, jsonField{"capacityRequest", "true"})
+	}
 	slices.SortFunc(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
 	var s strings.Builder
 	s.Grow(1024) // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up

@@ -143,4 +143,7 @@ var Fields = []Field{
 	{Name: "maxNumBatchedTokens", Key: "mbt", Flag: "max-num-batched-tokens", Arg: "N", Label: "vLLM max batched tokens", Unit: "tokens", Min: 1, Max: MaxContext, ZeroOK: true,
 		Help: "vllm: --max-num-batched-tokens", Derived: "vLLM's default for the device: 8192 on 70 GiB or more (not A100), else 2048",
 		integer: func(t *Target) *int { return &t.MaxNumBatchedTokens }},
+	{Name: "capacityRequest", Key: "cap", Flag: "capacity-request", Label: "Request memory as capacity",
+		Help:    "ask each device's memory floor as capacity.requests.memory (KEP-5075, DRAConsumableCapacity: on by default since Kubernetes 1.36), so a shared device (allowMultipleAllocations) gives the claim a share that big, not its requestPolicy default; where the gate is off the API server drops the request",
+		boolean: func(t *Target) *bool { return &t.CapacityRequest }},
 }

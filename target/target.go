@@ -14,8 +14,13 @@ type Target struct {
 	MinTps        float64
 	EfficiencyPct int
 	Template      bool
-	Name          string
-	DeviceClass   string
+	// CapacityRequest asks, per device, the model's memory as capacity.requests.memory
+	// (KEP-5075): on a shared device (allowMultipleAllocations) the share is then that big, not
+	// the capacity's requestPolicy default. Off by default: a claim without it is the claim
+	// older fitclaims wrote, valid where DRAConsumableCapacity is off.
+	CapacityRequest bool
+	Name            string
+	DeviceClass     string
 
 	Sizing    string // "llmfit" (parity) or "kv"
 	Context   int    // kv: tokens; 0 = the entry's context length capped at fit.DefaultContextCap

@@ -281,7 +281,7 @@ func deviceLines(b *fit.Bounds) []string {
 			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor is NOT enforced, only memory")
 	}
 	if t.CapacityRequest {
-		out = append(out, "share:  capacity.requests "+capacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+
+		out = append(out, "share:  capacity.requests "+CapacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+
 			"Gi a device (KEP-5075), so a shared device (allowMultipleAllocations) gives this claim a share that big, "+
 			"not its requestPolicy default; needs DRAConsumableCapacity (on by default since Kubernetes 1.36): "+
 			"with it off the API server drops the request")

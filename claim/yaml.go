@@ -91,16 +91,16 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 	if b.Target.CapacityRequest {
 		w.line(in, "capacity:")
 		w.line(in+2, "requests:")
-		w.line(in+4, capacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+"Gi")
+		w.line(in+4, CapacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+"Gi")
 	}
 }
 
-// capacityName is the capacity a claim asking for capacity requests: the device memory's, as the
+// CapacityName is the capacity a claim asking for capacity requests: the device memory's, as the
 // drivers publish it (unqualified, in the driver's own domain). The allocator matches a request's
 // name to the device's capacity names as they are spelled, so a device that publishes its memory
 // as "<domain>/memory" (which the selector's device.capacity['<domain>'] also reads) has no
 // capacity of this name and is not allocated to the claim.
-const capacityName = "memory"
+const CapacityName = "memory"
 
 // yamlString writes a checked DNS-1123 subdomain (a claim name, a DeviceClass name) as a YAML
 // scalar that reads back as a string: plain, as llmfit writes it, unless a YAML parser would take

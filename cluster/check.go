@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -183,18 +184,18 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 			full := ""
 			if problem == "" && taken[id] == "" {
 				short = cp.short(k, consumes, nil)
-				full = capacityShort(d, shares[id])
+				full = capacityShort(b, d, shares[id])
 			}
 			var onNodes []string
 			nowhere := ""
 			if reach != nil {
 				onNodes, nowhere = reach.of(d)
 			}
-			res := judgeDevice(b, alts, &s, d, problem, short, full, taken[id], nowhere)
+			res := judgeDevice(b, alts, &s, d, problem, short, full, requestRefused(b, d), taken[id], nowhere)
 			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, consumes, cp, d.Selector, onNodes
 			if res.Matches && d.AllowMultipleAllocations {
-				res.Share = shareText(d, shares[id])
-				if n := shareNote(d, s.Driver, b.Driver.Domain, b.MemoryGi); n != "" {
+				res.Share = shareText(b, d, shares[id])
+				if n := shareNote(b, d, s.Driver, b.Driver.Domain, b.MemoryGi); n != "" {
 					shareNotes = append(shareNotes, n)
 				}
 			}
@@ -217,7 +218,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	if c.ClaimsGiven {
 		r.Notes = append(r.Notes, inUseNotes(c.InUse, seen)...)
 	}
-	r.Notes = append(r.Notes, sharedNotes(slices, shares, shareNotes)...)
+	r.Notes = append(r.Notes, sharedNotes(b, slices, shares, shareNotes)...)
 	for _, d := range r.Devices {
 		if d.CELError {
 			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")
@@ -231,7 +232,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 // give the device what it consumes ("" when they can).
 // nowhere says why no node given can reach the device ("" when one can, or the nodes are not given).
 // capacityFull says why the shares other claims hold leave no room for this claim's ("" when they do).
-func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, capacityFull, allocatedTo, nowhere string) DeviceResult {
+func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, poolProblem, countersShort, capacityFull, capacityRefused, allocatedTo, nowhere string) DeviceResult {
 	res := DeviceResult{Node: d.Node, Driver: s.Driver, Pool: s.Pool, Device: d.Name, Reasons: []string{}, AllocatedTo: allocatedTo,
 		Alternatives: make([]bool, len(alts)), Selected: make([]bool, len(alts)), SelectorError: make([]bool, len(alts))}
 	res.attributes = d.Attributes
@@ -255,6 +256,11 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 	}
 	if capacityFull != "" {
 		blocking = append(blocking, capacityFull)
+	}
+	// The allocator weighs a capacity request after the selectors: a reason only for a selected device.
+	others := blocking
+	if capacityRefused != "" {
+		blocking = append(slices.Clip(blocking), capacityRefused)
 	}
 	var selected []string // why each alternative of the device's driver does not select it
 	var classDrivers []string
@@ -292,9 +298,9 @@ func judgeDevice(b *fit.Bounds, alts []claim.Alternative, s *Slice, d *Device, p
 		res.spent = countersShort != "" && len(blocking) == 1
 		res.full = capacityFull != "" && len(blocking) == 1
 	case len(selected) > 0:
-		res.Reasons = append(selected, blocking...)
+		res.Reasons = append(selected, others...)
 	default:
-		res.Reasons = append([]string{"driver " + s.Driver + ", the claim asks for " + strings.Join(classDrivers, " or ")}, blocking...)
+		res.Reasons = append([]string{"driver " + s.Driver + ", the claim asks for " + strings.Join(classDrivers, " or ")}, others...)
 	}
 	return res
 }

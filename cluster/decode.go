@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -213,6 +214,14 @@ func device(o *object, path string, v any, basic, perDevice bool) (Device, error
 			delete(d.Defaults, name)
 		}
 	}
+	if d.Policies, err = named(o, fpath+".capacity", fields["capacity"], capacityPolicy); err != nil {
+		return Device{}, err
+	}
+	for name, p := range d.Policies {
+		if !p.Set { // no requestPolicy: a capacity request takes what it asks
+			delete(d.Policies, name)
+		}
+	}
 	return d, nil
 }
 
@@ -327,6 +336,62 @@ func capacityDefault(o *object, at string, v any) (Quantity, error) {
 		return Quantity{}, nil
 	}
 	return quantity(o, at+".requestPolicy.default", pm["default"])
+}
+
+// capacityPolicy reads a capacity's requestPolicy beyond its default (KEP-5075): validRange
+// (min, max, step) or validValues, which round up what a claim's capacity request asks (and
+// refuse it above them). The API requires validRange's min; its checks of the rest (ascending
+// values, a default within them) are the API server's.
+func capacityPolicy(o *object, at string, v any) (RequestPolicy, error) {
+	cm, _ := v.(map[string]any) // capacity() has checked the mapping
+	if cm["requestPolicy"] == nil {
+		return RequestPolicy{}, nil
+	}
+	at += ".requestPolicy"
+	pm, err := mapping(o, at, cm["requestPolicy"]) // capacityDefault has checked it
+	if err != nil {
+		return RequestPolicy{}, err
+	}
+	p := RequestPolicy{Set: true}
+	if r := pm["validRange"]; r != nil {
+		rm, err := mapping(o, at+".validRange", r)
+		if err != nil {
+			return RequestPolicy{}, err
+		}
+		for _, b := range []struct {
+			name string
+			to   **big.Rat
+		}{{"min", &p.Min}, {"max", &p.Max}, {"step", &p.Step}} {
+			if rm[b.name] == nil {
+				continue
+			}
+			q, err := quantity(o, at+".validRange."+b.name, rm[b.name])
+			if err != nil {
+				return RequestPolicy{}, err
+			}
+			*b.to = q.value
+		}
+		if p.Min == nil {
+			return RequestPolicy{}, o.err(at+".validRange.min", "missing: a validRange needs its min")
+		}
+		if p.Step != nil && p.Step.Sign() <= 0 {
+			return RequestPolicy{}, o.err(at+".validRange.step", counterText(p.Step)+" is not positive")
+		}
+	}
+	if vv := pm["validValues"]; vv != nil {
+		list, ok := vv.([]any)
+		if !ok {
+			return RequestPolicy{}, o.err(at+".validValues", "is a "+typeName(vv)+"; want a list of quantities")
+		}
+		for i, x := range list {
+			q, err := quantity(o, at+".validValues["+strconv.Itoa(i)+"]", x)
+			if err != nil {
+				return RequestPolicy{}, err
+			}
+			p.Values = append(p.Values, q.value)
+		}
+	}
+	return p, nil
 }
 
 // The effects a taint may have, as the API validates them: a device's (resource.k8s.io

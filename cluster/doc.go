@@ -77,10 +77,22 @@
 // gate off, the allocator would take a shared device as an ordinary one, and a result with a
 // shareID as holding the device whole.
 //
+// A target with capacityRequest asks its memory floor a device as capacity.requests.memory, and
+// its share of memory is then what it asks, rounded up by the capacity's requestPolicy as the
+// allocator rounds it (calculateConsumedCapacity): a validRange raises it to its min, then to a
+// whole step above the min; validValues to the first at least as big; a request above the
+// validRange's max, above every validValue or above the capacity refuses the device
+// (violatesPolicy). Every device, shared or not, must publish a capacity named exactly memory:
+// the allocator matches a request's names as the device spells them, so a device that spells its
+// memory "<domain>/memory", which the selector reads, is not allocated to such a claim. The
+// conformance module proves this against the allocator (capacity-policies.yaml, shared.yaml with
+// and without shared-claims.yaml, and the ordinary clusters, where the request changes nothing
+// but for such devices), and that with the gate off the API server drops the request and the
+// allocator either refuses the claim (incubating: with DRADeviceBindingConditions on, 1.37's
+// default) or ignores the request (stable).
+//
 // Not modelled (the allocator would see them, the pasted lists cannot say): this claim's own
-// admin access (fitclaim's claims ask for none), and requestPolicy's validValues and validRange,
-// which bound what a claim may ask (a claim asking for nothing takes the default, valid by the
-// API's validation).
+// admin access (fitclaim's claims ask for none).
 //
 // Pure Go: no file system, network or syscall/js; sigs.k8s.io/yaml for YAML.
 package cluster

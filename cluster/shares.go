@@ -2,8 +2,13 @@ package cluster
 
 import (
 	"math/big"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/claim"
+	"github.com/fitclaim/fitclaim/fit"
 )
 
 // Consumable capacity (KEP-5075, DRAConsumableCapacity: beta and on by default since Kubernetes
@@ -49,14 +54,98 @@ func heldShares(inUse []InUse) map[deviceID]*sharesHeld {
 	return out
 }
 
-// shareOf is what this claim's share of the device takes of a capacity: its requestPolicy
-// default, else all of it; and that in words.
-func shareOf(d *Device, name string) (*big.Rat, string) {
-	if q, ok := d.Defaults[name]; ok {
-		return q.value, counterText(q.value) + " (its requestPolicy default)"
+// capacityAsk is what the claim asks of a device's capacity (capacity.requests), nil for none:
+// its memory floor a device, under the capacity name package claim writes, when the target asks
+// for capacity. The allocator matches the name as the device spells it.
+func capacityAsk(b *fit.Bounds, name string) *big.Rat {
+	if !b.Target.CapacityRequest || name != claim.CapacityName {
+		return nil
 	}
-	v := d.Capacity[name].value
-	return v, "all " + counterText(v) + " (no requestPolicy)"
+	return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(b.MemoryGi), 30))
+}
+
+// shareOf is what this claim's share of the device takes of a capacity, and that in words, as
+// the allocator computes it (calculateConsumedCapacity): with no request, the requestPolicy
+// default, else all of it; with a request, what it asks, rounded up by the requestPolicy's
+// validRange (to its min, then to a whole step above it) or validValues (to the first at least
+// as big). refused says why the allocator skips the device for the request ("" when it does
+// not): above the validRange's max or every validValue, or above the capacity itself.
+func shareOf(d *Device, name string, ask *big.Rat) (take *big.Rat, words, refused string) {
+	if ask == nil {
+		if q, ok := d.Defaults[name]; ok {
+			return q.value, counterText(q.value) + " (its requestPolicy default)", ""
+		}
+		v := d.Capacity[name].value
+		return v, "all " + counterText(v) + " (no requestPolicy)", ""
+	}
+	asked := "the " + counterText(ask) + " the claim asks"
+	p, ok := d.Policies[name]
+	take, words = ask, asked
+	switch {
+	case !ok:
+		words += " (no requestPolicy)"
+	case p.Min != nil:
+		rule := "validRange min " + counterText(p.Min)
+		if p.Step != nil {
+			rule += ", step " + counterText(p.Step)
+		}
+		if p.Max != nil {
+			rule += ", max " + counterText(p.Max)
+		}
+		if ask.Cmp(p.Min) < 0 {
+			take = p.Min
+		} else if p.Step != nil {
+			steps := new(big.Rat).Quo(new(big.Rat).Sub(ask, p.Min), p.Step)
+			n := new(big.Int).Quo(steps.Num(), steps.Denom()) // the whole steps, floored (steps ≥ 0)
+			if !steps.IsInt() {
+				n.Add(n, big.NewInt(1))
+			}
+			take = new(big.Rat).Add(p.Min, new(big.Rat).Mul(new(big.Rat).SetInt(n), p.Step))
+		}
+		if take.Cmp(ask) != 0 {
+			words += ", rounded up to " + counterText(take)
+		}
+		words += " (its requestPolicy's " + rule + ")"
+		if p.Max != nil && take.Cmp(p.Max) > 0 {
+			return take, words, "capacity " + name + ": " + words + " is above the max"
+		}
+	case len(p.Values) > 0:
+		var list []string
+		for _, v := range p.Values {
+			list = append(list, counterText(v))
+		}
+		rule := "validValues " + strings.Join(list, ", ")
+		i := slices.IndexFunc(p.Values, func(v *big.Rat) bool { return ask.Cmp(v) <= 0 })
+		if i < 0 {
+			return ask, words, "capacity " + name + ": " + asked + " is above every one of its requestPolicy's " + rule
+		}
+		if take = p.Values[i]; take.Cmp(ask) != 0 {
+			words += ", rounded up to " + counterText(take)
+		}
+		words += " (its requestPolicy's " + rule + ")"
+	default:
+		words += " (its requestPolicy has only a default)"
+	}
+	if v := d.Capacity[name].value; take.Cmp(v) > 0 {
+		return take, words, "capacity " + name + ": " + words + " is more than its " + counterText(v)
+	}
+	return take, words, ""
+}
+
+// requestRefused says why the allocator skips the device for the claim's capacity request
+// (DRAConsumableCapacity on; shared or not), or "": a requested capacity the device does not
+// publish under that very name, or a request its requestPolicy or capacity cannot meet. A
+// device whose memory is spelled "<domain>/memory" is read by the selector, not by the request.
+func requestRefused(b *fit.Bounds, d *Device) string {
+	ask := capacityAsk(b, claim.CapacityName)
+	if ask == nil {
+		return ""
+	}
+	if _, ok := d.Capacity[claim.CapacityName]; !ok {
+		return "the claim's capacity request names " + claim.CapacityName + ", a capacity the device does not publish under that name (the allocator matches names as the device spells them)"
+	}
+	_, _, refused := shareOf(d, claim.CapacityName, ask)
+	return refused
 }
 
 func capacityNames(d *Device) []string {
@@ -70,13 +159,13 @@ func capacityNames(d *Device) []string {
 
 // capacityShort says why the device has no room for this claim's share after the shares other
 // claims hold, or "" when it has. Every capacity is checked, as the allocator checks them.
-func capacityShort(d *Device, held *sharesHeld) string {
+func capacityShort(b *fit.Bounds, d *Device, held *sharesHeld) string {
 	if held == nil {
-		return "" // a share takes at most the capacity: the default is within it by validation
+		return "" // a share takes at most the capacity: the default by validation, a request by requestRefused
 	}
 	for _, name := range capacityNames(d) {
 		value := d.Capacity[name].value
-		take, words := shareOf(d, name)
+		take, words, _ := shareOf(d, name, capacityAsk(b, name))
 		used := held.consumed[name]
 		if used == nil {
 			used = new(big.Rat)
@@ -91,10 +180,10 @@ func capacityShort(d *Device, held *sharesHeld) string {
 }
 
 // shareText says, for a device several claims can share, what this claim's share of it takes.
-func shareText(d *Device, held *sharesHeld) string {
+func shareText(b *fit.Bounds, d *Device, held *sharesHeld) string {
 	var parts []string
 	for _, name := range capacityNames(d) {
-		_, words := shareOf(d, name)
+		_, words, _ := shareOf(d, name, capacityAsk(b, name))
 		part := name + " " + words + " of " + counterText(d.Capacity[name].value)
 		if held != nil && held.consumed[name] != nil {
 			part += ", " + counterText(held.consumed[name]) + " held by other claims' shares"
@@ -108,10 +197,10 @@ func shareText(d *Device, held *sharesHeld) string {
 }
 
 // shareNote says, for a matching device several claims can share, when this claim's share of
-// its memory is less than the memory per device the model needs ("" when it is not): the claim
-// asks for no capacity, so the allocator gives it the default, and a driver that enforces shares
-// holds the workload to it.
-func shareNote(d *Device, driver string, domain string, memoryGi int64) string {
+// its memory is less than the memory per device the model needs ("" when it is not): a claim
+// that asks for no capacity gets the default, and a driver that enforces shares holds the
+// workload to it. A claim that asks its memory floor gets at least that (rounding goes up).
+func shareNote(b *fit.Bounds, d *Device, driver string, domain string, memoryGi int64) string {
 	name := ""
 	for _, n := range []string{domain + "/memory", "memory"} {
 		if _, ok := d.Capacity[n]; ok && (n != "memory" || driver == domain) {
@@ -122,7 +211,7 @@ func shareNote(d *Device, driver string, domain string, memoryGi int64) string {
 	if name == "" {
 		return ""
 	}
-	take, words := shareOf(d, name)
+	take, words, _ := shareOf(d, name, capacityAsk(b, name))
 	if (Quantity{value: take}).AtLeastGi(memoryGi) {
 		return ""
 	}
@@ -134,7 +223,11 @@ const maxShareNotes = 5
 
 // sharedNotes say that consumable capacity is weighed, when a device can be shared or a share
 // is held, and which matching shared devices give this claim less memory than it needs.
-func sharedNotes(slices []Slice, shares map[deviceID]*sharesHeld, small []string) []string {
+func sharedNotes(b *fit.Bounds, slices []Slice, shares map[deviceID]*sharesHeld, small []string) []string {
+	var n []string
+	if b.Target.CapacityRequest {
+		n = append(n, "the claim asks "+strconv.FormatInt(b.MemoryGi, 10)+"Gi of each device's "+claim.CapacityName+" (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request")
+	}
 	any := len(shares) > 0
 	for _, s := range slices {
 		for _, d := range s.Devices {
@@ -142,9 +235,13 @@ func sharedNotes(slices []Slice, shares map[deviceID]*sharesHeld, small []string
 		}
 	}
 	if !any {
-		return nil
+		return n
 	}
-	n := []string{"consumable capacity (KEP-5075, DRAConsumableCapacity: on by default since Kubernetes 1.36) is weighed: a device with allowMultipleAllocations is shared, and this claim, which asks for no capacity, takes a share of each capacity's requestPolicy default (else all of it); a result with a shareID holds a share, not the device"}
+	takes := "this claim, which asks for no capacity, takes a share of each capacity's requestPolicy default (else all of it)"
+	if b.Target.CapacityRequest {
+		takes = "this claim takes a share of what it asks of memory, rounded up by the requestPolicy, and of each other capacity's requestPolicy default (else all of it)"
+	}
+	n = append(n, "consumable capacity (KEP-5075, DRAConsumableCapacity: on by default since Kubernetes 1.36) is weighed: a device with allowMultipleAllocations is shared, and "+takes+"; a result with a shareID holds a share, not the device")
 	if len(small) > maxShareNotes {
 		small = append(small[:maxShareNotes:maxShareNotes], itoa(len(small)-maxShareNotes)+" more shared devices give this claim less memory than the model needs")
 	}

@@ -1,5 +1,7 @@
 package cluster
 
+import "math/big"
+
 // Slice is one ResourceSlice, reduced to what matching and placement need.
 type Slice struct {
 	Name       string // metadata.name
@@ -49,6 +51,18 @@ type Device struct {
 	// what a share of a claim that asks for no capacity takes (without one, the whole capacity).
 	AllowMultipleAllocations bool
 	Defaults                 map[string]Quantity
+	// Policies are its capacities' requestPolicy (those that have one): how a claim's capacity
+	// request is rounded up, and the most it may ask.
+	Policies map[string]RequestPolicy
+}
+
+// RequestPolicy is a capacity's requestPolicy as it bounds a capacity request (KEP-5075): a
+// validRange (Min; Max and Step nil when not set) or validValues (ascending); Set when the
+// capacity has a requestPolicy at all (with only a default, a request takes what it asks).
+type RequestPolicy struct {
+	Set            bool
+	Min, Max, Step *big.Rat
+	Values         []*big.Rat
 }
 
 // Attribute kinds, as the API spells the one field a DeviceAttribute sets.

@@ -2,12 +2,12 @@ package claim
 
 import (
 	"github.com/fitclaim/fitclaim/target"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
+	"github.com/fitclaim/fitclaim/internal/smallsort"
 )
 
 // jsonField is one key of the JSON summary; the summary writes them sorted by key, as llmfit
@@ -68,7 +68,7 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	if t.CapacityRequest { // memoryGi is then also each device's capacity request
 		f = append(f, jsonField{"capacityRequest", "true"})
 	}
-	slices.SortFunc(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
+	smallsort.Func(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) }) // the keys are distinct
 	var s strings.Builder
 	s.Grow(1024) // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
 	s.WriteString("{\n")

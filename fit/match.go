@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/internal/smallsort"
 )
 
 // Match is one accelerator of the catalog judged against the bounds.
@@ -276,7 +277,7 @@ func (b *Bounds) resolveProducts() error {
 			cands = append(cands, cand{a.Name, b.estTps(&a, b.Target.Count), b.devicesNeeded(&a, &floors)})
 		}
 	}
-	slices.SortStableFunc(cands, func(x, y cand) int { return cmp.Compare(y.tps, x.tps) }) // fastest first
+	smallsort.Func(cands, func(x, y cand) int { return cmp.Compare(y.tps, x.tps) }) // fastest first, stable
 	for _, c := range cands[:min(3, len(cands))] {
 		s := c.name + " (" + strconv.FormatInt(int64(math.Round(c.tps)), 10) + " tok/s"
 		if c.n > 0 {

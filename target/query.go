@@ -1,9 +1,10 @@
 package target
 
 import (
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/internal/smallsort"
 )
 
 // FormatVersion is the permalink format this fitclaim writes; it reads every version up to it.
@@ -59,7 +60,7 @@ func ParseQueryPartial(v Values) (Target, []error) {
 			unknown = append(unknown, k)
 		}
 	}
-	slices.Sort(unknown)
+	smallsort.Strings(unknown)
 	for _, k := range unknown {
 		errs = append(errs, &FieldError{Field: "query", Msg: "unknown key " + QuoteShort(k) + "; known keys: " + knownKeys()})
 	}

@@ -4,7 +4,6 @@
 package bridge
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
+	"github.com/fitclaim/fitclaim/internal/smallsort"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -32,7 +32,7 @@ func TargetFromObject(obj map[string]Value) (target.Target, error) {
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	smallsort.Strings(keys)
 	for _, k := range keys {
 		if _, ok := target.ByName(k); !ok {
 			return target.Target{}, &target.FieldError{Field: "target", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: " + knownNames()}

@@ -40,7 +40,7 @@ function fail(message) {
 async function start(module, glue) {
   if (typeof Go !== "function") importScripts(glue);
   const go = new Go();
-  go.env = Object.assign({}, go.env, { GOGC: "400" }); // wasm/page/main.go says why
+  go.env = Object.assign({}, go.env, { GOGC: "800" }); // wasm/page/main.go says why
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance);
   for (let i = 0; !(self.fitclaim && typeof self.fitclaim.renderInto === "function"); i++) {

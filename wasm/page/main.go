@@ -2,11 +2,14 @@
 
 // Command page is the browser build: it installs the fitclaim global and waits for calls.
 //
-// Its garbage collector runs at GOGC=400, set by the page (web/app.js passes it in the Go
-// environment): the live heap is mostly the catalog, which every collection marks again while
-// the page waits (the wasm runtime has one thread); a render allocates about 60 KB, so at Go's
-// default (100) one render in ~60 paid for a whole collection and set the render p99. At 400 it
-// is one in several hundred, for a few more MB of memory. The environment, not
+// Its garbage collector runs at GOGC=800, set by the page (web/boot.js passes it in the Go
+// environment, and web/firstclaim.js to the warm-up worker's instance): a collection marks the
+// live heap (about 1 MB once the page has started) and its finalizers call into JavaScript once
+// for each JS value the calls since the last one left behind, 6-15 ms of CPU in the render it
+// falls in (Chromium traces, issue 10 §3). Below 4 MB x GOGC/100 of heap Go does not collect,
+// and a page render allocates about 25 KB: at Go's default (100) a collection every ~160 renders;
+// at 400 every ~600 bridge calls (one in ~240 of the page bench's page renders, four in its
+// 1,000); at 800 half as often, for a heap of up to 32 MB instead of 16. The environment, not
 // runtime/debug.SetGCPercent: runtime/debug brings package os and its start-up into the wasm.
 package main
 

@@ -80,7 +80,7 @@ func (p *page) tabTo(id string, max int) {
 // waitEval polls a JavaScript condition.
 func (p *page) waitEval(js, what string) {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patient(30 * time.Second))
 	for time.Now().Before(deadline) {
 		var ok bool
 		p.eval(js, &ok)

@@ -169,13 +169,16 @@ func newPage(t *testing.T, base string, width, height int64) *page {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
+		// chromedp waits 20 s for a new Chromium's DevTools address by default; at load 30+ on
+		// two cores the start alone took longer (CI, 2026-12-02: seven tests failed so).
+		chromedp.WSURLReadTimeout(patient(20*time.Second)),
 	)
 	if p := chromiumPath(); p != "" {
 		opts = append(opts, chromedp.ExecPath(p))
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, patient(180*time.Second))
 	t.Cleanup(func() {
 		cancelT()
 		cancelC()
@@ -237,7 +240,7 @@ func (p *page) open(fragment string) {
 func (p *page) waitReady() {
 	p.t.Helper()
 	var state string
-	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(60*time.Second)))
+	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(patient(60*time.Second))))
 	if state != "ready" {
 		p.t.Fatalf("page did not start: state %q, boot message %q", state, p.text("boot"))
 	}
@@ -271,7 +274,7 @@ func (p *page) visible(id string) bool {
 // the first paint, and the tests check those right after the YAML.
 func (p *page) waitText(id string, ok func(string) bool, what string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patient(30 * time.Second))
 	var s string
 	for time.Now().Before(deadline) {
 		s = p.text(id)
@@ -652,7 +655,7 @@ func (p *page) download(button, name string) (data []byte, ok bool) {
 	p.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dl).WithEventsEnabled(true))
 	p.run(chromedp.Click(button, chromedp.ByQuery))
 	file := filepath.Join(dl, name)
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(patient(15 * time.Second)); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
 			return b, true
 		}
@@ -710,7 +713,7 @@ func TestOffline(t *testing.T) {
 
 	var controlled bool
 	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &controlled,
-		chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
+		chromedp.WithPollingTimeout(patient(30*time.Second)), chromedp.WithPollingInterval(100*time.Millisecond)))
 	if !controlled {
 		t.Fatal("the service worker never took control of the page")
 	}
@@ -825,7 +828,7 @@ func TestEngineFailureIsShown(t *testing.T) {
 	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
 	p.run(chromedp.Navigate(p.base + "/#m=" + url.QueryEscape(exampleModel)))
 	var state string
-	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(20*time.Second)))
+	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(patient(20*time.Second))))
 	if state != "error" {
 		t.Fatalf("state %q, want error", state)
 	}
@@ -941,7 +944,7 @@ func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
 	p.open(target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel })))
 	var ok bool
 	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &ok,
-		chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
+		chromedp.WithPollingTimeout(patient(30*time.Second)), chromedp.WithPollingInterval(100*time.Millisecond)))
 	awaitOpt := func(ep *runtime.EvaluateParams) *runtime.EvaluateParams { return ep.WithAwaitPromise(true) }
 	var keys []string
 	p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
@@ -953,7 +956,7 @@ func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
 	start := time.Now()
 	p.run(chromedp.Evaluate(`navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => true)`, &ok, awaitOpt))
 	t.Logf("update() resolved after %v", time.Since(start))
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(patient(60 * time.Second))
 	for time.Now().Before(deadline) {
 		p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
 		if len(keys) == 1 && keys[0] == newName {
@@ -1002,7 +1005,7 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 	p.run(chromedp.Navigate(p.base + "/"))
 	var exampleFrag string
 	p.run(chromedp.Poll(`(document.getElementById("example") || {}).textContent && JSON.parse(document.getElementById("example").textContent).fragment`,
-		&exampleFrag, chromedp.WithPollingTimeout(20*time.Second)))
+		&exampleFrag, chromedp.WithPollingTimeout(patient(20*time.Second))))
 	tg, err := target.ParsePermalink(exampleFrag)
 	if err != nil {
 		t.Fatalf("the example's fragment %q: %v", exampleFrag, err)

@@ -15,7 +15,7 @@ import (
 //	  made it 2 × 61 × 7,168 × 2 B × 131,072 = 229.25 GB), and under vLLM reads every token's indexer key and the top
 //	  2,048 latents: 61 × (132 × 131,072 + 1,152 × 2,048) = 61 × 19,660,800 = 1,199,308,800 B;
 //	  its count, V3.2's 685,396,921,376, loses the MTP block and its copies under vLLM
-//	  (vllm_mtp.go): 671,919,531,240
+//	  (vllm_mtp.go): 671,919,534,824
 //	nvidia/GLM-5-NVFP4 → zai-org/GLM-5-FP8 (the stem's most downloaded row): 78 × 1,152 ×
 //	  131,072 = 11,777,605,632 B held, 78 × 19,660,800 = 1,533,542,400 B read under vLLM
 //	cyankiwi/GLM-5.1-AWQ-4bit → zai-org/GLM-5.1-FP8: the same 11,777,605,632 B held
@@ -44,8 +44,8 @@ func TestReuploadTakesItsKinsArchitecture(t *testing.T) {
 	v := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Engine, t.Count = "nvidia/DeepSeek-V3.2-NVFP4", "kv", target.EngineVLLM, 8
 	})
-	if !near(v.ParamsB, 671.91953124) {
-		t.Errorf("nvidia/DeepSeek-V3.2-NVFP4 under vLLM: %v B, want 671.91953124", v.ParamsB)
+	if !near(v.ParamsB, 671.919534824) {
+		t.Errorf("nvidia/DeepSeek-V3.2-NVFP4 under vLLM: %v B, want 671.919534824", v.ParamsB)
 	}
 	// Not re-uploads: a pruned model of its own name, and a name that matches but whose catalog
 	// shape (layers) disagrees with the row's.

@@ -60,14 +60,18 @@ import (
 //   - DeepSeek-V3 / R1 (h 7,168, 61 layers, the first 3 dense of width 18,432; MLA of 128 heads,
 //     q rank 1,536, KV rank 512; E 256, k 8, m 2,048, one shared; V 129,280): routed 58 × 8 ×
 //     44,040,192 = 20,434,649,088; shared 2,554,331,136; dense 1,189,085,184; attention 61 ×
-//     187,108,864 = 11,413,640,704; routers and norms 107,326,976; embeddings 2 × 926,679,040 →
-//     37,552,391,168 (the paper's "37B activated"). DeepSeek-V3.2 adds its sparse-attention
+//     187,107,328 = 11,413,547,008 (a layer: q_a 7,168 × 1,536 = 11,010,048, its norm 1,536, q_b 1,536 × 128 × 192 =
+//     37,748,736, kv_a 7,168 × 576 = 4,128,768, its norm 512, kv_b 512 × 128 × 256 = 16,777,216, o
+//     16,384 × 7,168 = 117,440,512; the q_a norm counted twice, 1,536 a layer, made it 187,108,864 and
+//     the active count 37,552,391,168); routers and norms 107,326,976; embeddings 2 × 926,679,040 →
+//     37,552,297,472 (the paper's "37B activated"). DeepSeek-V3.2 adds its sparse-attention
 //     indexer, which every token runs: the catalog's V3.2 count less its V3 count, 685,396,921,376 −
-//     684,531,386,000 = 865,535,376 → 38,417,926,544.
+//     684,531,386,000 = 865,535,376 → 38,417,832,848.
 //   - Kimi-K2 family (V3's shapes with 64 heads, 1 dense layer, E 384, V 163,840): routed 60 × 8 ×
 //     44,040,192 = 21,139,292,160; shared 2,642,411,520; dense 396,361,728; attention 61 ×
-//     101,125,632 = 6,168,663,552; routers and norms 166,055,424; embeddings 2 × 1,174,405,120 →
-//     32,861,594,624 (Moonshot: 32 B; total 1,026.41 B, the catalog's Kimi-K2-Instruct 1,026.47 B).
+//     101,124,096 = 6,168,569,856 (V3's layer with 64 heads; 1,536 a layer more, the q_a norm counted
+//     twice, made the total 93,696 more than the MLX copy's count below); routers and norms 166,055,424; embeddings 2 × 1,174,405,120 →
+//     32,861,500,928 (Moonshot: 32 B; total 1,026.41 B, the catalog's Kimi-K2-Instruct 1,026.47 B).
 //   - DeepSeek-V2-Lite (h 2,048, 27 layers, 1 dense of 10,944; MLA of 16 heads without a q rank;
 //     E 64, k 6, m 1,408, 2 shared; V 102,400): routed 26 × 6 × 8,650,752 = 1,349,517,312; shared
 //     449,839,104; dense 67,239,936; attention 371,602,944; routers and norms 3,520,512;
@@ -183,8 +187,8 @@ var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3.5-35B-A3B":                                                   qwen35_35bA3b,
 	"Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)":                    qwen35_35bA3b,
 	"Qwen/Qwen3.5-397B-A17B":                                                 {17.349040896, "Qwen3.5-397B-A17B", 0},
-	"deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)": {37.552391168, "DeepSeek-V3", 0},
-	"deepseek-ai/DeepSeek-V3.2(-Exp)":                                        {38.417926544, "DeepSeek-V3.2", 0},
+	"deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)": {37.552297472, "DeepSeek-V3", 0},
+	"deepseek-ai/DeepSeek-V3.2(-Exp)":                                        {38.417832848, "DeepSeek-V3.2", 0},
 	"deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)":               {2.661150208, "DeepSeek-V2-Lite", 0},
 	"moonshotai/Kimi-K2-Instruct":                                            kimiK2,
 	"moonshotai/Kimi-K2-Instruct-0905":                                       kimiK2,
@@ -216,7 +220,7 @@ var (
 	qwen3_235bA22b = activeFact{22.19076352, "Qwen3-235B-A22B", 0}
 	qwen3Next      = activeFact{3.874929408, "Qwen3-Next-80B-A3B", 0}
 	qwen35_35bA3b  = activeFact{3.454988928, "Qwen3.5-35B-A3B", 0}
-	kimiK2         = activeFact{32.861594624, "Kimi-K2", 1026.408326144}
+	kimiK2         = activeFact{32.861500928, "Kimi-K2", 1026.408232448}
 	glm5           = activeFact{41.784728832, "GLM-5", 743.911218432}
 	glm45          = activeFact{33.632266144, "GLM-4.5", 0}
 	miniMaxM2      = activeFact{11.030553088, "MiniMax-M2", 0}
@@ -249,7 +253,7 @@ func moeActiveOf(m *catalog.Model) (activeFact, bool) {
 		return moeActiveFacts[base], true
 	}
 	// A count within a millionth of a family's total from its shapes is that family's: the MLX
-	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432, GLM-5's shapes' total) and mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 (1,026,408,232,448; Kimi-K2's 1,026,408,326,144),
+	// copies inferencerlabs/GLM-5.1-MLX-4.8bit-INF (743,911,218,432, GLM-5's shapes' total) and mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 (1,026,408,232,448, Kimi-K2's shapes' total),
 	// which no architectures.csv row or same-named entry covers.
 	for _, f := range []activeFact{kimiK2, glm5} {
 		if d := paramsB(m) - f.TotalB; d > -1e-6*f.TotalB && d < 1e-6*f.TotalB {

@@ -60,7 +60,7 @@ type ReleaseParams struct {
 // weights (formats.go, expertFormats), and llmfit's catalog counts those scales as parameters:
 // Kimi-K2's shapes (moeactive.go) route 60 layers × 384 experts × 44,040,192 =
 // 1,014,686,023,680 weights, whose 31,708,938,240 scales K2-Thinking's 1,058,118,284,416 holds
-// beside 1,026,409,346,176 weights (Kimi-K2's text model, 1,026,408,326,144 by its shapes); K2.5
+// beside 1,026,409,346,176 weights (Kimi-K2's text model, 1,026,408,232,448 by its shapes); K2.5
 // and K2.6 hold 1,058,589,420,528: 1,026,880,482,288 weights with their vision tower.
 //
 // Qwen3-32B (maxtext's qwen3_32b_config: 64 layers of width 5,120, 64 query heads and 8 KV heads of
@@ -71,9 +71,9 @@ type ReleaseParams struct {
 // Qwen/Qwen3-32B, and its FP8 release counts 24.3 B, so the name's 32 B was used.
 var releaseFacts = map[string]ReleaseParams{
 	"Qwen/Qwen3-32B":                        {TotalB: 32.762123264, ActiveB: 32.762123264, From: "counted from config.json's shapes (32.76B; Qwen: 32.8B)"},
-	"moonshotai/Kimi-K2-Thinking (K2 arch)": {TotalB: 1026.409346176, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
-	"moonshotai/Kimi-K2.5":                  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
-	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":  {TotalB: 1026.880482288, ActiveB: 32.861594624, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"moonshotai/Kimi-K2-Thinking (K2 arch)": {TotalB: 1026.409346176, ActiveB: 32.861500928, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"moonshotai/Kimi-K2.5":                  {TotalB: 1026.880482288, ActiveB: 32.861500928, RoutedB: 1014.68602368, From: kimiINT4Words},
+	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":  {TotalB: 1026.880482288, ActiveB: 32.861500928, RoutedB: 1014.68602368, From: kimiINT4Words},
 	"microsoft/phi-4":                       {TotalB: 14.6595072, ActiveB: 14.6595072, From: "counted from config.json's shapes (14.66B, the count of its re-upload unsloth/phi-4)"},
 	"openai/gpt-oss-120b":                   {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
 	"openai/gpt-oss-20b":                    {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},

@@ -264,3 +264,29 @@ func TestGLM47FlashActiveCount(t *testing.T) {
 		t.Errorf("GLM-4.7-Flash: %v B active, want 3.89676608", b.ActiveParamsB)
 	}
 }
+
+// Kimi-K2's shapes (moeactive.go) with its MLA layer counted once: attention 61 × 101,124,096
+// (q_a 7,168 × 1,536 = 11,010,048, its norm 1,536, q_b 1,536 × 64 × 192 = 18,874,368, kv_a
+// 7,168 × 576 = 4,128,768, its norm 512, kv_b 512 × 64 × 256 = 8,388,608, o 8,192 × 7,168 =
+// 58,720,256) = 6,168,569,856; with routed 21,139,292,160, shared 2,642,411,520, dense
+// 396,361,728, routers and norms 166,055,424 and embeddings 2 × 1,174,405,120: active
+// 32,861,500,928, and with all 60 × 384 experts of 44,040,192 (1,014,686,023,680) in place of a
+// token's 21,139,292,160: 1,026,408,232,448, the count of the MLX copy
+// mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 to the parameter. The q_a norm counted twice made both
+// 93,696 (61 × 1,536) more; DeepSeek-V3's layer (128 heads) had the same 1,536 too many.
+func TestKimiK2ShapesAreTheMLXCount(t *testing.T) {
+	if kimiK2.TotalB != 1026.408232448 || kimiK2.ActiveB != 32.861500928 {
+		t.Errorf("Kimi-K2's shapes: %v B, %v B active; want 1026.408232448, 32.861500928", kimiK2.TotalB, kimiK2.ActiveB)
+	}
+	m := catalog.Named("mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8")
+	if m == nil {
+		t.Fatal("mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8 is not in the catalog")
+	}
+	if got := float64(m.ParametersRaw) / 1e9; got != kimiK2.TotalB {
+		t.Errorf("the MLX copy counts %v B; Kimi-K2's shapes %v B", got, kimiK2.TotalB)
+	}
+	d := moeActiveFacts["deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)"]
+	if d.ActiveB != 37.552297472 { // 37,552,391,168 − 61 × 1,536
+		t.Errorf("DeepSeek-V3 active %v B; want 37.552297472", d.ActiveB)
+	}
+}

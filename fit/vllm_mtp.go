@@ -32,16 +32,17 @@ import (
 // the catalog's counts: main + block is the 16-bit release's count to the parameter, and main is
 // the count of a copy without the block where the catalog has one.
 //
-//   - DeepSeek-V3 / R1 (h 7,168; moeactive.go's shapes): main 671,026,512,896 (its active
-//     37,552,391,168 − the routed experts a token uses 20,434,649,088 + all of them, 58 × 256 ×
-//     44,040,192 = 653,908,770,816); block: attention 187,108,864, routed 256 × 44,040,192 =
+//   - DeepSeek-V3 / R1 (h 7,168; moeactive.go's shapes): main 671,026,419,200 (its active
+//     37,552,297,472 − the routed experts a token uses 20,434,649,088 + all of them, 58 × 256 ×
+//     44,040,192 = 653,908,770,816); block: attention 187,107,328, routed 256 × 44,040,192 =
 //     11,274,289,152, shared 44,040,192, router 1,835,008 + 256 bias, norms 14,336, eh_proj 7,168 ×
-//     14,336 = 102,760,448, enorm, hnorm and the head's norm 21,504: 11,610,071,808; copies 2 ×
-//     129,280 × 7,168 = 1,853,358,080 (13,463,429,888 in all; the catalog's 684,531,386,000 less
-//     main and both leaves 41,443,216, the FP8 release's block scales).
+//     14,336 = 102,760,448, enorm, hnorm and the head's norm 21,504: 11,610,068,224; copies 2 ×
+//     129,280 × 7,168 = 1,853,358,080 (13,463,426,304 in all; the catalog's 684,531,386,000 less
+//     main and both leaves 41,540,496, the FP8 release's scales, one a 128 × 128 block, to the
+//     scale: 62 layers' attention 11,448 each, 59 MoE layers' 257 experts 2,688 each, 3 dense 24,192).
 //   - DeepSeek-V3.2: the indexer in every layer, the block's included: the catalog's V3.2 count
-//     less V3's, 865,535,376, is 62 × 13,960,248, so the block is 11,624,032,056 and main
-//     685,396,921,376 − 11,624,032,056 − 1,853,358,080 = 671,919,531,240.
+//     less V3's, 865,535,376, is 62 × 13,960,248, so the block is 11,624,028,472 and main
+//     685,396,921,376 − 11,624,028,472 − 1,853,358,080 = 671,919,534,824.
 //   - GLM-4.5 / 4.6 / 4.7 (h 5,120): main 33,632,266,144 − 16,798,187,520 + 89 × 160 × 23,592,960
 //     = 352,797,829,024; block: attention 136,329,472 (12,542,311,424 / 92), routed 160 ×
 //     23,592,960 = 3,774,873,600, shared 23,592,960, router 819,200 + 160, norms 10,240, eh_proj
@@ -94,8 +95,8 @@ import (
 type mtpFact struct{ MainB, MTPB, CopiesB float64 }
 
 var mtpFacts = map[string]mtpFact{
-	"DeepSeek-V3":                {671.026512896, 11.610071808, 1.85335808},
-	"DeepSeek-V3.2":              {671.91953124, 11.624032056, 1.85335808},
+	"DeepSeek-V3":                {671.0264192, 11.610068224, 1.85335808},
+	"DeepSeek-V3.2":              {671.919534824, 11.624028472, 1.85335808},
 	"GLM-4.5":                    {352.797829024, 3.988069792, 1.55189248},
 	"GLM-4.5-Air":                {106.852251264, 2.375059584, 1.241513984},
 	"GLM-4.7-Flash":              {29.94339392, 0.643706176, 0.63438848},

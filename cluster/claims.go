@@ -87,10 +87,10 @@ func (p *claimParser) claim(where string, v any) error {
 		return o.err("apiVersion", strconv.Quote(clip(version))+"; want resource.k8s.io/v1 (or v1beta2, v1beta1)")
 	}
 	if name == "" {
-		return o.err("metadata.name", "missing")
+		return metaMissing(o, m, "name", "missing")
 	}
 	if namespace == "" {
-		return o.err("metadata.namespace", "missing (kubectl get resourceclaims -A writes it)")
+		return metaMissing(o, m, "namespace", "missing (kubectl get resourceclaims -A writes it)")
 	}
 	results, err := allocationResults(o, m["status"])
 	if err != nil {

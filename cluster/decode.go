@@ -59,7 +59,7 @@ func (p *parser) slice(where string, v any) error {
 		s.Name, _ = meta["name"].(string)
 	}
 	if s.Name == "" {
-		return o.err("metadata.name", "missing")
+		return metaMissing(o, m, "name", "missing")
 	}
 	spec, err := mapping(o, "spec", m["spec"])
 	if err != nil {
@@ -450,6 +450,22 @@ func mappings[T any](o *object, path string, v any, read func(at string, m map[s
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// metaMissing says what is wrong with an object's metadata.<field> where reading it as a string
+// found none: metadata not a mapping, the field not a string, or (missing, in which case missing
+// is the message) absent or empty.
+func metaMissing(o *object, m map[string]any, field, missing string) error {
+	meta, ok := m["metadata"].(map[string]any)
+	if !ok && m["metadata"] != nil {
+		return o.err("metadata", "is a "+typeName(m["metadata"])+"; want a mapping")
+	}
+	if v := meta[field]; v != nil {
+		if _, ok := v.(string); !ok {
+			return o.err("metadata."+field, "is a "+typeName(v)+"; want a string")
+		}
+	}
+	return o.err("metadata."+field, missing)
 }
 
 // mapping, text and integer read one field, or say what is wrong with it.

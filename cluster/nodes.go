@@ -83,7 +83,7 @@ func (p *nodeParser) node(where string, v any) error {
 		return o.err("apiVersion", strconv.Quote(clip(version))+"; want v1")
 	}
 	if name == "" {
-		return o.err("metadata.name", "missing")
+		return metaMissing(o, m, "name", "missing")
 	}
 	if p.seen[name] {
 		return o.err("metadata.name", strconv.Quote(clip(name))+" appears twice; give each node once")

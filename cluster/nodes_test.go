@@ -185,6 +185,10 @@ func TestBadNodesAndSelectors(t *testing.T) {
 			`nodes: Node "gpu-a" (items[0]): spec.taints[0].effect: "Never"; want NoSchedule, PreferNoSchedule or NoExecute`},
 		{"unschedulable a string", string(slices), strings.Replace(string(nodes), "  spec: {podCIDR: 10.244.1.0/24}", "  spec: {unschedulable: \"yes\"}", 1),
 			`nodes: Node "gpu-a" (items[0]): spec.unschedulable: is a string; want true or false`},
+		// A name or metadata of the wrong type is said so, not called missing.
+		{"name a number", string(slices), strings.Replace(string(nodes), "name: gpu-a", "name: 7", 1), `nodes: items[0]: metadata.name: is a number; want a string`},
+		{"metadata a string", string(slices), "apiVersion: v1\nkind: Node\nmetadata: gpu-a\n", `nodes: the input: metadata: is a string; want a mapping`},
+		{"slice name a list", strings.Replace(string(slices), "metadata: {name: zone-a-llmfit.ai-k2j4d}", "metadata: {name: [zone-a]}", 1), "", `slices: items[0]: metadata.name: is a list; want a string`},
 		{"slices for nodes", string(slices), string(slices), `nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 	} {
 		in := Inputs{Slices: []byte(c.slices)}

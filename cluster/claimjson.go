@@ -11,7 +11,7 @@ import (
 
 // BoundsFromClaimJSON rebuilds, from a claim's JSON (claim.Result.JSON, what `fitclaim claim
 // --json` and /api/v1/claim.json print), the bounds Judge reads: the floors, the driver, the
-// DeviceClass, the NVIDIA allow-list and the count. The page's cluster panel runs in its own
+// DeviceClass, the NVIDIA allow-list, the count and whether it asks its memory as capacity. The page's cluster panel runs in its own
 // wasm (sigs.k8s.io/yaml is large) without the catalog, and gets the claim this way.
 func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	var c struct {
@@ -21,6 +21,7 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 		Count           int      `json:"count"`
 		Driver          string   `json:"driver"`
 		ProductNames    []string `json:"productNames"`
+		CapacityRequest bool     `json:"capacityRequest"` // the claim asks memoryGi as capacity.requests.memory
 	}
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
 		return nil, &Error{Object: "the claim", Msg: "not a fitclaim claim's JSON (" + clip(err.Error()) + ")"}
@@ -46,6 +47,6 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	}
 	b := &fit.Bounds{MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
 	b.Target = target.Default()
-	b.Target.Driver, b.Target.Count = c.Driver, c.Count
+	b.Target.Driver, b.Target.Count, b.Target.CapacityRequest = c.Driver, c.Count, c.CapacityRequest
 	return b, nil
 }

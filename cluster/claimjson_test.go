@@ -13,7 +13,7 @@ import (
 // the same report for every driver, count and allow-list, on every fixture.
 func TestClaimJSONGivesTheSameReport(t *testing.T) {
 	var data [][]byte
-	for _, f := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "cel-errors.yaml", "pools.yaml"} {
+	for _, f := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "cel-errors.yaml", "pools.yaml", "shared.yaml", "capacity-policies.yaml"} {
 		b, err := os.ReadFile("testdata/" + f)
 		if err != nil {
 			t.Fatal(err)
@@ -23,9 +23,9 @@ func TestClaimJSONGivesTheSameReport(t *testing.T) {
 	n := 0
 	for _, drv := range fit.DriverNames() {
 		for _, count := range []int{1, 2} {
-			for _, p := range []float64{7, 70} {
+			for _, p := range []float64{7, 70, -7, -70} { // negative: the same size, asking its memory as capacity
 				target := target.Default()
-				target.ParamsB, target.Driver, target.Count = p, drv, count
+				target.ParamsB, target.Driver, target.Count, target.CapacityRequest = max(p, -p), drv, count, p < 0
 				r, err := claim.Render(target)
 				if err != nil {
 					continue
@@ -51,7 +51,7 @@ func TestClaimJSONGivesTheSameReport(t *testing.T) {
 			}
 		}
 	}
-	if n < 60 {
+	if n < 120 {
 		t.Fatalf("only %d comparisons", n)
 	}
 	for _, bad := range []string{"", "{}", `{"memoryGi": 1, "minBandwidthGBs": 1, "driver": "tpu"}`, `{"memoryGi": 1, "minBandwidthGBs": 1, "count": 99}`} {

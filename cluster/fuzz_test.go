@@ -13,7 +13,7 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml", "capacity-policies.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -29,6 +29,7 @@ func FuzzCheck(f *testing.F) {
 		b := &fit.Bounds{MemoryGi: int64(pick % 100), MinBandwidthGBs: int64(pick) * 10, Driver: d, DeviceClass: d.Domain,
 			Products: []string{"NVIDIA H100 80GB HBM3"}, Target: target.Default()}
 		b.Target.Count = 1 + int(pick%3)
+		b.Target.CapacityRequest = pick&0x80 != 0 // the claim asks its memory as a capacity request
 		r, err := Check(b, data)
 		if err != nil {
 			if _, ok := err.(*Error); !ok {

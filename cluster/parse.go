@@ -68,7 +68,7 @@ func eachDocument(data []byte, input, kubectl string, top func(where string, v a
 		return &Error{Input: input, Msg: "empty: paste the output of " + kubectl}
 	}
 	docs := [][]byte{trimmed}
-	if trimmed[0] != '{' && trimmed[0] != '[' {
+	if !looksJSON(trimmed) {
 		docs = splitDocuments(data)
 	}
 	for i, doc := range docs {
@@ -120,12 +120,30 @@ func decode(doc []byte) (any, error) {
 	if len(j) == 0 {
 		return nil, nil
 	}
-	if j[0] != '{' && j[0] != '[' {
+	if !looksJSON(j) {
 		var err error
 		if j, err = yaml.YAMLToJSON(doc); err != nil {
 			return nil, errorText("not YAML or JSON", err)
 		}
 	}
+	return decodeJSON(j)
+}
+
+// looksJSON: the document begins as JSON does, an array or an object whose first key is quoted
+// (or none), not as YAML's flow style does ({kind: Node, metadata: {name: a}}), which is YAML.
+func looksJSON(j []byte) bool {
+	if j[0] == '[' {
+		return true
+	}
+	if j[0] != '{' {
+		return false
+	}
+	rest := bytes.TrimLeft(j[1:], " \t\r\n")
+	return len(rest) == 0 || rest[0] == '"' || rest[0] == '}'
+}
+
+// decodeJSON reads one JSON value, numbers kept as written.
+func decodeJSON(j []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(j))
 	d.UseNumber()
 	var v any

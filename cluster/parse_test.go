@@ -125,3 +125,20 @@ func TestTaintEmptyValue(t *testing.T) {
 		t.Fatalf("node kept off %q", got)
 	}
 }
+
+// TestFlowStyleYAML: a paste in YAML's flow style begins with '{' as JSON does, and is read as
+// YAML when it is not JSON (it was refused as "not YAML or JSON (invalid character 'k' …)"); a
+// broken JSON paste still gets JSON's message.
+func TestFlowStyleYAML(t *testing.T) {
+	nodes, err := ParseNodes([]byte("{apiVersion: v1, kind: Node, metadata: {name: n1, labels: {zone: a}}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 1 || nodes[0].Name != "n1" || nodes[0].Labels["zone"] != "a" {
+		t.Fatalf("%+v", nodes)
+	}
+	_, err = ParseNodes([]byte(`{"apiVersion": "v1", "kind": "Node"`))
+	if err == nil || err.Error() != "nodes: not YAML or JSON (unexpected EOF)" {
+		t.Fatalf("broken JSON: %v", err)
+	}
+}

@@ -190,7 +190,7 @@ func TestBadClaimsNameObjectAndField(t *testing.T) {
 			`claims: ResourceClaim "ns/c": status.allocation.devices.results[0].adminAccess: is a string; want true or false`},
 		{"results a mapping", strings.Replace(one, "      - RESULT\n", "        a: b\n", 1),
 			`claims: ResourceClaim "ns/c": status.allocation.devices.results: is a mapping; want a list`},
-		{"too big", strings.Repeat("x", MaxInput+1), "claims: the input is 5242881 bytes; at most 5242880 (5 MiB) are read"},
+		{"too big", strings.Repeat("x", MaxInput+1), "claims: the input is over 5242880 bytes (5 MiB), the most that is read"},
 	}
 	for _, c := range cases {
 		_, err := ParseClaims([]byte(c.in))

@@ -61,7 +61,8 @@ func Parse(data []byte) ([]Slice, error) {
 // Parse and ParseClaims both read their pastes through it.
 func eachDocument(data []byte, input, kubectl string, top func(where string, v any) error) error {
 	if len(data) > MaxInput {
-		return &Error{Input: input, Msg: "the input is " + strconv.Itoa(len(data)) + " bytes; at most " + strconv.Itoa(MaxInput) + " (5 MiB) are read"}
+		// Not len(data): the command line reads one byte past the bound, not the whole file.
+		return &Error{Input: input, Msg: "the input is over " + strconv.Itoa(MaxInput) + " bytes (5 MiB), the most that is read"}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {

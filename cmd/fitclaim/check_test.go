@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +70,18 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesSlices}, "", exitError,
 			`fitclaim check: nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 	}
+	// A nodes file of 6,000,000 bytes: read to one byte past the 5 MiB bound, and said to be over
+	// it (not "5242881 bytes", what was read).
+	big := filepath.Join(t.TempDir(), "nodes.yaml")
+	if err := os.WriteFile(big, []byte(strings.Repeat("#", 6_000_000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		args []string
+		in   string
+		code int
+		msg  string
+	}{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", big}, "", exitError, "fitclaim check: nodes: the input is over 5242880 bytes (5 MiB), the most that is read\n"})
 	defer func() { stdin = os.Stdin }()
 	for _, c := range cases {
 		stdin = strings.NewReader(c.in)

@@ -2,13 +2,13 @@ package claim
 
 import (
 	"flag"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/internal/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite stems_gen.go from the catalog (go generate ./claim)")
@@ -43,18 +43,5 @@ func sharedStemsSource() string {
 
 // The committed table is the catalog's: a regenerated catalog needs `go generate ./claim`.
 func TestSharedStemsCurrent(t *testing.T) {
-	want := sharedStemsSource()
-	if *update {
-		if err := os.WriteFile("stems_gen.go", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("stems_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Error("stems_gen.go is stale: run go generate ./claim and commit it")
-	}
+	gentest.Current(t, "stems_gen.go", sharedStemsSource(), *update, "go generate ./claim")
 }

@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"flag"
 	"go/format"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/internal/gentest"
 )
 
 var updateKin = flag.Bool("update", false, "rewrite kin_gen.go from the catalog (go generate ./fit)")
@@ -154,20 +154,7 @@ func kinTablesSource() string {
 // The committed tables are the catalog's: a regenerated catalog (or a change to stem, contextStem,
 // the release formats or moeActiveFacts) needs `go generate ./fit`.
 func TestKinTablesCurrent(t *testing.T) {
-	want := kinTablesSource()
-	if *updateKin {
-		if err := os.WriteFile("kin_gen.go", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("kin_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Error("kin_gen.go is stale: run go generate ./fit and commit it")
-	}
+	gentest.Current(t, "kin_gen.go", kinTablesSource(), *updateKin, "go generate ./fit")
 }
 
 // Every lookup through the tables gives what the maps give, for every entry's own stem and count

@@ -26,19 +26,18 @@ var scheme = func() *runtime.Scheme {
 // with server-side field validation Strict does.
 var strictDecoder = serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
 
-// decodeStream reads a YAML or JSON stream as Kubernetes' own decoders do (kubectl's document
-// splitting): each document a List (items) or one object, each object strictly decoded by the
-// resource.k8s.io scheme, then made a T by as (which refuses other kinds).
-func decodeStream[T any](data []byte, as func(runtime.Object) (T, error)) ([]T, error) {
+// eachObject reads a YAML or JSON stream as kubectl splits it (documents, each a List whose
+// items are objects, or one object; an empty document is skipped) and hands each object to fn as
+// JSON.
+func eachObject(data []byte, fn func(raw []byte) error) error {
 	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var out []T
 	for {
 		var doc map[string]any
 		if err := d.Decode(&doc); err != nil {
 			if errors.Is(err, io.EOF) {
-				return out, nil
+				return nil
 			}
-			return nil, err
+			return err
 		}
 		if doc == nil {
 			continue
@@ -50,19 +49,35 @@ func decodeStream[T any](data []byte, as func(runtime.Object) (T, error)) ([]T, 
 		for _, it := range items {
 			raw, err := json.Marshal(it)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			obj, _, err := strictDecoder.Decode(raw, nil, nil)
-			if err != nil {
-				return nil, err
+			if err := fn(raw); err != nil {
+				return err
 			}
-			x, err := as(obj)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, x)
 		}
 	}
+}
+
+// decodeStream reads a YAML or JSON stream's objects (eachObject), each strictly decoded by the
+// resource.k8s.io scheme, then made a T by as (which refuses other kinds).
+func decodeStream[T any](data []byte, as func(runtime.Object) (T, error)) ([]T, error) {
+	var out []T
+	err := eachObject(data, func(raw []byte) error {
+		obj, _, err := strictDecoder.Decode(raw, nil, nil)
+		if err != nil {
+			return err
+		}
+		x, err := as(obj)
+		if err != nil {
+			return err
+		}
+		out = append(out, x)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Manifest is one decoded fitclaim output: exactly one of Claim or Template.

@@ -1,12 +1,9 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +13,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/utils/ptr"
@@ -37,35 +33,22 @@ import (
 
 // DecodeNodes reads core/v1 Nodes as kubectl writes them (a List, or `---` documents).
 func DecodeNodes(data []byte) ([]*corev1.Node, error) {
-	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	var out []*corev1.Node
-	for {
-		var doc map[string]any
-		if err := d.Decode(&doc); err != nil {
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			return nil, err
+	err := eachObject(data, func(raw []byte) error {
+		n := &corev1.Node{}
+		if err := json.Unmarshal(raw, n); err != nil {
+			return err
 		}
-		items := []any{doc}
-		if doc["kind"] == "List" {
-			items, _ = doc["items"].([]any)
+		if n.Kind != "Node" {
+			return fmt.Errorf("kind %q, want Node", n.Kind)
 		}
-		for _, it := range items {
-			raw, err := json.Marshal(it)
-			if err != nil {
-				return nil, err
-			}
-			n := &corev1.Node{}
-			if err := json.Unmarshal(raw, n); err != nil {
-				return nil, err
-			}
-			if n.Kind != "Node" {
-				return nil, fmt.Errorf("kind %q, want Node", n.Kind)
-			}
-			out = append(out, n)
-		}
+		out = append(out, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // nodesOf is the nodes (by name, sorted) that can use the device, as the allocator's

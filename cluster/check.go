@@ -86,6 +86,7 @@ type Inputs struct {
 	Slices []byte // kubectl get resourceslices -o yaml
 	Claims []byte // kubectl get resourceclaims -A -o yaml
 	Nodes  []byte // kubectl get nodes -o yaml
+	Pod    []byte // the workload: a Deployment (fitclaim deploy's), a Pod or a pod spec (ParsePod)
 }
 
 // CheckInputs parses the inputs given and judges the slices against the bounds' claim: the
@@ -103,6 +104,11 @@ func CheckInputs(b *fit.Bounds, in Inputs) (Report, error) {
 	}
 	if in.Nodes != nil {
 		if c.Nodes, err = ParseNodes(in.Nodes); err != nil {
+			return Report{}, err
+		}
+	}
+	if in.Pod != nil {
+		if c.Pod, err = ParsePod(in.Pod); err != nil {
 			return Report{}, err
 		}
 	}
@@ -132,6 +138,9 @@ type Cluster struct {
 	// selector's devices are taken as a group of nodes of their own, and every named node exists).
 	Nodes      []Node
 	NodesGiven bool
+	// Pod is the workload's pod (nil: not given): with the nodes, the claim is placed only on
+	// the nodes its nodeSelector, required node affinity and tolerations let it be scheduled to.
+	Pod *Pod
 }
 
 // JudgeCluster judges the cluster's devices against the bounds' claim and places the claim as
@@ -161,7 +170,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	}
 	var reach *reachability
 	if c.NodesGiven {
-		reach = newReachability(c.Nodes)
+		reach = newReachability(c.Nodes, c.Pod)
 	}
 	counters := counterPools(slices, pools, drawing)
 	var shareNotes []string
@@ -212,6 +221,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	r.Allocatable, r.Placement, cut = place(alts, r.Devices, groups, reach)
 	r.Notes = notes(b, alts, c.ClaimsGiven)
 	r.Notes = append(r.Notes, nodeNotes(r.Devices, reach)...)
+	r.Notes = append(r.Notes, podNotes(c.Pod, reach)...)
 	if cut {
 		r.Notes = append(r.Notes, "the placement search stopped after "+itoa(maxSearchSteps)+" tries of devices against the shared counters: a combination it did not reach may fit")
 	}

@@ -55,9 +55,24 @@
 // scheduled to (cordoned, spec.unschedulable; tainted NoSchedule or NoExecute: the scheduler's
 // NodeUnschedulable and TaintToleration filters, which the allocator leaves to them; fitclaim
 // deploy's pods tolerate nothing) are tried after the others, and a placement there says so;
-// the verdict stays the allocator's. The pod's own node selector and affinity are not weighed. Which devices the allocator picks on a node with several pools varies (it
-// walks them in Go map order); the placement names one valid choice. The conformance module
-// proves the node placement against the allocator run on each node of zones-nodes.yaml.
+// the verdict stays the allocator's. Which devices the allocator picks on a node with several
+// pools varies (it walks them in Go map order); the placement names one valid choice. The
+// conformance module proves the node placement against the allocator run on each node of
+// zones-nodes.yaml.
+//
+// The workload's pod is weighed when it is given beside the nodes (ParsePod: fitclaim deploy's
+// output, a Deployment or another workload, a Pod or a bare pod spec): the scheduler runs the
+// allocator only on the nodes its filters pass, so the claim is placed only on the nodes the
+// pod can be scheduled to (Pod.Excludes) — its nodeSelector's labels, its required node
+// affinity (the node selector terms above; with the nodeSelector, k8s' RequiredNodeAffinity),
+// its tolerations of the nodes' NoSchedule and NoExecute taints (TaintToleration) and of a
+// cordon (NodeUnschedulable: the taint node.kubernetes.io/unschedulable). A device only on
+// nodes it cannot go to does not match, and says why; a note lists the nodes left out and why.
+// Preferred affinity, pod (anti-)affinity and topology spread are noted, not weighed (they rank
+// nodes, or depend on running pods). Without the pod, the claim is placed as for one that
+// tolerates nothing, on the kept-off nodes last. The conformance module proves Excludes against
+// nodeaffinity and the scheduler's taint helpers, and the placement against the allocator run
+// on the nodes the pod can go to.
 //
 // Consumable capacity (KEP-5075; DRAConsumableCapacity, beta and on by default since Kubernetes
 // 1.36) is weighed as the allocator weighs it with the gate on (shares.go): a device with

@@ -3,6 +3,7 @@ package cluster
 import (
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // maxListedNodes bounds DeviceResult.Nodes: a selector over a large cluster's nodes, written out
@@ -14,18 +15,71 @@ const maxListedNodes = 100
 // as the allocator's GatherPools and NodeMatches do). Without it, each selector is a group of
 // nodes of its own (nodeGroups).
 type reachability struct {
-	nodes  []Node // by name
-	byName map[string]bool
+	nodes  []Node                  // by name
+	byName map[string]int          // index into nodes
 	sels   map[*NodeSelector][]int // the nodes (indexes) each selector selects, computed once
+	// pod is the workload's pod, when given; excluded[i] then says why it cannot be scheduled
+	// to node i ("" when it can), and the claim is placed only on the other nodes.
+	pod      *Pod
+	excluded []string
 }
 
-func newReachability(nodes []Node) *reachability {
-	r := &reachability{nodes: append([]Node{}, nodes...), byName: map[string]bool{}, sels: map[*NodeSelector][]int{}}
+func newReachability(nodes []Node, pod *Pod) *reachability {
+	r := &reachability{nodes: append([]Node{}, nodes...), byName: map[string]int{}, sels: map[*NodeSelector][]int{}, pod: pod}
 	sort.Slice(r.nodes, func(i, j int) bool { return r.nodes[i].Name < r.nodes[j].Name })
-	for _, n := range r.nodes {
-		r.byName[n.Name] = true
+	for i, n := range r.nodes {
+		r.byName[n.Name] = i
+	}
+	if pod != nil {
+		r.excluded = make([]string, len(r.nodes))
+		for i := range r.nodes {
+			r.excluded[i] = strings.Join(pod.Excludes(&r.nodes[i]), "; ")
+		}
 	}
 	return r
+}
+
+// out says whether the pod cannot be scheduled to node i.
+func (r *reachability) out(i int) bool { return r.excluded != nil && r.excluded[i] != "" }
+
+// keptOff says why a pod that tolerates nothing is not scheduled to node i, when the pod is
+// not given ("" when it is, or the pod is given: its own tolerations decide, in excluded).
+func (r *reachability) keptOff(i int) string {
+	if r.pod != nil {
+		return ""
+	}
+	return r.nodes[i].keepsOff()
+}
+
+// excludedCount is how many of the nodes the pod cannot be scheduled to.
+func (r *reachability) excludedCount() int {
+	n := 0
+	for i := range r.excluded {
+		if r.out(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// maxExcludedNoted bounds the nodes the report's note lists with why the pod is kept off them.
+const maxExcludedNoted = 20
+
+// maxExcludedListed bounds the nodes a message lists with why the pod is kept off them.
+const maxExcludedListed = 3
+
+// whyNot lists nodes (indexes) the pod cannot be scheduled to, each with why: "gpu-a
+// (tainted …), gpu-b (…) and 2 more".
+func (r *reachability) whyNot(nodes []int, most int) string {
+	var parts []string
+	for _, i := range nodes[:min(len(nodes), most)] {
+		parts = append(parts, r.nodes[i].Name+" ("+r.excluded[i]+")")
+	}
+	s := strings.Join(parts, ", ")
+	if len(nodes) > most {
+		s += " and " + strconv.Itoa(len(nodes)-most) + " more"
+	}
+	return s
 }
 
 // selects is the nodes the selector selects, as indexes into r.nodes.
@@ -60,7 +114,16 @@ func (r *reachability) of(d *Device) (names []string, nowhere string) {
 		if len(on) == 0 {
 			return nil, "on no node: its node selector selects none of " + r.given()
 		}
-		for _, i := range on[:min(len(on), maxListedNodes)] {
+		var in []int // the selected nodes the pod can be scheduled to
+		for _, i := range on {
+			if !r.out(i) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 0 {
+			return nil, podNowhere + ": its node selector selects only " + r.whyNot(on, maxExcludedListed)
+		}
+		for _, i := range in[:min(len(in), maxListedNodes)] {
 			names = append(names, r.nodes[i].Name)
 		}
 		return names, ""
@@ -68,12 +131,23 @@ func (r *reachability) of(d *Device) (names []string, nowhere string) {
 		if len(r.nodes) == 0 {
 			return nil, "on no node: the nodes given are none"
 		}
+		if r.excludedCount() == len(r.nodes) {
+			return nil, podNowhere + ": it can be scheduled to none of " + r.given()
+		}
 		return nil, ""
-	case !r.byName[d.Node]:
+	}
+	i, ok := r.byName[d.Node]
+	switch {
+	case !ok:
 		return nil, "on no node: node " + d.Node + " is not among " + r.given()
+	case r.out(i):
+		return nil, podNowhere + ": node " + r.whyNot([]int{i}, 1)
 	}
 	return nil, ""
 }
+
+// podNowhere begins the reason of a device on no node the pod can be scheduled to.
+const podNowhere = "on no node the pod can be scheduled to"
 
 // groups are the devices each node given can use, as the allocator gathers them for that node:
 // those published for it by name, then those for all nodes and those whose node selector
@@ -112,7 +186,7 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 	order := make([]int, 0, len(r.nodes)) // schedulable nodes first, each part by name
 	for _, keptOff := range []bool{false, true} {
 		for n := range r.nodes {
-			if (r.nodes[n].keepsOff() != "") == keptOff {
+			if (r.keptOff(n) != "") == keptOff && !r.out(n) { // never a node the pod is kept off
 				order = append(order, n)
 			}
 		}
@@ -121,7 +195,7 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 	var out []nodeGroup
 	for _, n := range order {
 		node := &r.nodes[n]
-		keptOff := node.keepsOff()
+		keptOff := r.keptOff(n)
 		sig := make([]byte, len(sels), len(sels)+1)
 		for k := range sels {
 			if selected[k][n] {
@@ -152,8 +226,21 @@ func (r *reachability) groups(devs []DeviceResult) []nodeGroup {
 
 // nodeNotes say how the devices were placed on nodes.
 func nodeNotes(devs []DeviceResult, r *reachability) []string {
+	if r != nil && r.pod != nil {
+		n := []string{"placed on " + r.given() + ": their labels and names resolve the slices' node selectors, and the pod (" + r.pod.Source + ") is placed only where its nodeSelector, required node affinity and tolerations let the scheduler put it"}
+		var out []int
+		for i := range r.nodes {
+			if r.out(i) {
+				out = append(out, i)
+			}
+		}
+		if len(out) > 0 {
+			n = append(n, "the pod cannot be scheduled to "+itoa(len(out))+" of "+r.given()+", so the claim is not placed there: "+r.whyNot(out, maxExcludedNoted))
+		}
+		return n
+	}
 	if r != nil {
-		n := []string{"placed on " + r.given() + ": their labels and names resolve the slices' node selectors; the pod's own node selector and affinity are not weighed"}
+		n := []string{"placed on " + r.given() + ": their labels and names resolve the slices' node selectors; the pod's own node selector, affinity and tolerations are not weighed (give the workload: --pod, the pod part or box)"}
 		kept := 0
 		for i := range r.nodes {
 			if r.nodes[i].keepsOff() != "" {

@@ -85,7 +85,7 @@ func TestZonesOnNodes(t *testing.T) {
 	if r.Allocatable || r.Placement != "not allocatable: the claim needs 5 matching devices on one node; the most is 4 on node gpu-a" {
 		t.Errorf("placement %q", r.Placement)
 	}
-	if !slices.Contains(r.Notes, "placed on the 4 nodes given: their labels and names resolve the slices' node selectors; the pod's own node selector and affinity are not weighed") {
+	if !slices.Contains(r.Notes, "placed on the 4 nodes given: their labels and names resolve the slices' node selectors; the pod's own node selector, affinity and tolerations are not weighed (give the workload: --pod, the pod part or box)") {
 		t.Errorf("notes %q", r.Notes)
 	}
 }

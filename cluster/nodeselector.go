@@ -101,7 +101,10 @@ func contains(list []string, v string) bool {
 
 // Text writes the selector compactly and deterministically, as the name of the group of nodes
 // it selects: "topology.kubernetes.io/zone In (a, b)", requirements joined by ", ", terms by " or ".
-func (s *NodeSelector) Text() string {
+func (s *NodeSelector) Text() string { return clip(s.String()) }
+
+// String is Text unclipped.
+func (s *NodeSelector) String() string {
 	var out []string
 	for _, t := range s.Terms {
 		var reqs []string
@@ -114,7 +117,7 @@ func (s *NodeSelector) Text() string {
 		}
 		out = append(out, strings.Join(reqs, ", "))
 	}
-	return clip(strings.Join(out, " or "))
+	return strings.Join(out, " or ")
 }
 
 // nodeSelector reads a nodeSelector as the API server validates it (core validation's

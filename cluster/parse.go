@@ -236,11 +236,14 @@ func typeName(v any) string {
 }
 
 // clip shortens a value quoted in a message.
-func clip(s string) string {
-	if len(s) <= 80 {
+func clip(s string) string { return clipAt(s, 80) }
+
+// clipAt shortens s to at most most bytes (and an ellipsis), at a rune's start.
+func clipAt(s string, most int) string {
+	if len(s) <= most {
 		return strings.ToValidUTF8(s, "�")
 	}
-	cut := 80
+	cut := most
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

@@ -47,6 +47,9 @@ func nodeGroups(devs []DeviceResult) []nodeGroup {
 // It says where, or the nearest miss, in words.
 func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, reach *reachability) (ok bool, placement string, cut bool) {
 	if len(groups) == 0 && reach != nil && len(devs) > 0 {
+		if n := reach.excludedCount(); n > 0 {
+			return false, "not allocatable: no device is on a node the pod can be scheduled to (it cannot be scheduled to " + itoa(n) + " of " + reach.given() + ")", false
+		}
 		return false, "not allocatable: no device is on any of " + reach.given(), false
 	}
 	if len(groups) == 0 {

@@ -1,10 +1,11 @@
 // fitclaim page: the "Check against my cluster" panel. The user pastes, drops or opens the
 // output of `kubectl get resourceslices -o yaml` (or -o json), and optionally of
 // `kubectl get resourceclaims -A -o yaml` (devices those claims hold are busy) and of
-// `kubectl get nodes -o yaml` (the claim is placed per real node); the second Go engine
+// `kubectl get nodes -o yaml` (the claim is placed per real node) and the workload (a
+// Deployment: the claim is placed only where its pod can be scheduled); the second Go engine
 // (later.js: fitclaim-later.wasm, with sigs.k8s.io/yaml and package cluster), fetched on the
 // panel's first use so the first load does not pay for it, reads it and judges every device against the claim
-// on show (its JSON, as the Claim panel's JSON tab holds it). Slices, claims and nodes never leave the browser.
+// on show (its JSON, as the Claim panel's JSON tab holds it). Slices, claims, nodes and the workload never leave the browser.
 // Every word of a verdict comes from Go; this file only moves text.
 "use strict";
 
@@ -16,6 +17,7 @@
   let lastText = "";
   let lastClaims = "";
   let lastNodes = "";
+  let lastPod = "";
   let timer = 0;
 
   async function loadEngine() {
@@ -34,6 +36,9 @@
 
   // The cluster's nodes, if given: "" means none (each node selector is a group of its own).
   function nodesText() { return optionalText("nodes"); }
+
+  // The workload, if given: "" means none (the pod's nodeSelector and tolerations not weighed).
+  function podText() { return optionalText("pod"); }
 
   // The claim on show: the JSON tab's text (the main engine's claim JSON).
   function claimJSON() {
@@ -88,6 +93,7 @@
     const text = $("slices").value;
     const claims = claimsText();
     const nodes = nodesText();
+    const pod = podText();
     const claim = claimJSON();
     if (!text.trim()) {
       $("cluster-error").hidden = true;
@@ -99,16 +105,17 @@
       showError("No claim on show yet: choose a model first.");
       return;
     }
-    if (text === lastText && claim === lastClaim && claims === lastClaims && nodes === lastNodes) return;
+    if (text === lastText && claim === lastClaim && claims === lastClaims && nodes === lastNodes && pod === lastPod) return;
     lastText = text;
     lastClaim = claim;
     lastClaims = claims;
     lastNodes = nodes;
+    lastPod = pod;
     status(window.fitclaimCluster ? "Checking…" : "Loading the cluster engine…");
     try {
       const fc = await loadEngine();
-      const out = fc.check(claim, text, claims, nodes);
-      if (text !== $("slices").value || claim !== claimJSON() || claims !== claimsText() || nodes !== nodesText()) return; // superseded meanwhile
+      const out = fc.check(claim, text, claims, nodes, pod);
+      if (text !== $("slices").value || claim !== claimJSON() || claims !== claimsText() || nodes !== nodesText() || pod !== podText()) return; // superseded meanwhile
       if (out.error) showError(out.error);
       else showReport(JSON.parse(out.report));
       status("");
@@ -132,6 +139,9 @@
     reader.readAsText(file);
   }
 
+  // The optional boxes beside the slices.
+  const OPTIONAL = ["claims", "nodes", "pod"];
+
   function wire() {
     const area = $("slices");
     if (!area) return;
@@ -140,7 +150,7 @@
     area.addEventListener("input", later);
     $("slices-check").addEventListener("click", () => { lastText = ""; check(); });
     $("slices-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0]));
-    for (const id of ["claims", "nodes"]) {
+    for (const id of OPTIONAL) {
       const box = $(id);
       if (!box) continue;
       box.addEventListener("input", later);
@@ -153,7 +163,7 @@
       e.preventDefault();
       zone.classList.remove("dragging");
       const dt = e.dataTransfer;
-      const into = e.target && (e.target.id === "claims" || e.target.id === "nodes") ? e.target.id : "slices"; // dropped on an optional box
+      const into = e.target && OPTIONAL.includes(e.target.id) ? e.target.id : "slices"; // dropped on an optional box
       if (dt && dt.files && dt.files.length) readFile(dt.files[0], into);
       else if (dt) { $(into).value = dt.getData("text"); check(); }
     });

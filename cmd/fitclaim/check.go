@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/cluster"
@@ -15,14 +16,30 @@ const exitNotAllocatable = 3
 // stdin is where --slices - reads from (a variable for tests).
 var stdin io.Reader = os.Stdin
 
-// checkFiles are check's own flags: --slices FILE (required), --claims FILE and --nodes FILE
-// (optional); "-" is standard input, for one of them at most.
+// checkFiles are check's own flags: --slices FILE (required), --claims FILE, --nodes FILE and
+// --pod FILE (optional); "-" is standard input, for one of them at most.
 type checkFiles struct {
-	slices, claims, nodes string
+	slices, claims, nodes, pod string
 }
 
-// splitCheckArgs takes --slices, --claims and --nodes out of a check command line; the rest are
-// claim flags.
+// checkFlags are check's file flags, in the order messages name them.
+var checkFlags = []string{"slices", "claims", "nodes", "pod"}
+
+// of is the file given to a flag of checkFlags.
+func (f *checkFiles) of(name string) *string {
+	switch name {
+	case "slices":
+		return &f.slices
+	case "claims":
+		return &f.claims
+	case "nodes":
+		return &f.nodes
+	}
+	return &f.pod
+}
+
+// splitCheckArgs takes --slices, --claims, --nodes and --pod out of a check command line; the
+// rest are claim flags.
 func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -31,7 +48,7 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "-" || (name != "slices" && name != "claims" && name != "nodes") {
+		if !strings.HasPrefix(a, "-") || a == "-" || !slices.Contains(checkFlags, name) {
 			rest = append(rest, a)
 			continue
 		}
@@ -45,29 +62,22 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 		if value == "" { // --nodes= or --nodes "" (an unset variable): not silently "not given"
 			return nil, checkFiles{}, fmt.Errorf("--%s needs a file, or - for standard input", name)
 		}
-		switch name {
-		case "slices":
-			files.slices = value
-		case "claims":
-			files.claims = value
-		default:
-			files.nodes = value
-		}
+		*files.of(name) = value
 	}
 	if files.slices == "" {
 		return nil, checkFiles{}, fmt.Errorf("--slices FILE is required (kubectl get resourceslices -o yaml > FILE, or --slices - to read standard input)")
 	}
 	var stdins []string // the flags reading standard input: one at most
-	for _, f := range []struct{ flag, value string }{{"--slices", files.slices}, {"--claims", files.claims}, {"--nodes", files.nodes}} {
-		if f.value == "-" {
-			stdins = append(stdins, f.flag)
+	for _, name := range checkFlags {
+		if *files.of(name) == "-" {
+			stdins = append(stdins, "--"+name)
 		}
 	}
-	switch len(stdins) {
-	case 2:
+	switch n := len(stdins); {
+	case n == 2:
 		return nil, checkFiles{}, fmt.Errorf("%s and %s cannot both read standard input; give one of them a file", stdins[0], stdins[1])
-	case 3:
-		return nil, checkFiles{}, fmt.Errorf("--slices, --claims and --nodes cannot all read standard input; give two of them a file")
+	case n > 2:
+		return nil, checkFiles{}, fmt.Errorf("%s and %s cannot all read standard input; give all but one of them a file", strings.Join(stdins[:n-1], ", "), stdins[n-1])
 	}
 	return rest, files, nil
 }
@@ -120,6 +130,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil && files.nodes != "" {
 		in.Nodes, err = readOptional("--nodes", files.nodes)
+	}
+	if err == nil && files.pod != "" {
+		in.Pod, err = readOptional("--pod", files.pod)
 	}
 	var r cluster.Report
 	if err == nil {

@@ -69,6 +69,14 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", "-"}, "", exitError, "fitclaim check: nodes: empty: paste the output of kubectl get nodes -o yaml"},
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesSlices}, "", exitError,
 			`fitclaim check: nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod"}, "", exitUsage, "fitclaim check: --pod needs a file"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod="}, "", exitUsage, "fitclaim check: --pod needs a file"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod", "/nonexistent/app.yaml"}, "", exitError, "fitclaim check: --pod: open /nonexistent/app.yaml"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes=-", "--pod", "-"}, "", exitUsage, "fitclaim check: --nodes and --pod cannot both read standard input"},
+		{[]string{"check", "--params", "7", "--slices=-", "--claims=-", "--nodes", "-", "--pod=-"}, "", exitUsage, "fitclaim check: --slices, --claims, --nodes and --pod cannot all read standard input"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod", "-"}, "", exitError, "fitclaim check: pod: empty: paste the output of fitclaim deploy, or of kubectl get deployment NAME -o yaml"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesNodes, "--pod", zonesNodes}, "", exitError,
+			"fitclaim check: pod: no pod spec in the input (it has a Node): paste the workload"},
 	}
 	// A nodes file of 6,000,000 bytes: read to one byte past the 5 MiB bound, and said to be over
 	// it (not "5242881 bytes", what was read).
@@ -177,4 +185,75 @@ func TestCheckNodes(t *testing.T) {
 	if code != exitNotAllocatable || !strings.Contains(out, "the most is 3 on nodes matching topology.kubernetes.io/zone In (a)\n") {
 		t.Fatalf("without nodes: exit %d:\n%s", code, out)
 	}
+}
+
+// check --pod: the workload's pod keeps the claim to the nodes it can be scheduled to. zones-nodes
+// with gpu-a tainted NoSchedule and gpu-b cordoned: without the pod both are tried last and gpu-a
+// takes the four devices (a0, z0, z1, s0); with fitclaim deploy's own output for the target, whose
+// pod tolerates nothing, neither is tried, and the most is gpu-c's two (s0, p0): exit 3, the
+// excluded nodes named. zones-pod.yaml's Deployment tolerates the taint and selects gpu-a alone.
+func TestCheckPod(t *testing.T) {
+	nodes, err := os.ReadFile(zonesNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := strings.Replace(strings.Replace(string(nodes), "  spec: {podCIDR: 10.244.1.0/24}", "  spec: {taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}", 1),
+		"  spec: {podCIDR: 10.244.2.0/24}", "  spec: {unschedulable: true}", 1)
+	dir := t.TempDir()
+	keptFile := filepath.Join(dir, "nodes.yaml")
+	if err := os.WriteFile(keptFile, []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	claimFlags := []string{"Qwen/Qwen3-8B", "--driver", "llmfit", "--count", "4"}
+	app, stderr, code := runCLI(append([]string{"deploy"}, claimFlags...)...)
+	if code != 0 {
+		t.Fatalf("deploy: exit %d: %s", code, stderr)
+	}
+	appFile := filepath.Join(dir, "app.yaml")
+	if err := os.WriteFile(appFile, []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := append([]string{"check", "--slices", zonesSlices, "--nodes", keptFile}, claimFlags...)
+	out, _, code := runCLI(check...)
+	if code != 0 || !strings.Contains(out, "allocatable on node gpu-a: model gets a0, z0, z1, s0; the node is tainted") {
+		t.Fatalf("without the pod: exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI(append(check, "--pod", appFile)...)
+	if code != exitNotAllocatable || !strings.Contains(out, "not allocatable: the claim needs 4 matching devices on one node; the most is 2 on node gpu-c\n") ||
+		!strings.Contains(out, "note: the pod cannot be scheduled to 2 of the 4 nodes given, so the claim is not placed there: gpu-a (tainted nvidia.com/gpu (NoSchedule), which the pod does not tolerate), gpu-b (cordoned (spec.unschedulable), and the pod does not tolerate node.kubernetes.io/unschedulable (NoSchedule))\n") ||
+		!strings.Contains(out, `the pod (Deployment "qwen-qwen3-8b-fit")`) {
+		t.Fatalf("with fitclaim deploy's pod: exit %d:\n%s", code, out)
+	}
+	pod, err := os.ReadFile("../../cluster/testdata/zones-pod.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin = strings.NewReader(string(pod))
+	defer func() { stdin = os.Stdin }()
+	out, _, code = runCLI(append(check, "--pod=-", "--json")...)
+	want, err := cluster.CheckTargetInputs(mustTarget(t, "m=Qwen%2FQwen3-8B&drv=llmfit&n=4"), cluster.Inputs{Slices: mustRead(t, zonesSlices), Nodes: []byte(kept), Pod: pod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || out != want.JSON() || !strings.Contains(out, "on no node the pod can be scheduled to: its node selector selects only gpu-b") {
+		t.Fatalf("with zones-pod.yaml: exit %d:\n%s\nwant:\n%s", code, out, want.JSON())
+	}
+}
+
+func mustTarget(t *testing.T, query string) target.Target {
+	t.Helper()
+	tg, err := target.ParsePermalink(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -98,6 +98,9 @@ Usage:
                                    (kubectl get resourceclaims -A -o yaml)
       [--nodes FILE|-]             place the claim on the cluster's real nodes, whose labels
                                    resolve node-selector slices (kubectl get nodes -o yaml)
+      [--pod FILE|-]               with --nodes, only on the nodes the workload's pod can be
+                                   scheduled to: its nodeSelector, required node affinity and
+                                   tolerations (fitclaim deploy's output, a Deployment, a Pod)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version
 

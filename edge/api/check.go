@@ -15,13 +15,16 @@ import (
 //
 //	POST /api/v1/check?<permalink keys>   body: kubectl get resourceslices -o yaml (or -o json)
 //
-// or, to say which devices are already allocated or which nodes there are, a
-// multipart/form-data body (curl -F slices=@slices.yaml -F claims=@claims.yaml -F
-// nodes=@nodes.yaml) with the part `slices` (required), `claims` (optional: kubectl get
-// resourceclaims -A -o yaml, whose allocated devices are not free) and `nodes` (optional:
-// kubectl get nodes -o yaml, whose labels resolve the slices' node selectors).
+// or, to say which devices are already allocated, which nodes there are or which of them the
+// workload's pod can be scheduled to, a multipart/form-data body (curl -F slices=@slices.yaml
+// -F claims=@claims.yaml -F nodes=@nodes.yaml -F pod=@app.yaml) with the part `slices`
+// (required), `claims` (optional: kubectl get resourceclaims -A -o yaml, whose allocated
+// devices are not free), `nodes` (optional: kubectl get nodes -o yaml, whose labels resolve the
+// slices' node selectors) and `pod` (optional: the workload, fitclaim deploy's output or a
+// Deployment, whose nodeSelector, required node affinity and tolerations keep the claim to the
+// nodes its pod can be scheduled to).
 // It answers 200 with cluster.Report.JSON ({"allocatable", "devices": […]}) — whether or not
-// the claim can be allocated —, 400 for a bad target, bad slices, claims or nodes (the message
+// the claim can be allocated —, 400 for a bad target, bad slices, claims, nodes or pod (the message
 // names the input, object and field) or a part given twice, 413 for a body (or a part) over
 // cluster.MaxInput. Answers are not cached: the body is the user's cluster.
 const CheckPath = Prefix + "check"
@@ -89,16 +92,16 @@ func readCheckBody(r *http.Request) ([]byte, int, string) {
 	return data, 0, ""
 }
 
-// maxMultipart bounds a multipart body: the three parts at their limit, and room for the parts'
+// maxMultipart bounds a multipart body: the four parts at their limit, and room for the parts'
 // headers and boundaries.
-const maxMultipart = 3*cluster.MaxInput + 64<<10
+const maxMultipart = 4*cluster.MaxInput + 64<<10
 
-// readCheckParts reads a multipart/form-data body: the part slices (required), claims and nodes
-// (optional; nil when absent), each at most cluster.MaxInput. On failure it answers the status
+// readCheckParts reads a multipart/form-data body: the part slices (required), claims, nodes
+// and pod (optional; nil when absent), each at most cluster.MaxInput. On failure it answers the status
 // and a message naming the part.
 func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string) {
 	if r.ContentLength > maxMultipart {
-		return in, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (three parts of 5 MiB)"
+		return in, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (four parts of 5 MiB)"
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, maxMultipart)
 	mr, err := r.MultipartReader()
@@ -122,11 +125,13 @@ func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string)
 			into = &in.Claims
 		case "nodes":
 			into = &in.Nodes
+		case "pod":
+			into = &in.Pod
 		default:
-			return in, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices, claims or nodes"
+			return in, http.StatusBadRequest, "body: part " + strconv.Quote(clipName(name)) + ": want slices, claims, nodes or pod"
 		}
 		if *into != nil { // a second part of a name would silently replace the first
-			return in, http.StatusBadRequest, "body: part " + name + " given twice; give each of slices, claims and nodes once"
+			return in, http.StatusBadRequest, "body: part " + name + " given twice; give each of slices, claims, nodes and pod once"
 		}
 		data, err := io.ReadAll(io.LimitReader(part, cluster.MaxInput+1))
 		if err != nil {

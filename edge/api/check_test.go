@@ -142,12 +142,17 @@ func TestCheckRouteClaims(t *testing.T) {
 		{"claims not claims", []string{"slices", string(slices), "claims", string(slices)}, 400, `claims: items[0]: kind: "ResourceSlice"; want ResourceClaim`},
 		{"empty claims", []string{"slices", string(slices), "claims", ""}, 400, "claims: empty"},
 		{"no slices part", []string{"claims", string(claims)}, 400, "slices: missing: the multipart body needs a part named slices"},
-		{"other part", []string{"slices", string(slices), "pods", "x"}, 400, `body: part "pods": want slices, claims or nodes`},
+		{"other part", []string{"slices", string(slices), "pods", "x"}, 400, `body: part "pods": want slices, claims, nodes or pod`},
 		{"nodes not nodes", []string{"slices", string(slices), "nodes", string(slices)}, 400, `nodes: items[0]: kind: "ResourceSlice"; want Node (kubectl get nodes -o yaml)`},
 		{"empty nodes", []string{"slices", string(slices), "nodes", ""}, 400, "nodes: empty"},
-		{"nodes twice", []string{"slices", string(slices), "nodes", "", "nodes", "x"}, 400, "body: part nodes given twice; give each of slices, claims and nodes once"},
-		{"slices twice", []string{"slices", string(slices), "claims", string(claims), "slices", string(slices)}, 400, "body: part slices given twice; give each of slices, claims and nodes once"},
+		{"nodes twice", []string{"slices", string(slices), "nodes", "", "nodes", "x"}, 400, "body: part nodes given twice; give each of slices, claims, nodes and pod once"},
+		{"slices twice", []string{"slices", string(slices), "claims", string(claims), "slices", string(slices)}, 400, "body: part slices given twice; give each of slices, claims, nodes and pod once"},
 		{"nodes too big", []string{"slices", string(slices), "nodes", strings.Repeat("#", cluster.MaxInput+1)}, 413, "nodes: the part is over 5242880 bytes (5 MiB)"},
+		{"pod not a pod", []string{"slices", string(slices), "pod", string(slices)}, 400, "pod: no pod spec in the input (it has a ResourceSlice): paste the workload"},
+		{"empty pod", []string{"slices", string(slices), "pod", ""}, 400, "pod: empty: paste the output of fitclaim deploy"},
+		{"pod twice", []string{"slices", string(slices), "pod", "containers: []", "pod", "containers: []"}, 400, "body: part pod given twice; give each of slices, claims, nodes and pod once"},
+		{"pod too big", []string{"slices", string(slices), "pod", strings.Repeat("#", cluster.MaxInput+1)}, 413, "pod: the part is over 5242880 bytes (5 MiB)"},
+		{"bad toleration", []string{"slices", string(slices), "pod", "tolerations: [{key: k, operator: Near}]"}, 400, `pod: the pod spec: tolerations[0].operator: "Near"; want Equal or Exists`},
 		{"claims too big", []string{"slices", string(slices), "claims", strings.Repeat("#", cluster.MaxInput+1)}, 413, "claims: the part is over 5242880 bytes (5 MiB)"},
 	}
 	for _, c := range cases {
@@ -190,5 +195,20 @@ func TestCheckRouteNodes(t *testing.T) {
 	if status, _, got := post(t, srv.URL+"/api/v1/check?p=7&drv=llmfit&n=4", ct, body); status != 200 || !strings.HasPrefix(got, `{
   "allocatable": false`) {
 		t.Fatalf("without nodes: %d\n%s", status, got)
+	}
+	// With the pod part: zones-pod.yaml's pod can go only to gpu-a, where the four fit; gpu-b's
+	// p1 is then on no node it can use. The answer is the engine's for the same four inputs.
+	pod, err := os.ReadFile("../../cluster/testdata/zones-pod.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err = cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes, Pod: pod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body = multipartBody(t, "slices", string(slices), "nodes", string(nodes), "pod", string(pod))
+	status, _, got = post(t, srv.URL+"/api/v1/check?p=7&drv=llmfit&n=4", ct, body)
+	if status != 200 || got != want.JSON() || !want.Allocatable || !strings.Contains(got, "on no node the pod can be scheduled to: its node selector selects only gpu-b") {
+		t.Fatalf("with the pod: %d\n%s\nwant:\n%s", status, got, want.JSON())
 	}
 }

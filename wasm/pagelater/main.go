@@ -6,13 +6,15 @@
 // first load does not pay for them. It adds deploy and hardware to the page's global fitclaim
 // (package later) and installs the global fitclaimCluster:
 //
-//	fitclaimCluster.check(claimJSON, slicesText[, claimsText[, nodesText]]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
+//	fitclaimCluster.check(claimJSON, slicesText[, claimsText[, nodesText[, podText]]]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
 //
 // claimJSON is the claim's JSON as the page shows it (the main wasm's render result);
 // claimsText, optional (absent or "": none given), is `kubectl get resourceclaims -A -o yaml`,
 // whose allocated devices are not free; nodesText, optional too, is `kubectl get nodes -o yaml`,
-// whose labels resolve the slices' node selectors. All are read here, in the browser, and go
-// nowhere else.
+// whose labels resolve the slices' node selectors; podText, optional too, is the workload (the
+// Deployment tab's YAML, a Deployment, a Pod or a pod spec), whose nodeSelector, required node
+// affinity and tolerations keep the claim to the nodes its pod can be scheduled to. All are read
+// here, in the browser, and go nowhere else.
 package main
 
 import (
@@ -40,11 +42,11 @@ func check(_ js.Value, args []js.Value) (out any) {
 	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
 		return map[string]any{"error": "check(claimJSON, slicesText): two strings"}
 	}
-	in := cluster.Inputs{Slices: []byte(args[1].String()), Claims: optional(args, 2), Nodes: optional(args, 3)}
+	in := cluster.Inputs{Slices: []byte(args[1].String()), Claims: optional(args, 2), Nodes: optional(args, 3), Pod: optional(args, 4)}
 	for _, p := range []struct {
 		input string
 		data  []byte
-	}{{"slices", in.Slices}, {"claims", in.Claims}, {"nodes", in.Nodes}} {
+	}{{"slices", in.Slices}, {"claims", in.Claims}, {"nodes", in.Nodes}, {"pod", in.Pod}} {
 		if len(p.data) > cluster.MaxInput { // Parse says the same; this spares decoding a huge paste
 			return map[string]any{"error": (&cluster.Error{Input: p.input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
 		}

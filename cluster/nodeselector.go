@@ -204,8 +204,21 @@ func (r NodeRequirement) check(o *object, at string, fields bool) error {
 		if _, err := strconv.ParseInt(r.Values[0], 10, 64); err != nil {
 			return o.err(at+".values[0]", strconv.Quote(clip(r.Values[0]))+"; want a whole number for Gt and Lt")
 		}
+		if !isLabelValue(r.Values[0]) { // "-1", "+3": numbers, but not label values
+			return o.err(at+".values[0]", strconv.Quote(clip(r.Values[0]))+"; want a whole number without a sign for Gt and Lt (a label value)")
+		}
 	default:
 		return o.err(at+".operator", strconv.Quote(clip(r.Operator))+"; want In, NotIn, Exists, DoesNotExist, Gt or Lt")
+	}
+	// The API server validates the key and the values as a label's (core validation's
+	// ValidateNodeSelectorRequirement); k8s' nodeaffinity would not parse them either.
+	if !isLabelKey(r.Key) {
+		return o.err(at+".key", strconv.Quote(clip(r.Key))+"; want "+labelKeyRule)
+	}
+	for i, v := range r.Values {
+		if !isLabelValue(v) {
+			return o.err(at+".values["+strconv.Itoa(i)+"]", strconv.Quote(clip(v))+"; want "+labelValueRule)
+		}
 	}
 	return nil
 }

@@ -287,6 +287,12 @@ func podSpec(o *object, path string, v any) (*Pod, error) {
 				}
 				return nil, o.err(field("nodeSelector."+clip(k)), "is a "+typeName(sel[k])+"; want a string"+hint)
 			}
+			if !isLabelKey(k) { // the API server validates a nodeSelector as labels
+				return nil, o.err(field("nodeSelector"), "key "+strconv.Quote(clip(k))+"; want "+labelKeyRule)
+			}
+			if !isLabelValue(s) {
+				return nil, o.err(field("nodeSelector."+clip(k)), strconv.Quote(clip(s))+"; want "+labelValueRule)
+			}
 			pod.NodeSelector[k] = s
 		}
 	}

@@ -1,120 +1,187 @@
 package claim
 
 import (
-	"github.com/fitclaim/fitclaim/target"
+	"bytes"
 	"strconv"
 	"strings"
+	"unsafe"
+
+	"github.com/fitclaim/fitclaim/target"
 
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
 	"github.com/fitclaim/fitclaim/internal/smallsort"
 )
 
-// jsonField is one key of the JSON summary; the summary writes them sorted by key, as llmfit
-// (serde_json with a BTreeMap-ordered struct) does.
+// jsonField is one key of the JSON summary and its value, kept unwritten (a number, a string
+// to quote, a list of strings) until the summary writes it into its one buffer: written as
+// strings first, a claim's values were a dozen to forty strings allocated and copied again.
+// The summary writes them sorted by key, as llmfit (serde_json with a BTreeMap-ordered struct)
+// does.
 type jsonField struct {
-	key, value string
+	key  string
+	kind jsonKind
+	s    string   // jsonRaw: written as it is; jsonStr: quoted
+	n    int64    // jsonInt
+	x    float64  // jsonNum: as serde_json writes an f64 (appendJSONFloat)
+	list []string // jsonList: an array of strings, one a line
 }
+
+type jsonKind uint8
+
+const (
+	jsonRaw jsonKind = iota
+	jsonStr
+	jsonInt
+	jsonNum
+	jsonList
+)
+
+func rawField(k, v string) jsonField         { return jsonField{key: k, kind: jsonRaw, s: v} }
+func strField(k, v string) jsonField         { return jsonField{key: k, kind: jsonStr, s: v} }
+func intField(k string, n int64) jsonField   { return jsonField{key: k, kind: jsonInt, n: n} }
+func numField(k string, x float64) jsonField { return jsonField{key: k, kind: jsonNum, x: x} }
+func boolField(k string, v bool) jsonField   { return rawField(k, strconv.FormatBool(v)) }
 
 // renderJSON writes the fit as llmfit's ten keys, plus the keys of what llmfit does not do
 // (kv sizing, drivers, several devices) only when they are used.
 func renderJSON(b *fit.Bounds, name, version string) string {
 	t := &b.Target
-	f := []jsonField{
-		{"claimName", jsonString(name)},
-		{"deviceClass", jsonString(b.DeviceClass)},
-		{"efficiencyPct", strconv.Itoa(t.EfficiencyPct)},
-		{"memoryGi", strconv.FormatInt(b.MemoryGi, 10)},
-		{"minBandwidthGBs", strconv.FormatInt(b.MinBandwidthGBs, 10)},
-		{"minTps", jsonFloat(t.MinTps)},
-		{"model", jsonString(b.Model.Name)},
-		{"quant", jsonString(b.Quant)},
-		{"resolverVersion", jsonString(version)},
-		{"weightsGb", jsonFloat(jsontext.Round(b.WeightsGB, 1))},
-	}
+	f := make([]jsonField, 0, 32)
+	f = append(f,
+		strField("claimName", name),
+		strField("deviceClass", b.DeviceClass),
+		intField("efficiencyPct", int64(t.EfficiencyPct)),
+		intField("memoryGi", b.MemoryGi),
+		intField("minBandwidthGBs", b.MinBandwidthGBs),
+		numField("minTps", t.MinTps),
+		strField("model", b.Model.Name),
+		strField("quant", b.Quant),
+		strField("resolverVersion", version),
+		numField("weightsGb", jsontext.Round(b.WeightsGB, 1)))
 	if t.Sizing == target.SizingKV {
 		f = append(f,
-			jsonField{"activeParamsB", jsonFloat(jsontext.Round(b.ActiveParamsB, 3))},
-			jsonField{"contextTokens", strconv.Itoa(b.ContextTokens)},
+			numField("activeParamsB", jsontext.Round(b.ActiveParamsB, 3)),
+			intField("contextTokens", int64(b.ContextTokens)),
 			// efficiencyPct is the target's field (llmfit's 55 when absent); the KV-aware floor
 			// uses it only when given, else speedEfficiency, the calibrated one: efficiencyGiven
 			// says which, without renaming or dropping llmfit's key (docs/CONTRACT.md).
-			jsonField{"efficiencyGiven", strconv.FormatBool(b.EfficiencyGiven)},
-			jsonField{"kvCache", jsonString(b.KVCache)},
-			jsonField{"kvCacheGi", jsonFloat(jsontext.Round(b.KVBytes/(1<<30), 3))},
-			jsonField{"kvEstimated", strconv.FormatBool(b.KVEstimated)},
-			jsonField{"sequences", strconv.Itoa(t.Sequences)},
-			jsonField{"speedEfficiency", jsonFloat(jsontext.Round(b.SpeedEfficiency, 4))},
-			jsonField{"speedFamily", jsonString(b.SpeedFamily)},
-			jsonField{"speedOverheadMs", jsonFloat(jsontext.Round(b.SpeedOverheadSeconds*1e3, 3))},
-			jsonField{"sizing", jsonString(t.Sizing)})
+			boolField("efficiencyGiven", b.EfficiencyGiven),
+			strField("kvCache", b.KVCache),
+			numField("kvCacheGi", jsontext.Round(b.KVBytes/(1<<30), 3)),
+			boolField("kvEstimated", b.KVEstimated),
+			intField("sequences", int64(t.Sequences)),
+			numField("speedEfficiency", jsontext.Round(b.SpeedEfficiency, 4)),
+			strField("speedFamily", b.SpeedFamily),
+			numField("speedOverheadMs", jsontext.Round(b.SpeedOverheadSeconds*1e3, 3)),
+			strField("sizing", t.Sizing))
 		if t.Driver == fit.DriverAny { // the NVIDIA alternative's floor, behind productNames
 			f = append(f,
-				jsonField{"nvidiaMinBandwidthGBs", strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)},
-				jsonField{"nvidiaSpeedEfficiency", jsonFloat(jsontext.Round(b.NVIDIASpeedEfficiency, 4))},
-				jsonField{"nvidiaSpeedFamily", jsonString(b.NVIDIASpeedFamily)})
+				intField("nvidiaMinBandwidthGBs", b.NVIDIAMinBandwidthGBs),
+				numField("nvidiaSpeedEfficiency", jsontext.Round(b.NVIDIASpeedEfficiency, 4)),
+				strField("nvidiaSpeedFamily", b.NVIDIASpeedFamily))
 		}
 	}
 	if t.Driver != fit.DriverLlmfit || t.Count > 1 {
-		f = append(f, jsonField{"count", strconv.Itoa(t.Count)}, jsonField{"driver", jsonString(t.Driver)})
+		f = append(f, intField("count", int64(t.Count)), strField("driver", t.Driver))
 		if len(b.Products) > 0 {
-			list := make([]string, len(b.Products))
-			for i, p := range b.Products {
-				list[i] = jsonString(p)
-			}
-			f = append(f, jsonField{"productNames", "[\n    " + strings.Join(list, ",\n    ") + "\n  ]"})
+			f = append(f, jsonField{key: "productNames", kind: jsonList, list: b.Products})
 		}
 	}
 	if t.CapacityRequest { // memoryGi is then also each device's capacity request
-		f = append(f, jsonField{"capacityRequest", "true"})
+		f = append(f, rawField("capacityRequest", "true"))
 	}
 	smallsort.Func(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) }) // the keys are distinct
-	var s strings.Builder
-	s.Grow(1024) // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
-	s.WriteString("{\n")
+	out := make([]byte, 0, 1024)                                                         // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
+	out = append(out, "{\n"...)
 	for i, kv := range f {
-		s.WriteString(`  "`) // the keys are ASCII letters: each quotes as itself
-		s.WriteString(kv.key)
-		s.WriteString(`": `)
-		s.WriteString(kv.value)
-		if i < len(f)-1 {
-			s.WriteByte(',')
+		out = append(out, `  "`...) // the keys are ASCII letters: each quotes as itself
+		out = append(out, kv.key...)
+		out = append(out, `": `...)
+		switch kv.kind {
+		case jsonStr:
+			out = jsontext.AppendQuote(out, kv.s)
+		case jsonInt:
+			out = strconv.AppendInt(out, kv.n, 10)
+		case jsonNum:
+			out = appendJSONFloat(out, kv.x)
+		case jsonList:
+			out = append(out, "[\n    "...)
+			for j, p := range kv.list {
+				if j > 0 {
+					out = append(out, ",\n    "...)
+				}
+				out = jsontext.AppendQuote(out, p)
+			}
+			out = append(out, "\n  ]"...)
+		default:
+			out = append(out, kv.s...)
 		}
-		s.WriteByte('\n')
+		if i < len(f)-1 {
+			out = append(out, ',')
+		}
+		out = append(out, '\n')
 	}
-	s.WriteString("}")
-	return s.String()
+	out = append(out, '}')
+	return unsafe.String(unsafe.SliceData(out), len(out)) // out is not written again
 }
 
 // jsonFloat prints a float as serde_json does (ryu): shortest digits, always with a fraction or
 // an exponent, plain notation for decimal exponents from -5 to 16.
-func jsonFloat(x float64) string {
+func jsonFloat(x float64) string { return string(appendJSONFloat(nil, x)) }
+
+// appendJSONFloat appends jsonFloat(x) to out, with no string of its own on the way (the
+// digits are cut from strconv's shortest 'e' form in a buffer on the stack).
+func appendJSONFloat(out []byte, x float64) []byte {
 	if x == 0 {
-		return "0.0"
+		return append(out, "0.0"...)
 	}
-	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX
-	sign := ""
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], x, 'e', -1, 64) // d.ddde±XX
 	if e[0] == '-' {
-		sign, e = "-", e[1:]
+		out, e = append(out, '-'), e[1:]
 	}
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
+	at := bytes.IndexByte(e, 'e')
+	mant, expText := e[:at], e[at+1:]
+	exp := 0
+	for _, c := range expText[1:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if expText[0] == '-' {
+		exp = -exp
+	}
+	var digitsBuf [24]byte
+	digits := append(digitsBuf[:0], mant[0])
+	if len(mant) > 2 {
+		digits = append(digits, mant[2:]...)
+	}
 	kk := exp + 1 // position of the decimal point after the first kk digits
 	n := len(digits)
 	switch {
 	case n <= kk && kk <= 16:
-		return sign + digits + strings.Repeat("0", kk-n) + ".0"
+		out = append(out, digits...)
+		for range kk - n {
+			out = append(out, '0')
+		}
+		return append(out, ".0"...)
 	case 0 < kk && kk <= 16:
-		return sign + digits[:kk] + "." + digits[kk:]
+		out = append(out, digits[:kk]...)
+		out = append(out, '.')
+		return append(out, digits[kk:]...)
 	case -5 < kk && kk <= 0:
-		return sign + "0." + strings.Repeat("0", -kk) + digits
+		out = append(out, "0."...)
+		for range -kk {
+			out = append(out, '0')
+		}
+		return append(out, digits...)
 	case n == 1:
-		return sign + digits + "e" + strconv.Itoa(kk-1)
+		out = append(out, digits...)
+		out = append(out, 'e')
+		return strconv.AppendInt(out, int64(kk-1), 10)
 	default:
-		return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
+		out = append(out, digits[0], '.')
+		out = append(out, digits[1:]...)
+		out = append(out, 'e')
+		return strconv.AppendInt(out, int64(kk-1), 10)
 	}
 }
-
-// jsonString quotes s as serde_json does.
-func jsonString(s string) string { return jsontext.Quote(s) }

@@ -3,9 +3,13 @@ package claim
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/internal/jsontext"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -142,13 +146,66 @@ func TestJSONString(t *testing.T) {
 		"</script>":  `"</script>"`,
 	}
 	for in, want := range cases {
-		got := jsonString(in)
+		got := string(jsontext.AppendQuote(nil, in)) // how renderJSON writes a string
 		if got != want {
-			t.Errorf("jsonString(%q) = %s, want %s", in, got, want)
+			t.Errorf("AppendQuote(%q) = %s, want %s", in, got, want)
 		}
 		var back string
 		if err := json.Unmarshal([]byte(got), &back); err != nil || back != string([]rune(in)) {
-			t.Errorf("jsonString(%q) reads back as %q, %v", in, back, err)
+			t.Errorf("AppendQuote(%q) reads back as %q, %v", in, back, err)
+		}
+	}
+}
+
+// jsonFloatByStrings is jsonFloat as it was written before appendJSONFloat (strings cut and
+// joined), kept as the reference TestAppendJSONFloatIsTheStringsVersion holds it to.
+func jsonFloatByStrings(x float64) string {
+	if x == 0 {
+		return "0.0"
+	}
+	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	kk := exp + 1
+	n := len(digits)
+	switch {
+	case n <= kk && kk <= 16:
+		return sign + digits + strings.Repeat("0", kk-n) + ".0"
+	case 0 < kk && kk <= 16:
+		return sign + digits[:kk] + "." + digits[kk:]
+	case -5 < kk && kk <= 0:
+		return sign + "0." + strings.Repeat("0", -kk) + digits
+	case n == 1:
+		return sign + digits + "e" + strconv.Itoa(kk-1)
+	default:
+		return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
+	}
+}
+
+// TestAppendJSONFloatIsTheStringsVersion: the same text for every exponent's range (plain,
+// exponent, small fractions, subnormals), both signs, the rounded values the JSON writes, and
+// after text already in the buffer.
+func TestAppendJSONFloatIsTheStringsVersion(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 1))
+	xs := []float64{0, 1, -1, 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64, 1e16, 1e-5, 1e-6, 123.456}
+	for range 20000 {
+		xs = append(xs,
+			math.Float64frombits(r.Uint64()),                       // any bit pattern
+			(r.Float64()-0.5)*math.Pow(10, float64(r.IntN(50)-25)), // around the plain range
+			math.Round(r.Float64()*1e4)/10)                         // one decimal, as weightsGb
+	}
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		want := jsonFloatByStrings(x)
+		if got := string(appendJSONFloat([]byte("ab"), x)); got != "ab"+want {
+			t.Fatalf("appendJSONFloat(%v) = %q, want %q", x, got, "ab"+want)
 		}
 	}
 }

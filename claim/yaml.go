@@ -13,13 +13,17 @@ type lineWriter struct {
 	b strings.Builder
 }
 
-func (w *lineWriter) line(indent int, s string) {
+// line writes one line: the indent, then parts, written one after the other rather than
+// joined first (a joined line was a string allocated and copied once more, a dozen a claim).
+func (w *lineWriter) line(indent int, parts ...string) {
 	if indent <= len(indentSpaces) {
 		w.b.WriteString(indentSpaces[:indent]) // no new string per line, as strings.Repeat made
 	} else {
 		w.b.WriteString(strings.Repeat(" ", indent))
 	}
-	w.b.WriteString(s)
+	for _, s := range parts {
+		w.b.WriteString(s)
+	}
 	w.b.WriteByte('\n')
 }
 
@@ -32,16 +36,16 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 	var w lineWriter
 	w.b.Grow(2048) // a manifest is 2–7 KB: start at the smallest, not at 8 bytes doubling up
 	for _, h := range headerLines(b, version) {
-		w.line(0, "# "+h)
+		w.line(0, "# ", h)
 	}
 	kind := "ResourceClaim"
 	if b.Target.Template {
 		kind = "ResourceClaimTemplate"
 	}
 	w.line(0, "apiVersion: resource.k8s.io/v1")
-	w.line(0, "kind: "+kind)
+	w.line(0, "kind: ", kind)
 	w.line(0, "metadata:")
-	w.line(2, "name: "+yamlString(name))
+	w.line(2, "name: ", yamlString(name))
 	w.line(0, "spec:")
 	in := 2
 	if b.Target.Template {
@@ -54,7 +58,7 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 	if b.Driver.Name == fit.DriverAny {
 		w.line(in+6, "firstAvailable:")
 		for _, alt := range fit.AnyAlternatives() {
-			w.line(in+8, "- name: "+alt.Name)
+			w.line(in+8, "- name: ", alt.Name)
 			writeExact(&w, in+10, alt, alt.Domain, b)
 		}
 	} else {
@@ -64,7 +68,7 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 	if c := constraintRequest(b); c != "" {
 		w.line(in+2, "constraints:")
 		w.line(in+4, "- requests:")
-		w.line(in+8, "- "+c)
+		w.line(in+8, "- ", c)
 		w.line(in+6, "matchAttribute: "+matchAttribute)
 	}
 	return w.b.String()
@@ -73,10 +77,10 @@ func renderYAML(b *fit.Bounds, name, version string) string {
 // writeExact writes the fields of an ExactDeviceRequest (or a sub-request, which has the same
 // ones after its name) at the given indentation.
 func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds) {
-	w.line(in, "deviceClassName: "+yamlString(class))
+	w.line(in, "deviceClassName: ", yamlString(class))
 	if b.Target.Count > 1 {
 		w.line(in, "allocationMode: ExactCount")
-		w.line(in, "count: "+strconv.Itoa(b.Target.Count))
+		w.line(in, "count: ", strconv.Itoa(b.Target.Count))
 	}
 	w.line(in, "selectors:")
 	w.line(in+2, "- cel:")
@@ -84,14 +88,15 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 	lines := selectorLines(d, b)
 	for i, l := range lines {
 		if i < len(lines)-1 && !strings.HasSuffix(l, ",") {
-			l += " &&"
+			w.line(in+8, l, " &&")
+			continue
 		}
 		w.line(in+8, l)
 	}
 	if b.Target.CapacityRequest {
 		w.line(in, "capacity:")
 		w.line(in+2, "requests:")
-		w.line(in+4, CapacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+"Gi")
+		w.line(in+4, CapacityName+": ", strconv.FormatInt(b.MemoryGi, 10), "Gi")
 	}
 }
 

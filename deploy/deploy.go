@@ -144,20 +144,20 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.b.WriteString("---\n")
 	for _, l := range header(r, p, b) {
 		for _, part := range claim.WrapComment(claim.CommentSafe(l)) { // 80 columns, as the claim's header
-			w.line(0, "# "+part)
+			w.line(0, "# ", part)
 		}
 	}
 	name := quote(r.Name)
 	labels := func(in int) {
 		w.line(in, "labels:")
-		w.line(in+2, "app.kubernetes.io/name: "+name)
+		w.line(in+2, "app.kubernetes.io/name: ", name)
 	}
 	// object starts the Deployment and the Service alike, up to their spec.
 	object := func(apiVersion, kind string) {
-		w.line(0, "apiVersion: "+apiVersion)
-		w.line(0, "kind: "+kind)
+		w.line(0, "apiVersion: ", apiVersion)
+		w.line(0, "kind: ", kind)
 		w.line(0, "metadata:")
-		w.line(2, "name: "+name)
+		w.line(2, "name: ", name)
 		labels(2)
 		w.line(4, "app.kubernetes.io/managed-by: fitclaim")
 		w.line(0, "spec:")
@@ -168,20 +168,20 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(4, "type: Recreate")
 	w.line(2, "selector:")
 	w.line(4, "matchLabels:")
-	w.line(6, "app.kubernetes.io/name: "+name)
+	w.line(6, "app.kubernetes.io/name: ", name)
 	w.line(2, "template:")
 	w.line(4, "metadata:")
 	labels(6)
 	w.line(4, "spec:")
 	w.line(6, "resourceClaims:")
 	w.line(8, "- name: "+claimRef)
-	w.line(10, "resourceClaimTemplateName: "+quote(r.Claim.Name))
+	w.line(10, "resourceClaimTemplateName: ", quote(r.Claim.Name))
 	w.line(6, "containers:")
-	w.line(8, "- name: "+p.Name)
-	w.line(10, "image: "+quote(r.Image))
+	w.line(8, "- name: ", p.Name)
+	w.line(10, "image: ", quote(r.Image))
 	w.line(10, "args:")
 	for _, a := range r.Args {
-		w.line(12, "- "+quote(a))
+		w.line(12, "- ", quote(a))
 	}
 	w.line(10, "env:")
 	w.line(12, "- name: HF_TOKEN")
@@ -192,7 +192,7 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(18, "optional: true")
 	w.line(10, "ports:")
 	w.line(12, "- name: http")
-	w.line(14, "containerPort: "+itoa(r.Port))
+	w.line(14, "containerPort: ", itoa(r.Port))
 	w.line(14, "protocol: TCP")
 	w.line(10, "readinessProbe:")
 	w.line(12, "httpGet:")
@@ -214,10 +214,10 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(0, "---")
 	object("v1", "Service")
 	w.line(2, "selector:")
-	w.line(4, "app.kubernetes.io/name: "+name)
+	w.line(4, "app.kubernetes.io/name: ", name)
 	w.line(2, "ports:")
 	w.line(4, "- name: http")
-	w.line(6, "port: "+itoa(r.Port))
+	w.line(6, "port: ", itoa(r.Port))
 	w.line(6, "targetPort: http")
 	w.line(6, "protocol: TCP")
 	return w.b.String()

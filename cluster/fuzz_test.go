@@ -112,3 +112,42 @@ func FuzzParseNodes(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePod: any pod input is read or refused with an *Error naming the pod input; nothing
+// panics, and what is read places zones.yaml's devices on zones-nodes.yaml's nodes.
+func FuzzParsePod(f *testing.F) {
+	for _, name := range []string{"zones-pod.yaml", "zones-nodes.yaml"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("tolerations: [{operator: Exists}]\nnodeSelector: {example.com/gpu: \"true\"}\n"))
+	slices, err := os.ReadFile("testdata/zones.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	nodes, err := os.ReadFile("testdata/zones-nodes.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, ok := fit.LookupDriver(fit.DriverLlmfit)
+	if !ok {
+		f.Fatal("no llmfit driver")
+	}
+	b := &fit.Bounds{MemoryGi: 40, Driver: d, DeviceClass: d.Domain, Target: target.Default()}
+	b.Target.Count = 2
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := CheckInputs(b, Inputs{Slices: slices, Nodes: nodes, Pod: data})
+		if err != nil {
+			if e, ok := err.(*Error); !ok || e.Input != "pod" {
+				t.Fatalf("error %T %v, want a pod *Error", err, err)
+			}
+			return
+		}
+		if js := r.JSON(); !json.Valid([]byte(js)) {
+			t.Fatalf("JSON() is not JSON: %s", js)
+		}
+	})
+}

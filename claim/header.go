@@ -2,6 +2,7 @@ package claim
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -281,7 +282,7 @@ func deviceLines(b *fit.Bounds) []string {
 			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor is NOT enforced, only memory")
 	}
 	if t.CapacityRequest {
-		out = append(out, "share:  capacity.requests "+CapacityName+": "+strconv.FormatInt(b.MemoryGi, 10)+
+		out = append(out, "share:  capacity.requests "+CapacityRequestNames(b)+": "+strconv.FormatInt(b.MemoryGi, 10)+
 			"Gi a device (KEP-5075), so a shared device (allowMultipleAllocations) gives this claim a share that big, "+
 			"not its requestPolicy default; needs DRAConsumableCapacity (on by default since Kubernetes 1.36): "+
 			"with it off the API server drops the request")
@@ -360,4 +361,16 @@ func deviceReadWords(b *fit.Bounds) string {
 	w, kv := b.TimedReadGB(n)
 	return " on " + strconv.Itoa(n) + " devices: " + twoDecimals(w) + " GB weights + " + twoDecimals(kv) + " GB KV each (" +
 		shareWords(share) + " of the KV cache: " + kvKeptWhy(b) + ")"
+}
+
+// CapacityRequestNames is the name the capacity request gives the memory, or each
+// alternative's when they differ ("llmfit.ai/memory or gpu.nvidia.com/memory").
+func CapacityRequestNames(b *fit.Bounds) string {
+	var names []string
+	for _, a := range Alternatives(b) {
+		if n := CapacityRequestName(&b.Target, a.Driver.Domain); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, " or ")
 }

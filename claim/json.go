@@ -90,6 +90,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 	}
 	if t.CapacityRequest { // memoryGi is then also each device's capacity request
 		f = append(f, rawField("capacityRequest", "true"))
+		if t.CapacityName == target.CapacityQualified { // only then: the request names "<domain>/memory"
+			f = append(f, strField("capacityName", t.CapacityName))
+		}
 	}
 	smallsort.Func(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) }) // the keys are distinct
 	out := make([]byte, 0, 1024)                                                         // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // lineWriter writes indented YAML lines.
@@ -96,15 +97,26 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 	if b.Target.CapacityRequest {
 		w.line(in, "capacity:")
 		w.line(in+2, "requests:")
-		w.line(in+4, CapacityName+": ", strconv.FormatInt(b.MemoryGi, 10), "Gi")
+		w.line(in+4, CapacityRequestName(&b.Target, d.Domain)+": ", strconv.FormatInt(b.MemoryGi, 10), "Gi")
 	}
+}
+
+// CapacityRequestName is the name the claim's capacity request gives the memory of a device of
+// the driver domain: CapacityName, or with the target's capacityName qualified,
+// "<domain>/memory" (each alternative of a firstAvailable claim its own driver's).
+func CapacityRequestName(t *target.Target, domain string) string {
+	if t.CapacityName == target.CapacityQualified {
+		return domain + "/" + CapacityName
+	}
+	return CapacityName
 }
 
 // CapacityName is the capacity a claim asking for capacity requests: the device memory's, as the
 // drivers publish it (unqualified, in the driver's own domain). The allocator matches a request's
 // name to the device's capacity names as they are spelled, so a device that publishes its memory
 // as "<domain>/memory" (which the selector's device.capacity['<domain>'] also reads) has no
-// capacity of this name and is not allocated to the claim.
+// capacity of this name and is not allocated to the claim; the target's capacityName qualified
+// names that spelling instead (CapacityRequestName).
 const CapacityName = "memory"
 
 // yamlString writes a checked DNS-1123 subdomain (a claim name, a DeviceClass name) as a YAML

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // asking is bounds for an llmfit.ai claim of count devices of ≥ memoryGi and 1,000 GB/s that
@@ -29,7 +31,7 @@ func TestCapacityRequestRounding(t *testing.T) {
 		"node-p/capped-0: no: capacity memory: the 17Gi the claim asks (its requestPolicy's validRange min 1Gi, max 16Gi) is above the max",
 		"node-p/few-0: no: capacity memory: the 17Gi the claim asks is above every one of its requestPolicy's validValues 8Gi, 16Gi",
 		"node-p/plain-0: model",
-		"node-p/named-0: no: the claim's capacity request names memory, a capacity the device does not publish under that name (the allocator matches names as the device spells them)",
+		"node-p/named-0: no: the claim's capacity request names memory, but the device publishes its memory as llmfit.ai/memory and the allocator matches names as spelled: set Memory capacity name to qualified (capn=qualified, --capacity-name qualified)",
 		"node-p/whole-0: model",
 	})
 	shares := map[string]string{}
@@ -127,5 +129,66 @@ func TestBadRequestPolicy(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v\nwant %s", c.name, err, c.want)
 		}
+	}
+}
+
+// The request by the qualified name (capacityName qualified: capacity.requests["llmfit.ai/memory"]):
+// on capacity-policies.yaml it is named-0, which spells its memory llmfit.ai/memory, that the
+// allocator takes (not shared: allocated whole, no share), and every device that spells it
+// memory it skips, each saying so and how to name theirs; a note counts them.
+func TestCapacityNameQualified(t *testing.T) {
+	b := asking(t, 17, 1)
+	b.Target.CapacityName = target.CapacityQualified
+	r, err := CheckInputs(b, Inputs{Slices: readTestdata(t, "capacity-policies.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := "no: the claim's capacity request names llmfit.ai/memory, but the device publishes its memory as memory and the allocator matches names as spelled: set Memory capacity name to memory (capn=memory, --capacity-name memory, the default)"
+	sameRows(t, r, []string{
+		"node-p/round-0: " + other, "node-p/low-0: " + other, "node-p/values-0: " + other,
+		"node-p/capped-0: " + other, "node-p/few-0: " + other, "node-p/plain-0: " + other,
+		"node-p/named-0: model",
+		"node-p/whole-0: " + other,
+	})
+	allocatedAs(t, r, "allocatable on node node-p: model gets named-0")
+	for _, want := range []string{
+		"the claim asks 17Gi of each device's llmfit.ai/memory (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request",
+		"7 devices the claim's selectors take publish their memory as memory, not as llmfit.ai/memory, the name its capacity request asks: the allocator skips them (it matches capacity names as spelled); Memory capacity name memory (capn=memory, --capacity-name memory) names that, or leave the capacity request out",
+	} {
+		if !slices.Contains(r.Notes, want) {
+			t.Errorf("no note %q in %q", want, r.Notes)
+		}
+	}
+	// By the plain name, the other way round: named-0 alone is skipped, and the note says so.
+	b.Target.CapacityName = target.CapacityPlain
+	if r, err = CheckInputs(b, Inputs{Slices: readTestdata(t, "capacity-policies.yaml")}); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 device the claim's selectors take publishes its memory as llmfit.ai/memory, not as memory, the name its capacity request asks: the allocator skips it (it matches capacity names as spelled); Memory capacity name qualified (capn=qualified, --capacity-name qualified) names that, or leave the capacity request out"
+	if !slices.Contains(r.Notes, want) {
+		t.Errorf("no note %q in %q", want, r.Notes)
+	}
+}
+
+// The claim names each alternative's own domain: llmfit.ai's and gpu.nvidia.com's for driver any.
+func TestCapacityNameQualifiedClaim(t *testing.T) {
+	tg := target.Default()
+	tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.CapacityRequest, tg.CapacityName = 7, "F16", 10, fit.DriverAny, true, target.CapacityQualified
+	r, err := claim.Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 7B F16: 17Gi a device (as TestCapacityRequestRounding's claim asks).
+	for _, want := range []string{"\n                llmfit.ai/memory: 17Gi\n", "\n                gpu.nvidia.com/memory: 17Gi\n", "capacity.requests llmfit.ai/memory or gpu.nvidia.com/memory: 17Gi"} {
+		if !strings.Contains(r.YAML, want) {
+			t.Errorf("the claim lacks %q:\n%s", want, r.YAML)
+		}
+	}
+	if !strings.Contains(r.JSON, `"capacityName": "qualified"`) {
+		t.Errorf("JSON:\n%s", r.JSON)
+	}
+	tg.CapacityName = target.CapacityPlain
+	if r, err = claim.Render(tg); err != nil || strings.Contains(r.JSON, "capacityName") || strings.Count(r.YAML, "\n                memory: 17Gi\n") != 2 {
+		t.Errorf("plain: %v\n%s\n%s", err, r.YAML, r.JSON)
 	}
 }

@@ -174,6 +174,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	}
 	counters := counterPools(slices, pools, drawing)
 	var shareNotes []string
+	misnamed := map[string]int{} // selected devices refused for spelling their memory otherwise, by that spelling
 	seen := map[deviceID]bool{}
 	for _, s := range slices {
 		k := poolKey{s.Driver, s.Pool}
@@ -193,17 +194,21 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 			full := ""
 			if problem == "" && taken[id] == "" {
 				short = cp.short(k, consumes, nil)
-				full = capacityShort(b, d, shares[id])
+				full = capacityShort(b, d, s.Driver, shares[id])
 			}
 			var onNodes []string
 			nowhere := ""
 			if reach != nil {
 				onNodes, nowhere = reach.of(d)
 			}
-			res := judgeDevice(b, alts, &s, d, problem, short, full, requestRefused(b, d), taken[id], nowhere)
+			refused, published := requestRefused(b, d, s.Driver)
+			res := judgeDevice(b, alts, &s, d, problem, short, full, refused, taken[id], nowhere)
+			if published != "" && selectedByAny(res.Selected) {
+				misnamed[published]++
+			}
 			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, consumes, cp, d.Selector, onNodes
 			if res.Matches && d.AllowMultipleAllocations {
-				res.Share = shareText(b, d, shares[id])
+				res.Share = shareText(b, d, s.Driver, shares[id])
 				if n := shareNote(b, d, s.Driver, b.Driver.Domain, b.MemoryGi); n != "" {
 					shareNotes = append(shareNotes, n)
 				}
@@ -229,6 +234,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 		r.Notes = append(r.Notes, inUseNotes(c.InUse, seen)...)
 	}
 	r.Notes = append(r.Notes, sharedNotes(b, slices, shares, shareNotes)...)
+	r.Notes = append(r.Notes, misnamedNotes(b, misnamed)...)
 	for _, d := range r.Devices {
 		if d.CELError {
 			r.Notes = append(r.Notes, "device "+d.Device+" ("+d.Node+"): evaluating the selector fails; the scheduler reports an error for its node instead of skipping it")
@@ -338,6 +344,16 @@ func notes(b *fit.Bounds, alts []claim.Alternative, claimsGiven bool) []string {
 		n = append(n, b.Driver.Domain+" publishes no bandwidth: devices are matched on memory only")
 	}
 	return n
+}
+
+// selectedByAny says whether some alternative's class and selectors take the device.
+func selectedByAny(selected []bool) bool {
+	for _, s := range selected {
+		if s {
+			return true
+		}
+	}
+	return false
 }
 
 // itoa is strconv.Itoa, short.

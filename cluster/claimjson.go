@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 
 // BoundsFromClaimJSON rebuilds, from a claim's JSON (claim.Result.JSON, what `fitclaim claim
 // --json` and /api/v1/claim.json print), the bounds Judge reads: the floors, the driver, the
-// DeviceClass, the NVIDIA allow-list, the count and whether it asks its memory as capacity. The page's cluster panel runs in its own
+// DeviceClass, the NVIDIA allow-list, the count and whether it asks its memory as capacity, and by which name. The page's cluster panel runs in its own
 // wasm (sigs.k8s.io/yaml is large) without the catalog, and gets the claim this way.
 func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	var c struct {
@@ -22,6 +23,7 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 		Driver          string   `json:"driver"`
 		ProductNames    []string `json:"productNames"`
 		CapacityRequest bool     `json:"capacityRequest"` // the claim asks memoryGi as capacity.requests.memory
+		CapacityName    string   `json:"capacityName"`    // qualified: as capacity.requests.<domain>/memory
 	}
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
 		return nil, &Error{Object: "the claim", Msg: "not a fitclaim claim's JSON (" + clip(err.Error()) + ")"}
@@ -48,5 +50,11 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	b := &fit.Bounds{MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
 	b.Target = target.Default()
 	b.Target.Driver, b.Target.Count, b.Target.CapacityRequest = c.Driver, c.Count, c.CapacityRequest
+	if c.CapacityName != "" {
+		if !c.CapacityRequest || !slices.Contains(target.CapacityNames(), c.CapacityName) {
+			return nil, &Error{Object: "the claim", Field: "capacityName", Msg: strconv.Quote(clip(c.CapacityName)) + "; want " + strings.Join(target.CapacityNames(), " or ") + ", beside capacityRequest true"}
+		}
+		b.Target.CapacityName = c.CapacityName
+	}
 	return b, nil
 }

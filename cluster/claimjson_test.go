@@ -23,9 +23,12 @@ func TestClaimJSONGivesTheSameReport(t *testing.T) {
 	n := 0
 	for _, drv := range fit.DriverNames() {
 		for _, count := range []int{1, 2} {
-			for _, p := range []float64{7, 70, -7, -70} { // negative: the same size, asking its memory as capacity
+			for _, p := range []float64{7, 70, -7, -70, -8} { // negative: the same size, asking its memory as capacity
 				target := target.Default()
 				target.ParamsB, target.Driver, target.Count, target.CapacityRequest = max(p, -p), drv, count, p < 0
+				if p == -8 { // asking it by the qualified name, <domain>/memory
+					target.CapacityName = "qualified"
+				}
 				r, err := claim.Render(target)
 				if err != nil {
 					continue
@@ -51,10 +54,11 @@ func TestClaimJSONGivesTheSameReport(t *testing.T) {
 			}
 		}
 	}
-	if n < 120 {
+	if n < 150 {
 		t.Fatalf("only %d comparisons", n)
 	}
-	for _, bad := range []string{"", "{}", `{"memoryGi": 1, "minBandwidthGBs": 1, "driver": "tpu"}`, `{"memoryGi": 1, "minBandwidthGBs": 1, "count": 99}`} {
+	for _, bad := range []string{"", "{}", `{"memoryGi": 1, "minBandwidthGBs": 1, "driver": "tpu"}`, `{"memoryGi": 1, "minBandwidthGBs": 1, "count": 99}`,
+		`{"memoryGi": 1, "minBandwidthGBs": 1, "capacityName": "qualified"}`, `{"memoryGi": 1, "minBandwidthGBs": 1, "capacityRequest": true, "capacityName": "short"}`} {
 		if _, err := BoundsFromClaimJSON(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

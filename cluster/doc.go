@@ -97,9 +97,12 @@
 // allocator rounds it (calculateConsumedCapacity): a validRange raises it to its min, then to a
 // whole step above the min; validValues to the first at least as big; a request above the
 // validRange's max, above every validValue or above the capacity refuses the device
-// (violatesPolicy). Every device, shared or not, must publish a capacity named exactly memory:
-// the allocator matches a request's names as the device spells them, so a device that spells its
-// memory "<domain>/memory", which the selector reads, is not allocated to such a claim. The
+// (violatesPolicy). Every device, shared or not, must publish a capacity named exactly as the
+// request names it: the allocator matches a request's names as the device spells them, so a
+// device that spells its memory "<domain>/memory", which the selector reads, is not allocated to
+// a claim that asks "memory", nor one that spells it "memory" to a claim whose capacityName is
+// qualified (which asks "<domain>/memory", each alternative its own driver's domain). Such a
+// device says what it publishes and the capacityName that names it, and a note counts them. The
 // conformance module proves this against the allocator (capacity-policies.yaml, shared.yaml with
 // and without shared-claims.yaml, and the ordinary clusters, where the request changes nothing
 // but for such devices), and that with the gate off the API server drops the request and the

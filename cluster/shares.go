@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // Consumable capacity (KEP-5075, DRAConsumableCapacity: beta and on by default since Kubernetes
@@ -55,10 +57,11 @@ func heldShares(inUse []InUse) map[deviceID]*sharesHeld {
 }
 
 // capacityAsk is what the claim asks of a device's capacity (capacity.requests), nil for none:
-// its memory floor a device, under the capacity name package claim writes, when the target asks
-// for capacity. The allocator matches the name as the device spells it.
-func capacityAsk(b *fit.Bounds, name string) *big.Rat {
-	if !b.Target.CapacityRequest || name != claim.CapacityName {
+// its memory floor a device of the driver, under the capacity name package claim writes for that
+// driver's alternative (claim.CapacityRequestName), when the target asks for capacity. The
+// allocator matches the name as the device spells it.
+func capacityAsk(b *fit.Bounds, driver, name string) *big.Rat {
+	if !b.Target.CapacityRequest || name != claim.CapacityRequestName(&b.Target, driver) {
 		return nil
 	}
 	return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(b.MemoryGi), 30))
@@ -132,20 +135,42 @@ func shareOf(d *Device, name string, ask *big.Rat) (take *big.Rat, words, refuse
 	return take, words, ""
 }
 
-// requestRefused says why the allocator skips the device for the claim's capacity request
-// (DRAConsumableCapacity on; shared or not), or "": a requested capacity the device does not
-// publish under that very name, or a request its requestPolicy or capacity cannot meet. A
-// device whose memory is spelled "<domain>/memory" is read by the selector, not by the request.
-func requestRefused(b *fit.Bounds, d *Device) string {
-	ask := capacityAsk(b, claim.CapacityName)
+// requestRefused says why the allocator skips the device of the driver for the claim's capacity
+// request (DRAConsumableCapacity on; shared or not), or "": a requested capacity the device does
+// not publish under that very name, or a request its requestPolicy or capacity cannot meet.
+// published is, when the device spells its memory the other way ("<domain>/memory" for a request
+// of "memory", or "memory" for one of "<domain>/memory"), that spelling: the selector reads both,
+// the request only the one it names, and the target's capacityName can name the other.
+func requestRefused(b *fit.Bounds, d *Device, driver string) (refused, published string) {
+	asked := claim.CapacityRequestName(&b.Target, driver)
+	ask := capacityAsk(b, driver, asked)
 	if ask == nil {
-		return ""
+		return "", ""
 	}
-	if _, ok := d.Capacity[claim.CapacityName]; !ok {
-		return "the claim's capacity request names " + claim.CapacityName + ", a capacity the device does not publish under that name (the allocator matches names as the device spells them)"
+	if _, ok := d.Capacity[asked]; !ok {
+		other, fix := driver+"/"+claim.CapacityName, "qualified ("+capacityNameSetting(target.CapacityQualified)+")"
+		if asked != claim.CapacityName {
+			other, fix = claim.CapacityName, "memory ("+capacityNameSetting(target.CapacityPlain)+", the default)"
+		}
+		if _, ok := d.Capacity[other]; ok {
+			return "the claim's capacity request names " + asked + ", but the device publishes its memory as " + other + " and the allocator matches names as spelled: set " + capacityNameLabel() + " to " + fix, other
+		}
+		return "the claim's capacity request names " + asked + ", a capacity the device does not publish under that name (the allocator matches names as the device spells them)", ""
 	}
-	_, _, refused := shareOf(d, claim.CapacityName, ask)
-	return refused
+	_, _, refused = shareOf(d, asked, ask)
+	return refused, ""
+}
+
+// capacityNameLabel is the target field's label, as the page's form shows it.
+func capacityNameLabel() string {
+	f, _ := target.ByName("capacityName")
+	return f.Label
+}
+
+// capacityNameSetting spells a value of the target's capacityName in a link and on the command line.
+func capacityNameSetting(value string) string {
+	f, _ := target.ByName("capacityName")
+	return f.Key + "=" + value + ", --" + f.Flag + " " + value
 }
 
 func capacityNames(d *Device) []string {
@@ -159,13 +184,13 @@ func capacityNames(d *Device) []string {
 
 // capacityShort says why the device has no room for this claim's share after the shares other
 // claims hold, or "" when it has. Every capacity is checked, as the allocator checks them.
-func capacityShort(b *fit.Bounds, d *Device, held *sharesHeld) string {
+func capacityShort(b *fit.Bounds, d *Device, driver string, held *sharesHeld) string {
 	if held == nil {
 		return "" // a share takes at most the capacity: the default by validation, a request by requestRefused
 	}
 	for _, name := range capacityNames(d) {
 		value := d.Capacity[name].value
-		take, words, _ := shareOf(d, name, capacityAsk(b, name))
+		take, words, _ := shareOf(d, name, capacityAsk(b, driver, name))
 		used := held.consumed[name]
 		if used == nil {
 			used = new(big.Rat)
@@ -180,10 +205,10 @@ func capacityShort(b *fit.Bounds, d *Device, held *sharesHeld) string {
 }
 
 // shareText says, for a device several claims can share, what this claim's share of it takes.
-func shareText(b *fit.Bounds, d *Device, held *sharesHeld) string {
+func shareText(b *fit.Bounds, d *Device, driver string, held *sharesHeld) string {
 	var parts []string
 	for _, name := range capacityNames(d) {
-		_, words, _ := shareOf(d, name, capacityAsk(b, name))
+		_, words, _ := shareOf(d, name, capacityAsk(b, driver, name))
 		part := name + " " + words + " of " + counterText(d.Capacity[name].value)
 		if held != nil && held.consumed[name] != nil {
 			part += ", " + counterText(held.consumed[name]) + " held by other claims' shares"
@@ -211,7 +236,7 @@ func shareNote(b *fit.Bounds, d *Device, driver string, domain string, memoryGi 
 	if name == "" {
 		return ""
 	}
-	take, words, _ := shareOf(d, name, capacityAsk(b, name))
+	take, words, _ := shareOf(d, name, capacityAsk(b, driver, name))
 	if (Quantity{value: take}).AtLeastGi(memoryGi) {
 		return ""
 	}
@@ -226,7 +251,7 @@ const maxShareNotes = 5
 func sharedNotes(b *fit.Bounds, slices []Slice, shares map[deviceID]*sharesHeld, small []string) []string {
 	var n []string
 	if b.Target.CapacityRequest {
-		n = append(n, "the claim asks "+strconv.FormatInt(b.MemoryGi, 10)+"Gi of each device's "+claim.CapacityName+" (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request")
+		n = append(n, "the claim asks "+strconv.FormatInt(b.MemoryGi, 10)+"Gi of each device's "+claim.CapacityRequestNames(b)+" (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request")
 	}
 	any := len(shares) > 0
 	for _, s := range slices {
@@ -246,4 +271,24 @@ func sharedNotes(b *fit.Bounds, slices []Slice, shares map[deviceID]*sharesHeld,
 		small = append(small[:maxShareNotes:maxShareNotes], itoa(len(small)-maxShareNotes)+" more shared devices give this claim less memory than the model needs")
 	}
 	return append(n, small...)
+}
+
+// misnamedNotes say, under a capacity request, how many devices the selectors take are refused
+// only because they spell their memory otherwise than the request names it (by that spelling),
+// and how the claim can name theirs.
+func misnamedNotes(b *fit.Bounds, misnamed map[string]int) []string {
+	var n []string
+	for _, spelling := range slices.Sorted(maps.Keys(misnamed)) {
+		count, devices, publish, them := misnamed[spelling], " devices", " publish their", "them"
+		if count == 1 {
+			devices, publish, them = " device", " publishes its", "it"
+		}
+		value := target.CapacityQualified
+		if spelling == claim.CapacityName {
+			value = target.CapacityPlain
+		}
+		n = append(n, itoa(count)+devices+" the claim's selectors take"+publish+" memory as "+spelling+", not as "+claim.CapacityRequestNames(b)+
+			", the name its capacity request asks: the allocator skips "+them+" (it matches capacity names as spelled); "+capacityNameLabel()+" "+value+" ("+capacityNameSetting(value)+") names that, or leave the capacity request out")
+	}
+	return n
 }

@@ -323,3 +323,143 @@ func TestCapacityRequestGateOff(t *testing.T) {
 	}
 	t.Logf("gate off: the API server drops the request; the incubating allocator: %v; the stable one allocates %s and %s whole", refused, got[0].Device, got[1].Device)
 }
+
+// qualifiedShared is shared.yaml and shared-claims.yaml with every device's memory spelled
+// llmfit.ai/memory, and the shares held consuming it under that name.
+func qualifiedShared(t *testing.T) (slices, claims []byte) {
+	t.Helper()
+	s := strings.ReplaceAll(string(readCluster(t, "shared.yaml")), "      capacity:\n        memory:", "      capacity:\n        llmfit.ai/memory:")
+	c := strings.ReplaceAll(string(readCluster(t, "shared-claims.yaml")), "{memory: ", "{llmfit.ai/memory: ")
+	if strings.Count(s, "llmfit.ai/memory:") != 3 || strings.Count(c, "llmfit.ai/memory: ") != 4 {
+		t.Fatalf("qualifiedShared: the edits did not apply:\n%s\n%s", s, c)
+	}
+	return []byte(s), []byte(c)
+}
+
+// capacityName qualified: the claim asks capacity.requests["<domain>/memory"] in each alternative.
+// It passes the API server's validation; device by device (capacity-policies.yaml, shared.yaml
+// and its qualified spelling), the allocator takes exactly the devices cluster matches, with the
+// share cluster says; claim by claim (llmfit and any, one and two devices, two sizes) the
+// verdicts agree, on those clusters with and without the shares held and on the ordinary ones.
+func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
+	ctx := context.Background()
+	qs, qc := qualifiedShared(t)
+	tg := target.Default()
+	tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.CapacityRequest, tg.CapacityName = 7, "F16", 10, fit.DriverLlmfit, true, target.CapacityQualified
+	r, m, ok := claimToCheck(t, tg) // decoded, defaulted and validated as the API server does
+	if !ok || r.Bounds.MemoryGi != 17 {
+		t.Fatalf("claim %v, %d Gi", ok, r.Bounds.MemoryGi)
+	}
+	const name = "llmfit.ai/memory"
+	if got := m.Claim.Spec.Devices.Requests[0].Exactly.Capacity; got == nil || !got.Requests[name].Equal(apiresource.MustParse("17Gi")) || len(got.Requests) != 1 {
+		t.Fatalf("capacity %+v", got)
+	}
+	// consumed: the allocator's share of each device alone ("-": skipped; "": allocated whole).
+	for _, c := range []struct {
+		label, node string
+		slices      []byte
+		consumed    map[string]string
+	}{
+		{"capacity-policies.yaml", "node-p", readCluster(t, "capacity-policies.yaml"), map[string]string{
+			"round-0": "-", "low-0": "-", "values-0": "-", "capped-0": "-", "few-0": "-", "plain-0": "-", "whole-0": "-", // memory, not llmfit.ai/memory
+			"named-0": "", // llmfit.ai/memory, not shared: whole
+		}},
+		{"shared.yaml", "node-s", readCluster(t, "shared.yaml"), map[string]string{"shared-0": "-", "shared-1": "-", "whole-0": "-"}},
+		{"shared.yaml spelled llmfit.ai/memory", "node-s", qs, map[string]string{
+			"shared-0": "17Gi", // validRange min 1Gi, step 1Gi: 1 + 16 × 1 = 17Gi
+			"shared-1": "17Gi", // no requestPolicy: what is asked
+			"whole-0":  "",
+		}},
+	} {
+		k8s, err := DecodeSlices(c.slices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := cluster.Check(&r.Bounds, c.slices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for dev, want := range c.consumed {
+			got, err := results(ctx, ConsumableFeatures, m, only(k8s, dev), structured.AllocatedState{}, c.node)
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.label, dev, err)
+			}
+			share := "-"
+			if len(got) == 1 {
+				share = ""
+				if q, ok := got[0].ConsumedCapacity[name]; ok {
+					share = q.String()
+				}
+			}
+			if share != want {
+				t.Errorf("%s %s: allocator's share %q, want %q", c.label, dev, share, want)
+			}
+			i := slices.IndexFunc(rep.Devices, func(d cluster.DeviceResult) bool { return d.Device == dev })
+			if d := rep.Devices[i]; d.Matches != (want != "-") || (want != "" && want != "-" && !strings.Contains(d.Share, name+" the "+want+" the claim asks")) {
+				t.Errorf("%s %s: cluster matches %v, share %q (%q); the allocator's share %q", c.label, dev, d.Matches, d.Share, d.Reasons, want)
+			}
+		}
+	}
+
+	pairs := map[string]clusterPair{
+		"capacity-policies.yaml":        {readCluster(t, "capacity-policies.yaml"), nil},
+		"shared × shared-claims.yaml":   {readCluster(t, "shared.yaml"), readCluster(t, "shared-claims.yaml")},
+		"qualified shared free":         {qs, nil},
+		"qualified shared × its claims": {qs, qc},
+	}
+	for name, data := range clusterFixtures(t) {
+		pairs[name] = clusterPair{data, nil}
+	}
+	checked, allocatable := 0, 0
+	for _, drv := range []string{fit.DriverLlmfit, fit.DriverAny} {
+		for _, size := range []struct {
+			paramsB float64
+			quant   string
+		}{{7, "F16"}, {30, "Q4_K_M"}} {
+			for _, n := range []int{1, 2} {
+				tg := target.Default()
+				tg.ParamsB, tg.Quant, tg.MinTps, tg.Driver, tg.Count = size.paramsB, size.quant, 10, drv, n
+				tg.CapacityRequest, tg.CapacityName = true, target.CapacityQualified
+				r, m, ok := claimToCheck(t, tg)
+				if !ok {
+					continue
+				}
+				for pairName, p := range pairs {
+					what := pairName + " × " + claimLabel(tg) + " capn=qualified"
+					k8s, err := DecodeSlices(p.slices)
+					if err != nil {
+						t.Fatal(err)
+					}
+					held, err := DecodeClaims(p.claims)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var nodes []*corev1.Node
+					for _, n := range SliceNodes(k8s) {
+						nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
+					}
+					rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					byNode, err := allocateWith(ctx, ConsumableFeatures, m, k8s, AllocatedStateShared(held), nodes)
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					ok, err := agreeAllocation(byNode, rep)
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					checked++
+					if ok {
+						allocatable++
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 || allocatable == 0 || allocatable == checked {
+		t.Fatalf("%d claim × cluster pairs, %d allocatable: both verdicts must occur", checked, allocatable)
+	}
+	t.Logf("capacityName qualified: %d claim × cluster pairs agree with the allocator (%d allocatable)", checked, allocatable)
+}

@@ -146,4 +146,8 @@ var Fields = []Field{
 	{Name: "capacityRequest", Key: "cap", Flag: "capacity-request", Label: "Request memory as capacity",
 		Help:    "ask each device's memory floor as capacity.requests.memory (KEP-5075, DRAConsumableCapacity: on by default since Kubernetes 1.36), so a shared device (allowMultipleAllocations) gives the claim a share that big, not its requestPolicy default; where the gate is off the API server drops the request",
 		boolean: func(t *Target) *bool { return &t.CapacityRequest }},
+	{Name: "capacityName", Key: "capn", Flag: "capacity-name", Arg: "N", Label: "Memory capacity name", MaxLen: 16, ZeroOK: true, Derived: "memory",
+		Choices: CapacityNames,
+		Help:    "with capacityRequest: the name the request gives the devices' memory, as their driver publishes it: memory, or qualified (<the driver's domain>/memory, each alternative its own); the allocator takes a device only if it publishes the name asked",
+		str:     func(t *Target) *string { return &t.CapacityName }},
 }

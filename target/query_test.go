@@ -168,8 +168,8 @@ func TestFieldsCoverTarget(t *testing.T) {
 func TestParsePermalinkErrors(t *testing.T) {
 	long := strings.Repeat("a", 10000)
 	cases := []struct{ in, want string }{
-		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap`},
-		{"M=x", `query: unknown key "M"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap`},
+		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
+		{"M=x", `query: unknown key "M"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
 		{"tps=1&tps=2", "Target decode speed (minTps, tps): given 2 times; give it once"},
 		{"m=a&m=a&m=a", "Model (model, m): given 3 times; give it once"},
 		{"m=%zz", `query: invalid percent-encoding in "m=%zz"`},
@@ -238,7 +238,7 @@ func TestParsePermalinkPartial(t *testing.T) {
 		`query: invalid percent-encoding in "q=%zz"`,
 		`Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "abc")`,
 		"Devices (count, n): given 2 times; give it once",
-		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap`,
+		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`,
 	}
 	if !reflect.DeepEqual(msgs, wantMsgs) {
 		t.Errorf("errors:\n got %q\nwant %q", msgs, wantMsgs)

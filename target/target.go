@@ -19,8 +19,12 @@ type Target struct {
 	// the capacity's requestPolicy default. Off by default: a claim without it is the claim
 	// older fitclaims wrote, valid where DRAConsumableCapacity is off.
 	CapacityRequest bool
-	Name            string
-	DeviceClass     string
+	// CapacityName is how the request names the devices' memory: "" or "memory" (CapacityPlain,
+	// as the drivers publish it) or "qualified" ("<the alternative's driver domain>/memory"). The
+	// allocator matches a request's names to a device's capacities as spelled.
+	CapacityName string
+	Name         string
+	DeviceClass  string
 
 	Sizing    string // "llmfit" (parity) or "kv"
 	Context   int    // kv: tokens; 0 = the entry's context length capped at fit.DefaultContextCap
@@ -66,6 +70,15 @@ type Target struct {
 	MaxNumSeqs           int
 	MaxNumBatchedTokens  int
 }
+
+// The spellings of the capacity a capacity request names.
+const (
+	CapacityPlain     = "memory"
+	CapacityQualified = "qualified"
+)
+
+// CapacityNames lists the spellings, the default first.
+func CapacityNames() []string { return []string{CapacityPlain, CapacityQualified} }
 
 // The serving engines a Deployment can run.
 const (

@@ -102,6 +102,9 @@ func (t *Target) checkTogether() error {
 			return active.Err("must be at most the model's " + params.Label + " (" + Num(t.ParamsB) + " billion) (got " + strconv.FormatFloat(t.ActiveParamsB, 'g', -1, 64) + ")")
 		}
 	}
+	if t.CapacityName == CapacityQualified && !t.CapacityRequest {
+		return field("capacityName").Err("names the capacity a capacity request asks for: set " + field("capacityRequest").Label + " (capacityRequest, cap=1) too, or leave it out")
+	}
 	return t.checkEngine()
 }
 

@@ -53,6 +53,21 @@ func TestCapacityRequestField(t *testing.T) {
 	if value != "1" {
 		t.Errorf("a cap=1 link leaves the select at %q", value)
 	}
+
+	// The capacity's name, qualified: the request names llmfit.ai/memory (the example's driver's
+	// domain), the address bar says capn=qualified, the claim is the engine's.
+	p.eval(`(() => { const s = document.getElementById("capacityName"); s.value = "qualified"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
+	named := want
+	named.CapacityName = target.CapacityQualified
+	if got := p.fragment(); got != target.Permalink(named) || !strings.Contains(got, "capn=qualified") {
+		t.Errorf("fragment %q, want %q", got, target.Permalink(named))
+	}
+	res = render(t, named)
+	if !strings.Contains(res.YAML, "/memory: ") {
+		t.Fatalf("the engine's claim names no qualified capacity:\n%s", res.YAML)
+	}
+	got = p.waitText("yaml", func(s string) bool { return s == res.YAML }, "the claim that names its capacity qualified")
+	sameText(t, "claim with capn=qualified", res.YAML, got)
 	p.noProblems()
 	p2.noProblems()
 }

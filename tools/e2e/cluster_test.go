@@ -226,6 +226,33 @@ func TestClusterPanelNodes(t *testing.T) {
 	p.pasteInto("nodes", string(slices))
 	p.waitText("cluster-error", func(s string) bool { return s == badErr.Error() }, badErr.Error())
 
+	// The workload (zones-pod.yaml: a Deployment among fitclaim deploy's other objects) with the
+	// nodes: the claim is placed only where its pod can go (gpu-a), the notes name the nodes left
+	// out; a bad workload gives the engine's message.
+	pod, err := os.ReadFile(filepath.Join(dir, "zones-pod.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPod, err := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes, Pod: pod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.pasteInto("nodes", string(nodes))
+	p.pasteInto("pod", string(pod))
+	p.waitText("cluster-notes", func(s string) bool {
+		return strings.Contains(s, "the pod cannot be scheduled to 3 of the 4 nodes given")
+	}, "the pod's notes")
+	if got, want := p.tableRows(), engineRows(withPod); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table with the pod:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, badPod := cluster.CheckTargetInputs(tg, cluster.Inputs{Slices: slices, Nodes: nodes, Pod: nodes})
+	if badPod == nil {
+		t.Fatal("nodes accepted as a pod")
+	}
+	p.pasteInto("pod", string(nodes))
+	p.waitText("cluster-error", func(s string) bool { return s == badPod.Error() }, badPod.Error())
+	p.pasteInto("pod", "")
+
 	p.pasteInto("nodes", "")
 	p.waitText("cluster-verdict", func(s string) bool { return s == groups.Placement }, "groups again: "+groups.Placement)
 	p.noProblems()

@@ -7,47 +7,50 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 )
 
-// selectorLines renders the CEL selector of one device request for a driver, one clause per
-// line; the lines are joined by " &&" and written as a YAML folded block. Every map lookup is
-// guarded: an unknown attribute is a runtime error that aborts scheduling of the whole pod,
-// while an unknown domain is an empty map, so "'x' in m" guards are cheap and sufficient.
-func selectorLines(d fit.Driver, b *fit.Bounds) []string {
-	dom := "'" + d.Domain + "'"
-	attrs := "device.attributes[" + dom + "]"
-	caps := "device.capacity[" + dom + "]"
-	memory := []string{
-		"'memory' in " + caps,
-		caps + ".memory.compareTo(quantity('" + strconv.FormatInt(b.MemoryGi, 10) + "Gi')) >= 0",
+// writeSelector writes the CEL selector of one device request for a driver, one clause per
+// line, the lines joined by " &&" (a line of the product list ends in ',' instead), as the
+// lines of a YAML folded block at indent in. Every map lookup is guarded: an unknown attribute
+// is a runtime error that aborts scheduling of the whole pod, while an unknown domain is an
+// empty map, so "'x' in m" guards are cheap and sufficient. Each line is written in parts, not
+// first joined into a string (TestWriteSelectorIsSelectorLines keeps the code that did).
+func writeSelector(w *lineWriter, in int, d fit.Driver, b *fit.Bounds) {
+	dom := d.Domain
+	memory := func(end string) {
+		w.line(in, "'memory' in device.capacity['", dom, "'] &&")
+		w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", strconv.FormatInt(b.MemoryGi, 10), "Gi')) >= 0", end)
 	}
 	switch {
 	case d.Name == fit.DriverLlmfit:
-		return append(memory,
-			"'memoryBandwidthGBs' in "+attrs,
-			attrs+".memoryBandwidthGBs >= "+strconv.FormatInt(b.MinBandwidthGBs, 10),
-			"'healthy' in "+attrs,
-			attrs+".healthy")
+		memory(" &&")
+		w.line(in, "'memoryBandwidthGBs' in device.attributes['", dom, "'] &&")
+		w.line(in, "device.attributes['", dom, "'].memoryBandwidthGBs >= ", strconv.FormatInt(b.MinBandwidthGBs, 10), " &&")
+		w.line(in, "'healthy' in device.attributes['", dom, "'] &&")
+		w.line(in, "device.attributes['", dom, "'].healthy")
 	case d.ProductList:
 		// No driver publishes bandwidth: the floor becomes an allow-list of products that meet
 		// it. MIG slices (type "mig") have a fraction of the bandwidth, so whole GPUs only.
-		lines := append([]string{"'type' in " + attrs, attrs + ".type == 'gpu'"}, memory...)
-		lines = append(lines, "'productName' in "+attrs)
-		list := attrs + ".productName in ["
-		for i, p := range b.Products {
-			if i > 0 {
-				lines = append(lines, list+",")
-				list = ""
-			}
-			list += celString(p)
+		w.line(in, "'type' in device.attributes['", dom, "'] &&")
+		w.line(in, "device.attributes['", dom, "'].type == 'gpu' &&")
+		memory(" &&")
+		w.line(in, "'productName' in device.attributes['", dom, "'] &&")
+		if len(b.Products) == 0 {
+			w.line(in, "device.attributes['", dom, "'].productName in []")
+			return
 		}
-		return append(lines, list+"]")
+		for i, p := range b.Products {
+			end := ","
+			if i == len(b.Products)-1 {
+				end = "]"
+			}
+			if i == 0 {
+				w.line(in, "device.attributes['", dom, "'].productName in ['", celEscaper.Replace(p), "'", end)
+			} else {
+				w.line(in, "'", celEscaper.Replace(p), "'", end)
+			}
+		}
 	default:
-		return memory
+		memory("")
 	}
-}
-
-// celString quotes s as a CEL single-quoted string literal.
-func celString(s string) string {
-	return "'" + celEscaper.Replace(s) + "'"
 }
 
 // celEscaper is made once: building a Replacer was a fifth of a kv render's time.

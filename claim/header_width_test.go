@@ -105,5 +105,11 @@ func TestWrapSameAsCounted(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("appendWrap(%q) = %q, counting first gives %q", l, got, want)
 		}
+		// WriteComment writes the same lines, each after "# ".
+		var b strings.Builder
+		WriteComment(&b, l)
+		if w := "# " + strings.Join(want, "\n# ") + "\n"; b.String() != w {
+			t.Fatalf("WriteComment(%q) = %q, want %q", l, b.String(), w)
+		}
 	}
 }

@@ -36,9 +36,7 @@ const indentSpaces = "                                "
 func renderYAML(b *fit.Bounds, name, version string) string {
 	var w lineWriter
 	w.b.Grow(2048) // a manifest is 2–7 KB: start at the smallest, not at 8 bytes doubling up
-	for _, h := range headerLines(b, version) {
-		w.line(0, "# ", h)
-	}
+	writeHeader(&w, b, version)
 	kind := "ResourceClaim"
 	if b.Target.Template {
 		kind = "ResourceClaimTemplate"
@@ -86,14 +84,7 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 	w.line(in, "selectors:")
 	w.line(in+2, "- cel:")
 	w.line(in+6, "expression: >-")
-	lines := selectorLines(d, b)
-	for i, l := range lines {
-		if i < len(lines)-1 && !strings.HasSuffix(l, ",") {
-			w.line(in+8, l, " &&")
-			continue
-		}
-		w.line(in+8, l)
-	}
+	writeSelector(w, in+8, d, b)
 	if b.Target.CapacityRequest {
 		w.line(in, "capacity:")
 		w.line(in+2, "requests:")

@@ -80,7 +80,7 @@ func classSelects(alt claim.Alternative, driver string, d *Device) judgement {
 }
 
 // requestSelects evaluates the claim's selector for the alternative's driver, clause by clause
-// as package claim writes it (selectorLines).
+// as package claim writes it (writeSelector).
 func requestSelects(alt claim.Alternative, b *fit.Bounds, driver string, d *Device) judgement {
 	dom := alt.Driver.Domain
 	mem := memoryClause(b, driver, dom, d)

@@ -143,9 +143,7 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.b.WriteString(r.Claim.YAML)
 	w.b.WriteString("---\n")
 	for _, l := range header(r, p, b) {
-		for _, part := range claim.WrapComment(claim.CommentSafe(l)) { // 80 columns, as the claim's header
-			w.line(0, "# ", part)
-		}
+		claim.WriteComment(&w.b, claim.CommentSafe(l)) // 80 columns, as the claim's header
 	}
 	name := quote(r.Name)
 	labels := func(in int) {

@@ -186,6 +186,9 @@ func (r NodeRequirement) check(o *object, at string, fields bool) error {
 		if n != 1 {
 			return o.err(at+".values", strconv.Itoa(n)+" values; want exactly one node name (matchFields)")
 		}
+		if !isDNSSubdomain(r.Values[0]) { // a node's name, as core validation's ValidateNodeName checks it
+			return o.err(at+".values[0]", strconv.Quote(clip(r.Values[0]))+"; want a node name: lower-case letters, digits, '-' and '.', at most 253")
+		}
 		return nil
 	}
 	switch r.Operator {

@@ -345,9 +345,9 @@ func podAffinity(o *object, path string, v any, pod *Pod) error {
 // tolerationEffects are the effects a toleration may name ("" is every effect).
 var tolerationEffects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
 
-// tolerations reads the pod's tolerations as core validation's validateTolerations checks them:
-// operator Equal (or empty) or Exists; an empty key only with Exists; Exists without a value;
-// tolerationSeconds only with NoExecute.
+// tolerations reads the pod's tolerations as core validation's ValidateTolerations checks them:
+// operator Equal (or empty) or Exists; a key that is a label key, and an empty one only with
+// Exists; Equal's value a label value, Exists without a value; tolerationSeconds only with NoExecute.
 func tolerations(o *object, path string, v any) ([]Toleration, error) {
 	return mappings(o, path, v, func(at string, m map[string]any) (t Toleration, err error) {
 		for _, f := range []struct {
@@ -368,6 +368,12 @@ func tolerations(o *object, path string, v any) ([]Toleration, error) {
 			return t, o.err(at+".operator", strconv.Quote(t.Operator)+"; want Equal or Exists (Gt and Lt need the alpha feature gate TaintTolerationComparisonOperators, off by default)")
 		default:
 			return t, o.err(at+".operator", strconv.Quote(clip(t.Operator))+"; want Equal or Exists")
+		}
+		if t.Key != "" && !isLabelKey(t.Key) {
+			return t, o.err(at+".key", strconv.Quote(clip(t.Key))+"; want "+labelKeyRule)
+		}
+		if t.Operator != tolExists && !isLabelValue(t.Value) {
+			return t, o.err(at+".value", strconv.Quote(clip(t.Value))+"; want "+labelValueRule)
 		}
 		if t.Key == "" && t.Operator != tolExists {
 			return t, o.err(at+".operator", "must be Exists when key is empty (a toleration of every taint)")

@@ -22,7 +22,8 @@ type DeviceResult struct {
 	// to, when the claims were given; the device is then not free for this claim.
 	AllocatedTo string `json:"allocatedTo,omitempty"`
 	// Nodes are, when the cluster's nodes are given, the nodes a device published for a node
-	// selector is on: those the selector selects, by name (at most maxListedNodes of them).
+	// selector is on: those the selector selects, by name (at most maxListedNodes of them); with
+	// the workload's pod given, only those the pod can be scheduled to.
 	Nodes []string `json:"nodes,omitempty"`
 	// Share says, for a matching device several claims can share (allowMultipleAllocations,
 	// KEP-5075), what this claim's share of it takes: it asks for no capacity, so each capacity's

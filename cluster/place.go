@@ -95,6 +95,9 @@ func place(alts []claim.Alternative, devs []DeviceResult, groups []nodeGroup, re
 		}
 	}
 	spentTail := ""
+	if reach != nil && reach.excludedCount() > 0 { // said first: it is the pod's choice, not the cluster's
+		spentTail = "; the pod cannot be scheduled to " + itoa(reach.excludedCount()) + " of " + reach.given() + " (the notes say why)"
+	}
 	if spent > 0 {
 		spentTail = " (" + itoa(spent) + " more that would match have their shared counters used up by devices other claims hold)"
 	}

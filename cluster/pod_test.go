@@ -56,7 +56,7 @@ func TestPodKeepsTheClaimToItsNodes(t *testing.T) {
 	// Five: gpu-a's four are the most; without the pod gpu-b's four would be tried too, and
 	// the nearest miss is the same node.
 	r = zonesPod(t, 5, nodes, pod)
-	if r.Allocatable || r.Placement != "not allocatable: the claim needs 5 matching devices on one node; the most is 4 on node gpu-a" {
+	if r.Allocatable || r.Placement != "not allocatable: the claim needs 5 matching devices on one node; the most is 4 on node gpu-a; the pod cannot be scheduled to 3 of the 4 nodes given (the notes say why)" {
 		t.Errorf("placement %q", r.Placement)
 	}
 	// Two, with the pod's rack bound at 3 instead of 5: gpu-a (rack 2) still; at 2 none of
@@ -86,7 +86,8 @@ func TestPodTolerations(t *testing.T) {
 	nodes := keptOffNodes(t)
 	gpuA := "allocatable on node gpu-a: model gets a0, z0, z1, s0"
 	gpuB := "allocatable on node gpu-b: model gets z0, z1, s0, p1"
-	short := "not allocatable: the claim needs 4 matching devices on one node; the most is 2 on node gpu-c"
+	// gpu-a and gpu-b kept off, cpu-d without the nodeSelector's label: 3 of 4 out.
+	short := "not allocatable: the claim needs 4 matching devices on one node; the most is 2 on node gpu-c; the pod cannot be scheduled to 3 of the 4 nodes given (the notes say why)"
 	for _, c := range []struct {
 		name, tolerations, want string
 	}{

@@ -223,7 +223,7 @@ func TestCheckPod(t *testing.T) {
 		t.Fatalf("without the pod: exit %d:\n%s", code, out)
 	}
 	out, _, code = runCLI(append(check, "--pod", appFile)...)
-	if code != exitNotAllocatable || !strings.Contains(out, "not allocatable: the claim needs 4 matching devices on one node; the most is 2 on node gpu-c\n") ||
+	if code != exitNotAllocatable || !strings.Contains(out, "not allocatable: the claim needs 4 matching devices on one node; the most is 2 on node gpu-c; the pod cannot be scheduled to 2 of the 4 nodes given (the notes say why)\n") ||
 		!strings.Contains(out, "note: the pod cannot be scheduled to 2 of the 4 nodes given, so the claim is not placed there: gpu-a (tainted nvidia.com/gpu (NoSchedule), which the pod does not tolerate), gpu-b (cordoned (spec.unschedulable), and the pod does not tolerate node.kubernetes.io/unschedulable (NoSchedule))\n") ||
 		!strings.Contains(out, `the pod (Deployment "qwen-qwen3-8b-fit")`) {
 		t.Fatalf("with fitclaim deploy's pod: exit %d:\n%s", code, out)

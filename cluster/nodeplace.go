@@ -22,6 +22,7 @@ type reachability struct {
 	// to node i ("" when it can), and the claim is placed only on the other nodes.
 	pod      *Pod
 	excluded []string
+	outCount int // how many of excluded are not ""
 }
 
 func newReachability(nodes []Node, pod *Pod) *reachability {
@@ -34,6 +35,9 @@ func newReachability(nodes []Node, pod *Pod) *reachability {
 		r.excluded = make([]string, len(r.nodes))
 		for i := range r.nodes {
 			r.excluded[i] = strings.Join(pod.Excludes(&r.nodes[i]), "; ")
+			if r.excluded[i] != "" {
+				r.outCount++
+			}
 		}
 	}
 	return r
@@ -52,15 +56,7 @@ func (r *reachability) keptOff(i int) string {
 }
 
 // excludedCount is how many of the nodes the pod cannot be scheduled to.
-func (r *reachability) excludedCount() int {
-	n := 0
-	for i := range r.excluded {
-		if r.out(i) {
-			n++
-		}
-	}
-	return n
-}
+func (r *reachability) excludedCount() int { return r.outCount }
 
 // maxExcludedNoted bounds the nodes the report's note lists with why the pod is kept off them.
 const maxExcludedNoted = 20

@@ -22,11 +22,12 @@ type reachability struct {
 	// to node i ("" when it can), and the claim is placed only on the other nodes.
 	pod      *Pod
 	excluded []string
-	outCount int // how many of excluded are not ""
+	outCount int                     // how many of excluded are not ""
+	podSels  map[*NodeSelector][]int // selects less those nodes, computed once
 }
 
 func newReachability(nodes []Node, pod *Pod) *reachability {
-	r := &reachability{nodes: append([]Node{}, nodes...), byName: map[string]int{}, sels: map[*NodeSelector][]int{}, pod: pod}
+	r := &reachability{nodes: append([]Node{}, nodes...), byName: map[string]int{}, sels: map[*NodeSelector][]int{}, pod: pod, podSels: map[*NodeSelector][]int{}}
 	sort.Slice(r.nodes, func(i, j int) bool { return r.nodes[i].Name < r.nodes[j].Name })
 	for i, n := range r.nodes {
 		r.byName[n.Name] = i
@@ -93,6 +94,25 @@ func (r *reachability) selects(s *NodeSelector) []int {
 	return got
 }
 
+// selectsForPod is selects less the nodes the pod cannot be scheduled to, computed once.
+func (r *reachability) selectsForPod(s *NodeSelector) []int {
+	on := r.selects(s)
+	if r.outCount == 0 {
+		return on
+	}
+	if got, ok := r.podSels[s]; ok {
+		return got
+	}
+	got := []int{}
+	for _, i := range on {
+		if !r.out(i) {
+			got = append(got, i)
+		}
+	}
+	r.podSels[s] = got
+	return got
+}
+
 // given says "the N nodes given" (or "the one node given").
 func (r *reachability) given() string {
 	if len(r.nodes) == 1 {
@@ -110,12 +130,7 @@ func (r *reachability) of(d *Device) (names []string, nowhere string) {
 		if len(on) == 0 {
 			return nil, "on no node: its node selector selects none of " + r.given()
 		}
-		var in []int // the selected nodes the pod can be scheduled to
-		for _, i := range on {
-			if !r.out(i) {
-				in = append(in, i)
-			}
-		}
+		in := r.selectsForPod(d.Selector) // the selected nodes the pod can be scheduled to
 		if len(in) == 0 {
 			return nil, podNowhere + ": its node selector selects only " + r.whyNot(on, maxExcludedListed)
 		}

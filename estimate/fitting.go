@@ -45,6 +45,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 // maxContextTokens}], most downloaded first.
 func FittingJSON(list []fit.ModelFit) string {
 	var w jsontext.Writer
+	w.Grow(2 + 160*len(list)) // an entry is 120-150 bytes: grown once, not doubled up from 8 as it is written
 	w.BeginArray()
 	for _, m := range list {
 		w.BeginObject()
@@ -65,5 +66,5 @@ func FittingJSON(list []fit.ModelFit) string {
 		w.EndObject()
 	}
 	w.EndArray()
-	return w.String()
+	return w.Finish() // the text itself, not a copy: w is not written again
 }

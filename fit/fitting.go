@@ -50,7 +50,7 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 		usable *= UnifiedGPUShare
 	}
 	reserve := llamaCppContextGiB
-	var out []ModelFit
+	out := make([]ModelFit, 0, limit) // made once, not grown by doubling as the fits are found
 	for _, i := range order {
 		m := all[i]
 		if m.Embedding {

@@ -113,14 +113,21 @@
     return res;
   }
 
-  // renderText is fitclaim.render(target, options) without the Promise: the engine writes the
-  // answer's JSON into one array kept from render to render (fitclaim.renderInto) and it is parsed
-  // here, so the Go side never holds the answer. (What Go gets hold of lives until its collector
-  // runs, every several hundred renders: the answers piled up in V8's heap and its collections,
-  // which copy them, were the slow renders; wasm/bridge/js.go.) Throws render's Error.
+  // renderText is fitclaim.render(target, options) without the Promise. Throws render's Error.
+  // Through the engine's exports (render.js): no JavaScript value crosses to the Go side. Else
+  // (an engine without them) fitclaim.renderInto writes the answer's JSON into one array kept from
+  // render to render and it is parsed here, so the Go side never holds the answer. (What Go gets
+  // hold of lives until its collector runs, every several hundred renders: the answers piled up in
+  // V8's heap and its collections, which copy them, were the slow renders; wasm/bridge/js.go.)
   let bytes = new Uint8Array(1 << 17);
   const utf8 = new TextDecoder();
+  let direct; // render.js's render for the engine boot.js started, once asked; null: none
   function renderText(target, options) {
+    if (direct === undefined) {
+      const boot = window.fitclaimBoot;
+      direct = typeof fitclaimRenderer === "function" && boot ? fitclaimRenderer(boot.exports) : null;
+    }
+    if (direct) return direct(target, options);
     const fc = window.fitclaim;
     let n = fc.renderInto(target, options, bytes);
     if (typeof n === "number" && n < 0) {

@@ -62,9 +62,10 @@
     await glue;
     if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
     const go = new Go();
-    go.env = Object.assign({}, go.env, { GOGC: "800" }); // wasm/page/main.go says why
+    go.env = Object.assign({}, go.env, { GOGC: "100" }); // wasm/page/main.go says why
     const instance = await WebAssembly.instantiate(module, go.importObject);
     boot.module = module; // app.js's warm-up runs it in firstclaim.js too (its code is shared)
+    boot.exports = instance.exports; // app.js renders through them (render.js)
     mark("instantiated");
     let ended = false;
     go.run(instance).then(() => { ended = true; }, () => { ended = true; });

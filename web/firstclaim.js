@@ -15,7 +15,8 @@
 // page's main thread; so the page compiles and renders its first claim itself (web/boot.js).
 "use strict";
 
-// started: the worker's engine, once {module} came (a Promise of the global fitclaim).
+// started: the worker's engine, once {module} came (a Promise of {fc: the global fitclaim,
+// render(target, options)}).
 let started = null;
 
 self.onmessage = ({ data }) => {
@@ -40,16 +41,35 @@ function fail(message) {
 async function start(module, glue) {
   if (typeof Go !== "function") importScripts(glue);
   const go = new Go();
-  go.env = Object.assign({}, go.env, { GOGC: "800" }); // wasm/page/main.go says why
+  go.env = Object.assign({}, go.env, { GOGC: "100" }); // wasm/page/main.go says why
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance);
   for (let i = 0; !(self.fitclaim && typeof self.fitclaim.renderInto === "function"); i++) {
     if (i > 400) throw new Error("the engine did not start");
     await new Promise((r) => setTimeout(r, 5));
   }
-  if (typeof self.fitclaim.collect === "function") self.fitclaim.collect();
+  const fc = self.fitclaim;
+  if (typeof fc.collect === "function") fc.collect();
   self.postMessage({ collected: true });
-  return self.fitclaim;
+  // The page's own render call (render.js, which the site build puts in front of this file, as
+  // app.js's renderText makes it), else fitclaim.renderInto's.
+  const direct = typeof fitclaimRenderer === "function" ? fitclaimRenderer(instance.exports) : null;
+  return { fc, render: direct || renderInto(fc) };
+}
+
+// renderInto is render through fitclaim.renderInto, for an engine or a page without render.js.
+function renderInto(fc) {
+  const utf8 = new TextDecoder();
+  let bytes = new Uint8Array(1 << 17);
+  return (t, options) => {
+    let n = fc.renderInto(t, options, bytes);
+    if (typeof n === "number" && n < 0) {
+      bytes = new Uint8Array(2 * -n);
+      n = fc.renderInto(t, options, bytes);
+    }
+    if (typeof n !== "number") throw n;
+    return JSON.parse(utf8.decode(bytes.subarray(0, n)));
+  };
 }
 
 // warmUp renders each of app.js's warm-up targets (one per path an edit can take) with the page's
@@ -62,17 +82,11 @@ async function start(module, glue) {
 async function warmUp(targets) {
   try {
     if (!started) throw new Error("firstclaim.js: {warm} before {module}");
-    const fc = await started;
-    const utf8 = new TextDecoder(), columns = { columns: true };
-    let bytes = new Uint8Array(1 << 17), refused = 0;
+    const { fc, render } = await started;
+    const columns = { columns: true };
+    let refused = 0;
     for (const t of targets) {
-      let n = fc.renderInto(t, columns, bytes);
-      if (typeof n === "number" && n < 0) {
-        bytes = new Uint8Array(2 * -n);
-        n = fc.renderInto(t, columns, bytes);
-      }
-      if (typeof n !== "number") { refused++; continue; }
-      JSON.parse(utf8.decode(bytes.subarray(0, n)));
+      try { render(t, columns); } catch (_) { refused++; continue; }
       fc.permalink(t).catch(() => {});
     }
     self.postMessage({ warmed: targets.length, refused });

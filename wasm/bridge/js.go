@@ -213,7 +213,7 @@ func stringArg(args []js.Value, i int, name string) (string, error) {
 // targetArg reads the target object: its own enumerable keys, each typed.
 func targetArg(args []js.Value) (target.Target, error) {
 	if len(args) == 0 || args[0].Type() != js.TypeObject || args[0].IsNull() {
-		return target.Target{}, &target.FieldError{Field: "target", Msg: "must be an object such as {model: \"Qwen/Qwen2.5-7B-Instruct\", minTps: 30}"}
+		return target.Target{}, notATarget()
 	}
 	return TargetFromObject(objectValues(args[0]))
 }
@@ -235,16 +235,7 @@ func renderOptions(args []js.Value) (columns bool, err error) {
 			frozenOptions.v, frozenOptions.columns, frozenOptions.known = args[1], columns, true
 		}
 	}()
-	for k, v := range objectValues(args[1]) {
-		if k != "columns" {
-			return false, &target.FieldError{Field: "options", Msg: "unknown key " + target.QuoteShort(k) + "; known keys: columns"}
-		}
-		if v.Type != "boolean" {
-			return false, &target.FieldError{Field: "options", Msg: "columns must be of type boolean, not " + v.Type}
-		}
-		columns = v.Bool
-	}
-	return columns, nil
+	return optionsFromValues(objectValues(args[1]))
 }
 
 // frozenOptions is the last good options object renderOptions read, when it is frozen: the page
@@ -290,17 +281,6 @@ func objectValues(obj js.Value) map[string]Value {
 		}
 	}
 	return values
-}
-
-// panicText describes a recovered panic without fmt, which the browser build leaves out.
-func panicText(p any) string {
-	switch v := p.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	}
-	return "unexpected panic"
 }
 
 // parsedJSON turns JSON text made by the views into JS values with one call.

@@ -100,7 +100,7 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 				b = s.rewrite(b)
 			}
 			if name == workerName {
-				if b, err = withGlue(b, extra[glueName]); err != nil {
+				if b, err = withGlue(b, extra[glueName], filepath.Join(web, rendererName)); err != nil {
 					return err
 				}
 			}
@@ -239,23 +239,29 @@ func namedFirst(web string, scripts []string) ([]string, error) {
 	return out, nil
 }
 
-// The page's worker (web/firstclaim.js, which app.js starts) runs Go's glue (wasm_exec.js) too:
-// it is put in front of the worker's own script here, so the worker does not wait for a second,
-// synchronous load (importScripts) before it can start the engine; the worker loads it itself
-// when it finds no Go (served from web/ as it is).
+// The page's worker (web/firstclaim.js, which app.js starts) runs Go's glue (wasm_exec.js) and
+// the page's render call (render.js, which the page has in its bundle) too: they are put in front
+// of the worker's own script here, so the worker does not wait for more, synchronous loads
+// (importScripts) before it can start the engine; the worker loads the glue itself when it finds
+// no Go, and renders through fitclaim.renderInto when it finds no render.js (served from web/ as
+// it is).
 const (
-	workerName = "firstclaim.js"
-	glueName   = "wasm_exec.js"
+	workerName   = "firstclaim.js"
+	glueName     = "wasm_exec.js"
+	rendererName = "render.js"
 )
 
-func withGlue(worker []byte, gluePath string) ([]byte, error) {
-	if gluePath == "" {
-		return worker, nil
+func withGlue(worker []byte, gluePath, rendererPath string) ([]byte, error) {
+	var out []byte
+	for _, path := range []string{gluePath, rendererPath} {
+		if path == "" {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, b...), '\n')
 	}
-	glue, err := os.ReadFile(gluePath)
-	if err != nil {
-		return nil, err
-	}
-	out := append(append([]byte{}, glue...), '\n')
 	return append(out, worker...), nil
 }

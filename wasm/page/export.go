@@ -1,0 +1,75 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"unsafe"
+
+	"github.com/fitclaim/fitclaim/wasm/bridge"
+)
+
+// The page's render call as three WebAssembly exports (web/render.js makes render(target,
+// options) of them; the bytes are bridge.DecodeCall's): the page writes the call into the buffer
+// fitclaim_call_buffer returns, fitclaim_render answers into a buffer of its own, and the page
+// reads the answer at fitclaim_answer. Nothing passes through syscall/js, so a render leaves no
+// JavaScript value behind on either side (issue 10 §3; wasm/bridge/call.go says what that cost).
+// The page calls them one at a time on its one thread, and a call runs to its end without
+// waiting on anything, which an export must.
+
+// call holds the last call's bytes; answer the last answer. Both are kept from call to call, as
+// the page renders on every keystroke.
+var call, answer []byte
+
+// fitclaim_call_buffer returns the address of a buffer of size bytes for the next call. The
+// buffer may be new, and the engine's memory may have grown (a new ArrayBuffer): the page makes
+// its views of the memory after this returns.
+//
+//go:wasmexport fitclaim_call_buffer
+func callBuffer(size int32) uint32 {
+	if size < 0 {
+		size = 0
+	}
+	if int(size) > cap(call) {
+		call = make([]byte, max(int(size), 1<<10))
+	}
+	call = call[:cap(call)]
+	return address(call)
+}
+
+// fitclaim_render renders the call written in the buffer's first n bytes: it returns the
+// length of the answer, JSON text, or minus its length when the answer is an error (JSON too:
+// bridge.AppendErrorJSON). A Go panic is such an error, so the page stays alive.
+//
+//go:wasmexport fitclaim_render
+func render(n int32) (length int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			answer = bridge.AppendErrorJSON(answer[:0], bridge.PanicError(p))
+			length = -int32(len(answer))
+		}
+	}()
+	if n < 0 || int(n) > len(call) {
+		n = 0 // not a call: DecodeCall says so
+	}
+	var ok bool
+	answer, ok = bridge.AppendRender(answer[:0], call[:n])
+	if !ok {
+		return -int32(len(answer))
+	}
+	return int32(len(answer))
+}
+
+// fitclaim_answer returns the address of the last answer's first byte.
+//
+//go:wasmexport fitclaim_answer
+func answerAddress() uint32 { return address(answer) }
+
+// address is where a slice's bytes are in the engine's memory, which the page reads as
+// WebAssembly.Memory's buffer; 0 for an empty one. Go's collector does not move objects, and
+// call and answer keep theirs alive.
+func address(b []byte) uint32 {
+	if cap(b) == 0 {
+		return 0
+	}
+	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+}

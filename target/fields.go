@@ -1,5 +1,7 @@
 package target
 
+import "sync"
+
 // Fields is the one table of the Target's fields, in the order links spell them. Everything
 // else is derived from it: the permalink and API query codec (query.go), the validation and
 // its messages (validate.go), the command line's flags and help (cmd/fitclaim), the bridge's
@@ -51,7 +53,7 @@ var Fields = []Field{
 		Help: "DeviceClass name (a DNS-1123 subdomain)", Derived: "the driver's",
 		str: func(t *Target) *string { return &t.DeviceClass }},
 	{Name: "sizing", Key: "s", Flag: "sizing", Arg: "S", Label: "Sizing mode", Default: SizingLlmfit, MaxLen: 16,
-		Choices: func() []string { return []string{SizingLlmfit, SizingKV} },
+		Choices: sync.OnceValue(func() []string { return []string{SizingLlmfit, SizingKV} }), // made once and shared, as Provide's: callers only read it
 		Help:    "llmfit's arithmetic, or kv: weights + KV cache + the engine's reserve",
 		str:     func(t *Target) *string { return &t.Sizing }},
 	{Name: "context", Key: "ctx", Flag: "context", Arg: "N", Label: "Context", Unit: "tokens", Min: 1, Max: MaxContext, ZeroOK: true,
@@ -97,7 +99,7 @@ var Fields = []Field{
 		Help:    "estimate: the device's memory is shared with the CPU",
 		boolean: func(t *Target) *bool { return &t.Unified }},
 	{Name: "engine", Key: "engine", Flag: "engine", Arg: "E", Label: "Serving engine", MaxLen: 16, ZeroOK: true,
-		Choices: Engines,
+		Choices: sync.OnceValue(Engines),
 		Help:    "the server: deploy runs it; with vllm the estimate and a kv claim size for vLLM's own budget (utilization, activation peak, CUDA graphs)",
 		Derived: "deploy: vllm; estimate and claim: the llama.cpp-style reserve",
 		str:     func(t *Target) *string { return &t.Engine }},
@@ -147,7 +149,7 @@ var Fields = []Field{
 		Help:    "ask each device's memory floor as capacity.requests.memory (KEP-5075, DRAConsumableCapacity: on by default since Kubernetes 1.36), so a shared device (allowMultipleAllocations) gives the claim a share that big, not its requestPolicy default; where the gate is off the API server drops the request",
 		boolean: func(t *Target) *bool { return &t.CapacityRequest }},
 	{Name: "capacityName", Key: "capn", Flag: "capacity-name", Arg: "N", Label: "Memory capacity name", MaxLen: 16, ZeroOK: true, Derived: "memory",
-		Choices: CapacityNames,
+		Choices: sync.OnceValue(CapacityNames),
 		Help:    "with capacityRequest: the name the request gives the devices' memory, as their driver publishes it: memory, or qualified (<the driver's domain>/memory, each alternative its own); the allocator takes a device only if it publishes the name asked",
 		str:     func(t *Target) *string { return &t.CapacityName }},
 }

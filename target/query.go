@@ -152,8 +152,14 @@ func splitPairs(fragment string) (v Values, shown map[string][]string, bad []str
 // every claim request of the API goes through, does not read it, and spelling each pair again
 // was a third of the parse's allocations.
 func readPairs(fragment string, shown map[string][]string) (v Values, bad []string) {
-	v = Values{}
-	for pair := range strings.SplitSeq(strings.TrimPrefix(fragment, "#"), "&") {
+	fragment = strings.TrimPrefix(fragment, "#")
+	pairs := strings.Count(fragment, "&") + 1
+	v = make(Values, pairs)
+	// One array for every key's first value, each key's values a slice of it with no spare
+	// capacity (a repeated key's append copies): a slice per key was the query's most frequent
+	// allocation in the edge worker.
+	firsts := make([]string, 0, pairs)
+	for pair := range strings.SplitSeq(fragment, "&") {
 		if pair == "" {
 			continue
 		}
@@ -164,7 +170,12 @@ func readPairs(fragment string, shown map[string][]string) (v Values, bad []stri
 			bad = append(bad, pair)
 			continue
 		}
-		v[key] = append(v[key], value)
+		if vs, ok := v[key]; ok {
+			v[key] = append(vs, value)
+		} else {
+			firsts = append(firsts, value)
+			v[key] = firsts[len(firsts)-1 : len(firsts) : len(firsts)]
+		}
 		if shown == nil {
 			continue
 		}

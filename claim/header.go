@@ -98,7 +98,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if src := archSource(b); src != "" {
 		lines = append(lines, "arch:   "+src)
 	}
-	return append(lines,
+	lines = append(lines,
 		kv,
 		"fit:    s/token = "+read+" / (bandwidth × "+speedEfficiency(b)+") + "+
 			overhead+comm+"  ⇒  bandwidth ≥ "+
@@ -107,6 +107,10 @@ func kvHeaderLines(b *fit.Bounds) []string {
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
 			kvSplitWords(b)+" + "+b.Reserve+")",
 	)
+	if w := fit.ReserveBorrowedWords(b); w != "" { // an AMD or Intel claim: CUDA's figures, said so
+		lines = append(lines, w)
+	}
+	return lines
 }
 
 // kvReadWords is the KV cache a decoded step reads, in GB: all of it ("0.54 GB KV"), or for

@@ -75,6 +75,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			strField("speedFamily", b.SpeedFamily),
 			numField("speedOverheadMs", jsontext.Round(b.SpeedOverheadSeconds*1e3, 3)),
 			strField("sizing", t.Sizing))
+		if on := fit.ReserveMeasuredOn(b); on != "" { // an AMD or Intel claim's reserve is CUDA's figures
+			f = append(f, strField("reserveMeasuredOn", on))
+		}
 		if t.Driver == fit.DriverAny { // the NVIDIA alternative's floor, behind productNames
 			f = append(f,
 				intField("nvidiaMinBandwidthGBs", b.NVIDIAMinBandwidthGBs),

@@ -125,6 +125,9 @@ func renderJSONByStrings(b *fit.Bounds, name, version string) string {
 			jsonFieldByStrings{"speedFamily", jsontext.Quote(b.SpeedFamily)},
 			jsonFieldByStrings{"speedOverheadMs", jsonFloatByStrings(jsontext.Round(b.SpeedOverheadSeconds*1e3, 3))},
 			jsonFieldByStrings{"sizing", jsontext.Quote(t.Sizing)})
+		if on := fit.ReserveMeasuredOn(b); on != "" { // added after this reference was kept
+			f = append(f, jsonFieldByStrings{"reserveMeasuredOn", jsontext.Quote(on)})
+		}
 		if t.Driver == fit.DriverAny {
 			f = append(f,
 				jsonFieldByStrings{"nvidiaMinBandwidthGBs", strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)},

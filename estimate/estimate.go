@@ -148,6 +148,9 @@ func Text(e fit.Estimate) string {
 			s.WriteString(note + "\n")
 		}
 	}
+	if w := fit.ReserveBorrowedWordsOn(e.Device.Family, b.Engine); w != "" { // AMD, Intel: CUDA's figures, said so
+		s.WriteString(w + "\n")
+	}
 	s.WriteString("longest context: " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens × " + fit.SequencesText(b.Target.Sequences) +
 		"; most sequences at " + strconv.Itoa(b.ContextTokens) + " tokens: " + strconv.FormatInt(e.MaxSequences, 10))
 	s.WriteString("\n")

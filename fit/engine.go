@@ -61,8 +61,8 @@ func LookupEngine(name string) Engine {
 //     low by up to 0.3 GiB, inside the whole Gi the claim rounds up to at least half the time;
 //     a 4 GiB Pascal board (6 SMs) needs far less, and holds the small models llmfit's community
 //     measured on it (data/truth-train.tsv: gemma-4-E2B-it Q4_K_M on a GTX 1050 Ti). The same
-//     figure is assumed for AMD's and Intel's runtimes, and the words name theirs
-//     (runtime_words.go: ROCm/HIP, Level Zero).
+//     figure is used as an estimate for AMD's and Intel's runtimes, whose own is not measured in
+//     public: the words name their runtime and say so (runtime_words.go: ROCm/HIP, Level Zero).
 //   - the compute buffer, which scales with the model: every tensor is fp32, and with flash
 //     attention (llama.cpp's default, -fa auto) the largest live at once are the logits of one
 //     micro-batch and its hidden states, n_ubatch (512) × (n_vocab + n_embd) × 4 B. llama.cpp's

@@ -44,3 +44,19 @@ func TestReserveWordsByVendor(t *testing.T) {
 		}
 	}
 }
+
+// The reserve's provenance follows the runtime: CUDA's own devices say nothing more; AMD's and
+// Intel's say that the figures are CUDA's, for the engine whose reserve it is.
+func TestReserveBorrowedWordsOn(t *testing.T) {
+	for _, c := range []struct{ family, engine, want string }{
+		{"nvidia", target.EngineVLLM, ""},
+		{"nvidia-pascal", target.EngineLlamaCpp, ""},
+		{"apple", target.EngineLlamaCpp, ""}, // CUDA's words, as the rest of the explanation (RuntimeFor)
+		{"amd", target.EngineLlamaCpp, "reserve: its 451 MiB ROCm/HIP context is llama.cpp's CUDA context on RTX 4090s, used as an estimate for HIP: no public HIP start-up log measures it"},
+		{"intel", target.EngineVLLM, "reserve: vLLM's activation peak, non-torch memory, XPU graphs and the share the driver keeps are CUDA measurements on NVIDIA boards (data/vllm-train.tsv), used as an estimate for Level Zero: no public Level Zero start-up log measures it"},
+	} {
+		if got := ReserveBorrowedWordsOn(c.family, c.engine); got != c.want {
+			t.Errorf("%s/%s: %q, want %q", c.family, c.engine, got, c.want)
+		}
+	}
+}

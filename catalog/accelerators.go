@@ -1,7 +1,5 @@
 package catalog
 
-import "strings"
-
 // Accelerator is one device of the accelerator table: memory as its DRA driver reports it and
 // the memory bandwidth that bounds decode speed.
 type Accelerator struct {
@@ -29,11 +27,15 @@ func Accelerators() []Accelerator {
 	return accels
 }
 
+// parseAccelerators cuts each line's fields by hand into an array, as parseModel does: the table
+// is read on the page's first claim, and strings.Split's slice per line and its two passes over
+// the line (count the tabs, then cut) were the hot loops V8 compiled a second time, with its
+// optimizing compiler, while the page waited for that claim (issue 10 §2).
 func parseAccelerators(text string) []Accelerator {
-	var out []Accelerator
+	out := make([]Accelerator, 0, acceleratorCount)
 	for line := range rows(text) {
-		f := strings.Split(line, "\t")
-		if len(f) != 13 {
+		var f [13]string
+		if !splitFields(line, f[:]) {
 			panic("catalog: accelerators_tsv.go is malformed; run go generate ./catalog")
 		}
 		out = append(out, Accelerator{

@@ -101,13 +101,13 @@ func (m *Model) HasArchitecture() bool {
 // decodes the rest. An entry is decoded once, under rowMu, into its place in models, so a
 // *Model handed out stays the catalog's own.
 var (
-	indexOnce  sync.Once
-	modelLines []string // each entry's line of modelsTSV, in order
-	modelNames []string // each entry's name: its line's first field
-	rowMu      sync.Mutex
-	decoded    []bool // decoded[i]: models[i] holds entry i
-	models     []Model
-	allOnce    sync.Once
+	indexOnce   sync.Once
+	entriesOnce sync.Once
+	modelNames  []string // each entry's name: its line's first field
+	rowMu       sync.Mutex
+	decoded     []bool // decoded[i]: models[i] holds entry i
+	models      []Model
+	allOnce     sync.Once
 
 	accelOnce sync.Once
 	accels    []Accelerator
@@ -116,25 +116,36 @@ var (
 	lowered   []string // models' names in lower case, for lookup and search without re-lowering
 )
 
-// indexModels cuts modelsTSV into lines and names by the generated index (tables_index.go:
-// where each line starts, how long its name is), without reading the table; it decodes nothing.
+// modelLine is entry i's line of modelsTSV without its newline, and modelName its name, cut by
+// the generated index (tables_index.go: where each line starts, how long its name is) without
+// reading the table or making anything: a first claim (one lookup by the exact name, one entry
+// decoded) needs neither the slices of every line and name nor the loop that fills them, which
+// were a share of the page's first render (issue 10 §2).
+func modelLine(i int) string { return modelsTSV[modelStart[i] : modelStart[i+1]-1] }
+
+func modelName(i int) string { return modelsTSV[modelStart[i] : modelStart[i]+uint32(modelNameLen[i])] }
+
+// indexModels makes the slice of every name (Names, the searches).
 func indexModels() {
 	indexOnce.Do(func() {
-		modelLines, modelNames = make([]string, modelCount), make([]string, modelCount)
+		modelNames = make([]string, modelCount)
 		for i := range modelCount {
-			line := modelsTSV[modelStart[i] : modelStart[i+1]-1] // without its newline
-			modelLines[i], modelNames[i] = line, line[:modelNameLen[i]]
+			modelNames[i] = modelName(i)
 		}
-		models, decoded = make([]Model, modelCount), make([]bool, modelCount)
 	})
+}
+
+// entries holds the decoded entries in one array, so Entry(i) and &Models()[i] are one *Model.
+func entries() {
+	entriesOnce.Do(func() { models, decoded = make([]Model, modelCount), make([]bool, modelCount) })
 }
 
 // model returns entry i of Models(), decoding only its line if it is not decoded yet.
 func model(i int) *Model {
-	indexModels()
+	entries()
 	rowMu.Lock()
 	if !decoded[i] {
-		models[i], decoded[i] = parseModel(modelLines[i]), true
+		models[i], decoded[i] = parseModel(modelLine(i)), true
 	}
 	rowMu.Unlock()
 	return &models[i]
@@ -166,8 +177,7 @@ func Names() []string {
 // permalink the page writes, so most edge requests and the page's first claim; the search
 // builds nothing (a map of the 1,852 names was one-time work on the page's first claim).
 func exactName(name string) (int, bool) {
-	names := Names()
-	i, found := slices.BinarySearchFunc(modelByName[:], name, func(e uint16, name string) int { return strings.Compare(names[e], name) })
+	i, found := slices.BinarySearchFunc(modelByName[:], name, func(e uint16, name string) int { return strings.Compare(modelName(int(e)), name) })
 	if !found {
 		return 0, false
 	}
@@ -218,12 +228,12 @@ func rows(text string) iter.Seq[string] {
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
 func Models() []Model {
 	allOnce.Do(func() {
-		indexModels()
+		entries()
 		rowMu.Lock()
 		defer rowMu.Unlock()
 		for i := range models {
 			if !decoded[i] {
-				models[i], decoded[i] = parseModel(modelLines[i]), true
+				models[i], decoded[i] = parseModel(modelLine(i)), true
 			}
 		}
 	})

@@ -15,8 +15,8 @@ func TestIndexIsTheTables(t *testing.T) {
 			t.Fatalf("modelsTSV has more than modelCount (%d) lines: run go generate ./catalog", modelCount)
 		}
 		name, _, _ := strings.Cut(line, "\t")
-		if modelLines[i] != line || modelNames[i] != name {
-			t.Fatalf("entry %d: index gives line %.40q name %q, the table %.40q name %q: run go generate ./catalog", i, modelLines[i], modelNames[i], line, name)
+		if modelLine(i) != line || modelName(i) != name || modelNames[i] != name {
+			t.Fatalf("entry %d: index gives line %.40q name %q (Names %q), the table %.40q name %q: run go generate ./catalog", i, modelLine(i), modelName(i), modelNames[i], line, name)
 		}
 		i++
 	}

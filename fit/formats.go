@@ -62,7 +62,30 @@ func servingBPP(name string) (string, float64, bool) {
 // type's file for Llama-3-8B, whose 8,030,261,248 parameters they divide: Q4_K_M "4.58G" (GiB)
 // = 4.58 × 2^30 / 8,030,261,248 = 0.6124 B = 4.90 bits (a real Llama-3.1-8B-Instruct Q4_K_M
 // file: 4.92 GB / 8.03 B = 0.6128; llmfit's 0.58 is 5 % low). Their output and embedding
-// matrices are Llama-3's share of the model; a model with another share is a little off.
+// matrices are Llama-3's share of the model; a model with another share is a little off. (The
+// quantize README's table for Llama-3.1-8B, tools/quantize/README.md, prints the same files' bits
+// per weight to four decimals, Q4_K_M 4.8944 = 0.6118 B: the GiB rounding here is within 0.2 %.)
+//
+// Checked against other published files (TestGGUFSizesAgainstPublished):
+//   - Llama-3.1-70B and 405B at Q4_K_M, 43.1 GB and 249.1 GB (the quantize README's "Quantized
+//     size"): +0.25 % and −0.22 %; TinyLlama-1.1B, 636.18 MiB (llama-bench's size column,
+//     geerlingguy/ai-benchmarks#54): +0.99 %; Llama-3.2-3B, 1.87 GiB (same issue): −2.01 %, its
+//     embedding tied to the LM head and so stored once, in Q6_K; Qwen2-7B at Q8_0, 7.54 GiB
+//     (llama-bench, ggml-org/llama.cpp#16894): +0.12 %. So within about 2 % for a dense model
+//     whose width is a multiple of 256.
+//   - Not modelled: a width that is not a multiple of 256, the K-quants' super-block. llama.cpp
+//     then stores each tensor whose rows are that wide in the next type that fits
+//     (src/llama-quant.cpp, tensor_type_fallback: Q4_K → Q5_0, Q6_K → Q8_0, Q2_K and Q3_K → Q4_0,
+//     Q5_K → Q5_1) and the output matrix in Q8_0. gemma-3-1b-it (width 1,152) at Q4_K_M is
+//     762.49 MiB (llama-bench's size column, with 999.89 M parameters, in five public runs found
+//     in GitHub repositories' benchmark notes), which this table, at 0.6124 × 999,885,952 B, puts
+//     23 % low. Counting its tensors by those rules (26 layers; q, k, v, gate and up 1,152 wide in
+//     Q5_0, half the v's in Q8_0; o and down in Q4_K, half the downs in Q6_K; the tied 262,144 ×
+//     1,152 embedding in Q8_0; f32 norms) gives 762.48 MiB; doing it needs the MLP width and
+//     whether the embedding is tied, which the catalog does not record. 96 catalog models of width ≥ 512 have such widths:
+//     50 under 1 B (Qwen2.5-0.5B's 896, SmolLM's 576 and 960, gemma-3-270m's 640) and gpt-oss
+//     (2,880), Nemotron Nano (4,480, 2,688), Falcon-7B (4,544); their Q4_K_M files weigh more
+//     than this table says.
 var ggufFormats = []servingFormat{
 	{"Q8_0", 7.96 * gib / 8030261248, "7.96 GiB: Q8_0, 34 B per 32 weights = 8.5 bits, everywhere"},
 	{"Q6_K", 6.14 * gib / 8030261248, "6.14 GiB: Q6_K, 210 B per 256 = 6.5625 bits, everywhere"},

@@ -65,9 +65,9 @@ func DecodeCall(b []byte) (target.Target, bool, error) {
 	return target.Target{}, false, &target.FieldError{Field: "options", Msg: "must be an object such as {columns: true}, not " + callTypes[oKind]}
 }
 
-// AppendRender appends the answer to the render call in call to dst: render's JSON text, and
-// true; or, for a target or options render refuses, the error as AppendErrorJSON writes it, and
-// false. The columns form is the page's (table_view.go).
+// AppendRender appends the answer to the render call in call to dst: render's JSON document, in
+// ASCII only, and true; or, for a target or options render refuses, the error as AppendErrorJSON
+// writes it, and false. The columns form is the page's (table_view.go).
 func AppendRender(dst, call []byte) ([]byte, bool) {
 	t, columns, err := DecodeCall(call)
 	if err != nil {
@@ -80,7 +80,7 @@ func AppendRender(dst, call []byte) ([]byte, bool) {
 	if columns {
 		return AppendResultColumnsJSON(dst, t, r), true
 	}
-	return AppendResultJSON(dst, t, r), true
+	return appendResultASCIIJSON(dst, t, r), true
 }
 
 // AppendErrorJSON writes err as the JS Error render rejects with, for web/render.js to make

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/target"
@@ -68,8 +70,26 @@ func TestAppendRenderAnswersAsRender(t *testing.T) {
 		{callObject(nil), ResultJSON(tg, r)},
 	} {
 		got, ok := AppendRender([]byte("kept: "), append(append([]byte{}, obj...), c.options...))
-		if !ok || string(got) != "kept: "+c.want {
-			t.Fatalf("options %q: ok %v, answer differs from render's (%d bytes, want %d)", c.options, ok, len(got), len("kept: "+c.want))
+		text, kept := strings.CutPrefix(string(got), "kept: ")
+		if !ok || !kept {
+			t.Fatalf("options %q: ok %v, kept %v", c.options, ok, kept)
+		}
+		// The same values as render's text, in ASCII only (the YAML's "≈" as \u2248).
+		var gotV, wantV any
+		if err := json.Unmarshal([]byte(text), &gotV); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(c.want), &wantV); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotV, wantV) {
+			t.Fatalf("options %q: the answer's values differ from render's", c.options)
+		}
+		if i := strings.IndexFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+			t.Fatalf("options %q: a byte beyond ASCII at %d", c.options, i)
+		}
+		if !strings.Contains(ResultJSON(tg, r), "≈") || !strings.Contains(text, `\u2248`) {
+			t.Fatalf("options %q: want the claim's ≈ in render's text and \\u2248 in the answer", c.options)
 		}
 	}
 }

@@ -20,7 +20,11 @@ import (
 //   - qwen3_next.py Qwen3NextForCausalLM: WeightsMapper(orig_to_new_prefix={"mtp.": None}) ("MTP
 //     weights are loaded by the draft model, not this one"); qwen3_5.py Qwen3_5Model.load_weights:
 //     'if name.startswith("mtp."): continue';
-//   - nemotron_h.py NemotronHForCausalLM: WeightsMapper(orig_to_new_prefix={..., "mtp": None}).
+//   - nemotron_h.py NemotronHForCausalLM: WeightsMapper(orig_to_new_prefix={..., "mtp": None});
+//   - deepseek_v4.py DeepseekV4ForCausalLM.load_weights: AutoWeightsLoader(self,
+//     skip_substrs=["mtp."]) (DeepSeek-V4-Flash, -Pro and their Base releases);
+//   - mimo.py MiMoForCausalLM: WeightsMapper(orig_to_new_prefix={"model.mtp_layers.": None}) ("MTP
+//     layers are loaded by the draft model, not the main model").
 //
 // llama.cpp keeps what the GGUF holds. So one rule, for every architecture with an MTP block:
 // under vLLM a release counted with its MTP block is sized without it. mtpFacts holds, per
@@ -92,6 +96,34 @@ import (
 //   - Nemotron-3-Super-120B-A12B (h 4,096): main 120,668,707,840 (moeactive.go's shapes); block
 //     2,942,304,256, the catalog's 123,611,012,096 less main, which one attention and one
 //     LatentMoE layer and the 8,192 × 4,096 projection give within 9,000.
+//   - DeepSeek-V4-Flash (h 4,096; moeactive.go's shapes, each per-layer term of which divides its
+//     total exactly): main 284,332,241,239. Its MTP layer (vllm deepseek_v4_mtp.py,
+//     DeepSeekV4MultiTokenPredictorLayer) is enorm, hnorm, e_proj and h_proj (h × h each), the
+//     hyper-connection head (hc_head_fn 4 × 16,384, its base 4 and scale 1), the shared head's norm,
+//     and one DeepseekV4DecoderLayer of compress ratio 0 (compress_ratios' 44th entry: no
+//     compressor, no indexer): attention 106,956,352, routed 256 × 25,165,824 = 6,442,450,944,
+//     shared 25,165,824, router 1,048,832, hyper-connections 2 × (24 × 16,384 + 24 + 3) = 786,486,
+//     norms 8,192; with e_proj and h_proj 33,554,432 and the four small tensors 12,288 + 65,541:
+//     6,610,048,891. The checkpoint stores copies of the embedding and the head in it (the loader
+//     remaps ".emb.tok_emb.weight" and ".head.weight"): 2 × 129,280 × 4,096 = 1,059,061,760.
+//     DeepSeek-V4-Flash-Base's 292,021,347,282 less main, block and copies leaves 19,995,392: its
+//     FP8 experts' 128 × 128 block scales (44 layers × 257 experts × 3 × 512 = 17,369,088) and the
+//     three hash-routed layers' token-to-expert tables (3 × 129,280 × 6 = 2,327,040), within 0.3 %
+//     of the block; vLLM loads both, and they stay.
+//   - DeepSeek-V4-Pro (h 7,168): main 1,572,997,202,915; block: attention 299,894,912, routed 384 ×
+//     66,060,288 = 25,367,150,592, shared 66,060,288, router 2,752,896, hyper-connections 2 ×
+//     (24 × 28,672 + 27) = 1,376,310, norms 14,336, e_proj and h_proj 102,760,448, enorm, hnorm and
+//     the head's norm 21,504, hc_head 114,693: 25,840,145,979; copies 2 × 129,280 × 7,168 =
+//     1,853,358,080. DeepSeek-V4-Pro-Base's 1,600,790,440,862 less all three leaves 99,733,888
+//     (FP8 expert scales 62 × 385 × 3 × 1,344 = 96,243,840 and the same kind of remainder).
+//   - MiMo-7B (config.json of XiaomiMiMo/MiMo-7B-Base, a Qwen2 model: h 4,096, 36 layers, 32 heads
+//     and 8 KV heads of 128 with q/k/v biases, I 11,008, V 151,680, untied; one MTP layer): a layer
+//     is q 16,781,312 + k and v 2 × 4,195,328 + o 16,777,216 + MLP 3 × 4,096 × 11,008 =
+//     135,266,304 + two norms 8,192 = 177,223,680; main 36 × 177,223,680 + 2 × 151,680 × 4,096 +
+//     4,096 = 7,622,619,136; block (vLLM's mimo_mtp.py: token_layernorm, hidden_layernorm,
+//     input_proj 2h → h, one layer, final_layernorm) 177,223,680 + 33,554,432 + 3 × 4,096 =
+//     210,790,400; main + block = 7,833,409,536, the catalog's MiMo-7B-Base to the parameter.
+//     (MiMo-7B-RL's catalog count, 7,000,000,000, is a round figure, below main: nothing is taken.)
 type mtpFact struct{ MainB, MTPB, CopiesB float64 }
 
 var mtpFacts = map[string]mtpFact{
@@ -110,6 +142,16 @@ var mtpFacts = map[string]mtpFact{
 	"Qwen3.5-9B":                 {9.409813744, 0.243290624, 0},
 	"Qwen3.5-4B":                 {4.539265536, 0.120599552, 0},
 	"Qwen3.5-0.8B":               {0.85298592, 0.020452864, 0},
+	"DeepSeek-V4-Flash":          {284.332241239, 6.610048891, 1.05906176},
+	"DeepSeek-V4-Pro":            {1572.997202915, 25.840145979, 1.85335808},
+	"MiMo-7B":                    {7.622619136, 0.2107904, 0},
+}
+
+// mtpByName names the MTP facts of dense catalog entries that have no architectures.csv row to
+// go by (denseMTPShapes).
+var mtpByName = map[string]string{
+	"XiaomiMiMo/MiMo-7B-Base": "MiMo-7B",
+	"XiaomiMiMo/MiMo-7B-RL":   "MiMo-7B",
 }
 
 // denseMTPShapes names the dense architectures of mtpFacts by their architectures.csv base (the
@@ -133,6 +175,9 @@ func mtpFactOf(m *catalog.Model) (mtpFact, bool) {
 		if name, ok := denseMTPShapes[k.Arch.Base]; ok {
 			return mtpFacts[name], true
 		}
+	}
+	if name, ok := mtpByName[m.Name]; ok {
+		return mtpFacts[name], true
 	}
 	return mtpFact{}, false
 }
@@ -169,6 +214,9 @@ func (b *Bounds) withoutVLLMMTP(t *target.Target, m *catalog.Model) {
 	words := "vLLM loads " + strconv.FormatFloat(b.ParamsB-mtp, 'f', 2, 64) + "B: the " +
 		strconv.FormatFloat(b.ParamsB, 'f', 2, 64) + "B less the " + strconv.FormatFloat(mtp, 'f', 2, 64) +
 		"B multi-token-prediction layer, which it loads only for speculative decoding"
+	if b.ActiveParamsB >= b.ParamsB { // a dense model reads every weight vLLM loads, and no more
+		b.ActiveParamsB = b.ParamsB - mtp
+	}
 	b.ParamsB -= mtp
 	if b.ParamsFrom != "" {
 		words = b.ParamsFrom + "; " + words

@@ -101,3 +101,43 @@ func TestVLLMLeavesOutEveryMTPBlock(t *testing.T) {
 		}
 	}
 }
+
+// DeepSeek-V4 and MiMo-7B under vLLM, which skips "mtp." (deepseek_v4.py) and "model.mtp_layers."
+// (mimo.py) when it loads the main model (vllm_mtp.go's figures):
+//
+//	DeepSeek-V4-Flash (DeepSeek-V4-Flash-Base's count, params.go): 292,021,347,282 −
+//	  (6,610,048,891 block + 1,059,061,760 copies) = 284,352,236,631
+//	DeepSeek-V4-Pro (DeepSeek-V4-Pro-Base's): 1,600,790,440,862 − (25,840,145,979 + 1,853,358,080)
+//	  = 1,573,096,936,803
+//	MiMo-7B-Base: 7,833,409,536 − 210,790,400 = 7,622,619,136, dense: all of it read per token
+//	MiMo-7B-RL: the catalog's round 7,000,000,000 is below main 7,622,619,136: nothing taken
+//	mlx-community/DeepSeek-V4-Flash-4bit: 284,333,146,519, main's 284,332,241,239 within 0.001 B
+//	  of the block's 6.61 B: a conversion without the block, nothing taken
+//
+// and Qwen3.5-27B, dense, reads what vLLM loads: 27,781,427,952 − 424,699,392 = 27,356,728,560.
+func TestVLLMLeavesOutV4AndMiMoMTP(t *testing.T) {
+	for _, c := range []struct {
+		model          string
+		count          int
+		params, active float64
+	}{
+		{"deepseek-ai/DeepSeek-V4-Flash", 8, 284.352236631, 13.799633239},
+		{"deepseek-ai/DeepSeek-V4-Pro", 8, 1573.096936803, 49.779082211},
+		{"XiaomiMiMo/MiMo-7B-Base", 1, 7.622619136, 7.622619136},
+		{"XiaomiMiMo/MiMo-7B-RL", 1, 7, 7},
+		{"mlx-community/DeepSeek-V4-Flash-4bit", 8, 284.333146519, 13.799633239},
+		{"Qwen/Qwen3.5-27B", 1, 27.35672856, 27.35672856},
+	} {
+		v := resolve(t, func(t *target.Target) {
+			t.Model, t.Sizing, t.Engine, t.Count = c.model, "kv", target.EngineVLLM, c.count
+		})
+		if !near(v.ParamsB, c.params) || !near(v.ActiveParamsB, c.active) {
+			t.Errorf("%s under vLLM: %v B, %v active; want %v, %v", c.model, v.ParamsB, v.ActiveParamsB, c.params, c.active)
+		}
+	}
+	// llama.cpp keeps what the release holds: MiMo-7B-Base's 7,833,409,536.
+	l := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "XiaomiMiMo/MiMo-7B-Base", "kv" })
+	if !near(l.ParamsB, 7.833409536) || !near(l.ActiveParamsB, 7.833409536) {
+		t.Errorf("MiMo-7B-Base under llama.cpp: %v B, %v active", l.ParamsB, l.ActiveParamsB)
+	}
+}

@@ -64,7 +64,7 @@ func main() {
 	summary := flag.String("summary", "", "also append the headline figures to this file")
 	trace := flag.String("render-trace", "", "diagnosis: write every timed render of step 2 (start, duration, target) and Go's collections (GODEBUG=gctrace=1) to this file, as JSON")
 	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
-	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal")
+	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal, whose CPU time it prints by thread and by the page's marks")
 	categories := flag.String("chrome-trace-categories", strings.Join(traceCategories, ","), "diagnosis: -chrome-trace's categories, comma-separated (the fitclaim-bench marks need blink.user_timing; fewer categories, less of the trace's own cost)")
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
@@ -296,7 +296,8 @@ const probe = `(() => {
         B.global = now();
         if (MODE === "render") {
           setTimeout(() => Promise.resolve().then(() => v.render(TARGET)).then(
-            () => { B.done = now(); }, (e) => { B.done = now(); B.error = String(e && e.message || e); }), 0);
+            () => { B.done = now(); performance.mark("fitclaim-bench:done"); },
+            (e) => { B.done = now(); B.error = String(e && e.message || e); performance.mark("fitclaim-bench:done"); }), 0);
         }
       }
     },
@@ -305,7 +306,7 @@ const probe = `(() => {
   if (MODE === "dom") {
     const check = () => { try { return (DONE)(); } catch (_) { return false; } };
     const mo = new MutationObserver(() => {
-      if (B.done === undefined && check()) { B.done = now(); mo.disconnect(); }
+      if (B.done === undefined && check()) { B.done = now(); mo.disconnect(); performance.mark("fitclaim-bench:done"); }
     });
     mo.observe(document, { subtree: true, childList: true, characterData: true });
   }
@@ -507,9 +508,17 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 		if _, err := b.loadTraced(siteURL, script("fitclaim", mode, yamlDone, renderArg), b.chromeTrace+".load"); err != nil {
 			return err
 		}
+		fmt.Println("CPU time of one traced cold load of each page (-chrome-trace; the wall times above are one machine's, this is the page's own work):")
+		page, text := loadCPU(b.chromeTrace+".load", "fitclaim page at the permalink")
+		fmt.Print(text)
 		if minimalURL != "" {
 			if _, err := b.loadTraced(minimalURL, script("minimal", "dom", minimalDone, "{}"), b.chromeTrace+".minimal"); err != nil {
 				return err
+			}
+			floor, text := loadCPU(b.chromeTrace+".minimal", "minimal Go wasm page")
+			fmt.Print(text)
+			if page > 0 && floor > 0 {
+				fmt.Printf("  CPU ratio fitclaim / minimal Go wasm: %.2fx\n", page/floor)
 			}
 		}
 	}

@@ -24,16 +24,19 @@ var (
 	runtimeCUDA  = Runtime{Name: "CUDA", Context: "CUDA context", Graphs: "CUDA graphs"}
 	runtimeROCm  = Runtime{Name: "HIP", Context: "ROCm/HIP context", Graphs: "HIP graphs"}          // vLLM's ROCm build captures HIP graphs through torch.cuda
 	runtimeLevel = Runtime{Name: "Level Zero", Context: "Level Zero context", Graphs: "XPU graphs"} // vLLM's XPU build: torch.xpu, xpu_graph_capture
+	runtimeMetal = Runtime{Name: "Metal", Context: "Metal context", Graphs: "Metal graphs"}         // llama.cpp's Metal backend (vLLM is refused on Apple: vllm_refuse.go)
 )
 
 // RuntimeFor is the runtime of a vendor ("amd", "intel", "nvidia") or a device family
-// ("amd", "intel", "nvidia-pascal", …); anything else is CUDA's.
+// ("amd", "intel", "apple", "nvidia-pascal", …); anything else is CUDA's.
 func RuntimeFor(vendorOrFamily string) Runtime {
 	switch {
 	case strings.HasPrefix(vendorOrFamily, "amd"):
 		return runtimeROCm
 	case strings.HasPrefix(vendorOrFamily, "intel"):
 		return runtimeLevel
+	case strings.HasPrefix(vendorOrFamily, "apple"):
+		return runtimeMetal
 	}
 	return runtimeCUDA
 }
@@ -50,8 +53,9 @@ func RuntimeFor(vendorOrFamily string) Runtime {
 //     reading and graph pool "can produce incorrect or negative estimates" there
 //     (vllm-project/vllm#36720); ROCm's came back in #48526, XPU's stays excluded (#39977).
 //
-// So an AMD or Intel claim is sized with CUDA's figures as an estimate, and says so: the header's
-// reserve line and the JSON's reserveMeasuredOn (ReserveMeasuredOn).
+// So an AMD or Intel claim, and an estimate on an Apple device (llama.cpp's Metal backend), is
+// sized with CUDA's figures as an estimate, and says so: the header's or the estimate's reserve
+// line, and the claim JSON's reserveMeasuredOn (ReserveMeasuredOn).
 const reserveMeasuredOn = "CUDA"
 
 // ReserveMeasuredOn is the runtime the reserve of b's claim was measured on, when that is not the

@@ -38,7 +38,7 @@ func TestReserveWordsByVendor(t *testing.T) {
 			}
 		}
 	}
-	for fam, name := range map[string]string{"amd": "HIP", "intel": "Level Zero", "nvidia-pascal": "CUDA", "apple": "CUDA"} {
+	for fam, name := range map[string]string{"amd": "HIP", "intel": "Level Zero", "nvidia-pascal": "CUDA", "apple": "Metal", "nvidia-unified": "CUDA"} {
 		if got := RuntimeFor(fam).Name; got != name {
 			t.Errorf("RuntimeFor(%q) = %q, want %q", fam, got, name)
 		}
@@ -46,12 +46,14 @@ func TestReserveWordsByVendor(t *testing.T) {
 }
 
 // The reserve's provenance follows the runtime: CUDA's own devices say nothing more; AMD's and
-// Intel's say that the figures are CUDA's, for the engine whose reserve it is.
+// Intel's (and Apple's Metal, for an estimate) say that the figures are CUDA's, for the engine whose
+// reserve it is.
 func TestReserveBorrowedWordsOn(t *testing.T) {
 	for _, c := range []struct{ family, engine, want string }{
 		{"nvidia", target.EngineVLLM, ""},
 		{"nvidia-pascal", target.EngineLlamaCpp, ""},
-		{"apple", target.EngineLlamaCpp, ""}, // CUDA's words, as the rest of the explanation (RuntimeFor)
+		{"apple", target.EngineLlamaCpp, "reserve: its 451 MiB Metal context is llama.cpp's CUDA context on RTX 4090s, used as an estimate for Metal: no public Metal start-up log measures it"},
+		{"nvidia-unified", target.EngineLlamaCpp, ""}, // GB10 runs CUDA
 		{"amd", target.EngineLlamaCpp, "reserve: its 451 MiB ROCm/HIP context is llama.cpp's CUDA context on RTX 4090s, used as an estimate for HIP: no public HIP start-up log measures it"},
 		{"intel", target.EngineVLLM, "reserve: vLLM's activation peak, non-torch memory, XPU graphs and the share the driver keeps are CUDA measurements on NVIDIA boards (data/vllm-train.tsv), used as an estimate for Level Zero: no public Level Zero start-up log measures it"},
 	} {

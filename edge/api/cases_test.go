@@ -324,9 +324,22 @@ func check(t *testing.T, c tcase, a answer) {
 	}
 }
 
+// newClient keeps connections (see TestEdgeConcurrent), but none idle for as long as workerd
+// keeps one: workerd closes a kept-alive connection 5 s after its last answer (kj's
+// HttpServerSettings.pipelineTimeout), and a request sent on it as it closes fails with
+// "connection reset by peer" or "broken pipe". Seen as a flake of TestEdgeCheckConcurrent
+// under load, when a goroutine's connection sat idle that long between its requests; made
+// at will by a POST of 256 KiB after 4.99-5.01 s idle (after 4.98 s it is answered, after
+// 5.1 s the client has seen the close and dials anew). net/http retries a GET then, and a POST
+// only with Idempotency-Key (send); a client that drops its idle connections first never meets
+// the race.
 func newClient() *http.Client {
 	return &http.Client{
-		Timeout:   60 * time.Second,
-		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 16}, // keep connections: see TestEdgeConcurrent
+		Timeout: 60 * time.Second,
+		Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 16,
+			IdleConnTimeout: workerdIdleTimeout - time.Second},
 	}
 }
+
+// workerdIdleTimeout is how long workerd keeps an idle kept-alive connection open.
+const workerdIdleTimeout = 5 * time.Second

@@ -45,7 +45,7 @@ func send(client *http.Client, method, url string, body io.Reader) (answer, erro
 		// Every POST route (check, echo) answers from the body alone, so sending it again is
 		// safe; this header tells net/http's client so. Without it the client does not retry a
 		// POST whose kept-alive connection the server closed as the request went out ("connection
-		// reset by peer"), which workerd does now and then when loaded.
+		// reset by peer"), which workerd does 5 s after a connection's last answer (newClient).
 		req.Header.Set("Idempotency-Key", "fitclaim-test")
 	}
 	res, err := client.Do(req)

@@ -116,8 +116,10 @@ import (
 //     the head's norm 21,504, hc_head 114,693: 25,840,145,979; copies 2 × 129,280 × 7,168 =
 //     1,853,358,080. DeepSeek-V4-Pro-Base's 1,600,790,440,862 less all three leaves 99,733,888
 //     (FP8 expert scales 62 × 385 × 3 × 1,344 = 96,243,840 and the same kind of remainder).
-//   - MiMo-7B (config.json of XiaomiMiMo/MiMo-7B-Base, a Qwen2 model: h 4,096, 36 layers, 32 heads
-//     and 8 KV heads of 128 with q/k/v biases, I 11,008, V 151,680, untied; one MTP layer): a layer
+//   - MiMo-7B (THUDM/slime:scripts/models/mimo-7B-rl.sh, the shapes of MiMo-7B-RL's config.json: a
+//     Qwen2 model of h 4,096, 36 layers, 32 heads in 8 query groups of 128 with q/k/v biases, FFN
+//     11,008, V 151,680, untied embeddings, "--mtp-num-layers 1"; the catalog's MiMo-7B-Base row
+//     agrees: 36 layers, 8 KV heads of 128, h 4,096, V 151,680): a layer
 //     is q 16,781,312 + k and v 2 × 4,195,328 + o 16,777,216 + MLP 3 × 4,096 × 11,008 =
 //     135,266,304 + two norms 8,192 = 177,223,680; main 36 × 177,223,680 + 2 × 151,680 × 4,096 +
 //     4,096 = 7,622,619,136; block (vLLM's mimo_mtp.py: token_layernorm, hidden_layernorm,

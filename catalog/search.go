@@ -17,10 +17,22 @@ const MaxSearchResults = 100
 // substring, then names holding every word of the query; more downloaded models first within a
 // rank. An empty query lists the most downloaded models. limit is clamped to 1..MaxSearchResults.
 func Search(query string, limit int) []Model {
+	all := Models()
+	found := SearchIndexes(query, limit)
+	out := make([]Model, len(found))
+	for k, i := range found {
+		out[k] = all[i]
+	}
+	return out
+}
+
+// SearchIndexes is Search's result as indexes into Models(), for a caller that reads a few
+// fields of each: the API's models route copied every whole entry (some 350 bytes each) to
+// print five of its fields.
+func SearchIndexes(query string, limit int) []int {
 	limit = min(max(limit, 1), MaxSearchResults)
 	q := strings.ToLower(strings.TrimSpace(query))
 	words := strings.Fields(q)
-	all := Models()
 	names := lowerNames()
 	ix := searchIndexOnce()
 	// A name that ranks holds every word of the query (all of q, or each word), so it holds
@@ -80,13 +92,13 @@ walk:
 			}
 		}
 	}
-	out := make([]Model, 0, limit)
+	out := make([]int, 0, limit)
 	for _, b := range buckets {
 		for _, i := range b {
 			if len(out) == limit {
 				return out
 			}
-			out = append(out, all[i])
+			out = append(out, i)
 		}
 	}
 	return out

@@ -23,11 +23,12 @@ type ModelSummary struct {
 // (fit.ArchitectureOf: architectures.csv's, else the catalog's): llmfit's catalog multiplies it
 // by the RoPE factor or holds a 4,096 placeholder for gated repositories.
 func SearchModels(query string, limit int) []ModelSummary {
-	found := catalog.Search(query, limit)
+	all := catalog.Models()
+	found := catalog.SearchIndexes(query, limit) // read in place, not copied out (SearchIndexes)
 	out := make([]ModelSummary, len(found))
-	for i := range found {
-		m := &found[i]
-		out[i] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: fit.ArchitectureOf(m).MaxContext, MoE: m.MoE}
+	for k, i := range found {
+		m := &all[i]
+		out[k] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: fit.ArchitectureOf(m).MaxContext, MoE: m.MoE}
 	}
 	return out
 }

@@ -95,6 +95,9 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if b.ParamsFrom != "" {
 		lines = append(lines, "params: "+commentSafe(b.ParamsFrom))
 	}
+	if b.WeightsRule != "" {
+		lines = append(lines, "weights: "+commentSafe(b.WeightsRule))
+	}
 	if src := archSource(b); src != "" {
 		lines = append(lines, "arch:   "+src)
 	}

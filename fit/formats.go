@@ -73,19 +73,15 @@ func servingBPP(name string) (string, float64, bool) {
 //     embedding tied to the LM head and so stored once, in Q6_K; Qwen2-7B at Q8_0, 7.54 GiB
 //     (llama-bench, ggml-org/llama.cpp#16894): +0.12 %. So within about 2 % for a dense model
 //     whose width is a multiple of 256.
-//   - Not modelled: a width that is not a multiple of 256, the K-quants' super-block. llama.cpp
-//     then stores each tensor whose rows are that wide in the next type that fits
+//   - Not this table's: a width that is not a multiple of 256, the K-quants' super-block.
+//     llama.cpp then stores each tensor whose rows are that wide in the next type that fits
 //     (src/llama-quant.cpp, tensor_type_fallback: Q4_K → Q5_0, Q6_K → Q8_0, Q2_K and Q3_K → Q4_0,
 //     Q5_K → Q5_1) and the output matrix in Q8_0. gemma-3-1b-it (width 1,152) at Q4_K_M is
 //     762.49 MiB (llama-bench's size column, with 999.89 M parameters, in five public runs found
 //     in GitHub repositories' benchmark notes), which this table, at 0.6124 × 999,885,952 B, puts
-//     23 % low. Counting its tensors by those rules (26 layers; q, k, v, gate and up 1,152 wide in
-//     Q5_0, half the v's in Q8_0; o and down in Q4_K, half the downs in Q6_K; the tied 262,144 ×
-//     1,152 embedding in Q8_0; f32 norms) gives 762.48 MiB; doing it needs the MLP width and
-//     whether the embedding is tied, which the catalog does not record. 96 catalog models of width ≥ 512 have such widths:
-//     50 under 1 B (Qwen2.5-0.5B's 896, SmolLM's 576 and 960, gemma-3-270m's 640) and gpt-oss
-//     (2,880), Nemotron Nano (4,480, 2,688), Falcon-7B (4,544); their Q4_K_M files weigh more
-//     than this table says.
+//     23 % low. The KV-aware mode sizes such a model's file by those rules instead
+//     (gguf_widths.go): tensor by tensor where its MLP width is known (gemma-3-1b-it: 762.49 MiB;
+//     Qwen2.5-0.5B: 373.71 MiB, to the byte), else with a bound that cannot be under the file.
 var ggufFormats = []servingFormat{
 	{"Q8_0", 7.96 * gib / 8030261248, "7.96 GiB: Q8_0, 34 B per 32 weights = 8.5 bits, everywhere"},
 	{"Q6_K", 6.14 * gib / 8030261248, "6.14 GiB: Q6_K, 210 B per 256 = 6.5625 bits, everywhere"},

@@ -23,8 +23,11 @@ type Bounds struct {
 	ParamsB       float64 // total parameters, billions
 	ActiveParamsB float64 // parameters read per token (mixture-of-experts: the active experts)
 	ParamsFrom    string  // kv mode: where ParamsB came from when not the catalog entry's own (params.go)
-	WeightsGB     float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes)
-	ActiveGB      float64 // ActiveParamsB × BytesPerParam
+	// WeightsRule is, in kv mode, the rule that sized a GGUF file ggufFormats' per-parameter figure
+	// does not (a width not a multiple of 256: gguf_widths.go); "" = that figure.
+	WeightsRule string
+	WeightsGB   float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes)
+	ActiveGB    float64 // ActiveParamsB × BytesPerParam
 
 	// The floors, per device when Count > 1.
 	MemoryGB        float64 // before the ceiling: GB in llmfit mode (written as Gi, as llmfit does), GiB in kv mode
@@ -270,6 +273,11 @@ func (b *Bounds) resolveQuant(t *target.Target) error {
 		b.Format = WeightFormat{Name: b.Quant, Rest: b.Quant}
 	}
 	b.BytesPerParam = b.Format.BytesPerParam(b.ParamsB, b.ActiveParamsB, EmbeddingParamsB(b.Model.Vocabulary(), b.Model.Width()), &b.Arch)
+	if b.Format.Experts == "" && !b.Custom {
+		if bytes, rule, ok := ggufWidthBytes(b.Format.Rest, b.ParamsB*1e9, &b.Model, &b.Arch); ok {
+			b.BytesPerParam, b.WeightsRule = bytes/(b.ParamsB*1e9), rule
+		}
+	}
 	return nil
 }
 

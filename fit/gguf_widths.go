@@ -160,25 +160,25 @@ func ggufWidthBytes(quant string, params float64, m *catalog.Model, a *Architect
 	if !known || s.hidden <= 0 || s.hidden%ggmlQ4K.block == 0 || !(params > 0) {
 		return 0, "", false
 	}
-	fallbacks := fallbackWords(r, max(s.layers, 1))
 	if b, tied, ok := ggufCount(r, s, params); ok {
 		head := "its own LM head"
 		if tied {
 			head = "the LM head tied to the embedding"
 		}
 		return b, "GGUF " + quant + " counted tensor by tensor by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
-			" not a multiple of 256, so rows that wide in " + fallbacks + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp), true
+			" not a multiple of 256, so rows that wide in " + fallbackWords(r, s.layers, false) + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp), true
 	}
 	// never under ggufFormats' figure either: the Llama-3-8B files' mix, which a Q4_0 file of a model
 	// with a smaller output share (gpt-oss) can be 2 % under, is no size to go below on a bound
 	b := max(ggufBound(r, s, params), RealBytesPerParam(quant)*params)
 	return b, "GGUF " + quant + " bounded above by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
-		" not a multiple of 256, so rows that wide in " + fallbacks + "; MLP width or LM-head tie unknown: " +
+		" not a multiple of 256, so rows that wide in " + fallbackWords(r, max(s.layers, 1), true) + "; MLP width or LM-head tie unknown: " +
 		"every tensor priced in its fallback, half the non-embedding weights at ffn_down's rate, the embedding in Q8_0", true
 }
 
-// fallbackWords names the fallbacks of the types a recipe uses: "Q4_K → Q5_0, Q6_K → Q8_0".
-func fallbackWords(r ggufRecipe, layers int) string {
+// fallbackWords names the fallbacks of the types a recipe uses: "Q4_K → Q5_0, Q6_K → Q8_0"; fused:
+// with the fused q/k/v's, which a counted file (separate q, k and v) does not have.
+func fallbackWords(r ggufRecipe, layers int, fused bool) string {
 	var seen []*ggmlType
 	note := func(t *ggmlType) {
 		if t.fallback != nil && !slices.Contains(seen, t) {
@@ -186,7 +186,9 @@ func fallbackWords(r ggufRecipe, layers int) string {
 		}
 	}
 	note(r.base)
-	note(r.attnQKV)
+	if fused {
+		note(r.attnQKV)
+	}
 	note(r.attnOut)
 	for i := range layers {
 		note(r.attnV(i, layers, 1))
@@ -242,9 +244,12 @@ func ggufCount(r ggufRecipe, s ggufShape, params float64) (bytes float64, tied, 
 // ffn_down's layers can take (each in its fallback type) and the default type's fallback — an
 // MLP's down projection is at most half of it (a gated MLP's third, a plain one's half), an
 // untied embedding is in the default type, and q/k/v/o are at most at ffn_down's rate — at
-// least the fused q/k/v's fallback; plus every layer's norms, biases and MoE router in F32
-// (8 × width + experts × width elements, more than the norms and biases of any catalog
-// architecture).
+// least the fused q/k/v's fallback; plus, for what llama.cpp leaves in F32 (norms, biases, the
+// MoE router, Mamba's conv1d, A and D), 32 × width + experts × width elements a layer at 4 B
+// over their price at the rate: an allowance, not a count (a transformer layer's norms are a few
+// widths: gemma-3-1b-it's 5,120 = 4.4 × 1,152); where an architecture keeps more in F32 (gpt-oss's
+// expert biases, 0.03 % of its weights), the bound rests on its other margins (gpt-oss's experts,
+// priced here at 6.25 bits, are in its files MXFP4's 4.25 or Q5_0's 5.5).
 func ggufBound(r ggufRecipe, s ggufShape, params float64) float64 {
 	embed := float64(s.vocab) * float64(s.hidden)
 	if embed > params {
@@ -266,6 +271,6 @@ func ggufBound(r ggufRecipe, s ggufShape, params float64) float64 {
 	if s.hidden%ggmlQ8_0.block != 0 { // not even a 32-weight block fits: tensor_type_fallback stores F16
 		rate = max(rate, 16)
 	}
-	f32 := float64(s.layers) * float64(8+s.experts) * float64(s.hidden)
+	f32 := float64(s.layers) * float64(32+s.experts) * float64(s.hidden)
 	return (params-embed)*rate/8 + embed*ggmlQ8_0.bits/8 + f32*f32Bytes
 }

@@ -115,7 +115,8 @@ var ggufRecipes = map[string]ggufRecipe{
 // ggufMLPWidths are MLP widths (config.json's intermediate_size, as Lightning-AI/litgpt's
 // litgpt/config.py copies it) of architectures.csv bases whose width is not a multiple of 256,
 // which the catalog does not record. Whether the embedding is tied is read from the parameter
-// count (ggufCount).
+// count (ggufCount). Only for architectures with q, k and v projections of their own and a gated
+// MLP (gate, up, down): a fused q/k/v (Falcon, Phi-3) has the same count and other types.
 var ggufMLPWidths = map[string]int{
 	"google/gemma-3-1b-it":         6912, // litgpt config.py Gemma-3-1b-it
 	"Qwen/Qwen2.5-0.5B(-Instruct)": 4864, // litgpt config.py Qwen2.5-0.5B{}

@@ -161,25 +161,33 @@ func ggufWidthBytes(quant string, params float64, m *catalog.Model, a *Architect
 	if !known || s.hidden <= 0 || s.hidden%ggmlQ4K.block == 0 || !(params > 0) {
 		return 0, "", false
 	}
+	if w := ggufMXFP4ExpertWidths[a.Base]; w > 0 {
+		if b, ok := ggufMXFP4ExpertCount(r, s, w, params); ok {
+			return b, "GGUF " + quant + " counted tensor by tensor: the routed experts in MXFP4 (4.25 bits), as gpt-oss's GGUF files keep them; " +
+				"the rest by llama.cpp's rules: width " + strconv.Itoa(s.hidden) + " not a multiple of 256, so rows that wide in " +
+				fallbackWords(r, s.layers, false, false) + "; its own LM head in Q8_0; the router, biases and norms in F32", true
+		}
+	}
 	if b, tied, ok := ggufCount(r, s, params); ok {
 		head := "its own LM head"
 		if tied {
 			head = "the LM head tied to the embedding"
 		}
 		return b, "GGUF " + quant + " counted tensor by tensor by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
-			" not a multiple of 256, so rows that wide in " + fallbackWords(r, s.layers, false) + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp), true
+			" not a multiple of 256, so rows that wide in " + fallbackWords(r, s.layers, false, true) + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp), true
 	}
 	// never under ggufFormats' figure either: the Llama-3-8B files' mix, which a Q4_0 file of a model
 	// with a smaller output share (gpt-oss) can be 2 % under, is no size to go below on a bound
 	b := max(ggufBound(r, s, params), RealBytesPerParam(quant)*params)
 	return b, "GGUF " + quant + " bounded above by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
-		" not a multiple of 256, so rows that wide in " + fallbackWords(r, max(s.layers, 1), true) + "; MLP width or LM-head tie unknown: " +
+		" not a multiple of 256, so rows that wide in " + fallbackWords(r, max(s.layers, 1), true, true) + "; MLP width or LM-head tie unknown: " +
 		"every tensor priced in its fallback, half the non-embedding weights at ffn_down's rate, the embedding in Q8_0", true
 }
 
 // fallbackWords names the fallbacks of the types a recipe uses: "Q4_K → Q5_0, Q6_K → Q8_0"; fused:
-// with the fused q/k/v's, which a counted file (separate q, k and v) does not have.
-func fallbackWords(r ggufRecipe, layers int, fused bool) string {
+// with the fused q/k/v's, which a counted file (separate q, k and v) does not have; down: with
+// ffn_down's, which a file whose MLP is all MXFP4 experts (gpt-oss) does not have.
+func fallbackWords(r ggufRecipe, layers int, fused, down bool) string {
 	var seen []*ggmlType
 	note := func(t *ggmlType) {
 		if t.fallback != nil && !slices.Contains(seen, t) {
@@ -194,7 +202,9 @@ func fallbackWords(r ggufRecipe, layers int, fused bool) string {
 	for i := range layers {
 		note(r.attnV(i, layers, 1))
 		note(r.attnV(i, layers, 4))
-		note(r.down(i, layers))
+		if down {
+			note(r.down(i, layers))
+		}
 	}
 	words := make([]string, len(seen))
 	for i, t := range seen {
@@ -250,7 +260,8 @@ func ggufCount(r ggufRecipe, s ggufShape, params float64) (bytes float64, tied, 
 // over their price at the rate: an allowance, not a count (a transformer layer's norms are a few
 // widths: gemma-3-1b-it's 5,120 = 4.4 × 1,152); where an architecture keeps more in F32 (gpt-oss's
 // expert biases, 0.03 % of its weights), the bound rests on its other margins (gpt-oss's experts,
-// priced here at 6.25 bits, are in its files MXFP4's 4.25 or Q5_0's 5.5).
+// priced here at 6.25 bits, are MXFP4's 4.25 in its files; it is bounded only when an override
+// leaves its shape uncountable, gguf_mxfp4_experts.go).
 func ggufBound(r ggufRecipe, s ggufShape, params float64) float64 {
 	embed := float64(s.vocab) * float64(s.hidden)
 	if embed > params {

@@ -109,7 +109,8 @@ func TestGGUFWidthsBoundCoversCount(t *testing.T) {
 				t.Errorf("%s %s: width %d not re-sized", m.Name, q, m.Width())
 				continue
 			}
-			if b < RealBytesPerParam(q)*p {
+			// the Llama-3-8B mix is no floor for a file whose experts stay in MXFP4 (gpt-oss)
+			if b < RealBytesPerParam(q)*p && !strings.Contains(rule, "experts in MXFP4") {
 				t.Errorf("%s %s: %.0f B under the table's %.0f", m.Name, q, b, RealBytesPerParam(q)*p)
 			}
 			s := ggufShapeOf(&m, &a)

@@ -1,6 +1,9 @@
 package fit
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // gpt-oss's GGUF files keep its routed experts in MXFP4, whatever type the file is named for.
 // Its release ships them so (config.json quantization_config: mxfp4, the MoE weights only),
@@ -9,9 +12,10 @@ import "math"
 // networks at mxfp4", and llama-quantize would not requantize them anyway without
 // --allow-requantize ("requantizing from type MXFP4 is disabled", src/llama-quant.cpp at
 // 007dbbf). Only the other tensors follow the type's recipe, by tensor_type_fallback at gpt-oss's
-// width of 2,880. Counted so, unsloth's Q4_K_M files are what llama-bench reports to the 0.01 GiB
-// (gguf_mxfp4_experts_test.go); by the bound instead (every weight at a fallback's rate) they
-// were 36 % over.
+// width of 2,880. Counted so, unsloth's Q4_K_M files and ggml-org's MXFP4_MOE files (a Q8_0 file's
+// tensor types) are what llama-bench reports to the 0.01 GiB (gguf_mxfp4_experts_test.go); by
+// the bound (every weight at a fallback's rate) the Q4_K_M files were 42 and 46 % over, by
+// ggufFormats' Q8_0 figure the Q8_0 files 84 and 96 %.
 
 // ggufMXFP4ExpertWidths are the expert MLP widths (config.json's intermediate_size) of the
 // architectures.csv bases whose GGUF files keep the routed experts in MXFP4.
@@ -23,6 +27,38 @@ var ggufMXFP4ExpertWidths = map[string]int{
 // mxfp4Bits is GGML_TYPE_MXFP4's block: one E8M0 scale byte and 16 bytes of 4-bit E2M1 per 32
 // weights, 17 B = 4.25 bits (ggml-common.h block_mxfp4).
 const mxfp4Bits = 17 * 8 / 32.0
+
+// ggufMXFP4Q8_0 is a Q8_0 file's recipe: Q8_0 everywhere (32-weight blocks, which gpt-oss's width
+// of 2,880 holds), the output matrix too. With the experts in MXFP4 it is llama.cpp's MXFP4_MOE
+// file type (llama_tensor_get_type_impl: "MoE tensors -> MXFP4, other tensors -> Q8_0"), which
+// ggml-org's gpt-oss files are.
+var ggufMXFP4Q8_0 = ggufRecipe{base: ggmlQ8_0, attnV: func(int, int, int) *ggmlType { return ggmlQ8_0 }, attnQKV: ggmlQ8_0,
+	attnOut: ggmlQ8_0, down: func(int, int) *ggmlType { return ggmlQ8_0 }}
+
+// ggufMXFP4ExpertBytes is a quant's GGUF file of a model whose files keep the routed experts in
+// MXFP4, and the rule that sized it, for the header; ok false for other models, other types and
+// shapes it cannot count.
+func ggufMXFP4ExpertBytes(quant string, s ggufShape, base string, params float64) (bytes float64, rule string, ok bool) {
+	w := ggufMXFP4ExpertWidths[base]
+	r, known := ggufRecipes[quant]
+	if quant == "Q8_0" {
+		r, known = ggufMXFP4Q8_0, true
+	}
+	if w <= 0 || !known {
+		return 0, "", false
+	}
+	b, ok := ggufMXFP4ExpertCount(r, s, w, params)
+	if !ok {
+		return 0, "", false
+	}
+	rest := "the rest in Q8_0, as in llama.cpp's MXFP4_MOE files"
+	if quant != "Q8_0" {
+		rest = "the rest by llama.cpp's rules: width " + strconv.Itoa(s.hidden) + " not a multiple of 256, so rows that wide in " +
+			fallbackWords(r, s.layers, false, false) + "; its own LM head in Q8_0"
+	}
+	return b, "GGUF " + quant + " counted tensor by tensor: the routed experts in MXFP4 (4.25 bits), as gpt-oss's GGUF files keep them; " +
+		rest + "; the router, biases and norms in F32", true
+}
 
 // ggufMXFP4ExpertCount counts such a file: the routed experts (gate, up and down, each experts ×
 // width × expert width a layer) in MXFP4; q, k, v and o by the recipe with its fallbacks; the

@@ -37,30 +37,46 @@ import (
 //	router 36 × 2,880 × 128 = 13,271,040 and the rest 40,318,272, F32: 53,589,312 × 4 = 214,357,248
 //	= 62,755,699,968 B = 58.446 GiB; published 58.45 GiB.
 //
+// Q8_0: the experts in MXFP4 and everything else in Q8_0 but the F32 router, biases and norms,
+// which is llama.cpp's MXFP4_MOE file type: ggml-org's gpt-oss-20b-mxfp4.gguf and
+// gpt-oss-120b-mxfp4, "gpt-oss 20B MXFP4 MoE 11.27 GiB 20.91 B" (llama-bench, many public runs)
+// and "gpt-oss 120B MXFP4 MoE 59.02 GiB 116.83 B" (ggml-org/llama.cpp#19922):
+//
+//	20b: 10,152,345,600 + (637,009,920 attention + 1,158,266,880 embedding and output) × 1.0625
+//	  = 1,907,481,600 + 36,731,136 F32 = 12,096,558,336 B = 11.266 GiB
+//	120b: 60,914,073,600 + (955,514,880 + 1,158,266,880) × 1.0625 = 2,245,893,120 + 214,357,248
+//	  = 63,374,323,968 B = 59.022 GiB
+//
+// ggufFormats' Q8_0 figure, the Llama-3-8B file's 8.51 bits everywhere, put them at 22.26 and
+// 124.35 GB, 84 % and 96 % over.
+//
 // The bound they replace: 16,520,230,050 B and 91,502,015,130 B, 42 % and 46 % over.
 func TestGGUFMXFP4ExpertsAgainstPublished(t *testing.T) {
 	const gib = 1 << 30
 	for _, c := range []struct {
-		model     string
-		want      float64 // bytes, hand-computed above
-		published float64 // GiB, llama-bench
+		model, quant string
+		want         float64 // bytes, hand-computed above
+		published    float64 // GiB, llama-bench
+		rule         string
 	}{
-		{"openai/gpt-oss-20b", 11611750656, 10.81},
-		{"unsloth/gpt-oss-20b-GGUF", 11611750656, 10.81},
-		{"openai/gpt-oss-120b", 62755699968, 58.45},
-		{"unsloth/gpt-oss-120b-GGUF", 62755699968, 58.45},
+		{"openai/gpt-oss-20b", "Q4_K_M", 11611750656, 10.81, "Q4_K → Q5_0, Q6_K → Q8_0;"},
+		{"unsloth/gpt-oss-20b-GGUF", "Q4_K_M", 11611750656, 10.81, "Q4_K → Q5_0, Q6_K → Q8_0;"},
+		{"openai/gpt-oss-120b", "Q4_K_M", 62755699968, 58.45, "Q4_K → Q5_0, Q6_K → Q8_0;"},
+		{"unsloth/gpt-oss-120b-GGUF", "Q4_K_M", 62755699968, 58.45, "Q4_K → Q5_0, Q6_K → Q8_0;"},
+		{"openai/gpt-oss-20b", "Q8_0", 12096558336, 11.27, "the rest in Q8_0, as in llama.cpp's MXFP4_MOE files;"},
+		{"openai/gpt-oss-120b", "Q8_0", 63374323968, 59.02, "the rest in Q8_0, as in llama.cpp's MXFP4_MOE files;"},
 	} {
-		b := resolve(t, func(tg *target.Target) { tg.Model, tg.Sizing, tg.Quant = c.model, target.SizingKV, "Q4_K_M" })
+		b := resolve(t, func(tg *target.Target) { tg.Model, tg.Sizing, tg.Quant = c.model, target.SizingKV, c.quant })
 		got := b.ParamsB * 1e9 * b.BytesPerParam
 		if math.Abs(got-c.want) > 1 {
-			t.Errorf("%s: %.0f B, want %.0f", c.model, got, c.want)
+			t.Errorf("%s %s: %.0f B, want %.0f", c.model, c.quant, got, c.want)
 		}
 		if math.Abs(c.want/gib-c.published) > 0.005 {
-			t.Errorf("%s: %.3f GiB, published %.2f", c.model, c.want/gib, c.published)
+			t.Errorf("%s %s: %.3f GiB, published %.2f", c.model, c.quant, c.want/gib, c.published)
 		}
-		if !strings.HasPrefix(b.WeightsRule, "GGUF Q4_K_M counted tensor by tensor: the routed experts in MXFP4") ||
-			!strings.Contains(b.WeightsRule, "Q4_K → Q5_0, Q6_K → Q8_0;") {
-			t.Errorf("%s: rule %q", c.model, b.WeightsRule)
+		if !strings.HasPrefix(b.WeightsRule, "GGUF "+c.quant+" counted tensor by tensor: the routed experts in MXFP4") ||
+			!strings.Contains(b.WeightsRule, c.rule) {
+			t.Errorf("%s %s: rule %q", c.model, c.quant, b.WeightsRule)
 		}
 	}
 }

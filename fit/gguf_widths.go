@@ -156,17 +156,16 @@ const ggufCountTolerance = 0.001
 // is not a multiple of 256, and the rule that sized it, for the header; ok false for any other
 // model or type, which ggufFormats sizes.
 func ggufWidthBytes(quant string, params float64, m *catalog.Model, a *Architecture) (bytes float64, rule string, ok bool) {
-	r, known := ggufRecipes[quant]
 	s := ggufShapeOf(m, a)
-	if !known || s.hidden <= 0 || s.hidden%ggmlQ4K.block == 0 || !(params > 0) {
+	if s.hidden <= 0 || s.hidden%ggmlQ4K.block == 0 || !(params > 0) {
 		return 0, "", false
 	}
-	if w := ggufMXFP4ExpertWidths[a.Base]; w > 0 {
-		if b, ok := ggufMXFP4ExpertCount(r, s, w, params); ok {
-			return b, "GGUF " + quant + " counted tensor by tensor: the routed experts in MXFP4 (4.25 bits), as gpt-oss's GGUF files keep them; " +
-				"the rest by llama.cpp's rules: width " + strconv.Itoa(s.hidden) + " not a multiple of 256, so rows that wide in " +
-				fallbackWords(r, s.layers, false, false) + "; its own LM head in Q8_0; the router, biases and norms in F32", true
-		}
+	if b, rule, ok := ggufMXFP4ExpertBytes(quant, s, a.Base, params); ok { // gpt-oss, Q8_0 included
+		return b, rule, true
+	}
+	r, known := ggufRecipes[quant]
+	if !known {
+		return 0, "", false
 	}
 	if b, tied, ok := ggufCount(r, s, params); ok {
 		head := "its own LM head"

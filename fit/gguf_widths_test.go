@@ -91,7 +91,8 @@ func TestGGUFWidthsKVMode(t *testing.T) {
 }
 
 // The bound is never below the count, for every catalog entry the count covers and every type,
-// nor below ggufFormats' figure; and Q8_0 and widths that are multiples of 256 keep that figure.
+// nor below ggufFormats' figure; and Q8_0 (but for gpt-oss's MXFP4 experts) and widths that are
+// multiples of 256 keep that figure.
 func TestGGUFWidthsBoundCoversCount(t *testing.T) {
 	counted := 0
 	for _, m := range catalog.Models() {
@@ -121,8 +122,8 @@ func TestGGUFWidthsBoundCoversCount(t *testing.T) {
 				}
 			}
 		}
-		if _, _, ok := ggufWidthBytes("Q8_0", p, &m, &a); ok {
-			t.Errorf("%s: Q8_0 re-sized", m.Name)
+		if _, rule, ok := ggufWidthBytes("Q8_0", p, &m, &a); ok && !strings.Contains(rule, "experts in MXFP4") {
+			t.Errorf("%s: Q8_0 re-sized (%s)", m.Name, rule)
 		}
 	}
 	if counted == 0 {

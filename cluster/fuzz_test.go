@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
 	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml", "capacity-policies.yaml"} {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data, uint8(0))
+		f.Add(readTestdata(f, name), uint8(0))
 	}
 	drivers := fit.DriverNames()
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
@@ -49,105 +44,72 @@ func FuzzCheck(f *testing.F) {
 // FuzzParseClaims: any claims input is read or refused with an *Error naming the claims input;
 // nothing panics, and what is read is judged beside the busy cluster's slices.
 func FuzzParseClaims(f *testing.F) {
-	for _, name := range []string{"busy-claims.yaml", "busy.yaml", "shared-claims.yaml"} {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
-	slices, err := os.ReadFile("testdata/busy.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d, ok := fit.LookupDriver(fit.DriverNVIDIA)
-	if !ok {
-		f.Fatal("no NVIDIA driver")
-	}
-	b := &fit.Bounds{MemoryGi: 70, Driver: d, DeviceClass: d.Domain, Products: []string{"NVIDIA H100 80GB HBM3"}, Target: target.Default()}
+	addSeeds(f, "busy-claims.yaml", "busy.yaml", "shared-claims.yaml")
+	slices := readTestdata(f, "busy.yaml")
+	b := fuzzBounds(f, fit.DriverNVIDIA, 70, 1)
+	b.Products = []string{"NVIDIA H100 80GB HBM3"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := CheckInUse(b, slices, data)
-		if err != nil {
-			if e, ok := err.(*Error); !ok || e.Input != "claims" {
-				t.Fatalf("error %T %v, want a claims *Error", err, err)
-			}
-			return
-		}
-		if js := r.JSON(); !json.Valid([]byte(js)) {
-			t.Fatalf("JSON() is not JSON: %s", js)
-		}
+		checkInputResult(t, "claims", r, err)
 	})
 }
 
 // FuzzParseNodes: any nodes input is read or refused with an *Error naming the nodes input;
 // nothing panics, and what is read places zones.yaml's devices.
 func FuzzParseNodes(f *testing.F) {
-	for _, name := range []string{"zones-nodes.yaml", "zones.yaml"} {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
-	slices, err := os.ReadFile("testdata/zones.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d, ok := fit.LookupDriver(fit.DriverLlmfit)
-	if !ok {
-		f.Fatal("no llmfit driver")
-	}
-	b := &fit.Bounds{MemoryGi: 40, Driver: d, DeviceClass: d.Domain, Target: target.Default()}
-	b.Target.Count = 2
+	addSeeds(f, "zones-nodes.yaml", "zones.yaml")
+	slices := readTestdata(f, "zones.yaml")
+	b := fuzzBounds(f, fit.DriverLlmfit, 40, 2)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := CheckInputs(b, Inputs{Slices: slices, Nodes: data})
-		if err != nil {
-			if e, ok := err.(*Error); !ok || e.Input != "nodes" {
-				t.Fatalf("error %T %v, want a nodes *Error", err, err)
-			}
-			return
-		}
-		if js := r.JSON(); !json.Valid([]byte(js)) {
-			t.Fatalf("JSON() is not JSON: %s", js)
-		}
+		checkInputResult(t, "nodes", r, err)
 	})
 }
 
 // FuzzParsePod: any pod input is read or refused with an *Error naming the pod input; nothing
 // panics, and what is read places zones.yaml's devices on zones-nodes.yaml's nodes.
 func FuzzParsePod(f *testing.F) {
-	for _, name := range []string{"zones-pod.yaml", "zones-nodes.yaml"} {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addSeeds(f, "zones-pod.yaml", "zones-nodes.yaml")
 	f.Add([]byte("tolerations: [{operator: Exists}]\nnodeSelector: {example.com/gpu: \"true\"}\n"))
-	slices, err := os.ReadFile("testdata/zones.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	nodes, err := os.ReadFile("testdata/zones-nodes.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d, ok := fit.LookupDriver(fit.DriverLlmfit)
-	if !ok {
-		f.Fatal("no llmfit driver")
-	}
-	b := &fit.Bounds{MemoryGi: 40, Driver: d, DeviceClass: d.Domain, Target: target.Default()}
-	b.Target.Count = 2
+	slices, nodes := readTestdata(f, "zones.yaml"), readTestdata(f, "zones-nodes.yaml")
+	b := fuzzBounds(f, fit.DriverLlmfit, 40, 2)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := CheckInputs(b, Inputs{Slices: slices, Nodes: nodes, Pod: data})
-		if err != nil {
-			if e, ok := err.(*Error); !ok || e.Input != "pod" {
-				t.Fatalf("error %T %v, want a pod *Error", err, err)
-			}
-			return
-		}
-		if js := r.JSON(); !json.Valid([]byte(js)) {
-			t.Fatalf("JSON() is not JSON: %s", js)
-		}
+		checkInputResult(t, "pod", r, err)
 	})
+}
+
+// addSeeds adds each named fixture to the seed corpus.
+func addSeeds(f *testing.F, names ...string) {
+	f.Helper()
+	for _, name := range names {
+		f.Add(readTestdata(f, name))
+	}
+}
+
+// fuzzBounds is a default target's fit on driver's devices: memoryGi a device, count of them.
+func fuzzBounds(f *testing.F, driver string, memoryGi int64, count int) *fit.Bounds {
+	f.Helper()
+	d, ok := fit.LookupDriver(driver)
+	if !ok {
+		f.Fatalf("no %s driver", driver)
+	}
+	b := &fit.Bounds{MemoryGi: memoryGi, Driver: d, DeviceClass: d.Domain, Target: target.Default()}
+	b.Target.Count = count
+	return b
+}
+
+// checkInputResult: an error must be an *Error naming input (the one the fuzzer wrote), and a
+// report must give valid JSON.
+func checkInputResult(t *testing.T, input string, r Report, err error) {
+	t.Helper()
+	if err != nil {
+		if e, ok := err.(*Error); !ok || e.Input != input {
+			t.Fatalf("error %T %v, want a %s *Error", err, err, input)
+		}
+		return
+	}
+	if js := r.JSON(); !json.Valid([]byte(js)) {
+		t.Fatalf("JSON() is not JSON: %s", js)
+	}
 }

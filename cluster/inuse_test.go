@@ -13,7 +13,8 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 )
 
-func readTestdata(t *testing.T, name string) []byte {
+// readTestdata is testdata/name's bytes; a missing fixture ends the test (or fuzz test).
+func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {

@@ -156,6 +156,18 @@
       box.addEventListener("input", later);
       $(id + "-file").addEventListener("change", (e) => readFile(e.target.files && e.target.files[0], id));
     }
+    // The workload box from the Deployment tab's own answer for the claim on show (its engine
+    // and image as chosen there), so the check weighs the pod fitclaim writes without a paste.
+    const fromDeploy = $("pod-from-deploy");
+    if (fromDeploy) fromDeploy.addEventListener("click", async () => {
+      try {
+        const res = await P.deploy.render();
+        $("pod").value = String(res.yaml || "");
+        check();
+      } catch (e) {
+        showError(errMessage(e));
+      }
+    });
     const zone = $("cluster");
     zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
     zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));

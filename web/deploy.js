@@ -62,21 +62,30 @@
     let res;
     try {
       if (!window.fitclaim.deploy) setText($("deploy-summary"), "Loading the Deployment engine…");
-      await P.later(); // the second engine writes the Deployment (later.js)
-      fillEngines();
-      const target = await window.fitclaim.parsePermalink(q);
-      const engine = $("deploy-engine").value;
-      const image = $("deploy-image").value.trim();
-      delete target.engine;
-      delete target.image;
-      if (engine && engine !== st.defaultEngine) target.engine = engine;
-      if (image) target.image = image;
-      res = await window.fitclaim.deploy(target);
+      res = await render(q);
     } catch (e) {
       if (seq === st.seq) showError(e);
       return;
     }
     if (seq === st.seq) show(res);
+  }
+
+  // render is the second engine's deploy answer for the claim whose query is q (the shown
+  // claim's when q is absent), with the engine and image chosen in the tab: what the tab shows,
+  // and what the cluster panel's "Use this claim's Deployment" puts in its workload box.
+  async function render(q) {
+    if (q === undefined) q = shownQuery();
+    if (q === null) throw new Error("no claim is on show yet");
+    await P.later(); // the second engine writes the Deployment (later.js)
+    fillEngines();
+    const target = await window.fitclaim.parsePermalink(q);
+    const engine = $("deploy-engine").value;
+    const image = $("deploy-image").value.trim();
+    delete target.engine;
+    delete target.image;
+    if (engine && engine !== st.defaultEngine) target.engine = engine;
+    if (image) target.image = image;
+    return window.fitclaim.deploy(target);
   }
 
   function show(res) {
@@ -136,6 +145,7 @@
     update();
   }
 
+  P.deploy = { render };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
   else wire();
 })();

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/deploy"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -251,6 +252,15 @@ func TestClusterPanelNodes(t *testing.T) {
 	}
 	p.pasteInto("pod", string(nodes))
 	p.waitText("cluster-error", func(s string) bool { return s == badPod.Error() }, badPod.Error())
+
+	// "Use this claim's Deployment" on a custom size, which no Deployment serves: the engine's
+	// message, in the panel's error line, and the box left as it was.
+	_, noDeploy := deploy.Render(tg)
+	if noDeploy == nil {
+		t.Fatal("a Deployment for a custom size")
+	}
+	p.run(chromedp.Click("#pod-from-deploy", chromedp.ByQuery))
+	p.waitText("cluster-error", func(s string) bool { return s == noDeploy.Error() }, noDeploy.Error())
 	p.pasteInto("pod", "")
 
 	p.pasteInto("nodes", "")

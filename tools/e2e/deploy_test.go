@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -58,6 +59,13 @@ func TestDeploymentTab(t *testing.T) {
 	if clip, ok := p.copied(s, "#deploy-copy"); ok && clip != want.YAML {
 		t.Errorf("clipboard after Copy on the Deployment tab: %s", diff(want.YAML, clip))
 	}
+	// The cluster panel's "Use this claim's Deployment" puts the same YAML in its workload box.
+	p.run(chromedp.Click("#pod-from-deploy", chromedp.ByQuery))
+	quoted, err := json.Marshal(want.YAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.waitEval(`document.getElementById("pod").value === `+string(quoted), "the workload box to hold the Deployment tab's YAML")
 	if got := p.text("copied"); got != "Deployment YAML copied" {
 		t.Errorf("after Copy the page says %q", got)
 	}

@@ -192,18 +192,7 @@ func TestCapacityRequestAgreesWithKubernetes(t *testing.T) {
 		_, plain, _ := claimToCheck(t, plainTarget)
 		for name, p := range pairs {
 			what := name + " × " + claimLabel(tg)
-			k8s, err := DecodeSlices(p.slices)
-			if err != nil {
-				t.Fatal(err)
-			}
-			held, err := DecodeClaims(p.claims)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var nodes []*corev1.Node
-			for _, n := range SliceNodes(k8s) {
-				nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
-			}
+			k8s, held, nodes := p.decode(t)
 			state := AllocatedStateShared(held)
 			rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
 			if err != nil {
@@ -426,18 +415,7 @@ func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
 				}
 				for pairName, p := range pairs {
 					what := pairName + " × " + claimLabel(tg) + " capn=qualified"
-					k8s, err := DecodeSlices(p.slices)
-					if err != nil {
-						t.Fatal(err)
-					}
-					held, err := DecodeClaims(p.claims)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var nodes []*corev1.Node
-					for _, n := range SliceNodes(k8s) {
-						nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
-					}
+					k8s, held, nodes := p.decode(t)
 					rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
 					if err != nil {
 						t.Fatalf("%s: %v", what, err)
@@ -462,4 +440,23 @@ func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claim × cluster pairs, %d allocatable: both verdicts must occur", checked, allocatable)
 	}
 	t.Logf("capacityName qualified: %d claim × cluster pairs agree with the allocator (%d allocatable)", checked, allocatable)
+}
+
+// decode is the pair as the allocator takes it: its slices, the claims holding devices, and a
+// bare Node for each node the slices name.
+func (p clusterPair) decode(t *testing.T) ([]*resourcev1.ResourceSlice, []*resourcev1.ResourceClaim, []*corev1.Node) {
+	t.Helper()
+	k8s, err := DecodeSlices(p.slices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := DecodeClaims(p.claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []*corev1.Node
+	for _, n := range SliceNodes(k8s) {
+		nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
+	}
+	return k8s, held, nodes
 }

@@ -105,14 +105,7 @@ func TestSharedDevicesAgreeWithKubernetes(t *testing.T) {
 			}
 			for name, p := range pairs {
 				what := name + " × " + claimLabel(tg)
-				k8s, err := DecodeSlices(p.slices)
-				if err != nil {
-					t.Fatal(err)
-				}
-				held, err := DecodeClaims(p.claims)
-				if err != nil {
-					t.Fatal(err)
-				}
+				k8s, held, _ := p.decode(t)
 				state := AllocatedStateShared(held)
 				rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
 				if err != nil {
@@ -237,14 +230,7 @@ items:
 			}
 			for name, p := range pairs {
 				what := name + " × " + claimLabel(tg)
-				k8s, err := DecodeSlices(p.slices)
-				if err != nil {
-					t.Fatal(err)
-				}
-				held, err := DecodeClaims(p.claims)
-				if err != nil {
-					t.Fatal(err)
-				}
+				k8s, held, _ := p.decode(t)
 				rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)

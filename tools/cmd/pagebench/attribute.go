@@ -11,17 +11,19 @@ import (
 // §3's target for the p99.
 const slowRenderMs = 5.0
 
-// traceEvent is the part of a Chromium trace event the attribution reads.
+// traceEvent is the part of a Chromium trace event the attribution and loadCPU read.
 type traceEvent struct {
 	Name string  `json:"name"`
 	Cat  string  `json:"cat"`
 	Ph   string  `json:"ph"`
 	Pid  int     `json:"pid"`
 	Tid  int     `json:"tid"`
-	Ts   float64 `json:"ts"`  // µs
-	Dur  float64 `json:"dur"` // µs
-	TTs  float64 `json:"tts"` // the thread's CPU time, µs
+	Ts   float64 `json:"ts"`   // µs
+	Dur  float64 `json:"dur"`  // µs
+	TTs  float64 `json:"tts"`  // the thread's CPU clock, µs
+	TDur float64 `json:"tdur"` // the thread's CPU time in the event, µs
 	Args struct {
+		Name string `json:"name"` // a thread_name event's
 		Data struct {
 			StartTime float64 `json:"startTime"` // performance.now() of a mark, ms
 		} `json:"data"`

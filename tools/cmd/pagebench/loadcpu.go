@@ -8,21 +8,6 @@ import (
 	"strings"
 )
 
-// loadEvent is the part of a trace event loadCPU reads.
-type loadEvent struct {
-	Name string  `json:"name"`
-	Ph   string  `json:"ph"`
-	Pid  int     `json:"pid"`
-	Tid  int     `json:"tid"`
-	Ts   float64 `json:"ts"`   // µs
-	Dur  float64 `json:"dur"`  // µs
-	TTs  float64 `json:"tts"`  // the thread's CPU clock, µs
-	TDur float64 `json:"tdur"` // the thread's CPU time in the event, µs
-	Args struct {
-		Name string `json:"name"` // a thread_name event's
-	} `json:"args"`
-}
-
 // loadCPU is -chrome-trace's account of one cold load (FILE.load, FILE.minimal): from the
 // navigation to the probe's fitclaim-bench:done mark (the YAML shown, the minimal page's word),
 // the CPU time of each thread, not the wall time. On this shared machine a load's wall time
@@ -38,7 +23,7 @@ func loadCPU(path, label string) (float64, string) {
 		return 0, fmt.Sprintf("  %s: %v\n", label, err)
 	}
 	var doc struct {
-		TraceEvents []loadEvent `json:"traceEvents"`
+		TraceEvents []traceEvent `json:"traceEvents"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return 0, fmt.Sprintf("  %s: %v\n", label, err)
@@ -91,7 +76,7 @@ func loadCPU(path, label string) (float64, string) {
 	var turbofan, lazy, stream float64
 	lazyN := 0
 	// Outermost first: by start, the longer of two that start together first.
-	slices.SortStableFunc(evs, func(a, b loadEvent) int {
+	slices.SortStableFunc(evs, func(a, b traceEvent) int {
 		if c := cmpFloat(a.Ts, b.Ts); c != 0 {
 			return c
 		}

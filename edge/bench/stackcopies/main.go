@@ -80,6 +80,11 @@ func serveYield(i int32) int32 {
 	return n
 }
 
+// gcPercent sets the GC percent (main sets the edge worker's 400; the page runs at 100).
+//
+//go:wasmexport gcPercent
+func gcPercent(p int32) { debug.SetGCPercent(int(p)) }
+
 // deep recurses n frames of 1 KB each, growing the goroutine's stack to at least n KB.
 //
 //go:noinline

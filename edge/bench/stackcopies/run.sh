@@ -4,7 +4,8 @@
 # stack growth or shrink), newstack and shrinkstack, and serves the edge bench's mix from Node
 # through go:wasmexport calls (as wasm/edge's fitclaimServe), the same with a runtime.Gosched
 # after each (as its yieldIfDue, which lets the GC finish), and through a js.FuncOf callback;
-# each with and without a 64 KB stack grown up front, in interleaved rounds. Prints, per run,
+# each with and without a 64 KB stack grown up front, in interleaved rounds, and once at the
+# page's GC percent (100) rather than the edge worker's (400). Prints, per run,
 # the process's CPU time per request and the stack copies.
 # Usage: edge/bench/stackcopies/run.sh [rounds, default 2] [timed requests, default 5000]
 set -euo pipefail
@@ -31,5 +32,8 @@ for ((r = 1; r <= rounds; r++)); do
 			node "$dir/drive.mjs" "$work/x.wasm" "$how" "$kb" "$n"
 		done
 	done
+done
+for how in serve yield; do
+	node "$dir/drive.mjs" "$work/x.wasm" "$how" 0 "$n" 100
 done
 echo "(load after: $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -59,6 +59,10 @@ type DeviceResult struct {
 type Report struct {
 	Allocatable bool           `json:"allocatable"`
 	Devices     []DeviceResult `json:"devices"`
+	// ExcludedNodes are the nodes given (Inputs.Nodes) that the workload's pod (Inputs.Pod)
+	// cannot be scheduled to, each with why, by node name as the notes list them; none without
+	// the pod.
+	ExcludedNodes []ExcludedNode `json:"excludedNodes,omitempty"`
 
 	// Requests names the claim's alternatives in order, as allocation results name them;
 	// DeviceResult.Alternatives and Selected follow this order.
@@ -67,6 +71,13 @@ type Report struct {
 	Placement string `json:"-"`
 	// Notes are assumptions the verdict rests on.
 	Notes []string `json:"-"`
+}
+
+// ExcludedNode is a node the pod cannot be scheduled to, and why (its taints, labels or cordon
+// against the pod's tolerations, nodeSelector and required node affinity).
+type ExcludedNode struct {
+	Node string `json:"node"`
+	Why  string `json:"why"`
 }
 
 // Check parses the slices and judges them against the bounds' claim, every device free.
@@ -226,6 +237,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 	var cut bool
 	r.Allocatable, r.Placement, cut = place(alts, r.Devices, groups, reach)
 	r.Notes = notes(b, alts, c.ClaimsGiven)
+	r.ExcludedNodes = reach.excludedNodes()
 	r.Notes = append(r.Notes, nodeNotes(r.Devices, reach)...)
 	r.Notes = append(r.Notes, podNotes(c.Pod, reach)...)
 	if cut {

@@ -56,6 +56,21 @@ func (r *reachability) keptOff(i int) string {
 	return r.nodes[i].keepsOff()
 }
 
+// excludedNodes are the nodes the pod cannot be scheduled to, with why; nil without the nodes
+// or the pod.
+func (r *reachability) excludedNodes() []ExcludedNode {
+	if r == nil || r.outCount == 0 {
+		return nil
+	}
+	out := make([]ExcludedNode, 0, r.outCount)
+	for i := range r.nodes {
+		if r.out(i) {
+			out = append(out, ExcludedNode{Node: r.nodes[i].Name, Why: r.excluded[i]})
+		}
+	}
+	return out
+}
+
 // excludedCount is how many of the nodes the pod cannot be scheduled to.
 func (r *reachability) excludedCount() int { return r.outCount }
 

@@ -53,6 +53,26 @@ func TestPodKeepsTheClaimToItsNodes(t *testing.T) {
 			t.Errorf("no note %q in %q", n, r.Notes)
 		}
 	}
+	// The same three nodes, for a controller, in the JSON's excludedNodes.
+	wantOut := []ExcludedNode{
+		{"cpu-d", "no label example.com/gpu (the pod's nodeSelector wants example.com/gpu=true)"},
+		{"gpu-b", affinityText},
+		{"gpu-c", affinityText},
+	}
+	if !slices.Equal(r.ExcludedNodes, wantOut) {
+		t.Errorf("excluded nodes %+v, want %+v", r.ExcludedNodes, wantOut)
+	}
+	if js := r.JSON(); !strings.Contains(js, `"excludedNodes": [
+    {
+      "node": "cpu-d",
+      "why": "no label example.com/gpu (the pod's nodeSelector wants example.com/gpu=true)"
+    },`) {
+		t.Errorf("JSON without the excluded nodes:\n%s", js)
+	}
+	// Without the pod none is excluded, and the JSON is the contract's two fields as before.
+	if r := zonesPod(t, 4, nodes, nil); r.ExcludedNodes != nil || strings.Contains(r.JSON(), "excludedNodes") {
+		t.Errorf("excluded nodes without the pod: %+v", r.ExcludedNodes)
+	}
 	// Five: gpu-a's four are the most; without the pod gpu-b's four would be tried too, and
 	// the nearest miss is the same node.
 	r = zonesPod(t, 5, nodes, pod)

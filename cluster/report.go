@@ -8,12 +8,14 @@ import (
 
 // JSON is the report as `fitclaim check --json` and POST /api/v1/check print it:
 // {"allocatable": bool, "devices": [{"node", "driver", "pool", "device", "matches", "request",
-// "reasons"}]}, indented, with a final newline.
+// "reasons"}]}, indented, with a final newline; with the workload's pod given, also
+// "excludedNodes": [{"node", "why"}], the nodes it cannot be scheduled to.
 func (r *Report) JSON() string {
 	b, err := json.MarshalIndent(struct {
-		Allocatable bool           `json:"allocatable"`
-		Devices     []DeviceResult `json:"devices"`
-	}{r.Allocatable, r.Devices}, "", "  ")
+		Allocatable   bool           `json:"allocatable"`
+		Devices       []DeviceResult `json:"devices"`
+		ExcludedNodes []ExcludedNode `json:"excludedNodes,omitempty"`
+	}{r.Allocatable, r.Devices, r.ExcludedNodes}, "", "  ")
 	if err != nil { // strings, bools and slices of them always marshal
 		panic("cluster: " + err.Error())
 	}

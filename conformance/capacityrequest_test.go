@@ -194,18 +194,7 @@ func TestCapacityRequestAgreesWithKubernetes(t *testing.T) {
 			what := name + " × " + claimLabel(tg)
 			k8s, held, nodes := p.decode(t)
 			state := AllocatedStateShared(held)
-			rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			byNode, err := allocateWith(ctx, ConsumableFeatures, m, k8s, state, nodes)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			ok, err := agreeAllocation(byNode, rep)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
+			byNode, ok := agreeOnPair(ctx, t, what, r, m, p, k8s, state, nodes)
 			checked++
 			if ok {
 				allocatable++
@@ -416,18 +405,7 @@ func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
 				for pairName, p := range pairs {
 					what := pairName + " × " + claimLabel(tg) + " capn=qualified"
 					k8s, held, nodes := p.decode(t)
-					rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
-					if err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
-					byNode, err := allocateWith(ctx, ConsumableFeatures, m, k8s, AllocatedStateShared(held), nodes)
-					if err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
-					ok, err := agreeAllocation(byNode, rep)
-					if err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
+					_, ok := agreeOnPair(ctx, t, what, r, m, p, k8s, AllocatedStateShared(held), nodes)
 					checked++
 					if ok {
 						allocatable++
@@ -459,4 +437,25 @@ func (p clusterPair) decode(t *testing.T) ([]*resourcev1.ResourceSlice, []*resou
 		nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
 	}
 	return k8s, held, nodes
+}
+
+// agreeOnPair checks the pair against r's claim with package cluster and with the allocator
+// (consumable capacity on, the pair's claims holding their devices) and fails the test where
+// they disagree; it returns the allocator's devices by node and whether the claim is allocatable.
+func agreeOnPair(ctx context.Context, t *testing.T, what string, r claim.Result, m Manifest, p clusterPair,
+	k8s []*resourcev1.ResourceSlice, state structured.AllocatedState, nodes []*corev1.Node) (map[string][]Allocated, bool) {
+	t.Helper()
+	rep, err := cluster.CheckInUse(&r.Bounds, p.slices, p.claims)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	byNode, err := allocateWith(ctx, ConsumableFeatures, m, k8s, state, nodes)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	ok, err := agreeAllocation(byNode, rep)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return byNode, ok
 }

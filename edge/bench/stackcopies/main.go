@@ -8,7 +8,6 @@
 package main
 
 import (
-	"bytes"
 	"net/http"
 	"runtime"
 	"runtime/debug"
@@ -19,20 +18,10 @@ import (
 	"github.com/fitclaim/fitclaim/edge/bench/mix"
 )
 
-type recorder struct {
-	h      http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header         { return r.h }
-func (r *recorder) WriteHeader(status int)      { r.status = status }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-
 var (
 	h    http.Handler
 	reqs []*http.Request
-	w    = &recorder{h: http.Header{}}
+	w    = mix.NewRecorder()
 )
 
 //go:linkname stackCopies runtime.StackCopies
@@ -64,11 +53,9 @@ func nreqs() int32 { return int32(len(reqs)) }
 //
 //go:wasmexport serve
 func serve(i int32) int32 {
-	clear(w.h)
-	w.status = http.StatusOK
-	w.body.Reset()
+	w.Reset()
 	h.ServeHTTP(w, reqs[i])
-	return int32(w.body.Len())
+	return int32(w.Body.Len())
 }
 
 // serveYield is serve followed by a yield to the scheduler, as the edge's yieldIfDue does.

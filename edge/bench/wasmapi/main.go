@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"net/http"
@@ -27,17 +26,6 @@ import (
 	"github.com/fitclaim/fitclaim/edge/api"
 	"github.com/fitclaim/fitclaim/edge/bench/mix"
 )
-
-// recorder is the least ResponseWriter: the handler writes its whole answer into it.
-type recorder struct {
-	h      http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header         { return r.h }
-func (r *recorder) WriteHeader(status int)      { r.status = status }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 
 func main() {
 	warm := flag.Int("warm", 1500, "warm-up requests (the mix cycled), not timed")
@@ -70,20 +58,18 @@ func main() {
 	}
 	// One recorder for every request, emptied before each: what a request costs the writer
 	// (the worker's dispatch buffers the answer its own way) stays out of the figures.
-	w := &recorder{h: http.Header{}}
-	serve := func(i int) *recorder {
-		clear(w.h)
-		w.status = http.StatusOK
-		w.body.Reset()
+	w := mix.NewRecorder()
+	serve := func(i int) *mix.Recorder {
+		w.Reset()
 		h.ServeHTTP(w, reqs[i])
 		return w
 	}
 	for i := range paths {
 		w := serve(i)
-		if w.status != http.StatusOK {
-			fail(fmt.Errorf("%s: %d %s", paths[i], w.status, w.body.String()))
+		if w.Status != http.StatusOK {
+			fail(fmt.Errorf("%s: %d %s", paths[i], w.Status, w.Body.String()))
 		}
-		want[i] = w.body.String()
+		want[i] = w.Body.String()
 	}
 	for k := 0; k < *warm; k++ {
 		serve(k % len(paths))
@@ -100,7 +86,7 @@ func main() {
 			t0 := time.Now()
 			w := serve(i)
 			times[i] = append(times[i], time.Since(t0))
-			if string(w.body.Bytes()) != want[i] {
+			if string(w.Body.Bytes()) != want[i] {
 				fail(fmt.Errorf("%s: the answer changed between requests", paths[i]))
 			}
 		}

@@ -85,6 +85,10 @@ type Architecture struct {
 	// keeps the rest, the SSM / delta-rule state, in ("float32"; "": the model's dtype)
 	RecurrentConvState int
 	SSMStateDtype      string
+	// VocabSize is config.json's vocab_size (the embedding's rows), stated only for the entries
+	// llmfit's catalog records none for (its gated repositories: google/gemma-3-270m, meta-llama's
+	// Llama-2 and Llama-4): 0 = not stated.
+	VocabSize int
 }
 
 // Known reports whether the entry has a row in architectures.csv.
@@ -243,7 +247,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 28]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 29]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -275,7 +279,7 @@ func parseModel(line string) Model {
 		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 		GlobalKVHeads: atoi(a[20]), GlobalHeadDim: atoi(a[21]), KVSharedLayers: atoi(a[22]),
 		RecurrentState: atoi(a[23]), IndexHeadDim: atoi(a[24]), IndexTopK: atoi(a[25]),
-		RecurrentConvState: atoi(a[26]), SSMStateDtype: a[27],
+		RecurrentConvState: atoi(a[26]), SSMStateDtype: a[27], VocabSize: atoi(a[28]),
 	}
 	return m
 }

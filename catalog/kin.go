@@ -27,11 +27,15 @@ var kinVocab = sync.OnceValue(func() map[string]int {
 	return out
 })
 
-// Vocabulary is the model's tokenizer vocabulary: its own, else that of the most downloaded
-// entry of the same architecture (Arch.Base) that records one; 0 = unknown.
+// Vocabulary is the model's tokenizer vocabulary (its embedding's rows): its own, else its
+// architectures.csv row's, else that of the most downloaded entry of the same architecture
+// (Arch.Base) that records one; 0 = unknown.
 func (m *Model) Vocabulary() int {
-	if m.VocabSize > 0 || m.Arch.Base == "" {
+	switch {
+	case m.VocabSize > 0 || m.Arch.Base == "":
 		return m.VocabSize
+	case m.Arch.VocabSize > 0:
+		return m.Arch.VocabSize
 	}
 	return kinVocab()[m.Arch.Base]
 }

@@ -130,3 +130,56 @@ func TestGGUFWidthsBoundCoversCount(t *testing.T) {
 		t.Error("no catalog entry counted")
 	}
 }
+
+// google/gemma-3-270m (width 640, 18 layers, 4 query heads and 1 KV head of 256, MLP 2,048,
+// vocabulary 262,144 from its architectures.csv row, embedding tied), 268,098,176 parameters:
+// matrices 18 × (q 655,360 + k 163,840 + v 163,840 + o 655,360 + gate, up, down 3 × 1,310,720 =
+// 5,570,560) = 100,270,080, + the embedding 167,772,160 = 268,042,240; the F32 rest 55,936.
+//
+// Q8_0 (every matrix 8.5 bits): 268,042,240 × 8.5 / 8 = 284,794,880 B + 55,936 × 4 = 223,744 →
+// 285,018,624 B = 271.815 MiB; llama-bench printed 271.81 MiB for gemma-3-270m-Q8_0.gguf
+// (ggml-org/llama.cpp#15764), so the vocabulary, the tie and the MLP width are the file's.
+//
+// Q4_K_M: use_more_bits(i, 18) holds for 9 layers (0, 1, 4, 7, 10, 13, 15, 16, 17).
+//
+//	q, k, gate, up (rows 640 wide: Q4_K → Q5_0, 5.5 bits): 18 × 3,440,640 × 5.5 = 340,623,360 bits
+//	v: 9 layers Q6_K → Q8_0 (8.5), 9 Q4_K → Q5_0 (5.5): 9 × 163,840 × 14 = 20,643,840
+//	o (rows 1,024 wide: Q4_K, 4.5): 18 × 655,360 × 4.5 = 53,084,160
+//	down (rows 2,048 wide: Q6_K 6.5625 / Q4_K 4.5): 9 × 1,310,720 × 11.0625 = 130,498,560
+//	the tied embedding in Q8_0: 167,772,160 × 8.5 = 1,426,063,360
+//	= 1,970,913,280 bits = 246,364,160 B + 223,744 → 246,587,904 B = 235.16 MiB.
+//
+// Without the vocabulary kv mode bounded it at 268,098,176 × 8.5 / 8 + 18 × 32 × 640 × 4 =
+// 286,328,872 B (every weight at Q8_0's rate, as the embedding could be most of the file): 16 % over.
+func TestGGUFWidthsGemma3_270m(t *testing.T) {
+	const mib = 1 << 20
+	s := ggufShape{hidden: 640, layers: 18, heads: 4, kvHeads: 1, headDim: 256, vocab: 262144, mlp: 2048, plain: true}
+	q8 := func(int, int) *ggmlType { return ggmlQ8_0 }
+	allQ8 := ggufRecipe{base: ggmlQ8_0, attnV: func(int, int, int) *ggmlType { return ggmlQ8_0 }, attnQKV: ggmlQ8_0,
+		attnOut: ggmlQ8_0, down: q8}
+	for _, c := range []struct {
+		quant  string
+		recipe ggufRecipe
+		want   float64
+	}{
+		{"Q8_0", allQ8, 285018624},
+		{"Q4_K_M", ggufRecipes["Q4_K_M"], 246587904},
+	} {
+		got, tied, ok := ggufCount(c.recipe, s, 268098176)
+		if !ok || !tied || got != c.want {
+			t.Errorf("%s: %.0f B (tied %v, counted %v), want %.0f tied", c.quant, got, tied, ok, c.want)
+		}
+	}
+	if got := 285018624.0 / mib; math.Abs(got-271.81) > 0.01 {
+		t.Errorf("Q8_0: %.3f MiB, llama-bench 271.81", got)
+	}
+	b := resolve(t, func(tg *target.Target) {
+		tg.Model, tg.Sizing, tg.Quant = "google/gemma-3-270m", target.SizingKV, "Q4_K_M"
+	})
+	if got := b.ParamsB * 1e9 * b.BytesPerParam; math.Abs(got-246587904) > 1 {
+		t.Errorf("kv mode: weights %.0f B, want 246,587,904", got)
+	}
+	if !strings.HasPrefix(b.WeightsRule, "GGUF Q4_K_M counted tensor by tensor") {
+		t.Errorf("rule %q", b.WeightsRule)
+	}
+}

@@ -46,9 +46,26 @@ func render(b fit.Bounds, version string) (Result, error) {
 	r := Result{Bounds: b, Name: name}
 	r.YAML = renderYAML(&b, name, version)
 	r.JSON = renderJSON(&b, name, version)
-	r.Matches = fit.Matches(b)
-	r.Warnings = warnings(&b, name, r.Matches)
+	AddMatches(&r)
 	return r, nil
+}
+
+// RenderClaim is Render's claim alone: its Result holds the Bounds, Name, YAML and JSON (the
+// same bytes and the same errors), and AddMatches then makes it Render's whole Result. The page
+// shows a permalink's claim first and its table after (issue 10 §2): the matches, the warnings
+// and their code are not on the way to the claim.
+func RenderClaim(t target.Target) (Result, error) {
+	b, name, err := resolveNamed(t)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Bounds: b, Name: name, YAML: renderYAML(&b, name, Version), JSON: renderJSON(&b, name, Version)}, nil
+}
+
+// AddMatches adds the matches and the warnings (which read them) to a Result of RenderClaim.
+func AddMatches(r *Result) {
+	r.Matches = fit.Matches(r.Bounds)
+	r.Warnings = warnings(&r.Bounds, r.Name, r.Matches)
 }
 
 // RenderYAML is Render's YAML alone, and RenderJSON its JSON alone (the same bytes and the

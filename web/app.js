@@ -167,7 +167,7 @@
     }
     return out;
   }
-  // adoptEarly: the claim boot.js already rendered for this link (the same call on the same
+  // adoptEarly: the claim boot.js already rendered for this link (the same render of the same
   // target), taken once, so a permalink load renders once; null if the hash or target differ.
   async function adoptEarly(target) {
     const boot = window.fitclaimBoot;
@@ -176,9 +176,12 @@
     boot.early = null;
     const early = await pending;
     if (!early || early.hash !== state.currentFragment || canonical(early.target) !== canonical(target)) return null;
-    early.result.matches = joinMatches(early.result.table, await accelerators());
+    // boot.js showed the claim's YAML and JSON; the rest of the same render's answer now.
+    const result = early.rest();
+    if (!result) return null;
+    result.matches = joinMatches(result.table, await accelerators());
     mark("early-adopted");
-    return early.result;
+    return result;
   }
 
   // canonical: a target as JSON with its keys sorted, so two reads of one link compare equal.

@@ -16,9 +16,11 @@
 // YAML and JSON as soon as the parser is past them: neither waits for the rest of the document,
 // the deferred scripts or another script's download (issue 10 §2). It reads the link exactly as
 // app.js does (fitclaim.repairLink, then app.js's own render call, as its renderTable makes it),
-// and only a link that needs no repair: any message or dropped pair is left to app.js. The
-// result, {hash, target, result}, is the promise fitclaimBoot.early; app.js adopts it when its
-// form reads the same hash and the same target, so there is one render and the bytes are app.js's.
+// in one call that answers only the YAML and JSON (bridge.FirstClaim), and only a link that
+// needs no repair: any message or dropped pair is left to app.js. The result, {hash, target,
+// result: {yaml, json}, rest()}, is the promise fitclaimBoot.early; app.js adopts it when its
+// form reads the same hash and the same target, and takes the rest of the answer (the table, the
+// words, the pictures) from rest(), so there is one render and the bytes are app.js's.
 "use strict";
 
 (() => {
@@ -94,14 +96,21 @@
       if (i > 200) return null;
       await sleep(5);
     }
-    const fc = window.fitclaim;
-    const r = await fc.repairLink(hash);
-    mark("early-link-read"); // the pagebench's marks split Go's part (these two) from the wait for the parser
-    if (!r || r.message || (r.dropped && r.dropped.length) || !r.target) return null;
-    const target = r.target;
-    if (!("model" in target) && !("paramsB" in target)) return null;
-    const result = await fc.render(target, { columns: true });
+    // One call through the engine's exports (wasm/page/export.go, fitclaim_first): the link
+    // read as fitclaim.repairLink reads it and its claim rendered as fitclaim.render renders it,
+    // only the YAML and JSON; the rest of the answer waits for app.js (first.rest below), so
+    // none of its code is compiled before the claim shows. 0: app.js reads the link itself.
+    const ex = boot.exports;
+    if (!ex || typeof ex.fitclaim_first !== "function" || !(ex.mem instanceof WebAssembly.Memory)) return null;
+    const bytes = new TextEncoder().encode(hash);
+    const at = ex.fitclaim_call_buffer(bytes.length); // may grow the memory: the view comes after
+    new Uint8Array(ex.mem.buffer, at, bytes.length).set(bytes);
+    const answer = (n) => JSON.parse(new TextDecoder().decode(new Uint8Array(ex.mem.buffer, ex.fitclaim_answer(), n)));
+    const n = ex.fitclaim_first(bytes.length);
     mark("early-rendered");
+    if (n <= 0) return null;
+    const first = answer(n);
+    const target = first.target, result = { yaml: first.yaml, json: first.json };
     // The claim's output ends inside #panel-json; #panel-deploy follows it (index.html).
     await parsedPast("panel-deploy");
     if (location.hash.slice(1) !== hash) return null; // the address moved on meanwhile
@@ -116,7 +125,13 @@
     // the page is still drawing (drawRest in app.js clears it), which tests and tools wait on.
     document.documentElement.dataset.drawing = "";
     mark("early-shown");
-    return { hash, target, result };
+    // rest() is render(target, {columns: true})'s whole answer, from the same render, once; null
+    // if the engine has none.
+    const rest = () => {
+      const m = ex.fitclaim_first_rest();
+      return m > 0 ? answer(m) : null;
+    };
+    return { hash, target, result, rest };
   };
   const early = link ? showLink().catch(() => null) : null;
   boot.engine = engine;

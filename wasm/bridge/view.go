@@ -339,17 +339,7 @@ func RepairJSON(fragment string) string {
 	var w jsontext.Writer
 	w.BeginObject()
 	w.Key("target")
-	w.BeginObject()
-	def := target.Default()
-	for i := range target.Fields {
-		f := &target.Fields[i]
-		if f.Get(&r.Target) == f.Get(&def) {
-			continue
-		}
-		w.Key(f.Name)
-		fieldValue(&w, f.Value(&r.Target))
-	}
-	w.EndObject()
+	writeTargetObject(&w, &r.Target)
 	str(&w, "permalink", target.Permalink(r.Target))
 	w.Key("dropped")
 	w.BeginArray()
@@ -366,6 +356,21 @@ func RepairJSON(fragment string) string {
 	str(&w, "message", r.Message())
 	w.EndObject()
 	return w.String()
+}
+
+// writeTargetObject writes a target's non-default fields as an object (TargetView's).
+func writeTargetObject(w *jsontext.Writer, t *target.Target) {
+	w.BeginObject()
+	def := target.Default()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Get(t) == f.Get(&def) {
+			continue
+		}
+		w.Key(f.Name)
+		fieldValue(w, f.Value(t))
+	}
+	w.EndObject()
 }
 
 // fieldValue writes a field's value (target.Field.Value: a string, float64, int or bool).

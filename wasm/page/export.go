@@ -73,3 +73,48 @@ func address(b []byte) uint32 {
 	}
 	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 }
+
+// The first claim on a permalink load (web/boot.js, bridge.FirstClaim): fitclaim_first reads
+// the link's fragment, written like a call into the buffer fitclaim_call_buffer returns, and
+// answers the link's target and its claim's YAML and JSON (bridge.AppendFirstJSON) at
+// fitclaim_answer; it returns the answer's length, or 0 when the page's own start must read the
+// link. fitclaim_first_rest then answers the rest of that render (render's columns document,
+// bridge.AppendFirstRest), once, when app.js adopts the claim; 0 when there is none.
+
+// first is the last first claim, kept until its rest is asked for.
+var first *bridge.First
+
+//go:wasmexport fitclaim_first
+func firstClaim(n int32) (length int32) {
+	defer func() {
+		if recover() != nil { // the page's own start reads the link, and says what is wrong
+			first, length = nil, 0
+		}
+	}()
+	first = nil
+	if n < 0 || int(n) > len(call) {
+		return 0
+	}
+	f, ok := bridge.FirstClaim(string(call[:n]))
+	if !ok {
+		return 0
+	}
+	first = &f
+	answer = bridge.AppendFirstJSON(answer[:0], first)
+	return int32(len(answer))
+}
+
+//go:wasmexport fitclaim_first_rest
+func firstRest() (length int32) {
+	defer func() {
+		if recover() != nil { // app.js renders the target itself
+			length = 0
+		}
+		first = nil
+	}()
+	if first == nil {
+		return 0
+	}
+	answer = bridge.AppendFirstRest(answer[:0], first)
+	return int32(len(answer))
+}

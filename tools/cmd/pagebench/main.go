@@ -18,6 +18,11 @@
 //     targets, each timed in the page with performance.now(); this server also sends COOP/COEP
 //     so the page is cross-origin isolated and the timer's resolution is 5 µs, not 100 µs.
 //
+// Diagnosis of step 2 (issue 10 §3): -compare OTHER_DIST -render-rounds N -loads 0 times the cold
+// renders of both builds in N rounds, their order alternating, with the load average beside each
+// run (rounds.go); -chrome-trace says what the slow renders spent their time on; -chromium-output
+// keeps Chromium's own output, where V8's tracing flags (-js-flags) print.
+//
 // Everything stays on loopback; the servers and browsers stop before it exits.
 package main
 
@@ -58,6 +63,7 @@ func main() {
 	config := flag.String("config", "netlify.toml", "netlify.toml whose headers the servers send (empty: none)")
 	loads := flag.Int("loads", 7, "cold loads of each page")
 	renders := flag.Int("renders", 1000, "timed renders inside the page")
+	rounds := flag.Int("render-rounds", 0, "with -compare: step 2 is this many rounds of the cold render latency (a fresh page of each build per round, their order alternating), instead of -dist's cold and warm runs (-loads 0 skips step 1)")
 	fragment := flag.String("fragment", "m=NousResearch%2FLlama-2-7b-chat-hf", "permalink opened for the first rendered claim")
 	chromium := flag.String("chromium", "", "Chromium binary (default: $CHROMIUM, else /usr/bin/chromium, else chromedp's search)")
 	timeout := flag.Duration("timeout", 30*time.Second, "longest wait for one load")
@@ -66,6 +72,7 @@ func main() {
 	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
 	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal, whose CPU time it prints by thread and by the page's marks")
 	categories := flag.String("chrome-trace-categories", strings.Join(traceCategories, ","), "diagnosis: -chrome-trace's categories, comma-separated (the fitclaim-bench marks need blink.user_timing; fewer categories, less of the trace's own cost)")
+	output := flag.String("chromium-output", "", "diagnosis: append every Chromium's stdout and stderr to this file (V8's own tracing, e.g. -js-flags=--trace-wasm-compilation-times, prints there)")
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	flag.Parse()
@@ -78,6 +85,8 @@ func main() {
 	}
 	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace, traceCategories: strings.Split(*categories, ",")}
 	b.compare = *compare
+	b.rounds = *rounds
+	b.output = *output
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
@@ -101,13 +110,16 @@ type bench struct {
 	summary         []string
 	chromium        string
 	timeout         time.Duration
-	trace           string   // -render-trace
-	jsFlags         string   // -js-flags
-	chromiumArgs    []string // -chromium-arg
-	compare         string   // -compare: another build's directory
-	compareURL      string   // where it is served
-	chromeTrace     string   // -chrome-trace
-	traceCategories []string // -chrome-trace-categories
+	trace           string        // -render-trace
+	jsFlags         string        // -js-flags
+	chromiumArgs    []string      // -chromium-arg
+	compare         string        // -compare: another build's directory
+	rounds          int           // -render-rounds
+	output          string        // -chromium-output
+	keep            *renderResult // set: renderLatency stores its result here and prints nothing
+	compareURL      string        // where it is served
+	chromeTrace     string        // -chrome-trace
+	traceCategories []string      // -chrome-trace-categories
 }
 
 func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) error {
@@ -159,6 +171,14 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			return err
 		}
 		defer stop()
+		if b.compare != "" && b.rounds > 0 {
+			other, stop, err := serve(netlify.NewServer(b.compare, cfg, nil), true)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			return b.renderRounds(iso+"/", other+"/", renders)
+		}
 		if err := b.renderLatency(iso+"/", renders, false); err != nil {
 			return err
 		}
@@ -241,6 +261,13 @@ func (b *bench) browser(parent context.Context) (context.Context, func(), error)
 	if p := b.execPath(); p != "" {
 		opts = append(opts, chromedp.ExecPath(p))
 	}
+	var out *os.File
+	if b.output != "" {
+		if out, err = os.OpenFile(b.output, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, chromedp.CombinedOutput(out))
+	}
 	if b.jsFlags != "" {
 		opts = append(opts, chromedp.Flag("js-flags", b.jsFlags))
 	}
@@ -258,6 +285,9 @@ func (b *bench) browser(parent context.Context) (context.Context, func(), error)
 		cancelCtx()
 		cancelAlloc()
 		removeProfile(profile)
+		if out != nil {
+			out.Close()
+		}
 	}
 	if err := chromedp.Run(ctx); err != nil { // start the browser
 		stop()
@@ -946,6 +976,10 @@ func (b *bench) renderLatency(url string, n int, warm bool) error {
 			return err
 		}
 		fmt.Print(why)
+	}
+	if b.keep != nil { // -render-rounds: the caller prints
+		*b.keep = res
+		return nil
 	}
 	xs := append([]float64(nil), res.D...)
 	sort.Float64s(xs)

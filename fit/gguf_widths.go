@@ -120,6 +120,8 @@ var ggufRecipes = map[string]ggufRecipe{
 var ggufMLPWidths = map[string]int{
 	"google/gemma-3-1b-it":         6912, // litgpt config.py Gemma-3-1b-it
 	"Qwen/Qwen2.5-0.5B(-Instruct)": 4864, // litgpt config.py Qwen2.5-0.5B{}
+	"Qwen/Qwen2-0.5B-Instruct":     4864, // mlc-ai/mlc-llm model_preset.py qwen2_0_5b (architectures.csv's source)
+	"Qwen/Qwen2-0.5B":              4864, // mlc-ai/mlc-llm model_preset.py qwen2_0_5b (architectures.csv's source)
 	"HuggingFaceTB/SmolLM2-135M":   1536, // litgpt config.py SmolLM2-135M{}
 	"HuggingFaceTB/SmolLM2-360M":   2560, // litgpt config.py SmolLM2-360M{}
 	"google/gemma-3-270m":          2048, // rasbt/LLMs-from-scratch ch05/12_gemma3 GEMMA3_CONFIG_270M hidden_dim (architectures.csv's source)
@@ -129,7 +131,8 @@ var ggufMLPWidths = map[string]int{
 // ggufShape is what counting a file's tensors needs.
 type ggufShape struct {
 	hidden, layers, heads, kvHeads, headDim, vocab, mlp, experts int
-	plain                                                        bool // q, k, v and o projections of their own (gqa, mha, mqa)
+	plain                                                        bool   // q, k, v and o projections of their own (gqa, mha, mqa)
+	twin                                                         string // the entry whose count and shape it has, which gave heads and MLP (gguf_twins.go)
 }
 
 func ggufShapeOf(m *catalog.Model, a *Architecture) ggufShape {
@@ -137,6 +140,9 @@ func ggufShapeOf(m *catalog.Model, a *Architecture) ggufShape {
 		vocab: m.Vocabulary(), experts: a.Experts, mlp: ggufMLPWidths[a.Base]}
 	if k := archKin(m); k != nil { // a re-upload takes its kin's row (kinarch.go)
 		s.heads = k.Arch.AttentionHeads
+	} else if t := ggufTwin(m); t != nil && a.Attention == "" { // its twin's tensors (gguf_twins.go)
+		s.heads, s.mlp, s.twin = t.Arch.AttentionHeads, ggufMLPWidths[t.Arch.Base], t.Name
+		s.plain = t.Arch.Experts == 0
 	}
 	switch a.Attention {
 	case AttentionGQA, AttentionMHA, AttentionMQA:
@@ -173,7 +179,7 @@ func ggufWidthBytes(quant string, params float64, m *catalog.Model, a *Architect
 			head = "the LM head tied to the embedding"
 		}
 		return b, "GGUF " + quant + " counted tensor by tensor by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
-			" not a multiple of 256, so rows that wide in " + fallbackWords(r, s.layers, false, true) + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp), true
+			" not a multiple of 256, so rows that wide in " + fallbackWords(r, s.layers, false, true) + "; " + head + " in Q8_0; MLP " + strconv.Itoa(s.mlp) + twinWords(s), true
 	}
 	// never under ggufFormats' figure either: the Llama-3-8B files' mix, which a Q4_0 file of a model
 	// with a smaller output share (gpt-oss) can be 2 % under, is no size to go below on a bound
@@ -181,6 +187,14 @@ func ggufWidthBytes(quant string, params float64, m *catalog.Model, a *Architect
 	return b, "GGUF " + quant + " bounded above by llama.cpp's rules: width " + strconv.Itoa(s.hidden) +
 		" not a multiple of 256, so rows that wide in " + fallbackWords(r, max(s.layers, 1), true, true) + "; MLP width or LM-head tie unknown: " +
 		"every tensor priced in its fallback, half the non-embedding weights at ffn_down's rate, the embedding in Q8_0", true
+}
+
+// twinWords says whose heads and MLP width a file was counted with, when not its own row's.
+func twinWords(s ggufShape) string {
+	if s.twin == "" {
+		return ""
+	}
+	return " and " + strconv.Itoa(s.heads) + " query heads, " + s.twin + "'s, whose parameter count and shape it has"
 }
 
 // fallbackWords names the fallbacks of the types a recipe uses: "Q4_K → Q5_0, Q6_K → Q8_0"; fused:

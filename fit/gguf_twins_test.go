@@ -1,0 +1,103 @@
+package fit
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// ggufTwins against the catalog: each count is its entry's, to the parameter, the entry has a row
+// whose MLP width ggufMLPWidths knows, and every other such entry of that count has the same
+// shape (layers, query and KV heads, head size, width, vocabulary, MLP width); every 16-bit
+// release among them whose count its shape accounts for has its count in the table.
+func TestGGUFTwinsTable(t *testing.T) {
+	type shape struct{ layers, heads, kvHeads, headDim, hidden, vocab, mlp int }
+	shapeOf := func(m *catalog.Model) shape {
+		a := &m.Arch
+		return shape{a.Layers, a.AttentionHeads, a.KVHeads, a.HeadDim, a.HiddenSize, m.Vocabulary(), ggufMLPWidths[a.Base]}
+	}
+	want := map[int64]shape{}
+	for count, name := range ggufTwins {
+		m, err := catalog.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ParametersRaw != count || !m.Arch.Known() || ggufMLPWidths[m.Arch.Base] <= 0 {
+			t.Errorf("%s: count %d (table %d), row %v, MLP %d", name, m.ParametersRaw, count, m.Arch.Known(), ggufMLPWidths[m.Arch.Base])
+		}
+		want[count] = shapeOf(m)
+	}
+	for _, m := range catalog.Models() {
+		if !m.Arch.Known() || ggufMLPWidths[m.Arch.Base] <= 0 || !sixteenBitRelease(&m) {
+			continue
+		}
+		s, ok := want[m.ParametersRaw]
+		if !ok {
+			// a count its shape does not account for is no count of a file's tensors: a VLM's (SmolVLM-
+			// 256M-Instruct, with its vision tower), or Qwen/Qwen2-0.5B's 422,395,904 (its shape's is 494,032,768)
+			a := ArchitectureOf(&m)
+			if _, _, counted := ggufCount(ggufRecipes["Q4_K_M"], ggufShapeOf(&m, &a), float64(m.ParametersRaw)); counted {
+				t.Errorf("%s: count %d not in ggufTwins", m.Name, m.ParametersRaw)
+			}
+			continue
+		}
+		if got := shapeOf(&m); got != s {
+			t.Errorf("%s: shape %+v, its count's twin %+v", m.Name, got, s)
+		}
+	}
+}
+
+// Entries without a row, counted with their twin's heads and MLP width, and so as the twin:
+//
+//	unsloth/gemma-3-270m-it, microsoft/harrier-oss-v1-270m: google/gemma-3-270m's 268,098,176
+//	  parameters and shape: Q4_K_M 246,587,904 B (gguf_widths_test.go's count)
+//	Qwen/Qwen2.5-Coder-0.5B(-Instruct): Qwen2.5-0.5B's 494,032,768 and shape: 391,859,712 B, the
+//	  llama-bench model_size of Qwen2.5-Coder-0.5B's Q4_K_M file to the byte (gguf_widths_test.go)
+//	Qwen/Qwen2-0.5B-Instruct (a row, now with its MLP width 4,864): the same 391,859,712 B
+//
+// Before, each was bounded: 286,328,872 B for the 270M ones (16 % over), and for the 0.5B ones
+// 136,134,656 × 8.5 / 8 = 144,643,072 B for the embedding in Q8_0 + 357,898,112 × 6.25 / 8 =
+// 279,607,900 B + 24 × 32 × 896 × 4 = 2,752,512 B of F32: 427,003,484 B (9.0 % over).
+func TestGGUFTwinsCounted(t *testing.T) {
+	for _, c := range []struct {
+		model, twin string
+		want        float64
+	}{
+		{"unsloth/gemma-3-270m-it", "google/gemma-3-270m", 246587904},
+		{"microsoft/harrier-oss-v1-270m", "google/gemma-3-270m", 246587904},
+		{"Qwen/Qwen2.5-Coder-0.5B", "Qwen/Qwen2.5-0.5B", 391859712},
+		{"Qwen/Qwen2.5-Coder-0.5B-Instruct", "Qwen/Qwen2.5-0.5B", 391859712},
+		{"Qwen/Qwen2-0.5B-Instruct", "", 391859712},
+	} {
+		b := resolve(t, func(tg *target.Target) { tg.Model, tg.Sizing, tg.Quant = c.model, target.SizingKV, "Q4_K_M" })
+		if got := b.ParamsB * 1e9 * b.BytesPerParam; math.Abs(got-c.want) > 1 {
+			t.Errorf("%s: weights %.0f B, want %.0f", c.model, got, c.want)
+		}
+		if !strings.HasPrefix(b.WeightsRule, "GGUF Q4_K_M counted tensor by tensor") || (c.twin != "") != strings.Contains(b.WeightsRule, c.twin+"'s, whose parameter count and shape it has") {
+			t.Errorf("%s: rule %q", c.model, b.WeightsRule)
+		}
+	}
+}
+
+// The same count with another shape is no twin: unsloth/gemma-3-270m-it with a layer more, or
+// with another vocabulary, is bounded.
+func TestGGUFTwinNeedsTheShape(t *testing.T) {
+	m, err := catalog.Lookup("unsloth/gemma-3-270m-it")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ggufTwin(m) == nil {
+		t.Fatal("unsloth/gemma-3-270m-it: no twin")
+	}
+	deeper, wider := *m, *m
+	deeper.Layers++
+	wider.VocabSize = 256000
+	for _, x := range []*catalog.Model{&deeper, &wider} {
+		if tw := ggufTwin(x); tw != nil {
+			t.Errorf("%d layers, vocabulary %d: twin %s", x.Layers, x.Vocabulary(), tw.Name)
+		}
+	}
+}

@@ -75,8 +75,12 @@ var releaseFacts = map[string]ReleaseParams{
 	"moonshotai/Kimi-K2.5":                  {TotalB: 1026.880482288, ActiveB: 32.861500928, RoutedB: 1014.68602368, From: kimiINT4Words},
 	"moonshotai/Kimi-K2.6 (kimi_k25 arch)":  {TotalB: 1026.880482288, ActiveB: 32.861500928, RoutedB: 1014.68602368, From: kimiINT4Words},
 	"microsoft/phi-4":                       {TotalB: 14.6595072, ActiveB: 14.6595072, From: "counted from config.json's shapes (14.66B, the count of its re-upload unsloth/phi-4)"},
-	"openai/gpt-oss-120b":                   {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":                    {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// llmfit's 422,395,904 for Qwen2-0.5B is no count of its tensors: its shapes (architectures.csv's
+	// row; MLP 4,864, mlc-llm's qwen2_0_5b) are Qwen2-0.5B-Instruct's and Qwen2.5-0.5B's, 494,032,768
+	// (params_test.go)
+	"Qwen/Qwen2-0.5B":     {TotalB: 0.494032768, ActiveB: 0.494032768, From: "counted from config.json's shapes (0.49B, the count of Qwen/Qwen2-0.5B-Instruct and Qwen2.5-0.5B)"},
+	"openai/gpt-oss-120b": {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":  {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.

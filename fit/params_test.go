@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -288,5 +289,22 @@ func TestKimiK2ShapesAreTheMLXCount(t *testing.T) {
 	d := moeActiveFacts["deepseek-ai/DeepSeek-V3 (also R1, R1-0528, V3-0324: same architecture)"]
 	if d.ActiveB != 37.552297472 { // 37,552,391,168 − 61 × 1,536
 		t.Errorf("DeepSeek-V3 active %v B; want 37.552297472", d.ActiveB)
+	}
+}
+
+// Qwen/Qwen2-0.5B: llmfit counts 422,395,904 parameters, which its shapes do not give. A layer of
+// width 896 with 14 query and 2 KV heads of 64 (q, k, v with biases) and an MLP of 4,864: q 896 ×
+// 896 + 896 = 803,712, k and v 2 × (896 × 128 + 128) = 229,632, o 802,816, MLP 3 × 896 × 4,864 =
+// 13,074,432, two norms 1,792: 14,912,384; × 24 = 357,897,216, + the tied embedding 151,936 × 896 =
+// 136,134,656 + the final norm 896 = 494,032,768, Qwen/Qwen2-0.5B-Instruct's count (and Qwen2.5-
+// 0.5B's). Its Q4_K_M file is then counted as theirs, 391,859,712 B (gguf_twins_test.go), where
+// the bound on 422,395,904 parameters was 371,037,184 B, under the file it was to bound.
+func TestQwen2_05BCounted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2-0.5B", target.SizingKV, "Q4_K_M" })
+	if !near(b.ParamsB, 0.494032768) || !strings.HasPrefix(b.ParamsFrom, "counted from config.json's shapes") {
+		t.Errorf("params %v B from %q; want 0.494032768 from its shapes", b.ParamsB, b.ParamsFrom)
+	}
+	if got := b.ParamsB * 1e9 * b.BytesPerParam; math.Abs(got-391859712) > 1 || !strings.HasPrefix(b.WeightsRule, "GGUF Q4_K_M counted") {
+		t.Errorf("weights %.0f B by %q; want 391,859,712 counted", got, b.WeightsRule)
 	}
 }

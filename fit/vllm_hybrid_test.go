@@ -75,3 +75,24 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		}
 	}
 }
+
+// Nemotron-Nano-9B-v2's state against a block vLLM logged: before vllm-project/vllm#39032 (merged
+// 2026-04-05) a Nemotron-H whose config.json names no mamba_ssm_cache_dtype (#39032's description:
+// the checkpoints either set it or their cards ask for --mamba-ssm-cache-dtype float32, as
+// Nemotron-Nano-v2's do) kept the SSM state in 16 bits (float16 by #29978's default, before it the
+// model's bf16), and vllm-project/vllm#24280 quotes the attention block that gave this model:
+// 672 tokens. With the row's state in 16 bits throughout:
+// 36,384,768 × 2 B / 27 Mamba-2 layers = 2,695,168 B a layer; block 16 × ⌈2,695,168 / (16 ×
+// 4,096)⌉ = 16 × 42 = 672 tokens, as logged. (The fp32 state of the pinned v0.20.0 gives 1,312,
+// TestVLLMPagesHybridState.)
+func TestVLLMNemotronNano9BSixteenBitStateBlock(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Engine = "nvidia/NVIDIA-Nemotron-Nano-9B-v2", "kv", target.EngineVLLM
+	})
+	b.Arch.SSMStateDtype = "" // the SSM state in the model's 16 bits
+	_, elem, _ := kvElementBytes(b.KVCache)
+	in := VLLMInput{TP: 1, MaxTokens: 8192, MaxModelLen: 131072, Cache: vllmCacheOf(&b, elem)}
+	if g := newVLLMGroups(in); g.fullBlock != 672 {
+		t.Errorf("block %d tokens, vLLM logged 672", g.fullBlock)
+	}
+}

@@ -14,6 +14,12 @@ import "github.com/fitclaim/fitclaim/target"
 //     config.json's mamba_ssm_dtype, "float32";
 //   - Nemotron-H (NemotronHForCausalLM: NemotronHForCausalLMConfig): config.json's
 //     mamba_ssm_cache_dtype, else float32 ("Only float32 is known to have no accuracy issues");
+//     that default is vllm-project/vllm#39032's (merged 2026-04-05; the pinned v0.20.0 has it);
+//     releases without it kept a checkpoint that names none (Nemotron-Nano-9B/12B-v2, whose cards
+//     ask for --mamba-ssm-cache-dtype float32) in 16 bits (#29978's float16, before it bf16): half
+//     the SSM state counted here, so under those releases the floor errs high. vllm#24280's
+//     672-token block for Nemotron-Nano-9B-v2 is that 16-bit state (vllm_hybrid_test.go), where
+//     the fp32 one gives 1,312;
 //   - Qwen3-Next and Qwen3-Coder-Next (Qwen3NextForCausalLM) have no such hook: both parts bf16.
 //
 // architectures.csv carries, per row, the convolution's share of recurrent_state

@@ -466,6 +466,15 @@ func TestPermalinkRendersEngineBytes(t *testing.T) {
 			got := p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for #"+frag)
 			sameText(t, "YAML", want.YAML, got)
 			sameText(t, "JSON", want.JSON, p.text("json"))
+			if i == 0 {
+				// Loaded at the link: boot.js's first claim (its YAML and JSON, then the rest of the
+				// same render) is the one the page shows, adopted once: one render.
+				var adopted int
+				p.eval(`performance.getEntriesByName("fitclaim:early-adopted").length`, &adopted)
+				if adopted != 1 {
+					t.Errorf("the link's first claim was adopted %d times, want once (boot.js's render)", adopted)
+				}
+			}
 			api := s.URL + "/api/v1/claim.yaml?" + frag
 			if got := p.text("api-link"); got != api {
 				t.Errorf("API link %q, want %q", got, api)

@@ -197,7 +197,7 @@ jxm/cde-small-v2	306M	305706240	1	0.5	Q4_K_M	4096							26423
 ibm-granite/granite-embedding-311m-multilingual-r2	312M	311664384	1	0.5	Q4_K_M	8192	22	12	64	768			13315	262152	1																													
 vikp/texify	312M	312458252	1	0.5	Q4_K_M	4096							164404																															
 google/t5gemma-s-s-prefixlm	313M	312517632	1	0.5	Q4_K_M	4096							1097033																															
-HuggingFaceTB/SmolLM2-360M-Instruct	322M	322437119	1	0.5	Q4_K_M	8192	32	5	64	960			182258	49152																														
+HuggingFaceTB/SmolLM2-360M-Instruct	322M	322437119	1	0.5	Q4_K_M	8192	32	5	64	960			182258	49152		HuggingFaceTB/SmolLM2-360M	32	15	5	64	960	8192			gqa																			
 HuggingFaceTB/SmolLM-360M	322M	322437119	1	0.5	Q4_K_M	2048	32	5	64	960			29854	49152																														
 BAAI/bge-large-zh	326M	325522944	1	0.5	Q4_K_M	512	24	16	64	1024			20820	21128	1																													
 yec019/fbopt-350m-8bit	331M	331419136	1	0.5	Q4_K_M	2048	24	16	64	1024			11443	50272																														
@@ -223,7 +223,7 @@ LiquidAI/LFM2.5-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			103734	65
 LiquidAI/LFM2.5-350M-Base	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			14196	65536																														
 ibm-research/materials.selfies-ted	358M	358059096	1	0.5	Q4_K_M	1024	12						12800	3160																														
 HuggingFaceTB/SmolLM-360M-Instruct	362M	361821120	1	0.5	Q4_K_M	2048	32	5	64	960			165957	49152																														
-HuggingFaceTB/SmolLM2-360M	362M	361821120	1	0.5	Q4_K_M	8192	32	5	64	960			69868	49152																														
+HuggingFaceTB/SmolLM2-360M	362M	361821120	1	0.5	Q4_K_M	8192	32	5	64	960			69868	49152		HuggingFaceTB/SmolLM2-360M	32	15	5	64	960	8192			gqa																			
 state-spaces/mamba-370m-hf	372M	371516416	1	0.5	Q4_K_M	4096	48			1024			10469	50280																														
 openai-community/gpt2-medium	380M	379988992	1	0.5	Q4_K_M	1024							744740	50257		openai-community/gpt2-medium	24	16	16	64	1024	1024			mha																			
 OpenGVLab/InternVL3_5-GPT-OSS-20B-A4B-Preview	392M	392282304	1	0.5	Q4_K_M	4096							71147																															

@@ -18,6 +18,7 @@ import "github.com/fitclaim/fitclaim/catalog"
 var ggufTwins = map[int64]string{
 	134515008: "HuggingFaceTB/SmolLM2-135M", // and HuggingFaceTB/SmolLM-135M, SmolLM2-135M-Instruct
 	268098176: "google/gemma-3-270m",
+	361821120: "HuggingFaceTB/SmolLM2-360M",
 	494032768: "Qwen/Qwen2.5-0.5B", // and Qwen/Qwen2.5-0.5B-Instruct, Qwen/Qwen2-0.5B-Instruct
 	999885952: "google/gemma-3-1b-it",
 }

@@ -198,6 +198,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"smollm-135m", 123},                                          // HuggingFaceTB/SmolLM-135M
 	{"smollm2-135m", 122},                                         // HuggingFaceTB/SmolLM2-135M
 	{"smollm2-135m-instruct", 121},                                // HuggingFaceTB/SmolLM2-135M-Instruct
+	{"smollm2-360m", 218},                                         // HuggingFaceTB/SmolLM2-360M
+	{"smollm2-360m-instruct", 192},                                // HuggingFaceTB/SmolLM2-360M-Instruct
 	{"smolvlm-256m-instruct", 168},                                // HuggingFaceTB/SmolVLM-256M-Instruct
 	{"tinyllama-1.1b-chat-v0.3", 357},                             // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
 	{"tinyllama-1.1b-chat-v1.0", 348},                             // TinyLlama/TinyLlama-1.1B-Chat-v1.0
@@ -391,6 +393,8 @@ var verifiedByStemTable = [...]stemEntry{
 	{"smollm-135m", 123},                                          // HuggingFaceTB/SmolLM-135M
 	{"smollm2-135m", 122},                                         // HuggingFaceTB/SmolLM2-135M
 	{"smollm2-135m-instruct", 121},                                // HuggingFaceTB/SmolLM2-135M-Instruct
+	{"smollm2-360m", 218},                                         // HuggingFaceTB/SmolLM2-360M
+	{"smollm2-360m-instruct", 192},                                // HuggingFaceTB/SmolLM2-360M-Instruct
 	{"tinyllama-1.1b-chat-v0.3", 357},                             // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
 	{"tinyllama-1.1b-chat-v1.0", 348},                             // TinyLlama/TinyLlama-1.1B-Chat-v1.0
 	{"translategemma-4b-it", 742},                                 // google/translategemma-4b-it

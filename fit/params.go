@@ -78,9 +78,12 @@ var releaseFacts = map[string]ReleaseParams{
 	// llmfit's 422,395,904 for Qwen2-0.5B is no count of its tensors: its shapes (architectures.csv's
 	// row; MLP 4,864, mlc-llm's qwen2_0_5b) are Qwen2-0.5B-Instruct's and Qwen2.5-0.5B's, 494,032,768
 	// (params_test.go)
-	"Qwen/Qwen2-0.5B":     {TotalB: 0.494032768, ActiveB: 0.494032768, From: "counted from config.json's shapes (0.49B, the count of Qwen/Qwen2-0.5B-Instruct and Qwen2.5-0.5B)"},
-	"openai/gpt-oss-120b": {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":  {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	"Qwen/Qwen2-0.5B": {TotalB: 0.494032768, ActiveB: 0.494032768, From: "counted from config.json's shapes (0.49B, the count of Qwen/Qwen2-0.5B-Instruct and Qwen2.5-0.5B)"},
+	// llmfit's 322,437,119 for SmolLM2-360M-Instruct, an odd number, counts no tensors of its shapes
+	// (litgpt's SmolLM2-360M{}); the base's 361,821,120 does (params_test.go)
+	"HuggingFaceTB/SmolLM2-360M": {TotalB: 0.36182112, ActiveB: 0.36182112, From: "counted from config.json's shapes (0.36B, the count of HuggingFaceTB/SmolLM2-360M)"},
+	"openai/gpt-oss-120b":        {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":         {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.

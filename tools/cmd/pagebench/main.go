@@ -61,6 +61,7 @@ func main() {
 	minimal := flag.String("minimal", "", "directory of the minimal Go wasm page (index.html awaiting a global `minimal`); empty: skip the baseline")
 	compare := flag.String("compare", "", "diagnosis: another build of the site (e.g. main's), loaded cold in the same rounds as -dist (bare and at the permalink, the two builds' order alternating), with the same headers; prints its figures and the ratio of the two")
 	config := flag.String("config", "netlify.toml", "netlify.toml whose headers the servers send (empty: none)")
+	compareConfig := flag.String("compare-config", "", "the netlify.toml whose headers -compare's server sends (default -config); another build's own, as its inline boot.js's hash in the policy may differ")
 	loads := flag.Int("loads", 7, "cold loads of each page")
 	renders := flag.Int("renders", 1000, "timed renders inside the page")
 	rounds := flag.Int("render-rounds", 0, "with -compare: step 2 is this many rounds of the cold render latency (a fresh page of each build per round, their order alternating), instead of -dist's cold and warm runs (-loads 0 skips step 1)")
@@ -85,6 +86,7 @@ func main() {
 	}
 	b := &bench{root: ctx, tmp: tmp, chromium: *chromium, timeout: *timeout, trace: *trace, jsFlags: *jsFlags, chromiumArgs: chromiumArgs, chromeTrace: *chromeTrace, traceCategories: strings.Split(*categories, ",")}
 	b.compare = *compare
+	b.compareConfig = *compareConfig
 	b.rounds = *rounds
 	b.output = *output
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
@@ -114,6 +116,7 @@ type bench struct {
 	jsFlags         string        // -js-flags
 	chromiumArgs    []string      // -chromium-arg
 	compare         string        // -compare: another build's directory
+	compareConfig   string        // -compare-config
 	rounds          int           // -render-rounds
 	output          string        // -chromium-output
 	keep            *renderResult // set: renderLatency stores its result here and prints nothing
@@ -127,6 +130,13 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 	if config != "" {
 		var err error
 		if cfg, err = netlify.Load(config); err != nil {
+			return err
+		}
+	}
+	otherCfg := cfg
+	if b.compareConfig != "" {
+		var err error
+		if otherCfg, err = netlify.Load(b.compareConfig); err != nil {
 			return err
 		}
 	}
@@ -152,7 +162,7 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			base = u + "/"
 		}
 		if b.compare != "" {
-			u, stop, err := serve(netlify.NewServer(b.compare, cfg, nil), false)
+			u, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), false)
 			if err != nil {
 				return err
 			}
@@ -172,7 +182,7 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 		}
 		defer stop()
 		if b.compare != "" && b.rounds > 0 {
-			other, stop, err := serve(netlify.NewServer(b.compare, cfg, nil), true)
+			other, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), true)
 			if err != nil {
 				return err
 			}

@@ -122,12 +122,15 @@
   let bytes = new Uint8Array(1 << 17);
   const utf8 = new TextDecoder();
   let direct; // render.js's render for the engine boot.js started, once asked; null: none
-  function renderText(target, options) {
+  function directRender() {
     if (direct === undefined) {
       const boot = window.fitclaimBoot;
       direct = typeof fitclaimRenderer === "function" && boot ? fitclaimRenderer(boot.exports) : null;
     }
-    if (direct) return direct(target, options);
+    return direct;
+  }
+  function renderText(target, options) {
+    if (directRender()) return direct(target, options);
     const fc = window.fitclaim;
     let n = fc.renderInto(target, options, bytes);
     if (typeof n === "number" && n < 0) {
@@ -136,6 +139,14 @@
     }
     if (typeof n !== "number") throw n;
     return JSON.parse(utf8.decode(bytes.subarray(0, n)));
+  }
+  // permalinkOf is fitclaim.permalink(target), the same Promise and answer, through the engine's
+  // exports too (render.js) when it has them: each edit asks for one, and through fitclaim.permalink
+  // each left values the Go side held until its collector ran.
+  function permalinkOf(target) {
+    const d = directRender();
+    if (d && d.permalink) return new Promise((resolve) => resolve(d.permalink(target)));
+    return window.fitclaim.permalink(target);
   }
   // One options object for every call: a fresh one each time would be one more value the Go side
   // holds until its collector runs.
@@ -193,7 +204,7 @@
   async function updateAddress(target, seq, edit) {
     let frag;
     try {
-      frag = await window.fitclaim.permalink(target);
+      frag = await permalinkOf(target);
     } catch (_) {
       return; // the form holds something a link cannot spell; keep the last address
     }
@@ -635,7 +646,7 @@
         try {
           const res = renderColumns(t);
           joinMatches(res.table, list);
-          fc.permalink(t).catch(() => {});
+          permalinkOf(t).catch(() => {});
         } catch (_) {
           P.warm.refused++; // a value the engine refuses is a path too
         }

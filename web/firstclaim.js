@@ -16,7 +16,7 @@
 "use strict";
 
 // started: the worker's engine, once {module} came (a Promise of {fc: the global fitclaim,
-// render(target, options)}).
+// render(target, options), permalink(target): a Promise, as fitclaim.permalink's}).
 let started = null;
 
 self.onmessage = ({ data }) => {
@@ -54,7 +54,8 @@ async function start(module, glue) {
   // The page's own render call (render.js, which the site build puts in front of this file, as
   // app.js's renderText makes it), else fitclaim.renderInto's.
   const direct = typeof fitclaimRenderer === "function" ? fitclaimRenderer(instance.exports) : null;
-  return { fc, render: direct || renderInto(fc) };
+  const permalink = direct && direct.permalink ? (t) => new Promise((resolve) => resolve(direct.permalink(t))) : fc.permalink;
+  return { fc, render: direct || renderInto(fc), permalink };
 }
 
 // renderInto is render through fitclaim.renderInto, for an engine or a page without render.js.
@@ -82,12 +83,12 @@ function renderInto(fc) {
 async function warmUp(targets) {
   try {
     if (!started) throw new Error("firstclaim.js: {warm} before {module}");
-    const { fc, render } = await started;
+    const { render, permalink } = await started;
     const columns = { columns: true };
     let refused = 0;
     for (const t of targets) {
       try { render(t, columns); } catch (_) { refused++; continue; }
-      fc.permalink(t).catch(() => {});
+      permalink(t).catch(() => {});
     }
     self.postMessage({ warmed: targets.length, refused });
   } catch (e) {

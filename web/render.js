@@ -6,7 +6,9 @@
 // its collector ran, whose finalizers then called back into JavaScript: issue 10 §3.)
 //
 // fitclaimRenderer(exports) is that render for an instance's exports, or null when the engine
-// has none (then the page keeps fitclaim.renderInto).
+// has none (then the page keeps fitclaim.renderInto). Its permalink(target) is
+// fitclaim.permalink(target) the same way (the engine's fitclaim_permalink), returned at once;
+// absent when the engine has no such export (then the page keeps fitclaim.permalink).
 "use strict";
 
 function fitclaimRenderer(exports) {
@@ -46,7 +48,9 @@ function fitclaimRenderer(exports) {
     }
     return n;
   };
-  return function render(target, options) {
+  // call writes the target and options into the engine's memory, has fn answer, and returns the
+  // answer's text; an error's text (a negative length) is thrown as render's Error.
+  const call = (fn, target, options) => {
     const t = isObject(target) ? entries(target) : null, o = isObject(options) ? entries(options) : null;
     const cap = size(target, t) + size(options, o);
     const at = exports.fitclaim_call_buffer(cap); // may grow the memory: the views come after
@@ -73,11 +77,14 @@ function fitclaimRenderer(exports) {
     };
     arg(target, t);
     arg(options, o);
-    const n = exports.fitclaim_render(p);
-    const answer = JSON.parse(text.decode(new Uint8Array(exports.mem.buffer, exports.fitclaim_answer(), Math.abs(n))));
+    const n = fn(p);
+    const answer = text.decode(new Uint8Array(exports.mem.buffer, exports.fitclaim_answer(), Math.abs(n)));
     if (n >= 0) return answer;
-    const e = new Error(answer.message);
-    if ("field" in answer) { e.field = answer.field; e.key = answer.key; e.label = answer.label; }
+    const err = JSON.parse(answer), e = new Error(err.message);
+    if ("field" in err) { e.field = err.field; e.key = err.key; e.label = err.label; }
     throw e;
   };
+  const render = (target, options) => JSON.parse(call(exports.fitclaim_render, target, options));
+  if (typeof exports.fitclaim_permalink === "function") render.permalink = (target) => call(exports.fitclaim_permalink, target, undefined);
+  return render;
 }

@@ -83,6 +83,19 @@ func AppendRender(dst, call []byte) ([]byte, bool) {
 	return appendResultASCIIJSON(dst, t, r), true
 }
 
+// AppendPermalink appends the answer to a permalink call (fitclaim.permalink(target): the call's
+// options absent) to dst: the target's permalink, ASCII, and true; or, for a target render
+// refuses, the error as AppendErrorJSON writes it, and false. The page asks for one on every
+// edit: through js.FuncOf each call left a Promise and its target's values for Go's collector to
+// finalize, as renders did before the exports (wasm/page/export.go).
+func AppendPermalink(dst, call []byte) ([]byte, bool) {
+	t, _, err := DecodeCall(call)
+	if err != nil {
+		return AppendErrorJSON(dst, err), false
+	}
+	return append(dst, target.Permalink(t)...), true
+}
+
 // AppendErrorJSON writes err as the JS Error render rejects with, for web/render.js to make
 // one: {"message": ...}, and for a field's error its field, key and label, as jsError sets them.
 func AppendErrorJSON(dst []byte, err error) []byte {

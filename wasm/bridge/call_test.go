@@ -126,6 +126,28 @@ func TestAppendRenderRefusesAsRender(t *testing.T) {
 	}
 }
 
+// A permalink call answers the target's permalink as fitclaim.permalink does, and refuses what
+// fitclaim.permalink refuses with its words: a value of the wrong type (a value out of range is
+// spelled, as fitclaim.permalink spells it; render refuses it).
+func TestAppendPermalink(t *testing.T) {
+	obj := callObject(nil, entry{key: "model", typ: 's', str: "NousResearch/Llama-2-7b-chat-hf"}, entry{key: "minTps", typ: 'n', num: 30})
+	// The model's name with its slash escaped (%2F) under m, the speed under tps: the link the
+	// page bench opens, plus the speed.
+	const want = "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30"
+	got, ok := AppendPermalink([]byte("kept: "), append(obj, 'u'))
+	if !ok || string(got) != "kept: "+want {
+		t.Fatalf("ok %v, %q; want %q", ok, got, "kept: "+want)
+	}
+	got, ok = AppendPermalink(nil, append(callObject(nil, entry{key: "paramsB", typ: 'n', num: 7}, entry{key: "minTps", typ: 's', str: "30"}), 'u'))
+	var e struct{ Message, Field string }
+	if err := json.Unmarshal(got, &e); err != nil {
+		t.Fatalf("the answer is not JSON: %v: %s", err, got)
+	}
+	if ok || e.Field != "minTps" || !strings.Contains(e.Message, `must be of type number, not string (got "30")`) {
+		t.Fatalf("ok %v, %s; want minTps's error", ok, got)
+	}
+}
+
 // Bytes web/render.js would never write (cut short, a count beyond the bytes, an unknown type,
 // bytes left over) are an internal error, never a panic or a render of half a call.
 func TestDecodeCallRefusesMalformedCalls(t *testing.T) {

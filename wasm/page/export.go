@@ -59,6 +59,29 @@ func render(n int32) (length int32) {
 	return int32(len(answer))
 }
 
+// fitclaim_permalink answers fitclaim.permalink(target) for the call written in the buffer's
+// first n bytes (its options absent), as fitclaim_render answers: the permalink's length, or
+// minus the length of the error's JSON (bridge.AppendPermalink).
+//
+//go:wasmexport fitclaim_permalink
+func permalink(n int32) (length int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			answer = bridge.AppendErrorJSON(answer[:0], bridge.PanicError(p))
+			length = -int32(len(answer))
+		}
+	}()
+	if n < 0 || int(n) > len(call) {
+		n = 0 // not a call: DecodeCall says so
+	}
+	var ok bool
+	answer, ok = bridge.AppendPermalink(answer[:0], call[:n])
+	if !ok {
+		return -int32(len(answer))
+	}
+	return int32(len(answer))
+}
+
 // fitclaim_answer returns the address of the last answer's first byte.
 //
 //go:wasmexport fitclaim_answer

@@ -82,8 +82,12 @@ var releaseFacts = map[string]ReleaseParams{
 	// llmfit's 322,437,119 for SmolLM2-360M-Instruct, an odd number, counts no tensors of its shapes
 	// (litgpt's SmolLM2-360M{}); the base's 361,821,120 does (params_test.go)
 	"HuggingFaceTB/SmolLM2-360M": {TotalB: 0.36182112, ActiveB: 0.36182112, From: "counted from config.json's shapes (0.36B, the count of HuggingFaceTB/SmolLM2-360M)"},
-	"openai/gpt-oss-120b":        {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":         {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// llmfit's 2,917,072,895 for Phi-3-mini-128k-instruct, an odd number, counts no tensors of its
+	// shapes, which are the 4k model's (architectures.csv; litgpt's Phi-3-mini-128k-instruct), and
+	// the 4k's catalog count, 3,821,079,552, is theirs (params_test.go)
+	"microsoft/Phi-3-mini-128k-instruct": {TotalB: 3.821079552, ActiveB: 3.821079552, From: "counted from config.json's shapes (3.82B, the count of microsoft/Phi-3-mini-4k-instruct)"},
+	"openai/gpt-oss-120b":                {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":                 {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.

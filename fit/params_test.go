@@ -308,3 +308,19 @@ func TestQwen2_05BCounted(t *testing.T) {
 		t.Errorf("weights %.0f B by %q; want 391,859,712 counted", got, b.WeightsRule)
 	}
 }
+
+// microsoft/Phi-3-mini-128k-instruct: llmfit counts 2,917,072,895, an odd number no shapes of this
+// model give. Its shapes (litgpt's Phi-3-mini-128k-instruct: 32 layers of width 3,072, 32 heads of
+// 96, a fused q/k/v, a gated MLP of 8,192 with gate and up fused, vocabulary 32,064, its own LM
+// head) are the 4k model's: a layer qkv 3,072 × 9,216 = 28,311,552 + o 9,437,184 + gate_up 3,072 ×
+// 16,384 = 50,331,648 + down 25,165,824 + two norms 6,144 = 113,252,352; × 32 = 3,624,075,264, +
+// the embedding and the head 2 × 32,064 × 3,072 = 197,001,216 + the final norm 3,072 =
+// 3,821,079,552, microsoft/Phi-3-mini-4k-instruct's count. BF16: 7,642,159,104 B.
+func TestPhi3Mini128kCounted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "microsoft/Phi-3-mini-128k-instruct", target.SizingKV, "BF16"
+	})
+	if !near(b.ParamsB, 3.821079552) || !within(b.WeightsGB, 7.642159104, 1e-6) || !strings.HasPrefix(b.ParamsFrom, "counted from config.json's shapes") {
+		t.Errorf("params %v B, weights %v GB from %q; want 3.821079552 and 7.642159104", b.ParamsB, b.WeightsGB, b.ParamsFrom)
+	}
+}

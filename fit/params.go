@@ -86,9 +86,26 @@ var releaseFacts = map[string]ReleaseParams{
 	// shapes, which are the 4k model's (architectures.csv; litgpt's Phi-3-mini-128k-instruct), and
 	// the 4k's catalog count, 3,821,079,552, is theirs (params_test.go)
 	"microsoft/Phi-3-mini-128k-instruct": {TotalB: 3.821079552, ActiveB: 3.821079552, From: "counted from config.json's shapes (3.82B, the count of microsoft/Phi-3-mini-4k-instruct)"},
+	// Qwen3-0.6B and 1.7B tie the LM head to the embedding (config.json tie_word_embeddings, as
+	// maxtext's qwen3_0_6b_config and qwen3_1_7b_config copy it), but their repositories store a copy
+	// as lm_head.weight, which llmfit counts (751,632,384 and 2,031,739,904: the shapes' count plus
+	// one more 151,936-row embedding, exactly) and which neither vLLM (qwen3.py Qwen3ForCausalLM:
+	// lm_head = embed_tokens, load_weights skip_prefixes ["lm_head."] when tied) nor a GGUF file
+	// holds; Qwen3Guard-Gen-0.6B (the -Base row) stores the same copy, and llmfit's Qwen3-0.6B-Base
+	// count (449,183,744) is no count of these shapes. Qwen2.5-Coder-1.5B: llmfit's 1,268,318,208
+	// is none either; the shapes' (litgpt's Qwen2.5-Coder-1.5B{}) are its -Instruct's and Qwen2.5-
+	// 1.5B's count (params_test.go)
+	"Qwen/Qwen3-0.6B":                    {TotalB: 0.59604992, ActiveB: 0.59604992, From: qwen3TiedWords},
+	"Qwen/Qwen3-0.6B-Base":               {TotalB: 0.59604992, ActiveB: 0.59604992, From: qwen3TiedWords},
+	"Qwen/Qwen3-1.7B":                    {TotalB: 1.720574976, ActiveB: 1.720574976, From: qwen3TiedWords},
+	"Qwen/Qwen2.5-Coder-1.5B(-Instruct)": {TotalB: 1.543714304, ActiveB: 1.543714304, From: "counted from config.json's shapes (1.54B, the count of Qwen/Qwen2.5-Coder-1.5B-Instruct and Qwen2.5-1.5B)"},
 	"openai/gpt-oss-120b":                {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
 	"openai/gpt-oss-20b":                 {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
+
+// qwen3TiedWords says where a small Qwen3's count comes from.
+const qwen3TiedWords = "counted from config.json's shapes, the LM head tied to the embedding: the repository's copy of it " +
+	"(lm_head.weight), which the catalog counts, is loaded neither by vLLM nor from a GGUF file"
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.
 const kimiINT4Words = "the catalog's count less one bf16 scale per 32 INT4 expert weights, which it counts as parameters " +

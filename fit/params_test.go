@@ -324,3 +324,35 @@ func TestPhi3Mini128kCounted(t *testing.T) {
 		t.Errorf("params %v B, weights %v GB from %q; want 3.821079552 and 7.642159104", b.ParamsB, b.WeightsGB, b.ParamsFrom)
 	}
 }
+
+// Qwen3-0.6B, 1.7B: tied LM heads (tie_word_embeddings), counted once.
+//
+//	Qwen3-0.6B (width 1,024, 28 layers, 16 heads and 8 KV heads of 128, MLP 3,072): a layer q 1,024 ×
+//	  2,048 = 2,097,152 + k, v 2 × 1,048,576 + o 2,097,152 + q/k norms 256 + MLP 3 × 1,024 × 3,072 =
+//	  9,437,184 + two norms 2,048 = 15,730,944; × 28 = 440,466,432, + the embedding 151,936 × 1,024 =
+//	  155,582,464 + 1,024 = 596,049,920; llmfit's 751,632,384 is that + 155,582,464, the stored copy.
+//	Qwen3-1.7B (width 2,048, MLP 6,144): 4,194,304 + 2 × 2,097,152 + 4,194,304 + 256 + 37,748,736 +
+//	  4,096 = 50,336,000; × 28 = 1,409,408,000 + 311,164,928 + 2,048 = 1,720,574,976 (Qwen3-1.7B-Base's
+//	  count); llmfit's 2,031,739,904 is that + 311,164,928.
+//	Qwen2.5-Coder-1.5B (width 1,536, 12 heads and 2 KV heads of 128 with q/k/v biases, MLP 8,960):
+//	  q 2,360,832 + k, v 2 × 393,472 + o 2,359,296 + MLP 41,287,680 + norms 3,072 = 46,797,824; × 28 =
+//	  1,310,339,072 + 233,373,696 + 1,536 = 1,543,714,304.
+//
+// BF16 weights: 1,192,099,840, 3,441,149,952 and 3,087,428,608 B (were 1,503,264,768, 4,063,479,808
+// and 2,536,636,416).
+func TestQwenTiedAndMiscountedCounted(t *testing.T) {
+	for _, c := range []struct {
+		model          string
+		params, weight float64
+	}{
+		{"Qwen/Qwen3-0.6B", 0.59604992, 1.19209984},
+		{"Qwen/Qwen3Guard-Gen-0.6B", 0.59604992, 1.19209984},
+		{"Qwen/Qwen3-1.7B", 1.720574976, 3.441149952},
+		{"Qwen/Qwen2.5-Coder-1.5B", 1.543714304, 3.087428608},
+	} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = c.model, target.SizingKV, "BF16" })
+		if !near(b.ParamsB, c.params) || !within(b.WeightsGB, c.weight, 1e-6) || !strings.HasPrefix(b.ParamsFrom, "counted from config.json's shapes") {
+			t.Errorf("%s: params %v B, weights %v GB from %q; want %v and %v", c.model, b.ParamsB, b.WeightsGB, b.ParamsFrom, c.params, c.weight)
+		}
+	}
+}

@@ -138,6 +138,34 @@ func attribution(events []json.RawMessage, gcAt []float64) string {
 		slices.Sort(causes)
 		fmt.Fprintf(&out, "    %-5s %d of %d: %s\n", ph, n, total[ph], strings.Join(causes, ", "))
 	}
+	// V8's optimizing tier: the hot wasm functions it compiles again on background threads, which
+	// on a 2-core machine take the cores the page's thread waits for (issue 10 §3).
+	var first, last float64 = -1, -1
+	for _, m := range marks {
+		if first < 0 || m.e.Ts < first {
+			first = m.e.Ts
+		}
+		last = max(last, m.e.Ts)
+	}
+	var before, during, after float64
+	var nBefore, nDuring int
+	for _, e := range evs {
+		if e.Pid != t0.Pid || e.Ph != "X" || e.Name != "wasm.TopTierCompilation" {
+			continue
+		}
+		switch {
+		case e.Ts < first:
+			before += e.TDur
+			nBefore++
+		case e.Ts <= last:
+			during += e.TDur
+			nDuring++
+		default:
+			after += e.TDur
+		}
+	}
+	fmt.Fprintf(&out, "  (-chrome-trace) V8's optimizing tier (wasm.TopTierCompilation, background threads' CPU): %d functions %.0f ms from the trace's start to the timed renders, %d functions %.0f ms during them, %.0f ms after\n",
+		nBefore, before/1000, nDuring, during/1000, after/1000)
 	// The main thread's CPU time per render does not count the time the machine ran something else:
 	// on a busy machine it is the figure to compare runs by.
 	fmt.Fprintf(&out, "  (-chrome-trace) main-thread CPU time per render:\n")

@@ -23,7 +23,23 @@ import (
 
 // Request reads the request in b, which it may modify (header names are canonicalised in
 // place). false: b is not a request entry.mjs can have written, or url.Parse refuses its URL.
-func Request(b []byte) (*http.Request, bool) {
+func Request(b []byte) (*http.Request, bool) { return new(Reader).Read(b) }
+
+// Reader reads requests as Request does into memory it keeps from one request to the next:
+// the http.Request, its url.URL (when the URL is a plain one), its header map and the array of
+// the header values. The edge worker answers one request at a time, each within the call that
+// delivered it, so one Reader serves them all (wasm/edge/direct.go): a request then allocates
+// only the string its names, values and URL are slices of. A request Read returns is valid
+// until the next Read; nothing may keep it, its URL or its header map beyond that.
+type Reader struct {
+	req    http.Request
+	url    url.URL
+	header http.Header
+	values []string
+}
+
+// Read reads the request in b as Request does, into rd's memory (see Reader).
+func (rd *Reader) Read(b []byte) (*http.Request, bool) {
 	// Count the lines and canonicalise the names (every other line from the third) in place.
 	lines := 0
 	for at := 0; at < len(b); {
@@ -43,7 +59,7 @@ func Request(b []byte) (*http.Request, bool) {
 	s := string(b)
 	method, s, _ := strings.Cut(s, "\n")
 	rawURL, s, _ := strings.Cut(s, "\n")
-	u, ok := plainURL(rawURL)
+	u, ok := plainURL(rawURL, &rd.url)
 	if !ok {
 		var err error
 		if u, err = url.Parse(rawURL); err != nil {
@@ -51,8 +67,16 @@ func Request(b []byte) (*http.Request, bool) {
 		}
 	}
 	n := lines/2 - 1
-	header := make(http.Header, n)
-	values := make([]string, n) // one array for every value: header[name] is a slice of it
+	if rd.header == nil {
+		rd.header = make(http.Header, n)
+	}
+	header := rd.header
+	clear(header)
+	if cap(rd.values) < n {
+		rd.values = make([]string, n)
+	}
+	values := rd.values[:n] // one array for every value: header[name] is a slice of it
+	clear(values)
 	for i := 0; s != ""; i++ {
 		name, rest, _ := strings.Cut(s, "\n")
 		value, rest, _ := strings.Cut(rest, "\n")
@@ -64,14 +88,15 @@ func Request(b []byte) (*http.Request, bool) {
 		}
 		s = rest
 	}
-	return &http.Request{
+	rd.req = http.Request{
 		Method:     method,
 		URL:        u,
 		Header:     header,
 		Body:       http.NoBody,
 		Host:       header.Get("Host"),
 		RemoteAddr: header.Get("Cf-Connecting-Ip"),
-	}, true
+	}
+	return &rd.req, true
 }
 
 // canonicalInPlace puts a header name in the form textproto.CanonicalMIMEHeaderKey gives
@@ -108,9 +133,9 @@ func isTokenByte(c byte) bool {
 // plainURL splits a URL of the plain form every API request has, http(s)://host[:port]/path
 // [?query] with a path of letters, digits, '-', '.', '_', '~' and '/' only, into the url.URL
 // that url.Parse makes of it (Scheme, Host, Path, RawQuery; RawPath is empty as nothing in
-// such a path is escaped). false for anything else, which url.Parse then reads.
-// TestPlainURLIsParse holds it to url.Parse.
-func plainURL(raw string) (*url.URL, bool) {
+// such a path is escaped), written into u. false for anything else, which url.Parse then
+// reads. TestPlainURLIsParse holds it to url.Parse.
+func plainURL(raw string, u *url.URL) (*url.URL, bool) {
 	var scheme, rest string
 	if r, ok := strings.CutPrefix(raw, "http://"); ok {
 		scheme, rest = "http", r
@@ -142,7 +167,8 @@ func plainURL(raw string) (*url.URL, bool) {
 			return nil, false // url.Parse refuses control bytes and cuts a fragment at '#'
 		}
 	}
-	return &url.URL{Scheme: scheme, Host: host, Path: path, RawQuery: query}, true
+	*u = url.URL{Scheme: scheme, Host: host, Path: path, RawQuery: query}
+	return u, true
 }
 
 // plainHost: a name or IPv4 address of letters, digits, '-' and '.', and an optional port of

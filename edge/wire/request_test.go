@@ -76,6 +76,24 @@ func TestRequestIsOldRequest(t *testing.T) {
 	}
 }
 
+// TestReaderIsOldRequest: one Reader reading the corpus in turn, twice over, gives each request
+// as a fresh read does: the memory it reuses keeps nothing of the request before.
+func TestReaderIsOldRequest(t *testing.T) {
+	var rd Reader
+	for range 2 {
+		for _, s := range requestCorpus {
+			want, wantOK := oldRequest(s)
+			got, gotOK := rd.Read([]byte(s))
+			if gotOK != wantOK {
+				t.Fatalf("%q: ok %v, want %v", s, gotOK, wantOK)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q:\n got %#v %#v\nwant %#v %#v", s, got, got.URL, want, want.URL)
+			}
+		}
+	}
+}
+
 func FuzzRequestIsOldRequest(f *testing.F) {
 	for _, s := range requestCorpus {
 		f.Add(s)
@@ -104,7 +122,7 @@ func TestPlainURLIsParse(t *testing.T) {
 	}
 	plain := 0
 	for _, raw := range urls {
-		got, ok := plainURL(raw)
+		got, ok := plainURL(raw, new(url.URL))
 		if !ok {
 			continue
 		}

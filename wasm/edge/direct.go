@@ -44,6 +44,12 @@ var (
 	directHead []byte
 )
 
+// directReader reads every direct request into the same http.Request, URL, header map and
+// array of values (edge/wire's Reader), as directRec answers them all: the handler runs to its
+// end inside the call, and nothing keeps the request beyond it (a handler that blocked would
+// find both reused by the next request, as it already found the recorder; its call answers 500).
+var directReader wire.Reader
+
 // directState tells entry.mjs about the last call of fitclaimServe: {1 once the answer is made,
 // the body's address, its length, the head's address, its length}. entry.mjs clears the first
 // word before a call: a call that returns before the answer is made (the handler blocked on
@@ -78,7 +84,7 @@ func fitclaimServe(n int32) {
 	rec := &directRec
 	clear(rec.header)
 	rec.status, rec.wrote, rec.body = http.StatusOK, false, rec.body[:0]
-	if r, ok := wire.Request(directIn[:min(max(n, 0), int32(len(directIn)))]); ok {
+	if r, ok := directReader.Read(directIn[:min(max(n, 0), int32(len(directIn)))]); ok {
 		serveRecovering(directHandler, rec, r)
 	} else {
 		// A request entry.mjs cannot have made, or a URL url.Parse refuses (entry.mjs hands

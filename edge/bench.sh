@@ -10,7 +10,7 @@
 # plan's 10 ms; and, for scale, what the same workerd serves with a JS worker that only
 # answers "ok" (edge/bench/floor): its floor on this machine. Stops workerd on exit. Exits
 # non-zero on any error or wrong answer.
-# Usage: edge/bench.sh [-n 2000] [-c 8] [-seq 300] [-warm 1500] [-timeout 5m]
+# Usage: edge/bench.sh [-n 2000] [-c 8] [-seq 300] [-warm 5000] [-timeout 5m]
 set -euo pipefail
 edge="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$edge/.." && pwd)"

@@ -94,9 +94,14 @@ func main() {
 	c := flag.Int("c", 8, "concurrent requests")
 	seq := flag.Int("seq", 300, "requests per server one at a time (0: skip)")
 	// V8 compiles the wasm with its baseline compiler first and optimises hot functions in the
-	// background as they run: in workerd a render costs ~1 ms until some 1,500 renders have
-	// run, ~0.2 ms after. The timed phases measure the steady state of a long-lived isolate.
-	warm := flag.Int("warm", 1500, "warm-up requests per server, not counted (V8 tiers the wasm up meanwhile)")
+	// background as they run (dynamic tiering: a function is optimised once it has run enough).
+	// Over the mix one workerd process costs, per request of each 750 in turn from its start,
+	// 960, 600, 600, 427 µs of CPU, then 240-370 from the 3,000th on, as much as with every
+	// function optimised up front (V8's --no-liftoff: 213-307 µs over the same rounds; load
+	// 9-11, edge/README.md). With 1,500 a process, the headline run (1,000 a process after the
+	// warm-up) timed the isolates while V8 was still optimising them. The timed phases measure
+	// the steady state of a long-lived isolate.
+	warm := flag.Int("warm", 5000, "warm-up requests per server (per workerd process), not counted (V8 tiers the wasm up meanwhile)")
 	limit := flag.Duration("timeout", 5*time.Minute, "stop the whole run after this long")
 	serveNative := flag.Bool("serve-native", false, "internal: serve edge/api on a loopback port, print its address, stop when stdin closes")
 	printMix := flag.Bool("print-mix", false, "print the request mix, one path a line, and stop (edge/bench/glue/run.sh)")

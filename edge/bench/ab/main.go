@@ -6,7 +6,7 @@
 // busy machine's load fall on every build alike: a change of a few per cent in CPU time per
 // request shows here, where one edge/bench.sh run beside another does not. Every answer must
 // be 200 with the first build's bytes. run.sh starts the workerds.
-// Usage: ab [-n 1000] [-c 8] [-rounds 7] [-warm 2000] [-check=false] NAME=URL@PID ...
+// Usage: ab [-n 1000] [-c 8] [-rounds 7] [-warm 5000] [-check=false] NAME=URL@PID ...
 package main
 
 import (
@@ -37,7 +37,7 @@ func main() {
 	n := flag.Int("n", 1000, "requests per round")
 	c := flag.Int("c", 8, "concurrent requests")
 	rounds := flag.Int("rounds", 7, "rounds per build, alternating")
-	warm := flag.Int("warm", 2000, "warm-up requests per build (V8 tiers the wasm up meanwhile)")
+	warm := flag.Int("warm", 5000, "warm-up requests per build (V8 tiers the wasm up meanwhile: edge/bench/main.go says how long that takes)")
 	check := flag.Bool("check", true, "require every build's answers to be the first build's bytes (false: any 200, for stubs that measure a part)")
 	flag.Parse()
 	paths, err := mix.Paths()

@@ -12,7 +12,7 @@
 # and prints the differences: the answer's shape and entry.mjs's JS (replay - floor), the Go
 # call as a request makes it (worker - replay) and as a second call in the same request does
 # (twice - worker). The replay and twice workers exist only in this script's work directory.
-# Usage: edge/bench/split/run.sh [ab flags, default -rounds 5 -n 1500 -warm 3000]
+# Usage: edge/bench/split/run.sh [ab flags, default -rounds 5 -n 1500 -warm 5000]
 set -euo pipefail
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 edge="$(cd "$dir/../.." && pwd)"
@@ -33,7 +33,7 @@ done
 cp -r "$work/worker" "$work/floor"
 cp "$edge/bench/floor/ok.mjs" "$work/floor/entry.mjs"
 flags=("$@")
-((${#flags[@]})) || flags=(-rounds 5 -n 1500 -warm 3000)
+((${#flags[@]})) || flags=(-rounds 5 -n 1500 -warm 5000)
 out="$("$edge/bench/ab/run.sh" -check=false "${flags[@]}" floor="$work/floor" replay="$work/replay" worker="$work/worker" twice="$work/twice")"
 echo "$out"
 awk '$1 ~ /^(floor|replay|worker|twice)$/ { min[$1] = $2; med[$1] = $4 }

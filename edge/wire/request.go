@@ -93,10 +93,18 @@ func (rd *Reader) Read(b []byte) (*http.Request, bool) {
 		URL:        u,
 		Header:     header,
 		Body:       http.NoBody,
-		Host:       header.Get("Host"),
-		RemoteAddr: header.Get("Cf-Connecting-Ip"),
+		Host:       first(header["Host"]), // the names are canonical: Header.Get would canonicalise them again
+		RemoteAddr: first(header["Cf-Connecting-Ip"]),
 	}
 	return &rd.req, true
+}
+
+// first is a header's first value, "" for none (as Header.Get).
+func first(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
 }
 
 // canonicalInPlace puts a header name in the form textproto.CanonicalMIMEHeaderKey gives

@@ -99,8 +99,11 @@ var releaseFacts = map[string]ReleaseParams{
 	"Qwen/Qwen3-0.6B-Base":               {TotalB: 0.59604992, ActiveB: 0.59604992, From: qwen3TiedWords},
 	"Qwen/Qwen3-1.7B":                    {TotalB: 1.720574976, ActiveB: 1.720574976, From: qwen3TiedWords},
 	"Qwen/Qwen2.5-Coder-1.5B(-Instruct)": {TotalB: 1.543714304, ActiveB: 1.543714304, From: "counted from config.json's shapes (1.54B, the count of Qwen/Qwen2.5-Coder-1.5B-Instruct and Qwen2.5-1.5B)"},
-	"openai/gpt-oss-120b":                {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":                 {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// Mistral-7B-Instruct-v0.1: llmfit's 6,036,652,032 is no count of its shapes (mlc-llm's and
+	// litgpt's Mistral-7B-v0.1), which are the base's, 7,241,732,096 (params_test.go)
+	"mistralai/Mistral-7B-v0.1 / Instruct-v0.1": {TotalB: 7.241732096, ActiveB: 7.241732096, From: "counted from config.json's shapes (7.24B, the count of mistralai/Mistral-7B-v0.1)"},
+	"openai/gpt-oss-120b":                       {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":                        {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.

@@ -356,3 +356,17 @@ func TestQwenTiedAndMiscountedCounted(t *testing.T) {
 		}
 	}
 }
+
+// mistralai/Mistral-7B-Instruct-v0.1: llmfit counts 6,036,652,032, which its shapes do not give.
+// Width 4,096, 32 layers, 32 heads and 8 KV heads of 128, MLP 14,336, vocabulary 32,000, its own LM
+// head: a layer q 16,777,216 + k, v 2 × 4,194,304 + o 16,777,216 + MLP 3 × 4,096 × 14,336 =
+// 176,160,768 + two norms 8,192 = 218,112,000; × 32 = 6,979,584,000, + 2 × 32,000 × 4,096 =
+// 262,144,000 + 4,096 = 7,241,732,096, mistralai/Mistral-7B-v0.1's count. BF16: 14,483,464,192 B.
+func TestMistral7BInstructV01Counted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "mistralai/Mistral-7B-Instruct-v0.1", target.SizingKV, "BF16"
+	})
+	if !near(b.ParamsB, 7.241732096) || !within(b.WeightsGB, 14.483464192, 1e-6) {
+		t.Errorf("params %v B, weights %v GB; want 7.241732096 and 14.483464192", b.ParamsB, b.WeightsGB)
+	}
+}

@@ -102,8 +102,13 @@ var releaseFacts = map[string]ReleaseParams{
 	// Mistral-7B-Instruct-v0.1: llmfit's 6,036,652,032 is no count of its shapes (mlc-llm's and
 	// litgpt's Mistral-7B-v0.1), which are the base's, 7,241,732,096 (params_test.go)
 	"mistralai/Mistral-7B-v0.1 / Instruct-v0.1": {TotalB: 7.241732096, ActiveB: 7.241732096, From: "counted from config.json's shapes (7.24B, the count of mistralai/Mistral-7B-v0.1)"},
-	"openai/gpt-oss-120b":                       {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":                        {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// Gemma-3-4B ties its LM head to the embedding, and vLLM's Gemma 3 loader skips lm_head.weight
+	// ("lm_head is not used in vllm as it is tied with embed_token"): google/translategemma-4b-it's
+	// 4,971,331,952 is gemma-3-4b-it's 4,300,079,472 plus a stored copy of the 262,208 × 2,560
+	// embedding (671,252,480), exactly (params_test.go)
+	"google/gemma-3-4b-it/pt": {TotalB: 4.300079472, ActiveB: 4.300079472, From: "the count of google/gemma-3-4b-it, whose LM head is the embedding: the repository's copy of it (lm_head.weight), which the catalog counts, vLLM does not load"},
+	"openai/gpt-oss-120b":     {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":      {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.

@@ -370,3 +370,20 @@ func TestMistral7BInstructV01Counted(t *testing.T) {
 		t.Errorf("params %v B, weights %v GB; want 7.241732096 and 14.483464192", b.ParamsB, b.WeightsGB)
 	}
 }
+
+// google/translategemma-4b-it (a Gemma-3-4B fine-tune): llmfit's 4,971,331,952 is gemma-3-4b-it's
+// 4,300,079,472 + 262,208 × 2,560 = 671,252,480, a stored copy of the tied LM head, which vLLM's
+// Gemma 3 loader skips. BF16: 8,600,158,944 B; gemma-3-4b-it itself keeps its count and says
+// nothing of it.
+func TestTranslateGemmaTiedHead(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "google/translategemma-4b-it", target.SizingKV, "BF16"
+	})
+	if !near(b.ParamsB, 4.300079472) || !within(b.WeightsGB, 8.600158944, 1e-6) || !strings.Contains(b.ParamsFrom, "is not the model's") {
+		t.Errorf("params %v B, weights %v GB from %q; want 4.300079472 and 8.600158944", b.ParamsB, b.WeightsGB, b.ParamsFrom)
+	}
+	g := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "google/gemma-3-4b-it", target.SizingKV, "BF16" })
+	if !near(g.ParamsB, 4.300079472) || g.ParamsFrom != "" {
+		t.Errorf("gemma-3-4b-it: params %v B from %q; want 4.300079472 from its own count", g.ParamsB, g.ParamsFrom)
+	}
+}

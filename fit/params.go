@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -271,11 +272,32 @@ func kinCount(m *catalog.Model, own ReleaseParams, why string) (ReleaseParams, *
 	} else if !counted {
 		return own, m, false
 	}
+	if tiedHeadBases[k.Arch.Base] && storesTiedHeadCopy(own.TotalB, out.TotalB, m) {
+		out.From = k.Name + "'s count (the model it re-uploads): the catalog's " + billions(own.TotalB) +
+			" for this repository holds a copy of the tied LM head, which the engines do not load"
+		return out, k, true
+	}
 	if !(own.TotalB < packedShare*out.TotalB) {
 		return own, m, false
 	}
 	out.From = k.Name + "'s count (the model it re-uploads): the catalog's " + billions(own.TotalB) + " for this repository" + why
 	return out, k, true
+}
+
+// tiedHeadBases are the architectures.csv bases of releaseFacts whose LM head is the embedding
+// while their repositories may store a copy of it (Qwen3-0.6B and 1.7B, Gemma-3-4B: params.go's
+// releaseFacts say which engines skip it).
+var tiedHeadBases = map[string]bool{
+	"Qwen/Qwen3-0.6B": true, "Qwen/Qwen3-0.6B-Base": true, "Qwen/Qwen3-1.7B": true, "google/gemma-3-4b-it/pt": true,
+}
+
+// storesTiedHeadCopy reports whether a re-upload's count is its kin's counted weights plus one more
+// vocabulary × width matrix, within ggufCountTolerance of the kin's count (an MLX conversion
+// leaves a few norms uncounted: lmstudio-community/Qwen3-1.7B-MLX-8bit's 2,031,616,000 is
+// 1,720,574,976 + 311,164,928 − 123,904).
+func storesTiedHeadCopy(ownB, kinB float64, m *catalog.Model) bool {
+	head := float64(m.Vocabulary()) * float64(m.Width()) / 1e9
+	return head > 0 && math.Abs(ownB-kinB-head) <= ggufCountTolerance*kinB
 }
 
 func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }

@@ -387,3 +387,27 @@ func TestTranslateGemmaTiedHead(t *testing.T) {
 		t.Errorf("gemma-3-4b-it: params %v B from %q; want 4.300079472 from its own count", g.ParamsB, g.ParamsFrom)
 	}
 }
+
+// Re-uploads of the small Qwen3s without a row of their own that store the tied head's copy too
+// take the counted model (params.go storesTiedHeadCopy): PrimeIntellect/Qwen3-0.6B's 751,632,384 =
+// 596,049,920 + 151,936 × 1,024 (155,582,464); Qwen/Qwen3-1.7B-FP8's 2,031,825,920 = 1,720,574,976
+// + 151,936 × 2,048 (311,164,928) + 86,016 FP8 scales; lmstudio-community/Qwen3-1.7B-MLX-8bit's
+// 2,031,616,000 = 1,720,574,976 + 311,164,928 − 123,904. unsloth/gemma-3-4b-it-bnb-4bit's
+// 4,413,663,232 is no such sum (4,300,079,472 + 671,252,480 = 4,971,331,952) and stays its own.
+func TestTiedHeadCopyReuploads(t *testing.T) {
+	for _, c := range []struct {
+		model  string
+		params float64
+		copied bool
+	}{
+		{"PrimeIntellect/Qwen3-0.6B", 0.59604992, true},
+		{"Qwen/Qwen3-1.7B-FP8", 1.720574976, true},
+		{"lmstudio-community/Qwen3-1.7B-MLX-8bit", 1.720574976, true},
+		{"unsloth/gemma-3-4b-it-bnb-4bit", 4.413663232, false},
+	} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, target.SizingKV })
+		if !near(b.ParamsB, c.params) || strings.Contains(b.ParamsFrom, "a copy of the tied LM head") != c.copied {
+			t.Errorf("%s: params %v B from %q; want %v (copy %v)", c.model, b.ParamsB, b.ParamsFrom, c.params, c.copied)
+		}
+	}
+}

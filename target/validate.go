@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Validate checks every field against the table, in the table's order, then the rules that tie
@@ -68,18 +69,20 @@ func (f *Field) CheckNumber(x float64) error {
 // checkTogether holds the rules between fields: a catalog model or a custom size, and a custom
 // model's architecture.
 func (t *Target) checkTogether() error {
-	params := field("paramsB")
+	r := togetherFields()
+	params := r.params
 	if t.Model != "" && t.ParamsB != 0 {
 		return params.Err("give either a catalog model or a custom model's " + params.Label + ", not both")
 	}
 	if strings.TrimSpace(t.Model) == "" && t.ParamsB == 0 { // a name of spaces names nothing
-		return field("model").Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
+		return r.model.Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
 	}
 	custom := t.Model == ""
 	// A custom model's shape comes whole; a catalog model's fields are single overrides of its
 	// facts (the KV-aware mode). MLA has no KV heads to give.
-	arch := []*Field{field("layers"), field("kvHeads"), field("headDim")}
-	var missing []*Field
+	arch := r.arch
+	var none [3]*Field
+	missing := none[:0]
 	for _, f := range arch {
 		if *f.integer(t) == 0 {
 			missing = append(missing, f)
@@ -88,13 +91,13 @@ func (t *Target) checkTogether() error {
 	if custom && t.Attention != "mla" && len(missing) != 0 && len(missing) != len(arch) {
 		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
 	}
-	for _, pair := range [][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"csaLayers", "layers"}, {"hcaLayers", "layers"}, {"expertsPerToken", "experts"}} {
-		part, whole := field(pair[0]), field(pair[1])
+	for _, pair := range r.parts {
+		part, whole := pair[0], pair[1]
 		if p, w := *part.integer(t), *whole.integer(t); w != 0 && p > w {
 			return part.Err("must be at most " + whole.Label + " (" + strconv.Itoa(w) + ") (got " + strconv.Itoa(p) + ")")
 		}
 	}
-	if active := field("activeParamsB"); t.ActiveParamsB != 0 {
+	if active := r.active; t.ActiveParamsB != 0 {
 		if !custom {
 			return active.Err("describes a custom model (paramsB); a catalog model brings its own")
 		}
@@ -103,7 +106,7 @@ func (t *Target) checkTogether() error {
 		}
 	}
 	if t.CapacityName == CapacityQualified && !t.CapacityRequest {
-		return field("capacityName").Err("names the capacity a capacity request asks for: set " + field("capacityRequest").Label + " (capacityRequest, cap=1) too, or leave it out")
+		return r.capacityName.Err("names the capacity a capacity request asks for: set " + r.capacityRequest.Label + " (capacityRequest, cap=1) too, or leave it out")
 	}
 	return t.checkEngine()
 }
@@ -113,13 +116,37 @@ func (t *Target) checkEngine() error {
 	if t.Engine != EngineLlamaCpp {
 		return nil
 	}
-	for _, name := range []string{"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"} {
-		f := field(name)
+	r := togetherFields()
+	for _, f := range r.vllmArgs {
 		if f.Get(t) != "0" {
-			return f.Err("is vLLM's argument: set " + field("engine").Label + " to " + EngineVLLM + ", or leave it out")
+			return f.Err("is vLLM's argument: set " + r.engine.Label + " to " + EngineVLLM + ", or leave it out")
 		}
 	}
 	return nil
+}
+
+// togetherFields are the rows checkTogether and checkEngine name, looked up once: Validate runs
+// on every request of the edge worker (and once per candidate model of its fitting route), and
+// looking some twenty names up in the table's map on each run was ~2 % of the worker's Go time.
+var togetherFields = sync.OnceValue(func() togetherRows {
+	var r togetherRows
+	r.params, r.model, r.active = field("paramsB"), field("model"), field("activeParamsB")
+	r.capacityName, r.capacityRequest, r.engine = field("capacityName"), field("capacityRequest"), field("engine")
+	r.arch = [3]*Field{field("layers"), field("kvHeads"), field("headDim")}
+	for i, pair := range [...][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"csaLayers", "layers"}, {"hcaLayers", "layers"}, {"expertsPerToken", "experts"}} {
+		r.parts[i] = [2]*Field{field(pair[0]), field(pair[1])}
+	}
+	for i, name := range [...]string{"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"} {
+		r.vllmArgs[i] = field(name)
+	}
+	return r
+})
+
+type togetherRows struct {
+	params, model, active, capacityName, capacityRequest, engine *Field
+	arch                                                         [3]*Field    // a custom model's shape, given whole or not at all
+	parts                                                        [5][2]*Field // a part, and the whole it may not exceed
+	vllmArgs                                                     [3]*Field    // vLLM's own arguments
 }
 
 // field is a row the rules above name; a typo is a panic at the first test.

@@ -122,10 +122,22 @@ func build(root, out, wasmPkg, example string, bundle bool) error {
 	return nil
 }
 
+// noInline is the compiler's flag for fitclaim's own packages in the page's engines: no
+// inlining. Inlined, a Go function's callees' code is its own over again, and a Go function is
+// one wasm function, which V8 compiles a second time with its optimizing tier (TurboFan, on
+// background threads) once the page's first renders make it hot; the big ones took the most of
+// that, and on a 2-core machine the page's thread waits behind it (issue 10 §3: the slow cold
+// renders). Without: the engine's code 2.18 -> 2.09 MB, the answer writers a third to a fifth of
+// their size (bridge.writeResult 15.0 -> 6.4 KB, explain 10.3 -> 2.0 KB), TurboFan's CPU in a
+// cold page ~2.1 -> ~1.5 s; cold renders (pagebench -compare -render-rounds 5, chrt -r 1, load
+// 33-37) p99 2.83 vs 4.67 ms, median 0.605 vs 0.535 ms (more calls). The standard library keeps
+// its inlining.
+const noInline = "-gcflags=github.com/fitclaim/fitclaim/...=-l"
+
 // buildWasm builds the page's engine with the flags that keep it small.
 func buildWasm(root, pkg, out string) error {
 	fmt.Fprintf(os.Stderr, "==> building %s -> %s\n", pkg, filepath.Base(out))
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", noInline, "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

@@ -177,7 +177,9 @@ func newPage(t *testing.T, base string, width, height int64) *page {
 		opts = append(opts, chromedp.ExecPath(p))
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
+	// And 10 s to connect to that address once printed: at load 35 (CI, 2026-12-02, a mid-session
+	// run beside four engineers' builds) the dial alone ran out after the address came.
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithBrowserOption(chromedp.WithDialTimeout(patient(10*time.Second))))
 	ctx, cancelT := context.WithTimeout(ctx, patient(180*time.Second))
 	t.Cleanup(func() {
 		cancelT()

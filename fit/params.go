@@ -91,8 +91,8 @@ var releaseFacts = map[string]ReleaseParams{
 	// maxtext's qwen3_0_6b_config and qwen3_1_7b_config copy it), but their repositories store a copy
 	// as lm_head.weight, which llmfit counts (751,632,384 and 2,031,739,904: the shapes' count plus
 	// one more 151,936-row embedding, exactly) and which neither vLLM (qwen3.py Qwen3ForCausalLM:
-	// lm_head = embed_tokens, load_weights skip_prefixes ["lm_head."] when tied) nor a GGUF file
-	// holds; Qwen3Guard-Gen-0.6B (the -Base row) stores the same copy, and llmfit's Qwen3-0.6B-Base
+	// lm_head = embed_tokens, load_weights skip_prefixes ["lm_head."] when tied) nor Qwen's own GGUF
+	// files hold, though files converted with convert_hf_to_gguf.py keep it (tied_head_evidence_test.go); Qwen3Guard-Gen-0.6B (the -Base row) stores the same copy, and llmfit's Qwen3-0.6B-Base
 	// count (449,183,744) is no count of these shapes. Qwen2.5-Coder-1.5B: llmfit's 1,268,318,208
 	// is none either; the shapes' (litgpt's Qwen2.5-Coder-1.5B{}) are its -Instruct's and Qwen2.5-
 	// 1.5B's count (params_test.go)
@@ -104,7 +104,8 @@ var releaseFacts = map[string]ReleaseParams{
 	// litgpt's Mistral-7B-v0.1), which are the base's, 7,241,732,096 (params_test.go)
 	"mistralai/Mistral-7B-v0.1 / Instruct-v0.1": {TotalB: 7.241732096, ActiveB: 7.241732096, From: "counted from config.json's shapes (7.24B, the count of mistralai/Mistral-7B-v0.1)"},
 	// Gemma-3-4B ties its LM head to the embedding, and vLLM's Gemma 3 loader skips lm_head.weight
-	// ("lm_head is not used in vllm as it is tied with embed_token"): google/translategemma-4b-it's
+	// (gemma3.py Gemma3ForCausalLM: asserts tie_word_embeddings, logits from embed_tokens,
+	// AutoWeightsLoader skip_prefixes ["lm_head."]; tied_head_evidence_test.go): google/translategemma-4b-it's
 	// 4,971,331,952 is gemma-3-4b-it's 4,300,079,472 plus a stored copy of the 262,208 × 2,560
 	// embedding (671,252,480), exactly (params_test.go)
 	"google/gemma-3-4b-it/pt": {TotalB: 4.300079472, ActiveB: 4.300079472, From: "the count of google/gemma-3-4b-it, whose LM head is the embedding: the repository's copy of it (lm_head.weight), which the catalog counts, vLLM does not load"},
@@ -114,7 +115,9 @@ var releaseFacts = map[string]ReleaseParams{
 
 // qwen3TiedWords says where a small Qwen3's count comes from.
 const qwen3TiedWords = "counted from config.json's shapes, the LM head tied to the embedding: the repository's copy of it " +
-	"(lm_head.weight), which the catalog counts, is loaded neither by vLLM nor from a GGUF file"
+	"(lm_head.weight), which the catalog counts, vLLM does not load and Qwen's own GGUF files do not hold; a GGUF file " +
+	"converted from the repository with llama.cpp's convert_hf_to_gguf.py may keep it as output.weight, one more " +
+	"vocabulary × width matrix than sized here"
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.
 const kimiINT4Words = "the catalog's count less one bf16 scale per 32 INT4 expert weights, which it counts as parameters " +
@@ -274,7 +277,7 @@ func kinCount(m *catalog.Model, own ReleaseParams, why string) (ReleaseParams, *
 	}
 	if tiedHeadBases[k.Arch.Base] && storesTiedHeadCopy(own.TotalB, out.TotalB, m) {
 		out.From = k.Name + "'s count (the model it re-uploads): the catalog's " + billions(own.TotalB) +
-			" for this repository holds a copy of the tied LM head, which the engines do not load"
+			" for this repository holds a copy of the tied LM head, which vLLM does not load (a GGUF file converted from it may keep it)"
 		return out, k, true
 	}
 	if !(own.TotalB < packedShare*out.TotalB) {

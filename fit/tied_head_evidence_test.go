@@ -28,7 +28,10 @@ import (
 // self.model.embed_tokens, and skips "lm_head." the same way: translategemma-4b-it's stored copy
 // (671,252,480 = 262,208 × 2,560) is not loaded. (The words "lm_head is not used in vllm as it is
 // tied with embed_token", quoted in 189e27c's message, are SGLang's and older loaders', not this
-// file's; the behaviour is the same.)
+// file's; the behaviour is the same.) The re-uploads storesTiedHeadCopy gives the tied count
+// load the same way: Qwen/Qwen3-1.7B-FP8 through the same qwen3.py; lmstudio-community's
+// Qwen3-1.7B MLX 8/4-bit through ml-explore/mlx-lm mlx_lm/models/qwen3.py (144d58ce), whose Model
+// has no lm_head when tie_word_embeddings and whose sanitize pops "lm_head.weight".
 //
 // GGUF: two kinds of files. Qwen's own GGUF files drop the copy; files converted from the
 // repository with llama.cpp's convert_hf_to_gguf.py, as ggml-org's, Docker's and others' are,
@@ -103,5 +106,45 @@ func TestTiedHeadRuleOnlyWhereConfigTies(t *testing.T) {
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen3-8B", target.SizingKV, "BF16" })
 	if !near(b.ParamsB, 8.19073536) || strings.Contains(b.ParamsFrom, "tied") {
 		t.Errorf("Qwen3-8B: params %v B from %q; an untied model takes no tied-head count", b.ParamsB, b.ParamsFrom)
+	}
+}
+
+// The other counts this session's kv-mode changes rest on, against llama.cpp's own count of the
+// files' tensors (its loader's "model params" and llama-bench's params column, two decimals):
+//
+//	Qwen2.5-Coder-1.5B(-Instruct), 1,543,714,304 (params_test.go's arithmetic): llama-bench
+//	  "qwen2 1.5B Q4_K - Medium | 1.04 GiB | 1.54 B" in public reports; the files that keep the tied
+//	  head's stored copy report "1.78 B": 1,543,714,304 + 151,936 × 1,536 = 1,777,088,000.
+//	mistralai/Mistral-7B-Instruct-v0.1, 7,241,732,096: llama.cpp's loader on its Q4_K_M file,
+//	  "model params = 7.24 B … model size = 4.07 GiB (4.83 BPW) … general.name =
+//	  mistralai_mistral-7b-instruct-v0.1" (public logs); llmfit's 6,036,652,032 would print 6.04 B.
+//	microsoft/Phi-3-mini-128k-instruct, 3,821,079,552 (the 4k model's shapes): no llama.cpp count of
+//	  the 128k file was found; the 4k's Q4_K_M loads as "model params = 3.82 B, model size =
+//	  2.23 GiB (5.01 BPW)", and Microsoft's Phi-3-mini-128k-instruct-q4.gguf is 2,394,518,624 B
+//	  (quoted in public code) = 2.23 GiB, 5.01 bits a parameter over 3,821,079,552 — over llmfit's
+//	  2,917,072,895 it would be 6.57, no Q4_K_M file's. Evidence by size, not a count.
+//	Qwen/Qwen2-0.5B, 494,032,768: Qwen2.5-0.5B's shapes (the same rows), llama-bench 494.03 M
+//	  (gguf_widths_test.go); its own file's count was not found.
+func TestSessionCountsAgainstLlamaCpp(t *testing.T) {
+	for _, c := range []struct {
+		model    string
+		llamaCpp float64 // billions, as llama.cpp prints them
+	}{
+		{"Qwen/Qwen2.5-Coder-1.5B", 1.54},
+		{"Qwen/Qwen2.5-Coder-1.5B-Instruct", 1.54},
+		{"mistralai/Mistral-7B-Instruct-v0.1", 7.24},
+		{"microsoft/Phi-3-mini-128k-instruct", 3.82},
+		{"Qwen/Qwen2-0.5B", 0.49}, // 494.03 M
+		{"Qwen/Qwen3-0.6B", 0.60}, // 596.05 M (Qwen's own file)
+		{"Qwen/Qwen3-1.7B", 1.72}, // "1.03 GiB | 1.72 B" (a file without the copy)
+	} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = c.model, target.SizingKV, "BF16" })
+		if got := math.Round(b.ParamsB*100) / 100; got != c.llamaCpp {
+			t.Errorf("%s: %v B parameters, llama.cpp prints %.2f B; want that to two decimals", c.model, b.ParamsB, c.llamaCpp)
+		}
+	}
+	// Phi-3-mini-128k's q4 file, 2,394,518,624 B, over the count: 5.01 bits, the 4k's Q4_K_M rate.
+	if bits := 2394518624.0 * 8 / 3821079552; math.Abs(bits-5.01) > 0.005 {
+		t.Errorf("Phi-3-mini-128k q4: %.3f bits a parameter; want 5.01", bits)
 	}
 }

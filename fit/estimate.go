@@ -80,7 +80,7 @@ func resolveEstimate(t target.Target, d Device) (Estimate, error) {
 func estimate(b Bounds, dev Device, name string) Estimate {
 	n := b.Target.Count
 	e := Estimate{Bounds: b, Device: dev, DeviceName: name, Count: n}
-	weights := b.ParamsB * 1e9 * b.BytesPerParam
+	weights := b.residentWeightBytes()
 	e.WeightsGiB = weights / gib
 	e.KVGiB = b.KVBytes / gib
 	// What the engine needs per device beside weights and KV cache, as the claim's floor counts it

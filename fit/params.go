@@ -114,10 +114,8 @@ var releaseFacts = map[string]ReleaseParams{
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.
-const qwen3TiedWords = "counted from config.json's shapes, the LM head tied to the embedding: the repository's copy of it " +
-	"(lm_head.weight), which the catalog counts, vLLM does not load and Qwen's own GGUF files do not hold; a GGUF file " +
-	"converted from the repository with llama.cpp's convert_hf_to_gguf.py may keep it as output.weight, one more " +
-	"vocabulary × width matrix than sized here"
+const qwen3TiedWords = "counted from config.json's shapes, the LM head tied to the embedding: vLLM does not load the " +
+	"repository's copy of it (lm_head.weight), which the catalog counts; a GGUF file converted from the repository may keep it"
 
 // kimiINT4Words says where a native-INT4 Kimi's count comes from.
 const kimiINT4Words = "the catalog's count less one bf16 scale per 32 INT4 expert weights, which it counts as parameters " +

@@ -20,7 +20,7 @@ func (p MemoryParts) Total() float64 { return p.WeightsGiB + p.KVGiB + p.Reserve
 // devices (as sizeKV and sizeLlmfit split them), plus the reserve.
 func (b *Bounds) Parts() MemoryParts {
 	n := float64(max(b.Target.Count, 1))
-	p := MemoryParts{WeightsGiB: b.ParamsB * 1e9 * b.BytesPerParam / n / gib}
+	p := MemoryParts{WeightsGiB: b.residentWeightBytes() / n / gib}
 	if b.Target.Sizing == target.SizingKV {
 		p.KVGiB = b.KVBytes / n / gib
 		p.ReserveGiB = b.OverheadGiB

@@ -26,8 +26,12 @@ type Bounds struct {
 	// WeightsRule is, in kv mode, the rule that sized a GGUF file ggufFormats' per-parameter figure
 	// does not (a width not a multiple of 256: gguf_widths.go); "" = that figure.
 	WeightsRule string
-	WeightsGB   float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes)
-	ActiveGB    float64 // ActiveParamsB × BytesPerParam
+	WeightsGB   float64 // ParamsB × BytesPerParam (llmfit's GB = 10^9 bytes), + KeptHeadB's bytes
+	// KeptHeadB is, in kv mode, the parameters (billions) a GGUF file converted from the
+	// repository holds beyond ParamsB: a tied LM head's stored copy (gguf_kept_head.go); resident,
+	// not read per token.
+	KeptHeadB float64
+	ActiveGB  float64 // ActiveParamsB × BytesPerParam
 
 	// The floors, per device when Count > 1.
 	MemoryGB        float64 // before the ceiling: GB in llmfit mode (written as Gi, as llmfit does), GiB in kv mode
@@ -142,6 +146,9 @@ func (b Bounds) resolve(t target.Target) (Bounds, error) {
 	b.Target = t
 
 	b.WeightsGB = b.ParamsB * b.BytesPerParam
+	if b.KeptHeadB > 0 {
+		b.WeightsGB = b.residentWeightBytes() / 1e9
+	}
 	if !(b.WeightsGB > 0) {
 		return Bounds{}, fieldErr("model", "cannot size model "+strconv.Quote(b.Model.Name)+" (unknown parameter count)")
 	}
@@ -277,6 +284,9 @@ func (b *Bounds) resolveQuant(t *target.Target) error {
 		if bytes, rule, ok := ggufWidthBytes(b.Format.Rest, b.ParamsB*1e9, &b.Model, &b.Arch); ok {
 			b.BytesPerParam, b.WeightsRule = bytes/(b.ParamsB*1e9), rule
 		}
+		if b.KeptHeadB = ggufKeptHeadB(b.Format.Rest, &b.Model, b.Arch.Base, b.ParamsB); b.KeptHeadB > 0 {
+			b.WeightsRule = keptHeadWords(b.Format.Rest, b.KeptHeadB)
+		}
 	}
 	return nil
 }
@@ -303,7 +313,7 @@ func (b *Bounds) sizeLlmfit(count int) {
 // weights a token touches and the whole KV cache once per token, as the engine's split times it
 // (split.go: all of it for llama.cpp's devices in turn, each device's share under vLLM).
 func (b *Bounds) sizeKV(count int) {
-	weightsBytes := b.ParamsB * 1e9 * b.BytesPerParam
+	weightsBytes := b.residentWeightBytes()
 	e := LookupEngine(b.Engine)
 	// each device's KV cache: its layers' under llama.cpp, its KV heads' under vLLM (split.go)
 	perWeights, perKV := weightsBytes/float64(count)/gib, b.KVBytes*b.KVDeviceShare(count)/gib
@@ -406,7 +416,7 @@ func (b *Bounds) kvBytesPerToken(elem float64) float64 {
 // the runtime overhead: what llmfit's "KV/runtime headroom" really buys.
 func (b *Bounds) kvTokensRoom() int64 {
 	perToken := b.kvBytesPerToken(2)
-	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.ParamsB*1e9*b.BytesPerParam - runtimeOverhead*gib*float64(b.Target.Count)
+	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.residentWeightBytes() - runtimeOverhead*gib*float64(b.Target.Count)
 	if room <= 0 || perToken <= 0 {
 		return 0
 	}

@@ -53,34 +53,57 @@ import (
 //	  ggml-org's Qwen3-1.7B-Q4_K_M.gguf is 1,282,439,264 B (LFS metadata), which only the kept copy
 //	  explains (tied, by llama.cpp's Q4_K_M rules, ≈ 1.10 GB with its metadata).
 //
-// So the tied count is Qwen's own GGUF files' and vLLM's, and the KV-aware mode's Q8_0 figures
-// below are within 0.15 % of Qwen's files; a file converted with the copy kept holds 155,582,464
-// (0.6B) or 311,164,928 (1.7B) more parameters than it is sized on (Q4_K_M: 0.6B 365 MB sized,
-// Docker's file 478 MB), which the params line says. Decode reads the output matrix and not the
-// embedding in either kind of file, so the tied count is the bytes a token reads in both.
+// So the tied count is vLLM's, mlx-lm's and Qwen's own GGUF files', and the KV-aware mode's Q8_0
+// figure for it is within 0.15 % of Qwen's files; but a file converted with the copy kept holds
+// 155,582,464 (0.6B) or 311,164,928 (1.7B) parameters more. The memory floor must fit either
+// file, so a GGUF type of these models holds the copy as well (gguf_kept_head.go: KeptHeadB),
+// resident only: decode reads the output matrix and not the embedding in either kind of file,
+// so the bytes a token reads stay the tied count's.
+//
+//	Q8_0 (1.064347056 B a parameter): the tied part 596,049,920 × 1.064347056 = 634,403,978 B,
+//	  +0.14 % over Qwen's 604.15 MiB = 633,497,190 B; resident with the copy 751,632,384 ×
+//	  1.064347056 = 799,997,715 B. 1.7B: 1,831,288,911 B, +0.15 % over 1,828,474,880 B; resident
+//	  2,031,739,904 × 1.064347056 = 2,162,476,386 B.
+//	Q4_K_M (4.58 × 2^30 / 8,030,261,248 = 0.612400693): 0.6B resident 751,632,384 × 0.612400693 =
+//	  460,300,193 B, 3.76 % under Docker's 456.11 MiB = 478,265,999 B (the table's Q6_K share is a
+//	  Llama-3-8B's, smaller than a 0.6B's output matrix: formats.go); without the copy it was
+//	  365,021,384 B, 23.7 % under. 1.7B resident 2,031,739,904 × 0.612400693 = 1,244,238,925 B, 2.53 %
+//	  under ggml-org's 1,276,488,128 B of tensors (its 1,282,439,264 B less the 5,951,136 B of metadata
+//	  Qwen's file has).
 func TestTiedHeadCountsAgainstPublishedFiles(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct {
-		model     string
-		weightsGB float64 // kv mode, Q8_0: ggufFormats' 7.96 × 2^30 / 8,030,261,248 = 1.064347056 B a parameter × the tied count
-		published float64 // bytes of the tensors of Qwen's own Q8_0 file
-		wantPct   float64 // (ours / published − 1) × 100, two decimals
+		model, quant         string
+		readGB, residentGB   float64 // the tied count's bytes (a token reads them), and with the copy
+		published            float64 // bytes of a published file's tensors
+		tiedPct, residentPct float64 // (ours / published − 1) × 100, two decimals, of the file it is compared with
 	}{
-		// 1.064347056 × 596,049,920 = 634,403,978 B; against 604.15 MiB = 633,497,190 B: +0.14 %
-		{"Qwen/Qwen3-0.6B", 0.634403978, 604.15 * mib, 0.14},
-		// 1.064347056 × 1,720,574,976 = 1,831,288,911 B; against 1,828,474,880 B (the file's
-		// 1,834,426,016 less its 5,951,136 B of metadata, above): +0.15 %
-		{"Qwen/Qwen3-1.7B", 1.831288911, 1828474880, 0.15},
+		{"Qwen/Qwen3-0.6B", "Q8_0", 0.634403978, 0.799997715, 604.15 * mib, 0.14, 26.28},
+		{"Qwen/Qwen3-1.7B", "Q8_0", 1.831288911, 2.162476386, 1828474880, 0.15, 18.27},
+		{"Qwen/Qwen3-0.6B", "Q4_K_M", 0.365021384, 0.460300193, 456.11 * mib, -23.68, -3.76},
+		{"Qwen/Qwen3-1.7B", "Q4_K_M", 1.053681308, 1.244238925, 1276488128, -17.45, -2.53},
 	} {
-		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = c.model, target.SizingKV, "Q8_0" })
-		if !within(b.WeightsGB, c.weightsGB, 1e-6) {
-			t.Errorf("%s Q8_0: weights %v GB; want %v", c.model, b.WeightsGB, c.weightsGB)
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = c.model, target.SizingKV, c.quant })
+		if !within(b.ParamsB*b.BytesPerParam, c.readGB, 1e-6) || !within(b.WeightsGB, c.residentGB, 1e-6) {
+			t.Errorf("%s %s: tied part %v GB, weights %v GB; want %v and %v", c.model, c.quant, b.ParamsB*b.BytesPerParam, b.WeightsGB, c.readGB, c.residentGB)
 		}
-		if pct := (c.weightsGB*1e9/c.published - 1) * 100; math.Abs(pct-c.wantPct) > 0.005 {
-			t.Errorf("%s Q8_0: %.2f %% off Qwen's file, want %.2f %%", c.model, pct, c.wantPct)
+		if got := b.weightBytesPerToken() / 1e9; !within(got, c.readGB, 1e-6) {
+			t.Errorf("%s %s: a token reads %v GB of weights; want the tied count's %v", c.model, c.quant, got, c.readGB)
 		}
-		if !strings.Contains(b.ParamsFrom, "convert_hf_to_gguf") {
-			t.Errorf("%s: params line %q does not say that converted GGUF files may keep the copy", c.model, b.ParamsFrom)
+		for _, p := range []struct{ ours, want float64 }{{c.readGB, c.tiedPct}, {c.residentGB, c.residentPct}} {
+			if pct := (p.ours*1e9/c.published - 1) * 100; math.Abs(pct-p.want) > 0.005 {
+				t.Errorf("%s %s: %.2f %% off the published file, want %.2f %%", c.model, c.quant, pct, p.want)
+			}
+		}
+		if !strings.Contains(b.ParamsFrom, "GGUF file converted from the repository may keep it") || !strings.Contains(b.WeightsRule, "convert_hf_to_gguf.py keeps it") {
+			t.Errorf("%s: params line %q, weights rule %q: say that converted GGUF files keep the copy", c.model, b.ParamsFrom, b.WeightsRule)
+		}
+	}
+	// Not for vLLM's checkpoint formats, nor for Gemma 3, whose llama.cpp converter drops the copy.
+	for _, c := range []struct{ model, quant string }{{"Qwen/Qwen3-0.6B", "BF16"}, {"Qwen/Qwen3-1.7B-FP8", "FP8"}, {"google/translategemma-4b-it", "Q4_K_M"}} {
+		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Quant = c.model, target.SizingKV, c.quant })
+		if b.KeptHeadB != 0 || b.WeightsGB != b.ParamsB*b.BytesPerParam {
+			t.Errorf("%s %s: kept head %v B, weights %v GB; want none", c.model, c.quant, b.KeptHeadB, b.WeightsGB)
 		}
 	}
 }

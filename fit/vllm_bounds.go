@@ -59,7 +59,7 @@ func VLLMInputFor(b *Bounds, totalGiB float64, device string) VLLMInput {
 	_, elem, _ := kvElementBytes(b.KVCache)
 	in := VLLMInput{
 		TotalGiB: totalGiB, Device: device, TP: n,
-		WeightsGiB:  b.ParamsB * 1e9 * b.BytesPerParam / float64(n) / gib,
+		WeightsGiB:  b.residentWeightBytes() / float64(n) / gib,
 		Vocab:       m.Vocabulary(), // a gated repository's from its re-uploads (catalog.Model.Vocabulary)
 		Hidden:      m.Width(),
 		MaxModelLen: b.ContextTokens,

@@ -41,30 +41,18 @@ func callBuffer(size int32) uint32 {
 // bridge.AppendErrorJSON). A Go panic is such an error, so the page stays alive.
 //
 //go:wasmexport fitclaim_render
-func render(n int32) (length int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			answer = bridge.AppendErrorJSON(answer[:0], bridge.PanicError(p))
-			length = -int32(len(answer))
-		}
-	}()
-	if n < 0 || int(n) > len(call) {
-		n = 0 // not a call: DecodeCall says so
-	}
-	var ok bool
-	answer, ok = bridge.AppendRender(answer[:0], call[:n])
-	if !ok {
-		return -int32(len(answer))
-	}
-	return int32(len(answer))
-}
+func render(n int32) int32 { return answerCall(n, bridge.AppendRender) }
 
 // fitclaim_permalink answers fitclaim.permalink(target) for the call written in the buffer's
 // first n bytes (its options absent), as fitclaim_render answers: the permalink's length, or
 // minus the length of the error's JSON (bridge.AppendPermalink).
 //
 //go:wasmexport fitclaim_permalink
-func permalink(n int32) (length int32) {
+func permalink(n int32) int32 { return answerCall(n, bridge.AppendPermalink) }
+
+// answerCall answers the call in the buffer's first n bytes with appendAnswer into answer, and
+// returns its length, or minus its length when it is an error, a panic's included.
+func answerCall(n int32, appendAnswer func(dst, call []byte) ([]byte, bool)) (length int32) {
 	defer func() {
 		if p := recover(); p != nil {
 			answer = bridge.AppendErrorJSON(answer[:0], bridge.PanicError(p))
@@ -75,7 +63,7 @@ func permalink(n int32) (length int32) {
 		n = 0 // not a call: DecodeCall says so
 	}
 	var ok bool
-	answer, ok = bridge.AppendPermalink(answer[:0], call[:n])
+	answer, ok = appendAnswer(answer[:0], call[:n])
 	if !ok {
 		return -int32(len(answer))
 	}

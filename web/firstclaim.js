@@ -4,8 +4,8 @@
 //
 // Messages in: {module, glue} first (glue: the URL of wasm_exec.js, loaded only when the glue is
 // not already in front): the worker starts its Go instance at once and runs Go's collector once;
-// then {warm: targets}. Out: {collected: true} once it has collected, then {warmed (its renders),
-// refused} or {error}.
+// then {warm: targets}. Out: {collected: true} once it has collected, then {warmed, refused} or
+// {error}.
 //
 // Issue 10 §2 first had this worker fetch and compile the engine and render a permalink's claim
 // while the page parsed and drew, and hand the module to the page. It measured no faster: beside
@@ -73,9 +73,6 @@ function renderInto(fc) {
   };
 }
 
-// PASSES: how many more times warmUp renders its targets after the first (see there).
-const PASSES = 3;
-
 // warmUp renders each of app.js's warm-up targets (one per path an edit can take) with the page's
 // own render call and asks for its permalink, in app.js's order (the paths the first edits take
 // first), and answers {warmed, refused} (or {error}) before it closes. Chromium compiles a wasm
@@ -93,20 +90,7 @@ async function warmUp(targets) {
       try { render(t, columns); } catch (_) { refused++; continue; }
       permalink(t).catch(() => {});
     }
-    // Then the same renders again, PASSES times more, before it answers: V8's optimizing tier
-    // compiles a function again once its calls have used up a budget, counted per instance,
-    // and the code it makes is shared with the page's instance; one render per target made ~30
-    // functions hot, and ~150 more were compiled during the user's first edits, on the core
-    // the page's thread needs (issue 10 §3). Here their calls add up off the page's thread.
-    // Beside ce3508d (pagebench -render-rounds 5, two runs with -chrome-trace, load 9-19): ~129
-    // functions compiled during the timed renders, not ~141, and the page's thread's CPU per
-    // render median 0.66 ms, not 0.90 (p99 2.8, not 3.3); the cold p99 itself within the noise.
-    for (let pass = 0; pass < PASSES; pass++) {
-      for (const t of targets) {
-        try { render(t, columns); } catch (_) { /* counted above */ }
-      }
-    }
-    self.postMessage({ warmed: targets.length * (1 + PASSES), refused });
+    self.postMessage({ warmed: targets.length, refused });
   } catch (e) {
     self.postMessage({ error: String((e && e.message) || e) });
   }

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -34,11 +33,7 @@ func ggufKeptHeadB(quant string, m *catalog.Model, base string, countedB float64
 	if _, ok := rowFold(ggufFormats, quant, (*servingFormat).name); !ok {
 		return 0
 	}
-	head := float64(m.Vocabulary()) * float64(m.Width()) / 1e9
-	if !(head > 0) || math.Abs(paramsB(m)-countedB-head) > ggufCountTolerance*countedB {
-		return 0
-	}
-	return head
+	return tiedHeadCopyB(paramsB(m), countedB, m)
 }
 
 // keptHeadWords says what the weights figure adds, for the header.

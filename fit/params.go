@@ -293,12 +293,21 @@ var tiedHeadBases = map[string]bool{
 }
 
 // storesTiedHeadCopy reports whether a re-upload's count is its kin's counted weights plus one more
-// vocabulary × width matrix, within ggufCountTolerance of the kin's count (an MLX conversion
-// leaves a few norms uncounted: lmstudio-community/Qwen3-1.7B-MLX-8bit's 2,031,616,000 is
-// 1,720,574,976 + 311,164,928 − 123,904).
+// vocabulary × width matrix (tiedHeadCopyB; an MLX conversion leaves a few norms uncounted:
+// lmstudio-community/Qwen3-1.7B-MLX-8bit's 2,031,616,000 is 1,720,574,976 + 311,164,928 − 123,904).
 func storesTiedHeadCopy(ownB, kinB float64, m *catalog.Model) bool {
+	return tiedHeadCopyB(ownB, kinB, m) > 0
+}
+
+// tiedHeadCopyB is the parameters (billions) of one vocabulary × width matrix of m, the stored copy
+// of a tied LM head, when a count of ownB is countedB plus that matrix within ggufCountTolerance of
+// countedB; else 0.
+func tiedHeadCopyB(ownB, countedB float64, m *catalog.Model) float64 {
 	head := float64(m.Vocabulary()) * float64(m.Width()) / 1e9
-	return head > 0 && math.Abs(ownB-kinB-head) <= ggufCountTolerance*kinB
+	if head > 0 && math.Abs(ownB-countedB-head) <= ggufCountTolerance*countedB {
+		return head
+	}
+	return 0
 }
 
 func within1pc(a, b float64) bool { return a >= 0.99*b && a <= 1.01*b }

@@ -55,13 +55,8 @@ func FirstClaim(fragment string) (f First, ok bool) {
 // targetValues is a target's non-default fields as the page's target object holds them (the
 // object repairLink answers and the page passes to render).
 func targetValues(t *target.Target) map[string]Value {
-	def := target.Default()
 	values := map[string]Value{}
-	for i := range target.Fields {
-		f := &target.Fields[i]
-		if f.Get(t) == f.Get(&def) {
-			continue
-		}
+	eachSetField(t, func(f *target.Field) {
 		switch v := f.Value(t).(type) {
 		case string:
 			values[f.Name] = Value{Type: "string", Str: v}
@@ -72,7 +67,7 @@ func targetValues(t *target.Target) map[string]Value {
 		case bool:
 			values[f.Name] = Value{Type: "boolean", Bool: v}
 		}
-	}
+	})
 	return values
 }
 

@@ -93,14 +93,19 @@ func knownNames() string {
 // fills exactly what a link set.
 func TargetView(t target.Target) map[string]any {
 	out := map[string]any{}
+	eachSetField(&t, func(f *target.Field) { out[f.Name] = f.Value(&t) })
+	return out
+}
+
+// eachSetField calls fn with each field of t that is not at its default, in the table's order:
+// the fields a target object holds (TargetView, writeTargetObject, targetValues).
+func eachSetField(t *target.Target, fn func(f *target.Field)) {
 	def := target.Default()
 	for i := range target.Fields {
-		f := &target.Fields[i]
-		if f.Get(&t) != f.Get(&def) {
-			out[f.Name] = f.Value(&t)
+		if f := &target.Fields[i]; f.Get(t) != f.Get(&def) {
+			fn(f)
 		}
 	}
-	return out
 }
 
 // ResultJSON is a render result as the page consumes it (docs/CONTRACT.md), as JSON text: the
@@ -361,15 +366,10 @@ func RepairJSON(fragment string) string {
 // writeTargetObject writes a target's non-default fields as an object (TargetView's).
 func writeTargetObject(w *jsontext.Writer, t *target.Target) {
 	w.BeginObject()
-	def := target.Default()
-	for i := range target.Fields {
-		f := &target.Fields[i]
-		if f.Get(t) == f.Get(&def) {
-			continue
-		}
+	eachSetField(t, func(f *target.Field) {
 		w.Key(f.Name)
 		fieldValue(w, f.Value(t))
-	}
+	})
 	w.EndObject()
 }
 

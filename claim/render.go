@@ -63,8 +63,12 @@ func RenderClaim(t target.Target) (Result, error) {
 }
 
 // AddMatches adds the matches and the warnings (which read them) to a Result of RenderClaim.
-func AddMatches(r *Result) {
-	r.Matches = fit.Matches(r.Bounds)
+func AddMatches(r *Result) { AddMatchesInto(r, nil) }
+
+// AddMatchesInto is AddMatches with the matches written into buf's array when it has room
+// (fit.AppendMatches): for a caller that writes the Result out and drops it, then renders again.
+func AddMatchesInto(r *Result, buf []fit.Match) {
+	r.Matches = fit.AppendMatches(buf, r.Bounds)
 	r.Warnings = warnings(&r.Bounds, r.Name, r.Matches)
 }
 

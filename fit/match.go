@@ -46,7 +46,14 @@ func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
 
 // Matches judges every accelerator of the catalog, best first: fitting devices before others,
 // then by estimated speed.
-func Matches(b Bounds) []Match {
+func Matches(b Bounds) []Match { return AppendMatches(nil, b) }
+
+// AppendMatches is Matches written into dst's array (from dst[:0]) when it holds the catalog's
+// accelerators, else into a new one. The page's renders write their matches out and drop them:
+// a fresh array each was half of what a render allocated (~10 of 26 KB), so Go collected twice
+// as often, and a collection in a fresh page's render, its code not yet optimized, made some of
+// the slowest (issue 10 §3).
+func AppendMatches(dst []Match, b Bounds) []Match {
 	accs := catalog.Accelerators()
 	// First the sort keys only (fits, speed), then each Match built straight into its sorted
 	// place: the Match structs (strings and all) are allocated once and never moved, where
@@ -55,8 +62,14 @@ func Matches(b Bounds) []Match {
 		fitsMemory, fitsBandwidth bool
 		estTps                    float64
 	}
-	keys := make([]key, len(accs))
-	order := make([]int, len(accs))
+	// On the stack for the catalog's accelerators (129 now), with room to grow.
+	var keysBuf [256]key
+	var orderBuf [256]int
+	keys, order := keysBuf[:0], orderBuf[:0]
+	if len(accs) > len(keysBuf) {
+		keys, order = make([]key, 0, len(accs)), make([]int, 0, len(accs))
+	}
+	keys, order = keys[:len(accs)], order[:len(accs)]
 	for i := range accs {
 		a := &accs[i]
 		keys[i] = key{fitsMemory(a, b.MemoryGi), a.BandwidthGBs >= float64(b.BandwidthFloorFor(a)), b.estTps(a, b.Target.Count)}
@@ -71,7 +84,8 @@ func Matches(b Bounds) []Match {
 		}
 		return cmp.Compare(keys[y].estTps, keys[x].estTps)
 	})
-	out := make([]Match, len(accs))
+	out := slices.Grow(dst[:0], len(accs))[:len(accs)]
+	clear(out) // a Match sets NeededTps and NeededMemoryGi only when more devices are needed
 	var floors splitFloors
 	for pos, i := range order {
 		a := &accs[i]

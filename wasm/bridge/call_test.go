@@ -182,3 +182,50 @@ func FuzzDecodeCall(f *testing.F) {
 		}
 	})
 }
+
+// AppendRender writes a render's matches into the array the render before it used
+// (renderMatches): one after another, on targets whose matches differ in count of devices
+// needed, driver and sizing, each answer is the columns text of a fresh claim.Render.
+func TestAppendRenderReusedMatchesAnswerAsRender(t *testing.T) {
+	links := []string{
+		"m=deepseek-ai%2FDeepSeek-R1&tps=30", // needs several devices: NeededTps, NeededMemoryGi set
+		"m=NousResearch%2FLlama-2-7b-chat-hf&tps=30",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&ctx=32768&seq=4&drv=nvidia",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=any&n=2",
+		"p=7&tps=5",
+		"m=NousResearch%2FLlama-2-7b-chat-hf&tps=30",
+	}
+	columns := callObject(nil, entry{key: "columns", typ: 'b', b: true})
+	for round := 0; round < 2; round++ {
+		for _, link := range links {
+			tg, err := target.ParsePermalink(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := claim.Render(tg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var obj []entry
+			for k, v := range TargetView(tg) {
+				switch v := v.(type) {
+				case string:
+					obj = append(obj, entry{key: k, typ: 's', str: v})
+				case bool:
+					obj = append(obj, entry{key: k, typ: 'b', b: v})
+				case float64:
+					obj = append(obj, entry{key: k, typ: 'n', num: v})
+				case int:
+					obj = append(obj, entry{key: k, typ: 'n', num: float64(v)})
+				default:
+					t.Fatalf("%s: field %s of type %T", link, k, v)
+				}
+			}
+			want := string(AppendResultColumnsJSON(nil, tg, r))
+			got, ok := AppendRender(nil, append(callObject(nil, obj...), columns...))
+			if !ok || string(got) != want {
+				t.Fatalf("%s (round %d): AppendRender's answer differs from claim.Render's", link, round)
+			}
+		}
+	}
+}

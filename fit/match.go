@@ -85,8 +85,9 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		return cmp.Compare(keys[y].estTps, keys[x].estTps)
 	})
 	out := slices.Grow(dst[:0], len(accs))[:len(accs)]
-	clear(out) // a Match sets NeededTps and NeededMemoryGi only when more devices are needed
-	var floors splitFloors
+	clear(out)         // a Match sets NeededTps and NeededMemoryGi only when more devices are needed
+	var scratch Bounds // floors' copy of the bounds, on the stack (1.3 KB a render on the heap)
+	floors := splitFloors{scratch: &scratch}
 	for pos, i := range order {
 		a := &accs[i]
 		m := &out[pos]

@@ -18,7 +18,6 @@ func shouldEscape(c byte) bool {
 
 // queryEscape is url.QueryEscape.
 func queryEscape(s string) string {
-	const hex = "0123456789ABCDEF"
 	n := 0
 	for i := 0; i < len(s); i++ {
 		if shouldEscape(s[i]) && s[i] != ' ' {
@@ -28,18 +27,23 @@ func queryEscape(s string) string {
 	if n == 0 && !strings.Contains(s, " ") {
 		return s
 	}
-	out := make([]byte, 0, len(s)+2*n)
+	return string(appendQueryEscape(make([]byte, 0, len(s)+2*n), s))
+}
+
+// appendQueryEscape appends queryEscape(s) to dst.
+func appendQueryEscape(dst []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == ' ':
-			out = append(out, '+')
+			dst = append(dst, '+')
 		case shouldEscape(c):
-			out = append(out, '%', hex[c>>4], hex[c&15])
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
 		default:
-			out = append(out, c)
+			dst = append(dst, c)
 		}
 	}
-	return string(out)
+	return dst
 }
 
 var errBadEscape = errors.New("invalid percent-encoding")

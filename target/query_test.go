@@ -303,3 +303,21 @@ func TestByNameByKeyAreTheWalk(t *testing.T) {
 		}
 	}
 }
+
+// Permalink, written into one buffer (AppendPermalink), is the link built as before: each
+// non-default pair as key=url.QueryEscape(value), joined with '&'.
+func TestPermalinkIsThePairsJoined(t *testing.T) {
+	for _, tg := range roundTripTargets {
+		var parts []string
+		for _, p := range pairs(&tg) {
+			parts = append(parts, p[0]+"="+url.QueryEscape(p[1]))
+		}
+		want := strings.Join(parts, "&")
+		if got := Permalink(tg); got != want {
+			t.Errorf("Permalink = %q, want %q", got, want)
+		}
+		if got := string(AppendPermalink([]byte("kept&"), &tg)); got != "kept&"+want {
+			t.Errorf("AppendPermalink = %q, want %q", got, "kept&"+want)
+		}
+	}
+}

@@ -154,13 +154,16 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 		perMatch = 96
 	}
 	w.Grow(len(r.YAML) + len(r.JSON) + perMatch*len(r.Matches) + 4096) // one allocation for the whole text
-	permalink := target.Permalink(asked)
+	// The link, written here and quoted into the text: no string of its own.
+	var linkBuf [256]byte
+	permalink := target.AppendPermalink(linkBuf[:0], &asked)
 	w.BeginObject()
 	str(w, "yaml", r.YAML)
 	str(w, "json", r.JSON)
 	w.Key("warnings")
 	w.Strs(r.Warnings)
-	str(w, "permalink", permalink) // also the API's query string: /api/v1/claim.yaml?<permalink>
+	w.Key("permalink")
+	w.StrBytes(permalink) // also the API's query string: /api/v1/claim.yaml?<permalink>
 
 	w.Key("bounds")
 	w.BeginObject()

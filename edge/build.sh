@@ -9,6 +9,7 @@
 # EDGE_BUILD_TAGS=edgetest adds the test-only routes (edge/test.sh sets it; nothing else may).
 # EDGE_LDFLAGS replaces the linker flags ("-s -w": no symbols; edge/bench/prof/run.sh sets it
 # empty so that a CPU profile names Go's functions).
+# EDGE_GCFLAGS, when set, is passed as -gcflags (experiments: edge/README.md's seventh session).
 # Usage: edge/build.sh [outdir]    (also: ./build.sh edge); outdir defaults to dist-edge/
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +24,7 @@ trap 'rm -rf "$stage"' EXIT
 go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/assets"
 rm "$stage/assets/worker.mjs"
 cp "$root/edge/entry.mjs" "$stage/assets/entry.mjs"
-GOOS=js GOARCH=wasm go build -trimpath -ldflags="${EDGE_LDFLAGS--s -w}" -tags "${EDGE_BUILD_TAGS:-}" -o "$stage/assets/app.wasm" ./wasm/edge
+GOOS=js GOARCH=wasm go build -trimpath ${EDGE_GCFLAGS:+"-gcflags=$EDGE_GCFLAGS"} -ldflags="${EDGE_LDFLAGS--s -w}" -tags "${EDGE_BUILD_TAGS:-}" -o "$stage/assets/app.wasm" ./wasm/edge
 
 # Builds running at once (several developers' test runs) must not nest one output in another.
 exec 9>"${TMPDIR:-/tmp}/fitclaim-edge-build.lock"

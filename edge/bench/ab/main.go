@@ -91,11 +91,21 @@ func main() {
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("%d rounds of %d requests at concurrency %d per build, alternating; load %s\n", *rounds, *n, *c, strings.Join(strings.Fields(string(load))[:3], " "))
-	fmt.Printf("%-24s %22s %22s\n", "build", "CPU µs/request min/med", "req/s max/med")
-	for _, b := range builds {
+	fmt.Printf("%-24s %22s %22s %18s\n", "build", "CPU µs/request min/med", "req/s max/med", "CPU ÷ first, med")
+	// The ratio of a build's CPU time per request to the first build's in the same round (the
+	// rounds next to each other, so under the same load), median over the rounds: steadier on a
+	// shared machine than the ratio of the two medians.
+	ratios := make([][]float64, len(builds))
+	for i, b := range builds {
+		for r := range b.cpu {
+			ratios[i] = append(ratios[i], b.cpu[r]/builds[0].cpu[r])
+		}
+		slices.Sort(ratios[i])
+	}
+	for i, b := range builds {
 		slices.Sort(b.cpu)
 		slices.Sort(b.rps)
-		fmt.Printf("%-24s %10.0f /%9.0f %10.0f /%9.0f\n", b.name, b.cpu[0], b.cpu[len(b.cpu)/2], b.rps[len(b.rps)-1], b.rps[len(b.rps)/2])
+		fmt.Printf("%-24s %10.0f /%9.0f %10.0f /%9.0f %17.3fx\n", b.name, b.cpu[0], b.cpu[len(b.cpu)/2], b.rps[len(b.rps)-1], b.rps[len(b.rps)/2], ratios[i][len(ratios[i])/2])
 	}
 }
 

@@ -39,6 +39,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -645,6 +646,8 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 		}
 		fmt.Printf("  ratio -dist / -compare: at the permalink %.2fx, bare %.2fx (medians)\n",
 			median(pick(site, done))/median(pick(other, done)), median(pick(bare, done))/median(pick(otherBare, done)))
+		fmt.Printf("  paired by round (each round's -dist / -compare, the two loaded back to back): at the permalink %s; bare %s\n",
+			pairedRatios(site, other), pairedRatios(bare, otherBare))
 	}
 	bareMed := median(pick(bare, func(r loadResult) *float64 { return r.Done }))
 	bareBytes := median(pick(bare, func(r loadResult) *float64 { return r.Bytes }))
@@ -661,6 +664,30 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 	}
 	b.note("%-44s %.0f ms median of %d cold loads; %.0f KB over the wire", "bare page: example claim shown", bareMed, n, bareBytes/1024)
 	return nil
+}
+
+// pairedRatios says the ratio of each round's two loads (a and b hold one load per round, in
+// round order): their median, range and how many are below 1. The two builds' loads of a round
+// follow each other, so a load average that drifts over the run moves both; an A/A run (a build
+// against its copy, 12 rounds, load 10-20) gave 0.98x at the permalink and 1.24x bare by the
+// ratio of medians (issue 10 §2).
+func pairedRatios(a, b []loadResult) string {
+	var rs []float64
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i].Done != nil && b[i].Done != nil && *b[i].Done > 0 {
+			rs = append(rs, *a[i].Done / *b[i].Done)
+		}
+	}
+	if len(rs) == 0 {
+		return "no pairs"
+	}
+	below := 0
+	for _, r := range rs {
+		if r < 1 {
+			below++
+		}
+	}
+	return fmt.Sprintf("median %.2fx [%.2f..%.2f], %d of %d rounds below 1", median(rs), slices.Min(rs), slices.Max(rs), below, len(rs))
 }
 
 func printLoads(rs []loadResult, done string) {

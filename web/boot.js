@@ -1,7 +1,6 @@
 // fitclaim boot: the first script of the page, run in the head before the body is parsed. It
 // starts fetching and compiling the engine at once (the <link rel="preload"> above it has the
-// download going already; on a permalink load V8 reads the stream once the parser is past the
-// output, see compile), so the compile overlaps with everything else the page loads, and
+// download going already), so the compile overlaps with everything else the page loads, and
 // starts the compiled module itself once Go's glue (wasm_exec.js, the script just after this
 // one) has run: the Go runtime's start overlaps the rest of the page's parsing instead of
 // waiting for app.js, a deferred script, which waits for the global.
@@ -45,31 +44,12 @@
     };
     for (const t of events) document.addEventListener(t, seen, true);
   });
-  // parsedPast resolves once the parser has made the element with this id (everything before it
-  // in index.html is parsed), or the document is parsed anyway.
-  const parsedPast = (id) => new Promise((resolve) => {
-    if (document.getElementById(id) || document.readyState !== "loading") return resolve();
-    const done = () => { mo.disconnect(); resolve(); };
-    const mo = new MutationObserver(() => { if (document.getElementById(id)) done(); });
-    mo.observe(document, { childList: true, subtree: true });
-    document.addEventListener("DOMContentLoaded", done, { once: true });
-  });
   const compile = async () => {
     mark("compile-start");
     if (!preload) throw new Error("index.html names no engine (its wasm preload is missing)");
     const resp = await fetch(preload.href);
     if (!resp.ok) throw new Error("the engine could not be fetched: HTTP " + resp.status);
     const type = resp.headers.get("Content-Type") || "";
-    // A permalink's claim is shown in #yaml and #json, after the form, so the parser must be past
-    // them first. Once V8 reads the engine's stream, it takes the page's thread in long tasks, and
-    // on a quiet machine Go's glue (the parser-blocking script after this one) was taken in only
-    // after the last byte: the instantiate waited for it and the parser reached the output only
-    // after the claim was rendered (quiet bench, ce3508d: compiled -> instantiated 35 ms,
-    // early-rendered -> shown 97 ms, the first style, layout and paint between). So on a
-    // permalink load the stream is read once the parser has made the output (the glue has run
-    // by then); the download goes on meanwhile (issue 10 §2).
-    if (link) await parsedPast("panel-deploy");
-    mark("stream-start");
     if (WebAssembly.compileStreaming && type.startsWith("application/wasm")) return WebAssembly.compileStreaming(resp);
     return WebAssembly.compile(await resp.arrayBuffer());
   };
@@ -98,6 +78,15 @@
     ? ready.then(compile).then(start).catch((error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // parsedPast resolves once the parser has made the element with this id (everything before it
+  // in index.html is parsed), or the document is parsed anyway.
+  const parsedPast = (id) => new Promise((resolve) => {
+    if (document.getElementById(id) || document.readyState !== "loading") return resolve();
+    const done = () => { mo.disconnect(); resolve(); };
+    const mo = new MutationObserver(() => { if (document.getElementById(id)) done(); });
+    mo.observe(document, { childList: true, subtree: true });
+    document.addEventListener("DOMContentLoaded", done, { once: true });
+  });
   const hash = location.hash.startsWith("#") ? location.hash.slice(1) : location.hash;
   const showLink = async () => {
     const { error } = await engine;

@@ -198,14 +198,7 @@ func TestAppendRenderReusedMatchesAnswerAsRender(t *testing.T) {
 	columns := callObject(nil, entry{key: "columns", typ: 'b', b: true})
 	for round := 0; round < 2; round++ {
 		for _, link := range links {
-			tg, err := target.ParsePermalink(link)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := claim.Render(tg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tg, r := renderLink(t, link)
 			var obj []entry
 			for k, v := range TargetView(tg) {
 				switch v := v.(type) {

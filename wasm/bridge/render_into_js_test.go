@@ -16,14 +16,7 @@ import (
 func TestRenderIntoWritesRenderText(t *testing.T) {
 	g := api(t)
 	const link = "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30"
-	tg, err := target.ParsePermalink(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := claim.Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, r := renderLink(t, link)
 	arg := obj(map[string]any{"model": "NousResearch/Llama-2-7b-chat-hf", "minTps": 30})
 	bytes := js.Global().Get("Uint8Array").New(1 << 18)
 	for _, columns := range []bool{true, false} {

@@ -199,21 +199,7 @@ func TestAppendRenderReusedMatchesAnswerAsRender(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		for _, link := range links {
 			tg, r := renderLink(t, link)
-			var obj []entry
-			for k, v := range TargetView(tg) {
-				switch v := v.(type) {
-				case string:
-					obj = append(obj, entry{key: k, typ: 's', str: v})
-				case bool:
-					obj = append(obj, entry{key: k, typ: 'b', b: v})
-				case float64:
-					obj = append(obj, entry{key: k, typ: 'n', num: v})
-				case int:
-					obj = append(obj, entry{key: k, typ: 'n', num: float64(v)})
-				default:
-					t.Fatalf("%s: field %s of type %T", link, k, v)
-				}
-			}
+			obj := entries(t, TargetView(tg))
 			want := string(AppendResultColumnsJSON(nil, tg, r))
 			got, ok := AppendRender(nil, append(callObject(nil, obj...), columns...))
 			if !ok || string(got) != want {

@@ -62,7 +62,7 @@ func TestFirstClaimIsRepairAndRender(t *testing.T) {
 }
 
 // entries is a target object's keys as render.js writes them, in any order (Go reads them
-// into a map).
+// into a map); an int is TargetView's count, written as a number.
 func entries(t *testing.T, obj map[string]any) []entry {
 	var out []entry
 	for k, v := range obj {
@@ -71,6 +71,8 @@ func entries(t *testing.T, obj map[string]any) []entry {
 			out = append(out, entry{key: k, typ: 's', str: v})
 		case float64:
 			out = append(out, entry{key: k, typ: 'n', num: v})
+		case int:
+			out = append(out, entry{key: k, typ: 'n', num: float64(v)})
 		case bool:
 			out = append(out, entry{key: k, typ: 'b', b: v})
 		default:

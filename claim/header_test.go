@@ -270,12 +270,19 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 145.54 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 4 full-attention layers (of 56) × 8",
 			"#         KV heads × 128 head dim × 2 B = 0.28 GB"}},
-		// Without the state in the data it is said to be left out: Qwen3.5-2B, 2 × 6 × 2 × 256 × 2 B
-		// × 8,192 = 100,663,296 B = 0.10 GB.
+		// Qwen3.5-2B: the 0.8B's 18 Gated DeltaNet layers of 16 key / 16 value heads of 128 (NVIDIA
+		// cudnn-frontend's copy of its config.json): 5,050,368 elements × 4 B = 20.20 MB + 2 × 6 × 2 ×
+		// 256 × 2 B × 8,192 = 100,663,296 B → 120,864,768 B = 0.12 GB (it said 0.10 GB, state left out)
 		{"m=Qwen%2FQwen3.5-2B&s=kv&ctx=8192", []string{
-			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 6 full-attention layers (of 24;",
-			"#         the others keep a fixed state, not counted) × 2 KV heads × 256 head",
-			"#         dim × 2 B = 0.10 GB"}},
+			"# kv:     8192 tokens × 1 sequence, fp16: 20.20 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 24) × 2",
+			"#         KV heads × 256 head dim × 2 B = 0.12 GB"}},
+		// Without the state in the data (a hybrid by override) it is said to be left out: 2 × 8 × 8 ×
+		// 128 × 2 B × 8,192 = 268,435,456 B = 0.27 GB.
+		{"m=meta-llama%2FLlama-3.1-8B-Instruct&s=kv&ctx=8192&att=hybrid&fal=8", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 8 full-attention layers (of 32;",
+			"#         the others keep a fixed state, not counted) × 8 KV heads × 128 head",
+			"#         dim × 2 B = 0.27 GB"}},
 		// 12,206,080 B of compressor state + (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B
 		// = 12,206,080 + 61,997,056 = 74,203,136 B = 0.07 GB (fit's TestKVCachePerLayerKind)
 		{"m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=8192", []string{

@@ -32,8 +32,8 @@ import (
 // 63 + 3 × 2 = 69 of them, concurrency 299 / 69 = 4.33, as logged. Qwen3.5-4B in bf16 (8 of 4 KV
 // heads × 256: 4,096 B a token; with the 35B-A3B's 16 key / 32 value heads of 128 the same state):
 // 16 × ⌈2,146,304 / 65,536⌉ = 528 tokens, the block size vLLM 0.19.1 logs for it
-// (vllm-project/vllm#40696). A hybrid whose state the data does not hold (Qwen3.5-2B) keeps
-// 16-token pages and no state.
+// (vllm-project/vllm#40696). A hybrid whose state the data does not hold (none in
+// architectures.csv; an attention override) keeps 16-token pages and no state.
 
 // vllmStateLayers are the hybrids whose recurrent layers are not all the layers but the attention
 // ones: Nemotron-3's Mamba-2 layers beside separate MoE layers (moelayers.go's counts: Nano 23 of

@@ -92,7 +92,14 @@ import (
 //     243,290,624, main 9,409,813,744 (an MLX copy's); 4B (h 2,560, 16, I 9,216) 36,700,672 +
 //     70,778,880 + 5,120 + 13,107,200 + 7,680 = 120,599,552, main 4,539,265,536 (unsloth's -Base);
 //     0.8B (h 1,024, 8, I 3,584) 7,340,544 + 11,010,048 + 2,048 + 2,097,152 + 3,072 = 20,452,864,
-//     main 852,985,920 (unsloth's -Base). (Qwen3.5-2B: no count confirms its MLP width; left out.)
+//     main 852,985,920 (unsloth's -Base); 2B (h 2,048, 8, I 6,144: NVIDIA/cudnn-frontend
+//     benchmark/e2e/Qwen3.5/configs.py, architectures.csv's source) 14,680,576 + 37,748,736 + 4,096
+//   - 8,388,608 + 6,144 = 60,828,160, main 2,213,241,664: the text model 1,881,825,088 (18 Gated
+//     DeltaNet layers of 58,814,624, 6 attention layers of 52,433,408, the tied embedding
+//     508,559,360 and the final norm 2,048) and Qwen3-VL-2B's vision encoder without deepstack
+//     mergers, 331,416,576 (maxtext qwen3_vl_2b_dict: depth 24, width 1,024, MLP 4,096, out 2,048;
+//     the 4B's, out 2,560, is its main less its text model to the parameter); main + block =
+//     2,274,069,824, the catalog's Qwen/Qwen3.5-2B.
 //   - Nemotron-3-Super-120B-A12B (h 4,096): main 120,668,707,840 (moeactive.go's shapes); block
 //     2,942,304,256, the catalog's 123,611,012,096 less main, which one attention and one
 //     LatentMoE layer and the 8,192 × 4,096 projection give within 9,000.
@@ -144,6 +151,7 @@ var mtpFacts = map[string]mtpFact{
 	"Qwen3.5-9B":                 {9.409813744, 0.243290624, 0},
 	"Qwen3.5-4B":                 {4.539265536, 0.120599552, 0},
 	"Qwen3.5-0.8B":               {0.85298592, 0.020452864, 0},
+	"Qwen3.5-2B":                 {2.213241664, 0.06082816, 0},
 	"DeepSeek-V4-Flash":          {284.332241239, 6.610048891, 1.05906176},
 	"DeepSeek-V4-Pro":            {1572.997202915, 25.840145979, 1.85335808},
 	"MiMo-7B":                    {7.622619136, 0.2107904, 0},
@@ -164,6 +172,7 @@ var denseMTPShapes = map[string]string{
 	"Qwen/Qwen3.5-9B":   "Qwen3.5-9B",
 	"Qwen/Qwen3.5-4B":   "Qwen3.5-4B",
 	"Qwen/Qwen3.5-0.8B": "Qwen3.5-0.8B",
+	"Qwen/Qwen3.5-2B":   "Qwen3.5-2B",
 }
 
 // mtpFactOf is the MTP fact of a catalog entry's architecture: by moeactive.go's shapes for a

@@ -60,13 +60,15 @@ func TestVLLMLeavesOutDeepSeekMTP(t *testing.T) {
 //	Qwen/Qwen3.5-397B-A17B-FP8: 403,422,386,928 − 6,595,568,128 = 396,826,818,800
 //	Qwen/Qwen3.5-27B: 27,781,427,952 − 424,699,392 = 27,356,728,560
 //	Qwen/Qwen3.5-9B: 9,653,104,368 − 243,290,624 = 9,409,813,744
+//	Qwen/Qwen3.5-2B: 2,274,069,824 − 60,828,160 = 2,213,241,664 (it kept the block: no count had
+//	  confirmed its MLP width)
 //	nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16: 123,611,012,096 − 2,942,304,256 = 120,668,707,840
 //	QuantTrio/DeepSeek-V3.2-AWQ (685,011,996,928: 13,092,462,104 over main, short of block +
 //	  copies 13,477,386,552 × 0.99, past the block's 11,624,028,472 × 0.99): 673,387,968,456
 //
 // and copies without the block keep their count: Qwen/Qwen3-Coder-Next (79,674,391,296, the main
 // model), lmstudio-community/GLM-4.7-Flash-MLX-8bit (29,943,393,920), mlx-community/Qwen3.6-35B-
-// A3B-bf16 (35,107,181,936).
+// A3B-bf16 (35,107,181,936), mlx-community/Qwen3.5-2B-4bit (2,174,746,624, below the main model).
 func TestVLLMLeavesOutEveryMTPBlock(t *testing.T) {
 	for _, c := range []struct {
 		model string
@@ -83,11 +85,13 @@ func TestVLLMLeavesOutEveryMTPBlock(t *testing.T) {
 		{"Qwen/Qwen3.5-397B-A17B-FP8", 396.8268188},
 		{"Qwen/Qwen3.5-27B", 27.35672856},
 		{"Qwen/Qwen3.5-9B", 9.409813744},
+		{"Qwen/Qwen3.5-2B", 2.213241664},
 		{"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16", 120.66870784},
 		{"QuantTrio/DeepSeek-V3.2-AWQ", 673.387968456},
 		{"Qwen/Qwen3-Coder-Next", 79.674391296},
 		{"lmstudio-community/GLM-4.7-Flash-MLX-8bit", 29.94339392},
 		{"mlx-community/Qwen3.6-35B-A3B-bf16", 35.107181936},
+		{"mlx-community/Qwen3.5-2B-4bit", 2.174746624},
 	} {
 		v := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Engine, t.Count = c.model, "kv", target.EngineVLLM, 8

@@ -89,6 +89,9 @@ type Architecture struct {
 	// llmfit's catalog records none for (its gated repositories: google/gemma-3-270m, meta-llama's
 	// Llama-2 and Llama-4): 0 = not stated.
 	VocabSize int
+	// VHeadDim is the value heads' size where it differs from the key heads' (config.json's
+	// v_head_dim; MiMo-V2-Flash: keys of 192, values of 128, in every layer): 0 = the same.
+	VHeadDim int
 }
 
 // Known reports whether the entry has a row in architectures.csv.
@@ -247,7 +250,7 @@ func Models() []Model {
 // parseModel reads one line of modelsTSV. It cuts fields by hand into an array rather than with
 // strings.Split, which allocated a slice per line (see rows).
 func parseModel(line string) Model {
-	var f [16 + 29]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
+	var f [16 + 30]string // llmfit's 15 columns that sizing reads, the embedding flag, then architectures.csv's
 	if !splitFields(line, f[:]) {
 		panic("catalog: models_tsv.go is malformed; run go generate ./catalog")
 	}
@@ -279,7 +282,7 @@ func parseModel(line string) Model {
 		SharedExperts: atoi(a[17]), CSALayers: atoi(a[18]), HCALayers: atoi(a[19]),
 		GlobalKVHeads: atoi(a[20]), GlobalHeadDim: atoi(a[21]), KVSharedLayers: atoi(a[22]),
 		RecurrentState: atoi(a[23]), IndexHeadDim: atoi(a[24]), IndexTopK: atoi(a[25]),
-		RecurrentConvState: atoi(a[26]), SSMStateDtype: a[27], VocabSize: atoi(a[28]),
+		RecurrentConvState: atoi(a[26]), SSMStateDtype: a[27], VocabSize: atoi(a[28]), VHeadDim: atoi(a[29]),
 	}
 	return m
 }

@@ -174,12 +174,13 @@ func kvFormula(b *fit.Bounds) string {
 	}
 	full, sliding := a.CachedLayers()
 	fullHeads, fullDim := a.FullLayerShape()
-	if fullHeads != a.KVHeads || fullDim != a.HeadDim || full+sliding < a.Layers {
-		// Gemma-4: global layers in their own shape; E2B/E4B: the last layers reuse a cache
-		s := strconv.Itoa(full) + " full layers × 2 × " + strconv.Itoa(fullHeads) + " KV heads × " + strconv.Itoa(fullDim) +
-			" head dim × tokens"
+	if fullHeads != a.KVHeads || fullDim != a.HeadDim || full+sliding < a.Layers || a.VDim(a.HeadDim) != a.HeadDim {
+		// Gemma-4: global layers in their own shape; E2B/E4B: the last layers reuse a cache;
+		// MiMo-V2-Flash: values smaller than keys
+		s := strconv.Itoa(full) + " full layers × " + kvPairWords(a, fullHeads, fullDim) + " × tokens"
 		if sliding > 0 {
-			s += " + " + strconv.Itoa(sliding) + " sliding layers × 2 × " + pair + " × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")"
+			s += " + " + strconv.Itoa(sliding) + " sliding layers × " + kvPairWords(a, a.KVHeads, a.HeadDim) +
+				" × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")"
 		}
 		s = "(" + s + ")"
 		if full+sliding < a.Layers {
@@ -193,6 +194,15 @@ func kvFormula(b *fit.Bounds) string {
 			" sliding layers × min(tokens, " + strconv.Itoa(a.SlidingWindow) + ")) × " + pair
 	}
 	return "2 × " + strconv.Itoa(a.Layers) + " layers × " + pair
+}
+
+// kvPairWords is one layer's K and V for a token: "2 × 4 KV heads × 512 head dim", or, where the
+// values have their own size (fit.Architecture.VDim), "4 KV heads × (192 K + 128 V) head dim".
+func kvPairWords(a *fit.Architecture, heads, dim int) string {
+	if v := a.VDim(dim); v != dim {
+		return strconv.Itoa(heads) + " KV heads × (" + strconv.Itoa(dim) + " K + " + strconv.Itoa(v) + " V) head dim"
+	}
+	return "2 × " + strconv.Itoa(heads) + " KV heads × " + strconv.Itoa(dim) + " head dim"
 }
 
 // archSource says where the architecture facts came from; "" when nothing is known (the kv line
@@ -356,7 +366,11 @@ func kvKeptWhy(b *fit.Bounds) string {
 	case fit.AttentionCSA: // fit.vllmCacheOf: one entry per token, as MLA's latent
 		return "vLLM keeps the compressed entries whole on every device"
 	}
-	return "vLLM copies the " + strconv.Itoa(b.Arch.KVHeads) + " KV heads over the " + strconv.Itoa(b.Target.Count) + " devices"
+	heads, whose := b.Arch.KVHeads, ""
+	if full, _ := b.Arch.FullLayerShape(); full != heads { // Gemma-4's, MiMo-V2-Flash's full layers: fewer heads
+		heads, whose = full, " of the full layers"
+	}
+	return "vLLM copies the " + strconv.Itoa(heads) + " KV heads" + whose + " over the " + strconv.Itoa(b.Target.Count) + " devices"
 }
 
 // deviceReadWords is the fit line's split of a token's bytes over the devices: "÷ n devices"

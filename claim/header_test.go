@@ -283,6 +283,13 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 8 full-attention layers (of 32;",
 			"#         the others keep a fixed state, not counted) × 8 KV heads × 128 head",
 			"#         dim × 2 B = 0.27 GB"}},
+		// MiMo-V2-Flash: keys of 192, values of 128 (fit's TestMiMoValuesOwnSize): 9 × 4 × 320 × 2 B ×
+		// 8,192 + 39 × 8 × 320 × 2 B × 128 = 214,302,720 B = 0.21 GB (before its row, llmfit's 2 × 48 ×
+		// 4 × 192 × 2 B × 8,192 = 1.21 GB)
+		{"m=XiaomiMiMo%2FMiMo-V2-Flash&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: (9 full layers × 4 KV heads × (192 K +",
+			"#         128 V) head dim × tokens + 39 sliding layers × 8 KV heads × (192 K +",
+			"#         128 V) head dim × min(tokens, 128)) × 2 B = 0.21 GB"}},
 		// 12,206,080 B of compressor state + (43 × 512 × 128 + 21 × 640 × 2,048 + 20 × 512 × 64) × 2 B
 		// = 12,206,080 + 61,997,056 = 74,203,136 B = 0.07 GB (fit's TestKVCachePerLayerKind)
 		{"m=deepseek-ai%2FDeepSeek-V4-Flash&s=kv&ctx=8192", []string{

@@ -56,6 +56,10 @@ type Architecture struct {
 	// GlobalKVHeads and GlobalHeadDim are the full-attention layers' KV heads and head size where
 	// they differ from the sliding-window layers' (Gemma-4's global layers: head 512); 0 = the same.
 	GlobalKVHeads, GlobalHeadDim int
+	// VHeadDim is every layer's value head size where it differs from the key heads' (HeadDim, or
+	// GlobalHeadDim for a full layer): MiMo-V2-Flash's keys of 192 and values of 128
+	// (config.json's v_head_dim, swa_v_head_dim); 0 = the same.
+	VHeadDim int
 	// KVSharedLayers are the last layers, which reuse an earlier layer's KV cache and keep none
 	// (Gemma-4 E2B/E4B's num_kv_shared_layers); 0 = none.
 	KVSharedLayers int
@@ -88,6 +92,7 @@ func ArchitectureOf(m *catalog.Model) Architecture {
 			GlobalKVHeads: a.GlobalKVHeads, GlobalHeadDim: a.GlobalHeadDim, KVSharedLayers: a.KVSharedLayers,
 			RecurrentState: a.RecurrentState, IndexHeadDim: a.IndexHeadDim, IndexTopK: a.IndexTopK,
 			RecurrentConvState: a.RecurrentConvState, SSMStateDtype: a.SSMStateDtype, Base: a.Base,
+			VHeadDim: a.VHeadDim,
 		}
 		if k != m { // a re-upload: the kin's shape, its own context unless that is the kin's × a RoPE factor
 			out.KinFrom = k.Name
@@ -141,6 +146,9 @@ func (o ArchOverride) Apply(a Architecture) Architecture {
 	set("layers", &a.Layers, o.Layers)
 	set("kvHeads", &a.KVHeads, o.KVHeads)
 	set("headDim", &a.HeadDim, o.HeadDim)
+	if o.HeadDim != 0 {
+		a.VHeadDim = 0 // the head size given is the keys' and the values'
+	}
 	set("slidingWindow", &a.SlidingWindow, o.SlidingWindow)
 	set("slidingLayers", &a.SlidingLayers, o.SlidingLayers)
 	set("fullAttentionLayers", &a.FullAttentionLayers, o.FullAttentionLayers)

@@ -90,6 +90,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"llama-4-scout-17b-16e-instruct-abliterated-v2", 1733},       // jiangchengchengNLP/Llama-4-Scout-17B-16E-Instruct-abliterated-v2
 	{"llava-1.5-7b-hf", 828},                                      // llava-hf/llava-1.5-7b-hf
 	{"lynx-instruct-30b", 1474},                                   // bineric/lynx-instruct-30b
+	{"mimo-v2-flash", 1800},                                       // XiaomiMiMo/MiMo-V2-Flash
 	{"mini-coder-1.7b", 462},                                      // ricdomolm/mini-coder-1.7b
 	{"minimax-m2.5", 1774},                                        // MiniMaxAI/MiniMax-M2.5
 	{"minimax-m2.7", 1773},                                        // MiniMaxAI/MiniMax-M2.7
@@ -295,6 +296,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"llama-4-scout-17b-16e-instruct-abliterated-v2", 1733},       // jiangchengchengNLP/Llama-4-Scout-17B-16E-Instruct-abliterated-v2
 	{"llava-1.5-7b-hf", 828},                                      // llava-hf/llava-1.5-7b-hf
 	{"lynx-instruct-30b", 1474},                                   // bineric/lynx-instruct-30b
+	{"mimo-v2-flash", 1800},                                       // XiaomiMiMo/MiMo-V2-Flash
 	{"mini-coder-1.7b", 462},                                      // ricdomolm/mini-coder-1.7b
 	{"minimax-m2.5", 1774},                                        // MiniMaxAI/MiniMax-M2.5
 	{"minimax-m2.7", 1773},                                        // MiniMaxAI/MiniMax-M2.7

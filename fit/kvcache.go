@@ -25,7 +25,7 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		// Hybrid (Qwen3-Next/3.5, Nemotron-H): only the full-attention layers grow a cache,
 		// full_attention_layers × 2 × kv_heads × head_dim × b × T, beside the linear/SSM layers'
 		// state of one sequence, fixed in size (RecurrentStateBytes; 0 where the data lacks it).
-		return float64(a.FullAttentionLayers)*kvPairBytes(a.KVHeads, a.HeadDim, elem)*t + a.RecurrentStateBytes()
+		return float64(a.FullAttentionLayers)*a.kvPairBytes(a.KVHeads, a.HeadDim, elem)*t + a.RecurrentStateBytes()
 	default:
 		// GQA/MHA/MQA: 2 (K and V) × layers × kv_heads × head_dim × b × T, where a sliding-window
 		// (or chunked) layer holds min(T, window) tokens, a full layer its own KV heads and head
@@ -33,8 +33,8 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		// one's cache (Gemma-4 E2B/E4B) none.
 		full, sliding := a.CachedLayers()
 		fullHeads, fullDim := a.FullLayerShape()
-		held := float64(full)*kvPairBytes(fullHeads, fullDim, elem)*t +
-			float64(sliding)*kvPairBytes(a.KVHeads, a.HeadDim, elem)*float64(min(tokens, max(a.SlidingWindow, 0)))
+		held := float64(full)*a.kvPairBytes(fullHeads, fullDim, elem)*t +
+			float64(sliding)*a.kvPairBytes(a.KVHeads, a.HeadDim, elem)*float64(min(tokens, max(a.SlidingWindow, 0)))
 		return held
 	}
 }
@@ -72,9 +72,19 @@ func (a *Architecture) FullLayerShape() (kvHeads, headDim int) {
 	return kvHeads, headDim
 }
 
-// kvPairBytes is one layer's K and V for one token: 2 × kv_heads × head_dim × b.
-func kvPairBytes(kvHeads, headDim int, elem float64) float64 {
-	return 2 * float64(kvHeads) * float64(headDim) * elem
+// kvPairBytes is one layer's K and V for one token: 2 × kv_heads × head_dim × b, or kv_heads ×
+// (head_dim + v_head_dim) × b where the values have their own size (VDim).
+func (a *Architecture) kvPairBytes(kvHeads, headDim int, elem float64) float64 {
+	return float64(kvHeads) * float64(headDim+a.VDim(headDim)) * elem
+}
+
+// VDim is the value heads' size beside keys of headDim: VHeadDim where the model states one
+// (MiMo-V2-Flash: 128 beside 192), else headDim.
+func (a *Architecture) VDim(headDim int) int {
+	if a.VHeadDim > 0 {
+		return a.VHeadDim
+	}
+	return headDim
 }
 
 // DeepSeek-V4's compressed attention, as both releases configure it (config.json of

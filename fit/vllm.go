@@ -80,7 +80,11 @@ type VLLMCache struct {
 	// FullKVHeads and FullHeadDim are the full-attention layers' where they differ from the
 	// sliding ones' (Gemma-4's global layers); 0 = KVHeads, HeadDim.
 	FullKVHeads, FullHeadDim int
-	MLALatent                int // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
+	// VHeadDim is the value heads' size where it differs from the keys' (MiMo-V2-Flash's 128
+	// beside 192, which vLLM caches as such: FlashAttentionDiffKVBackend, head_size_v); 0 = the
+	// keys'.
+	VHeadDim  int
+	MLALatent int // MLA: kv_lora_rank + qk_rope_head_dim per layer; set = MLA (not split)
 	// MLAExtraBytes is what vLLM keeps per MLA layer and token beside MLALatent × ElemBytes: a DSA
 	// model's indexer key and its fp8 latent's scales (vllm_dsa.go); every rank keeps it whole.
 	MLAExtraBytes float64
@@ -142,7 +146,11 @@ func (c VLLMCache) tokenBytes(tp, kvHeads, headDim int) float64 {
 		return float64(c.MLALatent)*c.ElemBytes + c.MLAExtraBytes
 	}
 	heads := max(1, kvHeads/max(1, tp))
-	return 2 * float64(heads) * float64(headDim) * c.ElemBytes
+	vDim := headDim
+	if c.VHeadDim > 0 {
+		vDim = c.VHeadDim
+	}
+	return float64(heads) * float64(headDim+vDim) * c.ElemBytes
 }
 
 // deviceBytes is one request's cache of n tokens on one of tp devices (the sliding layers held

@@ -114,7 +114,7 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 	// earlier ones'), the full layers in their own shape where they have one (Gemma-4's global layers)
 	full, sliding := a.CachedLayers()
 	fullHeads, fullDim := a.FullLayerShape()
-	c := VLLMCache{FullLayers: full, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem}
+	c := VLLMCache{FullLayers: full, KVHeads: a.KVHeads, HeadDim: a.HeadDim, VHeadDim: a.VHeadDim, ElemBytes: elem}
 	if fullHeads != a.KVHeads || fullDim != a.HeadDim {
 		c.FullKVHeads, c.FullHeadDim = fullHeads, fullDim
 	}

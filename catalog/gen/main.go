@@ -151,7 +151,7 @@ var archColumns = []string{
 	"prequant", "attention", "sliding_window", "sliding_layers", "full_attention_layers", "kv_lora_rank",
 	"qk_rope_head_dim", "experts", "experts_per_token", "shared_experts", "csa_layers", "hca_layers",
 	"global_kv_heads", "global_head_dim", "kv_shared_layers", "recurrent_state", "index_head_dim", "index_topk",
-	"recurrent_conv_state", "ssm_state_dtype", "vocab_size",
+	"recurrent_conv_state", "ssm_state_dtype", "vocab_size", "v_head_dim",
 }
 
 // readArchitectures reads architectures.csv into the archColumns of each named entry; entries

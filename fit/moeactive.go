@@ -174,6 +174,15 @@ import (
 //     hyper-connections 84,069,603 and norms 881,664; embeddings 2 × 926,679,040 → 49,779,082,211
 //     (DeepSeek: 49 B; without the embeddings 47.93 B). Total 1,572,997,202,915 (DeepSeek: 1.6 T;
 //     the Base release's 1,600.79 B adds the MTP layer).
+//   - MiMo-V2-Flash (architectures.csv's row and its sources: h 4,096, 48 layers: 9 full of 4 KV
+//     heads and 39 sliding of 8, 64 q heads, keys 192 / values 128, a sink vector a sliding layer;
+//     layer 0 a dense MLP of 16,384, 47 MoE layers of E 256, k 8, m 2,048, no shared expert,
+//     router and correction bias; V 152,576 untied): routed 47 × 8 × 25,165,824 = 9,462,349,824;
+//     attention 9 × 89,128,960 + 39 × 94,371,904 = 4,482,664,896; dense 201,326,592; routers and
+//     norms 49,688,320 + 4,096; embeddings 2 × 624,951,296 → 15,445,936,320 (Xiaomi: 15 B active).
+//     Total 308,778,780,864; with 3 MTP layers (vllm_mtp.go) and the FP8 release's 128 × 128
+//     block scales (18,716,736: the o_proj tensors stay bf16) 309,785,317,824, the catalog's
+//     309,785,318,400 less 576.
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -213,6 +222,7 @@ var moeActiveFacts = map[string]activeFact{
 	"nvidia/NVIDIA-Nemotron-3-Super-120B-A12B":                               {12.77023744, "Nemotron-3-Super-120B-A12B", 0},
 	"deepseek-ai/DeepSeek-V4-Flash":                                          {13.799633239, "DeepSeek-V4-Flash", 0},
 	"deepseek-ai/DeepSeek-V4-Pro":                                            {49.779082211, "DeepSeek-V4-Pro", 0},
+	"XiaomiMiMo/MiMo-V2-Flash":                                               {15.44593632, "MiMo-V2-Flash", 0},
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 //	Nemotron-Cascade-2-30B-A3B (52: 23 Mamba-2, 6 attention, 23 MoE; Nemotron-3-Nano's count):
 //	                                               23 → 0.001904 + 23 × 0.00008706 = 0.00390638 s
 //	Qwen3-30B-A3B (48, every one MoE):             48 → 0.001904 + 48 × 0.00008706 = 0.00608288 s
+//	MiMo-V2-Flash (48, layer 0 dense):             47 → 0.001904 + 47 × 0.00008706 = 0.00599582 s
 //
 // and a layer override (60 for R1) keeps the given depth: its split is unknown.
 func TestRoutedLayers(t *testing.T) {
@@ -26,6 +27,7 @@ func TestRoutedLayers(t *testing.T) {
 		{"deepseek-ai/DeepSeek-R1", 61, 58, 0.00695348},
 		{"nvidia/Nemotron-Cascade-2-30B-A3B", 52, 23, 0.00390638},
 		{"Qwen/Qwen3-30B-A3B-Instruct-2507", 48, 48, 0.00608288},
+		{"XiaomiMiMo/MiMo-V2-Flash", 48, 47, 0.00599582},
 	} {
 		b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
 		if b.Arch.Layers != c.layers || b.RoutedLayers != c.routed || !near(b.SpeedOverheadSeconds, c.overheadSeconds) {

@@ -24,7 +24,8 @@ import (
 //   - deepseek_v4.py DeepseekV4ForCausalLM.load_weights: AutoWeightsLoader(self,
 //     skip_substrs=["mtp."]) (DeepSeek-V4-Flash, -Pro and their Base releases);
 //   - mimo.py MiMoForCausalLM: WeightsMapper(orig_to_new_prefix={"model.mtp_layers.": None}) ("MTP
-//     layers are loaded by the draft model, not the main model").
+//     layers are loaded by the draft model, not the main model"); mimo_v2_flash.py
+//     MiMoV2Model.load_weights: 'if "mtp" in name: continue' (MiMo-V2-Flash).
 //
 // llama.cpp keeps what the GGUF holds. So one rule, for every architecture with an MTP block:
 // under vLLM a release counted with its MTP block is sized without it. mtpFacts holds, per
@@ -133,6 +134,11 @@ import (
 //     input_proj 2h → h, one layer, final_layernorm) 177,223,680 + 33,554,432 + 3 × 4,096 =
 //     210,790,400; main + block = 7,833,409,536, the catalog's MiMo-7B-Base to the parameter.
 //     (MiMo-7B-RL's catalog count, 7,000,000,000, is a round figure, below main: nothing is taken.)
+//   - MiMo-V2-Flash (h 4,096; moeactive.go's shapes): main 308,778,780,864; 3 MTP layers (vLLM's
+//     "mtp" weights), each enorm, hnorm, an eh projection 8,192 × 4,096 = 33,554,432, one sliding
+//     layer's attention 94,371,904 and a dense MLP of 16,384, 201,326,592, its two norms and a final
+//     norm 20,480: 329,273,408, 987,820,224 in all. The catalog's 309,785,318,400 less main and
+//     block leaves 18,717,312, the FP8 release's block scales (18,716,736) and 576; vLLM loads both.
 type mtpFact struct{ MainB, MTPB, CopiesB float64 }
 
 var mtpFacts = map[string]mtpFact{
@@ -155,6 +161,7 @@ var mtpFacts = map[string]mtpFact{
 	"DeepSeek-V4-Flash":          {284.332241239, 6.610048891, 1.05906176},
 	"DeepSeek-V4-Pro":            {1572.997202915, 25.840145979, 1.85335808},
 	"MiMo-7B":                    {7.622619136, 0.2107904, 0},
+	"MiMo-V2-Flash":              {308.778780864, 0.987820224, 0},
 }
 
 // mtpByName names the MTP facts of dense catalog entries that have no architectures.csv row to

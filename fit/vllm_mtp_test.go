@@ -115,6 +115,8 @@ func TestVLLMLeavesOutEveryMTPBlock(t *testing.T) {
 //	  = 1,573,096,936,803
 //	MiMo-7B-Base: 7,833,409,536 − 210,790,400 = 7,622,619,136, dense: all of it read per token
 //	MiMo-7B-RL: the catalog's round 7,000,000,000 is below main 7,622,619,136: nothing taken
+//	MiMo-V2-Flash: 309,785,318,400 − 987,820,224 = 308,797,498,176 (its active 15,445,936,320 from
+//	  moeactive.go's shapes; it was the catalog's 309.79 B and round 15 B)
 //	mlx-community/DeepSeek-V4-Flash-4bit: 284,333,146,519, main's 284,332,241,239 within 0.001 B
 //	  of the block's 6.61 B: a conversion without the block, nothing taken
 //
@@ -129,6 +131,7 @@ func TestVLLMLeavesOutV4AndMiMoMTP(t *testing.T) {
 		{"deepseek-ai/DeepSeek-V4-Pro", 8, 1573.096936803, 49.779082211},
 		{"XiaomiMiMo/MiMo-7B-Base", 1, 7.622619136, 7.622619136},
 		{"XiaomiMiMo/MiMo-7B-RL", 1, 7, 7},
+		{"XiaomiMiMo/MiMo-V2-Flash", 8, 308.797498176, 15.44593632},
 		{"mlx-community/DeepSeek-V4-Flash-4bit", 8, 284.333146519, 13.799633239},
 		{"Qwen/Qwen3.5-27B", 1, 27.35672856, 27.35672856},
 	} {

@@ -213,7 +213,7 @@ ibm-granite/granite-4.0-350m	352M	352379904	1	0.5	Q4_K_M	32768	28	4	64	1024			52
 ibm-granite/granite-4.0-350m-base	352M	352379904	1	0.5	Q4_K_M	32768	28	4	64	1024			15349	100352																															
 LiquidAI/LFM2-ColBERT-350M	353M	353322752	1	0.5	Q4_K_M	128000	16	8	64	1024			96045	64402	1																														
 facebook/opt-350m	353M	353468416	1	0.5	Q4_K_M	2048	24	16	64	1024			149138	50272																															
-LiquidAI/LFM2-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			20998	65536																															
+LiquidAI/LFM2-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			20998	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
 LiquidAI/LFM2-350M-Extract	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1134	65536																															
 LiquidAI/LFM2-350M-Math	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			415	65536																															
 LiquidAI/LFM2-350M-ENJP-MT	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1173	65536																															
@@ -295,7 +295,7 @@ hyper-accel/ci-random-llama2-7b	667M	666914816	1	0.5	Q4_K_M	4096	2	32	128	4096		
 lmstudio-community/LFM2-1.2B-MLX-8bit	705M	704643072	1	0.5	Q4_K_M	128000	16	8	64	2048			24770	65536																															
 yuhuili/EAGLE-LLaMA3-Instruct-8B	710M	709885952	1	0.5	Q4_K_M	2048	1	8	128	4096			104773	128256																															
 microsoft/udop-large	742M	741653504	1	0.5	Q4_K_M	4096							72210	33201																															
-LiquidAI/LFM2-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			9224	65536																															
+LiquidAI/LFM2-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			9224	65536		LiquidAI/LFM2-700M	16	24	8	64	1536	128000			hybrid			6											30720			30720			
 Etherll/Tashkeel-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			22724	65536																															
 Qwen/Qwen3-0.6B	752M	751632384	1	0.5	Q4_K_M	40960	28	8	128	1024			18554097	151936		Qwen/Qwen3-0.6B	28	16	8	128	1024	40960	bfloat16		gqa																				
 Qwen/Qwen3Guard-Gen-0.6B	752M	751632384	1	0.5	Q4_K_M	32768	28	8	128	1024			2241427	151936		Qwen/Qwen3-0.6B-Base	28	16	8	128	1024				gqa																				
@@ -369,10 +369,10 @@ unsloth/tinyllama-bnb-4bit	1.1B	1130479968	1	0.6	Q4_K_M	2048	22	4	64	2048			6228
 haykgrigorian/TimeCapsuleLLM-v2-llama-1.2B	1.2B	1151952896	1	0.6	Q4_K_M	2048	22	8	128	2048			30674	32000																															
 opendatalab/MinerU2.5-2509-1.2B	1.2B	1156026624	1	0.6	Q4_K_M	16384	24	2	64	896			1484418	151936																															
 opendatalab/MinerU2.5-Pro-2604-1.2B	1.2B	1156026624	1	0.6	Q4_K_M	32768	24	2	64	896			224885	151936																															
-LiquidAI/LFM2-1.2B	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			79274	65536																															
+LiquidAI/LFM2-1.2B	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			79274	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2.5-1.2B-Base	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			18400	65536																															
-LiquidAI/LFM2.5-1.2B-Instruct	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			476398	65536																															
-LiquidAI/LFM2.5-1.2B-Thinking	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			37158	65536																															
+LiquidAI/LFM2.5-1.2B-Instruct	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			476398	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
+LiquidAI/LFM2.5-1.2B-Thinking	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			37158	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2.5-1.2B-JP	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2743	65536																															
 LiquidAI/LFM2-1.2B-Tool	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			704	65536																															
 LiquidAI/LFM2-1.2B-RAG	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			792	65536																															

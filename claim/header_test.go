@@ -283,6 +283,13 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 2 × 8 full-attention layers (of 32;",
 			"#         the others keep a fixed state, not counted) × 8 KV heads × 128 head",
 			"#         dim × 2 B = 0.27 GB"}},
+		// LFM2.5-1.2B: 6 attention layers of the 16 (the others short convolutions, each keeping its
+		// last 2 inputs of 2,048): 10 × 2 × 2,048 × 4 B = 163,840 B = 0.16 MB + 2 × 6 × 8 × 64 × 2 B ×
+		// 32,768 = 402,653,184 B → 402,817,024 B = 0.40 GB (llmfit's 16 full layers said 1.07 GB)
+		{"m=LiquidAI%2FLFM2.5-1.2B-Instruct&s=kv&ctx=32768", []string{
+			"# kv:     32768 tokens × 1 sequence, fp16: 0.16 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 16) × 8",
+			"#         KV heads × 64 head dim × 2 B = 0.40 GB"}},
 		// MiMo-V2-Flash: keys of 192, values of 128 (fit's TestMiMoValuesOwnSize): 9 × 4 × 320 × 2 B ×
 		// 8,192 + 39 × 8 × 320 × 2 B × 128 = 214,302,720 B = 0.21 GB (before its row, llmfit's 2 × 48 ×
 		// 4 × 192 × 2 B × 8,192 = 1.21 GB)

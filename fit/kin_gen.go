@@ -73,6 +73,11 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-k2.5", 1848},                                           // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                           // moonshotai/Kimi-K2.6
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                   // zerofata/L3.3-GeneticLemonade-Final-v2-70B
+	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
+	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
+	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
+	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
 	{"llama-3-8b", 957},                                           // meta-llama/Meta-Llama-3-8B
 	{"llama-3-8b-instruct", 958},                                  // meta-llama/Meta-Llama-3-8B-Instruct
@@ -279,6 +284,11 @@ var verifiedByStemTable = [...]stemEntry{
 	{"kimi-k2.5", 1848},                                           // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                           // moonshotai/Kimi-K2.6
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                   // zerofata/L3.3-GeneticLemonade-Final-v2-70B
+	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
+	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
+	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
+	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
 	{"llama-3-8b", 957},                                           // meta-llama/Meta-Llama-3-8B
 	{"llama-3-8b-instruct", 958},                                  // meta-llama/Meta-Llama-3-8B-Instruct

@@ -32,6 +32,10 @@ import (
 //	tokens, page 544 × 2,048 = 1,114,112 B; groups of 6: 1 attention + 3 state. Qwen3.5-2B: the same
 //	attention and Gated DeltaNet layers (hidden 2,048, not 1,024): the same block and page (it kept
 //	16-token pages and no state before its dims were sourced).
+//	LFM2.5-1.2B, bf16: 6 attention layers of 8 KV heads × 64: 2 × 8 × 64 × 2 B = 2,048 B a token;
+//	10 short-convolution layers of (3 − 1) × 2,048 bf16 inputs: 8,192 B a layer; block 16 ×
+//	⌈8,192 / 32,768⌉ = 16 tokens, page 32,768 B (the state padded); groups of 6: 1 attention +
+//	⌈10 / 6⌉ = 2 state.
 //	Nemotron-Nano-9B-v2, bf16: 4 attention layers of 8 KV heads × 128: 2 × 8 × 128 × 2 B = 4,096 B
 //	a token; 27 Mamba-2 layers (995,328 × 2 + 35,389,440 × 4 = 143,548,416 B) / 27 = 5,316,608 B a
 //	layer; block 16 × ⌈5,316,608 / 65,536⌉ = 16 × 82 = 1,312 tokens, page 1,312 × 4,096 = 5,373,952
@@ -54,6 +58,7 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		{"nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "fp16", 2096, 5, 2146304, 0, 1, 0, 0, 0},
 		{"Qwen/Qwen3.5-0.8B", "fp16", 544, 4, 1114112, 0, 1, 0, 0, 0},
 		{"Qwen/Qwen3.5-2B", "fp16", 544, 4, 1114112, 0, 1, 0, 0, 0},
+		{"LiquidAI/LFM2.5-1.2B-Instruct", "fp16", 16, 3, 32768, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "fp16", 1312, 8, 5373952, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", "fp16", 1312, 6, 5373952, 0, 1, 0, 0, 0},
 	} {

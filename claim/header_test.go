@@ -290,6 +290,13 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     32768 tokens × 1 sequence, fp16: 0.16 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 16) × 8",
 			"#         KV heads × 64 head dim × 2 B = 0.40 GB"}},
+		// LFM2-8B-A1B: 6 attention layers of 24 (the only split its catalog count allows): 18 × 2 ×
+		// 2,048 × 4 B = 294,912 B = 0.29 MB + 2 × 6 × 8 × 64 × 2 B × 32,768 = 402,653,184 B → 0.40 GB
+		// (llmfit's 24 full layers said 1.61 GB)
+		{"m=LiquidAI%2FLFM2-8B-A1B&s=kv&ctx=32768", []string{
+			"# kv:     32768 tokens × 1 sequence, fp16: 0.29 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 24) × 8",
+			"#         KV heads × 64 head dim × 2 B = 0.40 GB"}},
 		// MiMo-V2-Flash: keys of 192, values of 128 (fit's TestMiMoValuesOwnSize): 9 × 4 × 320 × 2 B ×
 		// 8,192 + 39 × 8 × 320 × 2 B × 128 = 214,302,720 B = 0.21 GB (before its row, llmfit's 2 × 48 ×
 		// 4 × 192 × 2 B × 8,192 = 1.21 GB)

@@ -76,6 +76,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
 	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
+	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
@@ -287,6 +288,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
 	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
+	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf

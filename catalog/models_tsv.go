@@ -219,7 +219,7 @@ LiquidAI/LFM2-350M-Math	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			415	65
 LiquidAI/LFM2-350M-ENJP-MT	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1173	65536																															
 LiquidAI/LFM2-350M-PII-Extract-JP	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			742	65536																															
 distil-labs/distil-lfm25-shellper	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			245917	65536																															
-LiquidAI/LFM2.5-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			103734	65536																															
+LiquidAI/LFM2.5-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			103734	65536		LiquidAI/LFM2.5-350M (LFM2-350M architecture)	16	16	8	64	1024	128000			hybrid			6											20480			20480			
 LiquidAI/LFM2.5-350M-Base	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			14196	65536																															
 ibm-research/materials.selfies-ted	358M	358059096	1	0.5	Q4_K_M	1024	12						12800	3160																															
 HuggingFaceTB/SmolLM-360M-Instruct	362M	361821120	1	0.5	Q4_K_M	2048	32	5	64	960			165957	49152																															

@@ -290,6 +290,12 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     32768 tokens × 1 sequence, fp16: 0.16 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 16) × 8",
 			"#         KV heads × 64 head dim × 2 B = 0.40 GB"}},
+		// LFM2.5-350M: LFM2-350M's shapes (its count check: 6 attention layers): 10 × 2 × 1,024 × 4 B =
+		// 81,920 B = 0.08 MB + 2 × 6 × 8 × 64 × 2 B × 32,768 = 402,653,184 B → 0.40 GB (was 1.07 GB)
+		{"m=LiquidAI%2FLFM2.5-350M&s=kv&ctx=32768", []string{
+			"# kv:     32768 tokens × 1 sequence, fp16: 0.08 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 6 full-attention layers (of 16) × 8",
+			"#         KV heads × 64 head dim × 2 B = 0.40 GB"}},
 		// LFM2-8B-A1B: 6 attention layers of 24 (the only split its catalog count allows): 18 × 2 ×
 		// 2,048 × 4 B = 294,912 B = 0.29 MB + 2 × 6 × 8 × 64 × 2 B × 32,768 = 402,653,184 B → 0.40 GB
 		// (llmfit's 24 full layers said 1.61 GB)

@@ -79,6 +79,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
+	{"lfm2.5-350m", 214},                                          // LiquidAI/LFM2.5-350M
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
 	{"llama-3-8b", 957},                                           // meta-llama/Meta-Llama-3-8B
 	{"llama-3-8b-instruct", 958},                                  // meta-llama/Meta-Llama-3-8B-Instruct
@@ -291,6 +292,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
+	{"lfm2.5-350m", 214},                                          // LiquidAI/LFM2.5-350M
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
 	{"llama-3-8b", 957},                                           // meta-llama/Meta-Llama-3-8B
 	{"llama-3-8b-instruct", 958},                                  // meta-llama/Meta-Llama-3-8B-Instruct

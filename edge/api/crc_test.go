@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestCRC64XZIsChecksum: the byte-at-a-time CRC the ETag uses gives crc64.Checksum's value
+// TestCRC64XZIsChecksum: the slicing-by-8 CRC the ETag uses gives crc64.Checksum's value
 // (the ECMA table, slicing-by-8 from 16 bytes) for every length from 0 to 600 bytes of random
 // data, and the CRC RevEng catalogue's check value for "123456789", 995dc9bbdf1939fa
 // (reveng.sourceforge.io/crc-catalogue/17plus.htm, CRC-64/XZ).

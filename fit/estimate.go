@@ -78,8 +78,18 @@ func resolveEstimate(t target.Target, d Device) (Estimate, error) {
 }
 
 func estimate(b Bounds, dev Device, name string) Estimate {
+	e := Estimate{Bounds: b}
+	e.judge(&e.Bounds, dev, name, true)
+	return e
+}
+
+// judge fills in e's verdict and figures for the bounds b (e's own, or, for FittingModels, bounds
+// e does not hold: it reads only the verdict, the need, the context and the speed). The most
+// sequences that fit, a second bisection over the KV cache, only when sequences is set
+// (fitting.json does not print it).
+func (e *Estimate) judge(b *Bounds, dev Device, name string, sequences bool) {
 	n := b.Target.Count
-	e := Estimate{Bounds: b, Device: dev, DeviceName: name, Count: n}
+	e.Device, e.DeviceName, e.Count = dev, name, n
 	weights := b.residentWeightBytes()
 	e.WeightsGiB = weights / gib
 	e.KVGiB = b.KVBytes / gib
@@ -96,8 +106,10 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 
 	room := (e.UsableGiB - e.WeightsGiB - e.ReserveGiB) * gib // bytes left for the KV cache
 	seqs, ctx := int64(b.Target.Sequences), int64(b.ContextTokens)
-	e.MaxContextTokens = largestFitting(contextLimit(&b), func(c int64) bool { return b.KVBytesAt(c, seqs) <= room })
-	e.MaxSequences = largestFitting(target.MaxSequences, func(s int64) bool { return b.KVBytesAt(ctx, s) <= room })
+	e.MaxContextTokens = largestFitting(contextLimit(b), func(c int64) bool { return b.KVBytesAt(c, seqs) <= room })
+	if sequences {
+		e.MaxSequences = largestFitting(target.MaxSequences, func(s int64) bool { return b.KVBytesAt(ctx, s) <= room })
+	}
 
 	fam, _ := LookupFamily(dev.Family)
 	e.Efficiency = fam.Efficiency
@@ -109,7 +121,6 @@ func estimate(b Bounds, dev Device, name string) Estimate {
 	if e.Fits {
 		e.TokensPerSecond = e.decodeSpeed()
 	}
-	return e
 }
 
 // decodeSpeed is one sequence's calibrated decode speed on the estimate's devices.

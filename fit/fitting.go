@@ -63,7 +63,8 @@ func FittingModels(d Device, count, limit int) ([]ModelFit, error) {
 		if err != nil {
 			continue // an entry that cannot be sized (no parameter count) is not offered
 		}
-		e := estimate(b, dev, name)
+		var e Estimate // the verdict and figures only: the bounds stay b, not copied into e
+		e.judge(&b, dev, name, false)
 		if !e.Fits {
 			continue
 		}

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -245,6 +246,35 @@ func TestQuote(t *testing.T) {
 		if got := quote(in); got != want {
 			t.Errorf("quote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// quote's plain-ASCII path writes what the rune loop writes: every string of one or two bytes
+// (each byte value), and 20,000 random strings of printable ASCII with a byte of any value now
+// and then.
+func TestQuotePlainIsRunes(t *testing.T) {
+	check := func(s string) {
+		if got, want := quote(s), quoteRunes(s); got != want {
+			t.Fatalf("quote(%q) = %s, rune by rune %s", s, got, want)
+		}
+	}
+	check("")
+	for a := range 256 {
+		check(string([]byte{byte(a)}))
+		for b := range 256 {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x5f))
+			if rng.IntN(30) == 0 {
+				b[i] = byte(rng.IntN(256))
+			}
+		}
+		check(string(b))
 	}
 }
 

@@ -24,6 +24,17 @@ func (w *lines) line(indent int, parts ...string) {
 	w.b.WriteByte('\n')
 }
 
+// plainQuoted reports whether every byte of s is printable ASCII (0x20-0x7e) other than '"' and
+// '\\', which quote writes as they are: an image, a workload name, vLLM's arguments.
+func plainQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // indentSpaces covers every indent the manifests use.
 const indentSpaces = "                    "
 
@@ -31,6 +42,14 @@ const indentSpaces = "                    "
 // holds: '"' and '\' are escaped, and control characters, line and paragraph separators and the
 // byte-order mark become \u escapes (YAML's own), so nothing can end the scalar or the line.
 func quote(s string) string {
+	if plainQuoted(s) {
+		return `"` + s + `"` // what quoteRunes writes for it, in one allocation instead of a rune at a time into a growing builder
+	}
+	return quoteRunes(s)
+}
+
+// quoteRunes is quote rune by rune, escaping what must be (TestQuotePlainIsRunes).
+func quoteRunes(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range strings.ToValidUTF8(s, "\ufffd") {

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -99,6 +100,25 @@ func TestWrapSameAsCounted(t *testing.T) {
 			}
 		}
 		lines = append(lines, b.String(), strings.Repeat("é", n), strings.Repeat("y", n)+" GB", "kv:     "+strings.Repeat("w ", n/2), strings.Repeat(" ", n)+"z")
+	}
+	// Random lines of ASCII words (the fast path, wrapCut's asciiOnly), some with a rune of two
+	// or three bytes, and runs of spaces.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for n := rng.IntN(300); b.Len() < n; {
+			switch k := rng.IntN(40); {
+			case k == 0:
+				b.WriteString("é")
+			case k == 1:
+				b.WriteString("≥")
+			case k < 8:
+				b.WriteByte(' ')
+			default:
+				b.WriteString(strings.Repeat(string(rune('a'+k%26)), 1+rng.IntN(9)))
+			}
+		}
+		lines = append(lines, b.String())
 	}
 	for _, l := range lines {
 		got, want := appendWrap(nil, l), appendWrapCounted(nil, l)

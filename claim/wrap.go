@@ -87,14 +87,27 @@ func wrapCut(text string, indented bool) (int, bool) {
 	// the first len(commentIndent)+1 bytes, so never in an indent.
 	cut, before := -1, -1
 	n := indent
-	for i, r := range text {
-		if n > width {
-			break
+	if limit := width - indent + 1; asciiOnly(text[:limit]) {
+		// The loop below would read these limit bytes (the line's first width+1 runes, so it does
+		// not fit) and keep the last two spaces it may cut at: found from the end instead, a few
+		// bytes back rather than the line's whole width (TestWrapSameAsCounted).
+		n = width + 1
+		if c := strings.LastIndexByte(text[:limit], ' '); indent+c > len(commentIndent) {
+			cut = c
+			if b := strings.LastIndexByte(text[:c], ' '); indent+b > len(commentIndent) {
+				before = b
+			}
 		}
-		if r == ' ' && indent+i > len(commentIndent) {
-			cut, before = i, cut
+	} else {
+		for i, r := range text {
+			if n > width {
+				break
+			}
+			if r == ' ' && indent+i > len(commentIndent) {
+				cut, before = i, cut
+			}
+			n++
 		}
-		n++
 	}
 	if n <= width || cut < 0 {
 		return 0, false
@@ -103,4 +116,21 @@ func wrapCut(text string, indented bool) (int, bool) {
 		cut = before
 	}
 	return cut, true
+}
+
+// asciiOnly reports whether s holds only ASCII bytes (each a rune of its own), eight bytes a test.
+func asciiOnly(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		if (w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7])&0x80 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -246,7 +246,15 @@ func containsFold(s, sub string) bool {
 // as in Qwen3-30B-A3B or Kimi-Linear-48B-A3B-Instruct (a part "A<number>B"), when that is less
 // than all of them; else 0. The speed data's mixture-of-experts status comes from the same tag.
 func ActiveFromName(name string, paramsB float64) float64 {
-	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == ':' }) {
+	// The parts between '-', '_', '/' and ':' (strings.FieldsFunc's, found a byte at a time: the
+	// separators are ASCII and no byte of a longer rune is one; TestActiveFromNameIsFields).
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && !nameSeparator(name[i]) {
+			continue
+		}
+		part := name[start:i]
+		start = i + 1
 		if len(part) < 3 || part[0] != 'A' && part[0] != 'a' || part[len(part)-1] != 'B' && part[len(part)-1] != 'b' {
 			continue
 		}
@@ -256,3 +264,6 @@ func ActiveFromName(name string, paramsB float64) float64 {
 	}
 	return 0
 }
+
+// nameSeparator separates the parts of a model's name that ActiveFromName reads.
+func nameSeparator(c byte) bool { return c == '-' || c == '_' || c == '/' || c == ':' }

@@ -5,8 +5,11 @@
 // requests/s, the lowest and the median over the rounds. Alternating rounds lets a shared,
 // busy machine's load fall on every build alike: a change of a few per cent in CPU time per
 // request shows here, where one edge/bench.sh run beside another does not. Every answer must
-// be 200 with the first build's bytes. run.sh starts the workerds.
-// Usage: ab [-n 1000] [-c 8] [-rounds 7] [-warm 5000] [-check=false] NAME=URL@PID ...
+// be 200 with the first build's bytes. run.sh starts the workerds. -paths=NAME=P1,P2 sends
+// that build those paths instead of the mix (e.g. the worker on /api/v1/version alone: the fixed
+// cost of a call into Go with almost no API work; edge/README.md's eighth session); such a build's
+// answers are checked against its own first answers.
+// Usage: ab [-n 1000] [-c 8] [-rounds 7] [-warm 5000] [-check=false] [-paths=NAME=P,P ...] NAME=URL@PID ...
 package main
 
 import (
@@ -29,6 +32,8 @@ import (
 type build struct {
 	name, base string
 	pid        int
+	paths      []string // the mix, or this build's own (-paths)
+	want       [][]byte // the answers it must give, or nil
 	client     *http.Client
 	cpu, rps   []float64 // per round: µs of CPU per request, requests/s
 }
@@ -39,6 +44,15 @@ func main() {
 	rounds := flag.Int("rounds", 7, "rounds per build, alternating")
 	warm := flag.Int("warm", 5000, "warm-up requests per build (V8 tiers the wasm up meanwhile: edge/bench/main.go says how long that takes)")
 	check := flag.Bool("check", true, "require every build's answers to be the first build's bytes (false: any 200, for stubs that measure a part)")
+	own := map[string][]string{}
+	flag.Func("paths", "NAME=P1,P2...: the paths sent to build NAME instead of the mix (repeatable)", func(v string) error {
+		name, list, ok := strings.Cut(v, "=")
+		if !ok || list == "" {
+			return fmt.Errorf("want NAME=PATH,PATH")
+		}
+		own[name] = strings.Split(list, ",")
+		return nil
+	})
 	flag.Parse()
 	paths, err := mix.Paths()
 	if err != nil {
@@ -60,17 +74,31 @@ func main() {
 	if len(builds) == 0 {
 		fail(fmt.Errorf("no builds given"))
 	}
-	want := make([][]byte, len(paths))
-	for i, p := range paths {
-		if want[i], err = get(builds[0].client, builds[0].base+p); err != nil {
-			fail(err)
+	answers := func(b *build, paths []string) [][]byte {
+		want := make([][]byte, len(paths))
+		for i, p := range paths {
+			if want[i], err = get(b.client, b.base+p); err != nil {
+				fail(err)
+			}
 		}
+		return want
 	}
-	if !*check {
-		want = nil
+	var mixWant [][]byte
+	if *check {
+		mixWant = answers(builds[0], paths)
 	}
 	for _, b := range builds {
-		if _, err := load(b, paths, want, *warm, *c); err != nil {
+		b.paths, b.want = paths, mixWant
+		if p, ok := own[b.name]; ok {
+			b.paths = p
+			b.want = answers(b, p)
+			if !*check {
+				b.want = nil
+			}
+		}
+	}
+	for _, b := range builds {
+		if _, err := load(b, b.paths, b.want, *warm, *c); err != nil {
 			fail(err)
 		}
 	}
@@ -80,7 +108,7 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			elapsed, err := load(b, paths, want, *n, *c)
+			elapsed, err := load(b, b.paths, b.want, *n, *c)
 			if err != nil {
 				fail(err)
 			}

@@ -291,6 +291,29 @@ func (p *page) waitText(id string, ok func(string) bool, what string) string {
 	return ""
 }
 
+// formShown says whether the form's fields are drawn: on a permalink load web/boot.js keeps
+// the form out of layout (<html data-first>, content-visibility: hidden) until the link's claim
+// is drawn, and a bug there would leave a user with a claim and no form to change it.
+func (p *page) formShown() bool {
+	p.t.Helper()
+	var v bool
+	p.eval(`!("first" in document.documentElement.dataset) &&
+		document.getElementById("model").checkVisibility()`, &v)
+	return v
+}
+
+// waitFormShown polls formShown for up to d.
+func (p *page) waitFormShown(d time.Duration, when string) {
+	p.t.Helper()
+	deadline := time.Now().Add(patient(d))
+	for !p.formShown() {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: the form is still hidden after %v (<html data-first> or #model not drawn)", when, d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (p *page) fragment() string {
 	p.t.Helper()
 	var h string
@@ -476,6 +499,8 @@ func TestPermalinkRendersEngineBytes(t *testing.T) {
 				if adopted != 1 {
 					t.Errorf("the link's first claim was adopted %d times, want once (boot.js's render)", adopted)
 				}
+				// The form, kept out of layout while the link's claim was computed, is back.
+				p.waitFormShown(5*time.Second, "after the link's claim")
 			}
 			api := s.URL + "/api/v1/claim.yaml?" + frag
 			if got := p.text("api-link"); got != api {
@@ -847,6 +872,9 @@ func TestEngineFailureIsShown(t *testing.T) {
 	if !p.visible("boot") || !strings.Contains(msg, "could not start") {
 		t.Errorf("boot message %q (visible %v) does not say the engine failed", msg, p.visible("boot"))
 	}
+	// The link's claim never comes, so the form must not wait for it (boot.js unhides it when
+	// its first claim fails, and after 1.5 s in any case).
+	p.waitFormShown(5*time.Second, "with no engine")
 	for _, e := range p.errs.get() {
 		// The 404 itself is logged by the browser; anything else is a fault.
 		if strings.Contains(e, "404") || strings.Contains(e, ".wasm") {

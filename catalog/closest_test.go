@@ -70,16 +70,18 @@ func closestByFullTables(lower string, n int) []string {
 	return out
 }
 
+// randomWord is up to maxLen-1 bytes drawn from alphabet (its bytes, so "é" is two of them).
+func randomWord(r *rand.Rand, alphabet string, maxLen int) string {
+	b := make([]byte, r.IntN(maxLen))
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
 func TestBoundedLevenshteinIsTheDistanceOrAboveBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := "ab-/1q"
-	word := func() string {
-		b := make([]byte, r.IntN(12))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
+	word := func() string { return randomWord(r, "ab-/1q", 12) }
 	var rows [2][]int
 	for range 200000 {
 		a, b, bound := word(), word(), r.IntN(8)
@@ -93,14 +95,7 @@ func TestBoundedLevenshteinIsTheDistanceOrAboveBound(t *testing.T) {
 
 func TestBagDistanceNeverExceedsTheEditDistance(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	alphabet := "abz09-._/Q é"
-	word := func() string {
-		b := make([]byte, r.IntN(14))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
+	word := func() string { return randomWord(r, "abz09-._/Q é", 14) }
 	for range 100000 {
 		a, b := word(), word()
 		qa, qb := bagOf(a), bagOf(b)
@@ -143,11 +138,7 @@ func TestClosestListsWhatFullTablesListed(t *testing.T) {
 		}
 	}
 	for range 100 {
-		b := make([]byte, 1+r.IntN(40))
-		for i := range b {
-			b[i] = "abcdefghijklmnopqrstuvwxyz0123456789-./"[r.IntN(39)]
-		}
-		queries = append(queries, string(b))
+		queries = append(queries, "q"+randomWord(r, "abcdefghijklmnopqrstuvwxyz0123456789-./", 40))
 	}
 	for _, q := range queries {
 		for _, n := range []int{3} {

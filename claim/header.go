@@ -135,7 +135,7 @@ func kvReadWords(b *fit.Bounds) string {
 }
 
 // moeOverheadWords spells a mixture of experts' per-token overhead: t0 + its layers × the MoE
-// layer time ("1.904 ms + 87.06 µs × 48 MoE layers", the layers with routed experts: fit/moelayers.go), the depth typical of its size when the
+// layer time ("1.903 ms + 87.32 µs × 48 MoE layers", the layers with routed experts: fit/moelayers.go), the depth typical of its size when the
 // layers are unknown. The layer time has 4 significant digits: its µs are rounded to 2 decimals.
 func moeOverheadWords(layers int, paramsB float64) string {
 	n := strconv.Itoa(layers) + " MoE layers"

@@ -175,12 +175,12 @@ func TestKVHeader(t *testing.T) {
 		"#         architectures.csv; maximum context 262144 tokens",
 		"# kv:     8192 tokens × 1 sequence, fp16: 2 × 48 layers × 4 KV heads × 128 head",
 		"#         dim × 2 B = 0.81 GB",
-		// 3,353,032,704 active (fit/moeactive.go) × 2 B = 6.71 GB; overhead 1.904 + 48 × 0.08706 = 6.08288 ms;
-		// (6.71 + 0.81) GB / (0.4345 × (0.05 − 0.00608288)) = 7.511372 / 0.01908198864 = 393.64 → 394
+		// 3,353,032,704 active (fit/moeactive.go) × 2 B = 6.71 GB; overhead 1.903 + 48 × 0.08732 = 6.09436 ms;
+		// (6.71 + 0.81) GB / (0.4345 × (0.05 − 0.00609436)) = 7.511372 / 0.01907700058 = 393.74 → 394
 		// (fit's TestKVMixtureOfExperts)
 		"# fit:    s/token = (6.71 GB weights (3.4B active) + 0.81 GB KV) / (bandwidth ×",
 		"#         43.45%, calibrated for intel, the least efficient family any vendor's",
-		"#         device may be) + 6.083 ms overhead (1.904 ms + 87.06 µs × 48 MoE",
+		"#         device may be) + 6.094 ms overhead (1.903 ms + 87.32 µs × 48 MoE",
 		"#         layers)  ⇒  bandwidth ≥ 394 GB/s for ≥ 20 tok/s per sequence",
 		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 0.73 GiB",
 		"#         llama.cpp reserve (0.44 CUDA context + 0.29 compute buffer))",
@@ -189,7 +189,7 @@ func TestKVHeader(t *testing.T) {
 		t.Errorf("kv header:\n%s\nwant\n%s", strings.Join(p.header, "\n"), strings.Join(want, "\n"))
 	}
 	if !strings.Contains(r.JSON, `"speedEfficiency": 0.4345,`) || !strings.Contains(r.JSON, `"speedFamily": "intel",`) ||
-		!strings.Contains(r.JSON, `"speedOverheadMs": 6.083,`) || !strings.Contains(r.JSON, `"activeParamsB": 3.353,`) || !strings.Contains(r.JSON, `"kvCacheGi": 0.75,`) || !strings.Contains(r.JSON, `"kvEstimated": false,`) {
+		!strings.Contains(r.JSON, `"speedOverheadMs": 6.094,`) || !strings.Contains(r.JSON, `"activeParamsB": 3.353,`) || !strings.Contains(r.JSON, `"kvCacheGi": 0.75,`) || !strings.Contains(r.JSON, `"kvEstimated": false,`) {
 		t.Errorf("kv JSON:\n%s", r.JSON)
 	}
 	// The estimate says so: moondream2 has no architecture anywhere; 0.000008 × 1.927237104 × 4,096 = 0.063 GB.
@@ -405,9 +405,9 @@ func headerSays(t *testing.T, link string, wants ...string) {
 // The fit line reads what a decoded token of DeepSeek-V3.2 reads under vLLM: at 131,072 tokens it
 // holds 61 × 1,152 × 131,072 = 9,210,691,584 B of latents (9.21 GB) and reads 1,199,308,800 B
 // (1.20 GB: every token's 132 B indexer key, the top 2,048 tokens' latents; fit's
-// TestDSAReadIsTheIndexersTopK). On 8 devices, 38.52 GB of weights, 20 tok/s, nvidia's 79.38 % and
-// 1.904 + 58 × 0.08706 = 6.953 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010453 s) / 0.7938
-// = 191.6 → 192 GB/s a device, where reading every latent asked (4.815 + 9.211) / 0.039547 / 0.7938 = 446.8 → 447.
+// TestDSAReadIsTheIndexersTopK). On 8 devices, 38.52 GB of weights, 20 tok/s, nvidia's 79.37 % and
+// 1.903 + 58 × 0.08732 = 6.968 + 3.5 ms of overhead: (4.815 + 1.199) GB / (0.05 − 0.010468 s) / 0.7937
+// = 191.7 → 192 GB/s a device, where reading every latent would ask (4.815 + 9.211) / 0.039532 / 0.7937 = 447.02 → 448.
 func TestKVHeaderDSARead(t *testing.T) {
 	headerSays(t, "m=deepseek-ai%2FDeepSeek-V3.2&s=kv&ctx=131072&engine=vllm&drv=nvidia&n=8",
 		"= 9.21 GB",

@@ -509,10 +509,10 @@ func TestCatalogSweepModes(t *testing.T) {
 // a custom model (both unknown: 262,144 + 16,384): 570,425,344 B = 0.53125 GiB, reserve 0.9716796875 GiB.
 // The bandwidth floor is the calibrated model inverted (speedfloor.go): with the default driver
 // (llmfit.ai: any vendor) it assumes the least efficient family of the accelerator table, intel,
-// e = 0.4345, and t0 = 1.904 ms: at 20 tok/s, bandwidth ≥ read / (e × (1/20 − t0))
-// = read / (0.4345 × 0.048096) = read GB / 0.020897712. A mixture of experts adds 87.06 µs per
-// layer with routed experts to t0 (fit/speed.go, moelayers.go): with 48 layers 0.001904 + 48 ×
-// 0.00008706 = 0.00608288 s, and bandwidth ≥ read / (0.4345 × 0.04391712) = read GB / 0.01908198864.
+// e = 0.4345, and t0 = 1.903 ms: at 20 tok/s, bandwidth ≥ read / (e × (1/20 − t0))
+// = read / (0.4345 × 0.048097) = read GB / 0.0208981465. A mixture of experts adds 87.32 µs per
+// layer with routed experts to t0 (fit/speed.go, moelayers.go): with 48 layers 0.001903 + 48 ×
+// 0.00008732 = 0.00609436 s, and bandwidth ≥ read / (0.4345 × 0.04390564) = read GB / 0.01907700058.
 // A GGUF type weighs what llama.cpp's files of it weigh (formats.go): Q4_K_M 4.58 GiB for
 // Llama-3-8B's 8,030,261,248 parameters, 0.6124007 B each.
 func TestKVDense(t *testing.T) {
@@ -522,7 +522,7 @@ func TestKVDense(t *testing.T) {
 	// kv = 2 × 28 × 4 × 128 × 8,192 × 1 × 2 B = 469,762,048 B = 0.4375 GiB
 	// memory = 4.3435 + 0.4375 + 0.7373 = 5.5183 → 6 Gi
 	// read/token = 4,663,808,830.21 + 469,762,048 = 5,133,570,878.21 B = 5.1336 GB
-	// bandwidth = 5.13357088 / 0.020897712 = 245.65 → 246 GB/s
+	// bandwidth = 5.13357088 / 0.0208981465 = 245.65 → 246 GB/s
 	q4 := func(f func(t *target.Target)) func(t *target.Target) {
 		return func(t *target.Target) { t.Model, t.Sizing, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", "Q4_K_M"; f(t) }
 	}
@@ -574,7 +574,7 @@ func TestKVLlama31At32kTimes4(t *testing.T) {
 	// kv = 2 × 32 × 8 × 128 × 2 B × (32,768 × 4 = 131,072 tokens) = 17,179,869,184 B = 16.0 GiB
 	// weights (its release format, BF16) = 8,030,261,248 × 2 = 16,060,522,496 B = 14.9575 GiB
 	// memory = 14.9575 + 16 + 0.6929 = 31.6504 → 32 Gi (the estimate used to ask 24)
-	// read = 16.0605225 + 17.1798692 = 33.2403917 GB → 33.2403917 / 0.020897712 = 1590.62 → 1591 GB/s
+	// read = 16.0605225 + 17.1798692 = 33.2403917 GB → 33.2403917 / 0.0208981465 = 1590.59 → 1591 GB/s
 	b := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Context, t.Sequences = "meta-llama/Llama-3.1-8B-Instruct", "kv", 32768, 4
 	})
@@ -604,12 +604,12 @@ func TestKVMixtureOfExperts(t *testing.T) {
 	// kv = 2 × 48 × 4 × 128 × 8,192 × 2 = 805,306,368 B = 0.75 GiB
 	// memory = 56.8701 + 0.75 + 0.7341 = 58.3542 → 59 Gi
 	// read/token = active 3,353,032,704 × 2 B = 6,706,065,408 B + kv 805,306,368 B = 7.511371776 GB
-	// overhead = 0.001904 + 48 × 0.00008706 = 0.00608288 s; (0.05 − 0.00608288) × 0.4345 = 0.01908198864
-	// bandwidth = 7.511371776 / 0.01908198864 (48 MoE layers) = 393.64 → 394 GB/s
+	// overhead = 0.001903 + 48 × 0.00008732 = 0.00609436 s; (0.05 − 0.00609436) × 0.4345 = 0.01907700058
+	// bandwidth = 7.511371776 / 0.01907700058 (48 MoE layers) = 393.74 → 394 GB/s
 	b := resolve(t, func(t *target.Target) { t.Model, t.Sizing = "Qwen/Qwen3-30B-A3B-Instruct-2507", "kv" })
 	if b.ActiveParamsB != 3.353032704 || b.ParamsB != 30.53191168 || b.KVBytes != 805306368 || b.MemoryGi != 59 ||
 		b.MinBandwidthGBs != 394 || !near(b.ActiveGB, 6.706065408) || !near(b.ReadGBPerToken, 7.511371776) ||
-		!near(b.SpeedOverheadSeconds, 0.00608288) || b.ParamsFrom != "" {
+		!near(b.SpeedOverheadSeconds, 0.00609436) || b.ParamsFrom != "" {
 		t.Errorf("Qwen3-30B-A3B kv: active %v, kv %v, %d Gi, %d GB/s, read %v", b.ActiveParamsB, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs, b.ReadGBPerToken)
 	}
 	// llmfit mode sizes on all parameters: ceil(20 × 17.7085 × 100 / 55) = ceil(643.95) = 644;
@@ -646,7 +646,7 @@ func TestCountSplit(t *testing.T) {
 	// kv mode, Qwen2.5-7B Q4_K_M on 2 devices: (4,663,808,830.21 + 469,762,048) / 2 / 2^30 + 0.7373 = 3.1278
 	// → 4 Gi per device (the 0.7373 GiB llama.cpp reserve on each); each device holds half the layers, but
 	// llama.cpp runs them in turn, so a token reads all 5.1335709 GB at one device's bandwidth, and 0.5 ms
-	// of communication joins t0: 5.1335709 / (0.4345 × (0.05 − 0.001904 − 0.0005)) = 5.1335709 / 0.020680462
+	// of communication joins t0: 5.1335709 / (0.4345 × (0.05 − 0.001903 − 0.0005)) = 5.1335709 / 0.0206808965
 	// = 248.23 → 249 GB/s.
 	b = resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Count, t.Quant = "Qwen/Qwen2.5-7B-Instruct", "kv", 2, "Q4_K_M"
@@ -677,21 +677,21 @@ func TestCustomModel(t *testing.T) {
 	}
 	// kv with layers 80 × kvHeads 8 × headDim 128 at 8,192 tokens: kv = 2 × 80 × 8 × 128 × 8,192 × 2
 	// = 2,684,354,560 B = 2.5 GiB; weights 70e9 × 0.6124007 = 42.8680485e9 B; memory 42.8680485e9 / 2^30
-	// + 2.5 + 0.9717 = 43.3957 → 44 Gi; read 45.5524031 GB → 45.5524031 / 0.020897712 = 2179.78 → 2180 GB/s.
+	// + 2.5 + 0.9717 = 43.3957 → 44 Gi; read 45.5524031 GB → 45.5524031 / 0.0208981465 = 2179.73 → 2180 GB/s.
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 70, "kv", 80, 8, 128 })
 	if b.KVEstimated || b.ContextTokens != 8192 || b.KVBytes != 2684354560 || b.MemoryGi != 44 || b.MinBandwidthGBs != 2180 ||
 		b.Arch.Source != SourceGiven {
 		t.Errorf("custom 70B arch: est %v ctx %d kv %v, %d Gi, %d GB/s", b.KVEstimated, b.ContextTokens, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// Without architecture: the estimate 0.000008 × 70 × 8,192 = 4.58752 GB = 4.2725 GiB;
-	// memory 39.9240 + 4.2725 + 0.9717 = 45.1681 → 46 Gi; read 47.4555685 GB → 2270.85 → 2271 GB/s.
+	// memory 39.9240 + 4.2725 + 0.9717 = 45.1681 → 46 Gi; read 47.4555685 GB → 2270.80 → 2271 GB/s.
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Sizing = 70, "kv" })
 	if !b.KVEstimated || b.KVBytes != 4587520000 || b.MemoryGi != 46 || b.MinBandwidthGBs != 2271 || b.Arch.Source != SourceEstimated {
 		t.Errorf("custom 70B estimated: est %v kv %v, %d Gi, %d GB/s", b.KVEstimated, b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// A mixture of experts: 100B total, 10B active, 48 × 8 × 128: kv = 1,610,612,736 B = 1.5 GiB;
 	// memory 61.240069e9 / 2^30 + 1.5 + 0.9717 = 59.5059 → 60 Gi; read 10 × 0.6124007 = 6.124007 GB
-	// + 1.6106127 GB = 7.7346197 GB; its 48 layers: / 0.01908198864 = 405.34 → 406 GB/s.
+	// + 1.6106127 GB = 7.7346197 GB; its 48 layers: / 0.01907700058 = 405.44 → 406 GB/s.
 	b = resolve(t, func(t *target.Target) {
 		t.ParamsB, t.ActiveParamsB, t.Sizing, t.Layers, t.KVHeads, t.HeadDim = 100, 10, "kv", 48, 8, 128
 	})
@@ -700,9 +700,9 @@ func TestCustomModel(t *testing.T) {
 	}
 	// The same without architecture: kv 0.000008 × 100 × 8,192 = 6.5536 GB; memory 57.0343 + 6.1035 + 0.9717
 	// = 64.1095 → 65 Gi; read 6.1240069 + 6.5536 = 12.6776069 GB; its layers unknown, MoEDepth(100) = 48, the
-	// median of the catalog's mixtures of experts of 50–200 B: / 0.01908198864 = 664.38 → 665 GB/s.
+	// median of the catalog's mixtures of experts of 50–200 B: / 0.01907700058 = 664.55 → 665 GB/s.
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.ActiveParamsB, t.Sizing = 100, 10, "kv" })
-	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 65 || b.MinBandwidthGBs != 665 || !near(b.SpeedOverheadSeconds, 0.00608288) {
+	if !b.KVEstimated || !near(b.KVBytes, 6553600000) || b.MemoryGi != 65 || b.MinBandwidthGBs != 665 || !near(b.SpeedOverheadSeconds, 0.00609436) {
 		t.Errorf("custom MoE estimated: kv %v, %d Gi, %d GB/s", b.KVBytes, b.MemoryGi, b.MinBandwidthGBs)
 	}
 	// activeParamsB equal to paramsB is not a mixture of experts.

@@ -1570,6 +1570,7 @@ var unpackedKinTable = [...]stemEntry{
 
 // activeBySameCountTable is activeBySameCount (moeactive.go), sorted by count.
 var activeBySameCountTable = [...]countBase{
+	{8339929856, "LiquidAI/LFM2-8B-A1B"},
 	{15706484224, "deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)"},
 	{26544131376, "google/gemma-4-26B-A4B(-it)"},
 	{30531911680, "Qwen/Qwen3-30B-A3B-Instruct-2507"},

@@ -183,6 +183,16 @@ import (
 //     Total 308,778,780,864; with 3 MTP layers (vllm_mtp.go) and the FP8 release's 128 × 128
 //     block scales (18,716,736: the o_proj tensors stay bf16) 309,785,317,824, the catalog's
 //     309,785,318,400 less 576.
+//   - LFM2-8B-A1B (architectures.csv's row; transformers configuration_lfm2_moe.py @ bd6769d, whose
+//     defaults are "similar to LFM2-8B-A1B", and modular_lfm2_moe.py: h 2,048, 24 layers: 6
+//     attention of 32 q / 8 KV heads of 64 with per-head q/k norms, 18 short convolutions of kernel
+//     3; layers 0 and 1 a dense MLP of 7,168 (num_dense_layers 2), 22 MoE layers of E 32, k 4,
+//     m 1,792, no shared expert, a bias-free router and the expert bias a buffer; V 65,536, tied):
+//     routed 22 × 4 × 11,010,048 = 968,884,224; attention 6 × 10,485,888 = 62,915,328;
+//     convolutions 18 × 16,783,360 = 302,100,480; dense 2 × 44,040,192 = 88,080,384; routers
+//     22 × 65,536 = 1,441,792; norms 49 × 2,048 = 100,352; the tied embedding 134,217,728 →
+//     1,557,740,288 (Liquid: 1.5 B active). Total (all 32 experts: 22 × 32 × 11,010,048 =
+//     7,751,073,792 routed) 8,339,929,856, the catalog's count to the parameter.
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -223,6 +233,7 @@ var moeActiveFacts = map[string]activeFact{
 	"deepseek-ai/DeepSeek-V4-Flash":                                          {13.799633239, "DeepSeek-V4-Flash", 0},
 	"deepseek-ai/DeepSeek-V4-Pro":                                            {49.779082211, "DeepSeek-V4-Pro", 0},
 	"XiaomiMiMo/MiMo-V2-Flash":                                               {15.44593632, "MiMo-V2-Flash", 0},
+	"LiquidAI/LFM2-8B-A1B":                                                   {1.557740288, "LFM2-8B-A1B", 0},
 }
 
 var (

@@ -151,7 +151,10 @@ func TestMoEActiveFromShapes(t *testing.T) {
 	//     335,544,320 + Mamba 4,385,602,560 + attention 285,245,440 + routers and norms 84,074,496
 	//     + embeddings 1,073,741,824 = 12,770,237,440 (the catalog: 11,226,390,744);
 	//   DeepSeek-V4-Flash: 6,492,782,592 routed + 7,306,850,647 the rest = 13,799,633,239 (13.00);
-	//   DeepSeek-V4-Pro: 24,178,065,408 routed + 25,601,016,803 the rest = 49,779,082,211 (49.00).
+	//   DeepSeek-V4-Pro: 24,178,065,408 routed + 25,601,016,803 the rest = 49,779,082,211 (49.00);
+	//   LFM2-8B-A1B: 22 MoE layers × 4 of 32 experts × 3 × 2,048 × 1,792 = 968,884,224 routed +
+	//     attention 62,915,328 + convolutions 302,100,480 + 2 dense MLPs 88,080,384 + routers
+	//     1,441,792 + norms 100,352 + the tied embedding 134,217,728 = 1,557,740,288 (1.50).
 	// A 16-bit entry with no row takes its kin's by the same count (the Super Base's 123,611,012,096),
 	// and an MLX copy of V4-Flash its row's base (the catalog: 20.55 B).
 	for _, c := range []struct {
@@ -164,6 +167,7 @@ func TestMoEActiveFromShapes(t *testing.T) {
 		{"deepseek-ai/DeepSeek-V4-Flash", 13.799633239, "DeepSeek-V4-Flash's config.json shapes (the catalog says 13.00B)"},
 		{"mlx-community/DeepSeek-V4-Flash-4bit", 13.799633239, "DeepSeek-V4-Flash's config.json shapes (the catalog says 20.55B)"},
 		{"deepseek-ai/DeepSeek-V4-Pro", 49.779082211, "DeepSeek-V4-Pro's config.json shapes (the catalog says 49.00B)"},
+		{"LiquidAI/LFM2-8B-A1B", 1.557740288, "LFM2-8B-A1B's config.json shapes (the catalog says 1.50B)"},
 	} {
 		b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = c.model, "kv" })
 		if b.ActiveParamsB != c.want || !strings.HasSuffix(b.ParamsFrom, c.said) {

@@ -8,19 +8,19 @@ package fit
 // llmfit's formula 39.7 %.
 
 // speedFamilies: the share of its memory bandwidth each family's decode reaches, and the
-// training runs behind it (fewer runs: pulled harder toward the pooled 0.6193; none: exactly it).
+// training runs behind it (fewer runs: pulled harder toward the pooled 0.6194; none: exactly it).
 var speedFamilies = []FamilySpeed{
-	{FamilyNVIDIA, 0.7938, 45},
+	{FamilyNVIDIA, 0.7937, 45},
 	{FamilyNVIDIAPascal, 0.3429, 62},
-	{FamilyNVIDIAUnified, 0.7779, 41},
+	{FamilyNVIDIAUnified, 0.778, 41},
 	{FamilyAMD, 0.8205, 38},
-	{FamilyApple, 0.7478, 106},
+	{FamilyApple, 0.7479, 106},
 	{FamilyIntel, 0.4345, 3},
-	{FamilyOther, 0.6193, 0},
+	{FamilyOther, 0.6194, 0},
 }
 
 // decodeOverheadSeconds is t0, the per-token time that does not scale with bytes read.
-const decodeOverheadSeconds = 0.001904
+const decodeOverheadSeconds = 0.001903
 
 // moeLayerSeconds is the per-token time each decoder layer of a mixture of experts adds.
-const moeLayerSeconds = 8.706e-05
+const moeLayerSeconds = 8.732e-05

@@ -14,8 +14,8 @@ import (
 //	active experts = 114,661,785,600 × 4 / 128 = 3,583,180,800 × 0.53125 B (MXFP4) = 1,903,564,800 B
 //	the rest       = 5,132,849,472 − 3,583,180,800 = 1,549,668,672 × 2 B (BF16)   = 3,099,337,344 B
 //	weights read   = 5,002,902,144 B; + KV 306,708,480 B = 5,309,610,624 B
-//	overhead       = 0.001904 + 36 × 0.00008706 = 0.00503816 s
-//	bandwidth      ≥ 5.309610624 / (0.4345 × (0.05 − 0.00503816) = 0.01953591948) = 271.79 → 272 GB/s
+//	overhead       = 0.001903 + 36 × 0.00008732 = 0.00504652 s
+//	bandwidth      ≥ 5.309610624 / (0.4345 × (0.05 − 0.00504652) = 0.01953228706) = 271.84 → 272 GB/s
 //
 // For the llama.cpp-style engines (the default), whose conversions the measured gpt-oss runs
 // say read about the file's average (speedread.go), the same model reads
@@ -23,7 +23,7 @@ import (
 //	average bytes  = 0.98144837 × 0.53125 + 0.01855163 × 2 = 0.558497704 B/param
 //	   (experts' share 114,661,785,600 / 116,829,156,672 = 0.98144837)
 //	weights read   = 5.132849472 × 0.558497704 = 2.866684644 GB; + KV 0.30670848 = 3.173393124 GB
-//	bandwidth      ≥ 3.173393124 / 0.01953591948 = 162.44 → 163 GB/s
+//	bandwidth      ≥ 3.173393124 / 0.01953228706 = 162.47 → 163 GB/s
 func TestSplitFormatMoEReadsEachPartInItsFormat(t *testing.T) {
 	b := resolve(t, func(t *target.Target) {
 		t.Model, t.Sizing, t.Engine = "openai/gpt-oss-120b", target.SizingKV, target.EngineVLLM
@@ -32,8 +32,8 @@ func TestSplitFormatMoEReadsEachPartInItsFormat(t *testing.T) {
 	if !ok || !near(experts, 3.5831808) || !near(rest, 1.549668672) {
 		t.Fatalf("split: %v experts + %v rest (%v); want 3.5831808 + 1.549668672", experts, rest, ok)
 	}
-	if !near(b.ReadGBPerToken, 5.309610624) || !near(b.SpeedOverheadSeconds, 0.00503816) || b.MinBandwidthGBs != 272 {
-		t.Errorf("read %v GB, overhead %v s, %d GB/s; want 5.309610624, 0.00503816, 272", b.ReadGBPerToken, b.SpeedOverheadSeconds, b.MinBandwidthGBs)
+	if !near(b.ReadGBPerToken, 5.309610624) || !near(b.SpeedOverheadSeconds, 0.00504652) || b.MinBandwidthGBs != 272 {
+		t.Errorf("read %v GB, overhead %v s, %d GB/s; want 5.309610624, 0.00504652, 272", b.ReadGBPerToken, b.SpeedOverheadSeconds, b.MinBandwidthGBs)
 	}
 	// The default engine (llama.cpp) reads the file's average bytes.
 	b = resolve(t, func(t *target.Target) { t.Model, t.Sizing = "openai/gpt-oss-120b", target.SizingKV })

@@ -9,15 +9,15 @@ import (
 // A custom dense 10 B model in BF16 (40 layers, 4 KV heads of 128) at 8,192 tokens × 1 sequence on
 // 8 NVIDIA devices, 20 tok/s. Weights 10e9 × 2 = 20e9 B; KV 2 × 40 × 4 × 128 × 2 B = 81,920 B a
 // token × 8,192 = 671,088,640 B. The time budget is 1/20 − t0 − 7 × 0.5 ms communication =
-// 0.05 − 0.001904 − 0.0035 = 0.044596 s, at 79.38 % of the bandwidth: 0.0354003048.
+// 0.05 − 0.001903 − 0.0035 = 0.044597 s, at 79.37 % of the bandwidth: 0.0353966389.
 //
 //   - vLLM (tensor parallelism, the devices at once): each reads 20e9 / 8 = 2.5e9 B of weights, and
 //     keeps max(1, 4/8) = 1 of the 4 KV heads (vLLM copies them): 1/4 of the KV cache, 167,772,160 B;
-//     2.66777216e9 / 0.0354003048 = 75.36 → 76 GB/s.
+//     2.66777216e9 / 0.0353966389 = 75.37 → 76 GB/s.
 //   - the same with MLA (latent 512 + RoPE key 64): KV 40 × 576 × 2 B × 8,192 = 377,487,360 B, whole
-//     on every device: 2.87748736e9 / 0.0354003048 = 81.28 → 82 GB/s.
+//     on every device: 2.87748736e9 / 0.0353966389 = 81.29 → 82 GB/s.
 //   - llama.cpp (layers in turn): a token reads all 20.67108864e9 B at one device's bandwidth:
-//     583.92 → 584 GB/s.
+//     583.98 → 584 GB/s.
 func TestSplitReadByEngine(t *testing.T) {
 	base := func(tg *target.Target) {
 		tg.ParamsB, tg.Layers, tg.KVHeads, tg.HeadDim = 10, 40, 4, 128

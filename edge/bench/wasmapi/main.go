@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,23 +31,41 @@ import (
 func main() {
 	warm := flag.Int("warm", 1500, "warm-up requests (the mix cycled), not timed")
 	rounds := flag.Int("rounds", 200, "timed rounds of the whole mix")
-	only := flag.String("only", "", "time only the routes whose path contains this (for a profile)")
+	only := flag.String("only", "", "time only the routes whose path (or, with -mix hostile, label) contains this (for a profile)")
+	which := flag.String("mix", "", "the request mix: empty for the edge bench's (mix.Paths), hostile for refused and edge-of-range requests (mix.Hostile; any status, shown after the label)")
 	gc := flag.Int("gogc", 400, "GC percent (the edge worker's is 400)")
 	cpuProfile := flag.String("cpuprofile", "", "write a pprof CPU profile of the timed rounds to this file (natively: edge/pgo.sh makes wasm/edge/default.pgo from it)")
 	tsv := flag.Bool("tsv", false, "print route<TAB>median µs<TAB>mean µs<TAB>allocated bytes/req<TAB>allocs/req<TAB>body bytes<TAB>10th percentile µs<TAB>CPU µs (the mix's only) only")
 	flag.Parse()
 	debug.SetGCPercent(*gc)
 
-	paths, err := mix.Paths()
-	if err != nil {
-		fail(err)
+	var cases []mix.Case
+	switch *which {
+	case "":
+		paths, err := mix.Paths()
+		if err != nil {
+			fail(err)
+		}
+		for _, p := range paths {
+			cases = append(cases, mix.Case{Name: name(p), Path: p})
+		}
+	case "hostile":
+		cases = mix.Hostile()
+	default:
+		fail(fmt.Errorf("-mix %q: want empty or hostile", *which))
 	}
 	if *only != "" {
-		paths = slices.DeleteFunc(paths, func(p string) bool { return !strings.Contains(p, *only) })
-		if len(paths) == 0 {
+		cases = slices.DeleteFunc(cases, func(c mix.Case) bool { return !strings.Contains(c.Path, *only) && !strings.Contains(c.Name, *only) })
+		if len(cases) == 0 {
 			fail(fmt.Errorf("no route of the mix contains %q", *only))
 		}
 	}
+	paths := make([]string, len(cases))
+	labels := make([]string, len(cases))
+	for i, c := range cases {
+		paths[i], labels[i] = c.Path, c.Name
+	}
+	var err error
 	h := api.Handler()
 	reqs := make([]*http.Request, len(paths))
 	want := make([]string, len(paths))
@@ -66,7 +85,9 @@ func main() {
 	}
 	for i := range paths {
 		w := serve(i)
-		if w.Status != http.StatusOK {
+		if *which == "hostile" {
+			labels[i] += "/" + strconv.Itoa(w.Status)
+		} else if w.Status != http.StatusOK {
 			fail(fmt.Errorf("%s: %d %s", paths[i], w.Status, w.Body.String()))
 		}
 		want[i] = w.Body.String()
@@ -114,16 +135,16 @@ func main() {
 
 	n := *rounds * len(paths)
 	if *tsv {
-		for i, p := range paths {
-			fmt.Printf("%s\t%.1f\t%.1f\t%d\t%d\t%d\t%.1f\t-\n", name(p), us(median(times[i])), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]), us(percentile(times[i], 0.1)))
+		for i := range paths {
+			fmt.Printf("%s\t%.1f\t%.1f\t%d\t%d\t%d\t%.1f\t-\n", labels[i], us(median(times[i])), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]), us(percentile(times[i], 0.1)))
 		}
 		fmt.Printf("mix\t%.1f\t%.1f\t%d\t%d\t-\t%.1f\t%.1f\n", us(median(flat(times))), us(total/time.Duration(n)), (ms1.TotalAlloc-ms0.TotalAlloc)/uint64(n), (ms1.Mallocs-ms0.Mallocs)/uint64(n), us(percentile(flat(times), 0.1)), us(cpu/time.Duration(n)))
 		return
 	}
 	fmt.Printf("%s/%s, %d warm-up requests, %d timed (%d rounds of %d routes), GOGC %d; the process's CPU time per request over the timed mix: %.1f µs\n", runtime.GOOS, runtime.GOARCH, *warm, n, *rounds, len(paths), *gc, us(cpu/time.Duration(n)))
 	fmt.Printf("%-22s %10s %10s %10s %10s %8s %8s\n", "route", "median µs", "10th pct", "mean µs", "B/req", "allocs", "body B")
-	for i, p := range paths {
-		fmt.Printf("%-22s %10.1f %10.1f %10.1f %10d %8d %8d\n", name(p), us(median(times[i])), us(percentile(times[i], 0.1)), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]))
+	for i := range paths {
+		fmt.Printf("%-22s %10.1f %10.1f %10.1f %10d %8d %8d\n", labels[i], us(median(times[i])), us(percentile(times[i], 0.1)), us(mean(times[i])), bytesPer[i], allocsPer[i], len(want[i]))
 	}
 	fmt.Printf("%-22s %10.1f %10.1f %10.1f %10d %8d   (mean includes GC: %d collections, %.1f ms paused)\n", "whole mix", us(median(flat(times))), us(percentile(flat(times), 0.1)), us(total/time.Duration(n)),
 		(ms1.TotalAlloc-ms0.TotalAlloc)/uint64(n), (ms1.Mallocs-ms0.Mallocs)/uint64(n), ms1.NumGC-ms0.NumGC, float64(ms1.PauseTotalNs-ms0.PauseTotalNs)/1e6)

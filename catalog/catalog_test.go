@@ -610,13 +610,13 @@ func TestLevenshtein(t *testing.T) {
 	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"same", "same", 0}}
 	for _, c := range cases {
 		// len(a)+len(b) edits always suffice, so that bound never stops it early.
-		if got := boundedLevenshtein(c.a, c.b, new([2][]int), len(c.a)+len(c.b)); got != c.d {
-			t.Errorf("boundedLevenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		if got := newMyers(c.a).distance(c.b, len(c.a)+len(c.b)); got != c.d {
+			t.Errorf("myers(%q).distance(%q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
 	// kitten → sitting takes 3 edits: under a bound of 1 the answer is only "more than 1".
-	if got := boundedLevenshtein("kitten", "sitting", new([2][]int), 1); got <= 1 {
-		t.Errorf("boundedLevenshtein(kitten, sitting, bound 1) = %d, want more than 1", got)
+	if got := newMyers("kitten").distance("sitting", 1); got <= 1 {
+		t.Errorf("myers(kitten).distance(sitting, bound 1) = %d, want more than 1", got)
 	}
 }
 

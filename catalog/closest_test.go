@@ -79,16 +79,25 @@ func randomWord(r *rand.Rand, alphabet string, maxLen int) string {
 	return string(b)
 }
 
-func TestBoundedLevenshteinIsTheDistanceOrAboveBound(t *testing.T) {
+// Short words over a small alphabet (many matches), and long ones across the two words of a
+// myers (64 and 128 bytes), against the full table.
+func TestMyersIsTheDistanceOrAboveBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	word := func() string { return randomWord(r, "ab-/1q", 12) }
-	var rows [2][]int
-	for range 200000 {
-		a, b, bound := word(), word(), r.IntN(8)
-		want := levenshtein(a, b)
-		got := boundedLevenshtein(a, b, &rows, bound)
-		if (want <= bound && got != want) || (want > bound && got != bound+1) {
-			t.Fatalf("boundedLevenshtein(%q, %q, bound %d) = %d, the distance is %d", a, b, bound, got, want)
+	for _, c := range []struct {
+		alphabet      string
+		maxLen, bound int
+		pairs         int
+	}{{"ab-/1q", 12, 8, 200000}, {"abc", 70, 40, 20000}, {"ab-/1qé", maxMyers + 1, 80, 20000}, {"abcdefghijklmnopqrstuvwxyz0123456789-./", maxMyers + 1, 140, 20000}} {
+		for range c.pairs {
+			a, b, bound := randomWord(r, c.alphabet, c.maxLen), randomWord(r, c.alphabet, c.maxLen), r.IntN(c.bound)
+			if r.IntN(2) == 0 { // a near word, as closest mostly meets
+				b = a[:r.IntN(len(a)+1)] + randomWord(r, c.alphabet, 4) + a[r.IntN(len(a)+1):]
+			}
+			want := levenshtein(a, b)
+			got := newMyers(a).distance(b, bound)
+			if (want <= bound && got != want) || (want > bound && got != bound+1) {
+				t.Fatalf("myers(%q).distance(%q, bound %d) = %d, the distance is %d", a, b, bound, got, want)
+			}
 		}
 	}
 }
@@ -135,6 +144,14 @@ func TestClosestListsWhatFullTablesListed(t *testing.T) {
 		queries = append(queries, edit(lower[i]))
 		if slash := strings.LastIndexByte(lower[i], '/'); slash >= 0 {
 			queries = append(queries, edit(lower[i][slash+1:]))
+		}
+	}
+	// Two names run together, cut at 30, 60 and 100 bytes: bounds of 17 to 52 that few names
+	// come within (the hostile mix of edge/bench/wasmapi).
+	for i := 0; i+1 < len(lower); i += 199 {
+		two := edit(lower[i]) + "-" + lower[i+1]
+		for _, n := range []int{30, 60, 100} {
+			queries = append(queries, (two + strings.Repeat("-x", 50))[:n])
 		}
 	}
 	for range 100 {

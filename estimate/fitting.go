@@ -13,11 +13,20 @@ import (
 // keys, the count (n) and limit (1..100, 20 by default); any other key is refused.
 func Fitting(raw string) ([]fit.ModelFit, error) {
 	limit := target.DefaultListLimit
-	var rest []string
-	for _, pair := range strings.Split(strings.TrimPrefix(raw, "#"), "&") {
+	// The pairs other than limit and the empty ones, joined by '&' as they came (a slice of
+	// every pair was 16,385 strings for 16 KiB of '&').
+	rest := make([]byte, 0, len(raw))
+	first := true
+	for pair := range strings.SplitSeq(strings.TrimPrefix(raw, "#"), "&") {
+		if pair == "" {
+			continue // the permalink codec skips it too
+		}
 		k, v, _ := strings.Cut(pair, "=")
 		if k != "limit" {
-			rest = append(rest, pair)
+			if !first {
+				rest = append(rest, '&')
+			}
+			rest, first = append(rest, pair...), false
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -26,7 +35,7 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 		}
 		limit = n
 	}
-	t, err := target.ParsePermalink(strings.Join(rest, "&"))
+	t, err := target.ParsePermalink(string(rest))
 	if err != nil {
 		return nil, err
 	}

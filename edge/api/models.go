@@ -82,7 +82,7 @@ func (e *paramError) Error() string { return e.key + ": " + e.msg }
 // percent-decoded, '+' is a space) and accepts only the given keys, each at most once.
 func values(raw string, keys ...string) (url.Values, error) {
 	v := url.Values{}
-	for _, pair := range strings.Split(raw, "&") {
+	for pair := range strings.SplitSeq(raw, "&") {
 		if pair == "" {
 			continue
 		}

@@ -102,18 +102,6 @@ func TestMyersIsTheDistanceOrAboveBound(t *testing.T) {
 	}
 }
 
-func TestBagDistanceNeverExceedsTheEditDistance(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	word := func() string { return randomWord(r, "abz09-._/Q é", 14) }
-	for range 100000 {
-		a, b := word(), word()
-		qa, qb := bagOf(a), bagOf(b)
-		if lb, d := qa.distance(&qb), levenshtein(a, b); lb > d {
-			t.Fatalf("bag distance of %q and %q is %d, above their edit distance %d", a, b, lb, d)
-		}
-	}
-}
-
 // The suggestions for misspelt catalog names, their repository parts, other strings and the
 // longest queries are the names the full tables gave, in the same order.
 func TestClosestListsWhatFullTablesListed(t *testing.T) {

@@ -95,9 +95,10 @@ const maxSuggestQuery = 100
 // closest ranks catalog names by edit distance to the query, comparing against both the full
 // name and the part after the provider's slash, so "lama-2-7b-chat" finds "meta-llama/Llama-2-7b-chat-hf".
 // Ties keep the catalog's order. A name is skipped before its edit distance is computed when its
-// length or its bag (below) puts it farther than the names already listed, and the distance
-// itself is computed a column of bits at a time (myers): a misspelt name cost 16 ms of CPU in
-// wasm (the edge's budget is 10 ms), every name paying a whole table.
+// length puts it farther than the names already listed, and the distance itself is computed a
+// column of bits at a time (myers): a misspelt name cost 16 ms of CPU in wasm (the edge's
+// budget is 10 ms), every name paying a whole table. (A filter on the bytes' counts, which
+// skipped most names' banded tables, cost more than Myers' distance it would skip: dropped.)
 func closest(lower string, n int) []string {
 	if len(lower) > maxSuggestQuery || n <= 0 {
 		return nil
@@ -109,7 +110,6 @@ func closest(lower string, n int) []string {
 	names := Names()
 	limit := len(lower)/2 + 2 // farther is not a useful suggestion
 	best := make([]scored, 0, n+1)
-	query := bagOf(lower)
 	mq := newMyers(lower)
 	for i, full := range lowerNames() {
 		// bound is the largest distance that can still make the list: once it holds n names,
@@ -125,14 +125,13 @@ func closest(lower string, n int) []string {
 		wholeNear := abs(len(full)-len(lower)) <= bound
 		repoNear := slash >= 0 && abs(len(full)-slash-1-len(lower)) <= bound
 		if !wholeNear && !repoNear {
-			continue // the lengths alone are too far apart: no bag to count
+			continue // the lengths alone are too far apart
 		}
-		whole, repo := bagsOf(full, slash)
 		d := bound + 1
-		if wholeNear && query.distance(&whole) <= bound {
+		if wholeNear {
 			d = mq.distance(full, bound)
 		}
-		if repoNear && query.distance(&repo) <= bound {
+		if repoNear {
 			if d2 := mq.distance(full[slash+1:], bound); d2 < d {
 				d = d2
 			}
@@ -156,62 +155,6 @@ func closest(lower string, n int) []string {
 		out[i] = s.name
 	}
 	return out
-}
-
-// bag counts a string's bytes by class (letters, digits, the name punctuation, the rest). One
-// edit changes at most one count up and one down, so the bag distance of two strings, the larger
-// of the counts one has over the other and the other over it, never exceeds their edit distance:
-// closest skips the edit distance of most names on it.
-type bag [bagClasses]int16
-
-const bagClasses = 26 + 10 + 5
-
-// byteClasses maps a byte to its class in a bag: a-z 0-25, 0-9 26-35, '-' '.' '_' '/' 36-39,
-// any other byte 40.
-var byteClasses = func() (t [256]uint8) {
-	for c := range t {
-		t[c] = 40
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = uint8(c - 'a')
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = uint8(26 + c - '0')
-	}
-	t['-'], t['.'], t['_'], t['/'] = 36, 37, 38, 39
-	return t
-}()
-
-func bagOf(s string) bag {
-	var b bag
-	for i := 0; i < len(s); i++ {
-		b[byteClasses[s[i]]]++
-	}
-	return b
-}
-
-// bagsOf is the bag of s and of its part after the byte at slash (all of s when slash < 0).
-func bagsOf(s string, slash int) (whole, repo bag) {
-	for i := 0; i < len(s); i++ {
-		c := byteClasses[s[i]]
-		whole[c]++
-		if i > slash {
-			repo[c]++
-		}
-	}
-	return whole, repo
-}
-
-func (q *bag) distance(o *bag) int {
-	over, under := 0, 0
-	for k := range q {
-		if d := int(q[k]) - int(o[k]); d > 0 {
-			over += d
-		} else {
-			under -= d
-		}
-	}
-	return max(over, under)
 }
 
 func abs(x int) int {
@@ -259,10 +202,33 @@ func (q *myers) distance(b string, bound int) int {
 	if m == 0 || len(b) == 0 {
 		return max(m, len(b)) // within bound: checked above
 	}
-	pv := [2]uint64{^uint64(0), ^uint64(0)} // column 0: every row one more than the one above
-	var mv [2]uint64
 	high := uint64(1) << ((m - 1) % 64) // the last row's bit in the last word
 	score := m
+	if q.nb == 1 { // the loop below with one word, carrying in row 0's +1 alone
+		pv, mv := ^uint64(0), uint64(0)
+		for j := 0; j < len(b); j++ {
+			eq := q.peq[b[j]][0]
+			xv := eq | mv
+			xh := (((eq & pv) + pv) ^ pv) | eq
+			ph := mv | ^(xh | pv)
+			mh := pv & xh
+			if ph&high != 0 {
+				score++
+			} else if mh&high != 0 {
+				score--
+			}
+			ph = ph<<1 | 1
+			mh <<= 1
+			pv = mh | ^(xv | ph)
+			mv = ph & xv
+			if score-(len(b)-1-j) > bound {
+				return bound + 1
+			}
+		}
+		return min(score, bound+1)
+	}
+	pv := [2]uint64{^uint64(0), ^uint64(0)} // column 0: every row one more than the one above
+	var mv [2]uint64
 	for j := 0; j < len(b); j++ {
 		eqs := &q.peq[b[j]]
 		hin := 1 // row 0 of column j+1 is one more than column j's

@@ -19,6 +19,8 @@
     texts: { yaml: "", json: "", heredoc: "", apply: "", api: "" },
     claimName: "claim",
     shownSeq: 0,          // showResult calls; a late part of an older one is dropped
+    explained: null,      // the explanation's and the warnings' words on the page (showResult)
+    warned: null,
   };
   // state.example: {fragment, target, result}, the claim a bare visit shows (index.html), read on
   // first use: a link's load never needs its 80 KB parsed.
@@ -314,14 +316,20 @@
     // that changes nothing it says is not read out again.
     const said = [x.summary, x.verdict, x.split && x.split.text, x.split && x.split.count, res.driverNote, res.driverSwitch].join("\n");
     if (summary.dataset.said !== said) writeSummary(summary, said, x, res);
-    const dl = el("dl");
-    for (const l of x.lines || []) {
-      dl.appendChild(el("dt", null, l.label || ""));
-      dl.appendChild(el("dd", null, l.text));
+    // The explanation and the warnings: rebuilt only when their words change.
+    const lines = (x.lines || []).map((l) => [String(l.label || ""), String(l.text)]);
+    const explained = JSON.stringify(lines);
+    if (state.explained !== explained) {
+      state.explained = explained;
+      const dl = el("dl");
+      for (const [label, text] of lines) {
+        dl.appendChild(el("dt", null, label));
+        dl.appendChild(el("dd", null, text));
+      }
+      const box = $("explain");
+      clear(box);
+      box.appendChild(dl);
     }
-    const box = $("explain");
-    clear(box);
-    box.appendChild(dl);
 
     renderWarnings(res.warnings || []);
     // The table (up to 129 rows), the pictures and the panels below the claim: at once after an
@@ -376,6 +384,9 @@
   }
 
   function renderWarnings(list) {
+    const said = JSON.stringify(list.map(String));
+    if (state.warned === said) return;
+    state.warned = said;
     const ul = $("warnings");
     clear(ul);
     for (const w of list) ul.appendChild(el("li", null, w));

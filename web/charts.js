@@ -7,7 +7,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, num } = P.util;
+  const { $, el, num } = P.util;
   const NS = "http://www.w3.org/2000/svg";
   const W = 400; // viewBox width; the SVG scales to its column
   const BARS = 10;
@@ -21,18 +21,50 @@
 
   // figure: <figure> with an <svg role="img"> named by its <title> and described by <desc>, and
   // the same text equivalent visible as the caption (left readable too: not every screen reader
-  // speaks a description).
+  // speaks a description). draw adds the picture's shapes (shape()). Drawn once per id and then
+  // updated: when the shapes are the same elements in the same order as the last drawing's (an
+  // edit that moves the bars), only the attributes and texts that changed are written; else the
+  // figure is drawn anew.
+  const drawings = new Map(); // id -> {fig, s, title, desc, cap, shapes: [{tag, node, attrs, text}]}
+
   function figure(id, title, desc, height, draw) {
-    const fig = el("figure", "chart");
-    fig.id = id;
-    // The title names the picture; the description states its numbers in words (a screen reader
-    // reads the name, then the description: the same figures the bars draw).
-    const s = svg("svg", { viewBox: "0 0 " + W + " " + height, role: "img", "aria-labelledby": id + "-t", "aria-describedby": id + "-d" });
-    s.append(svg("title", { id: id + "-t" }, title), svg("desc", { id: id + "-d" }, desc));
-    draw(s);
-    fig.append(s, el("figcaption", null, title + ": " + desc));
-    return fig;
+    const want = [];
+    draw({ appendChild: (x) => want.push(x) });
+    let d = drawings.get(id);
+    if (!d || d.shapes.length !== want.length || d.shapes.some((x, i) => x.tag !== want[i].tag)) {
+      const fig = el("figure", "chart");
+      fig.id = id;
+      // The title names the picture; the description states its numbers in words (a screen reader
+      // reads the name, then the description: the same figures the bars draw).
+      const s = svg("svg", { role: "img", "aria-labelledby": id + "-t", "aria-describedby": id + "-d" });
+      const t = svg("title", { id: id + "-t" }), dn = svg("desc", { id: id + "-d" });
+      s.append(t, dn);
+      const shapes = want.map((x) => ({ tag: x.tag, node: s.appendChild(svg(x.tag)), attrs: {}, text: undefined }));
+      const cap = el("figcaption");
+      fig.append(s, cap);
+      d = { fig, s, title: t, desc: dn, cap, shapes, said: {} };
+      drawings.set(id, d);
+    }
+    const put = (key, node, text) => { if (d.said[key] !== text) { d.said[key] = text; node.textContent = text; } };
+    const box = "0 0 " + W + " " + height;
+    if (d.said.box !== box) { d.said.box = box; d.s.setAttribute("viewBox", box); }
+    put("title", d.title, title);
+    put("desc", d.desc, desc);
+    put("cap", d.cap, title + ": " + desc);
+    want.forEach((x, i) => {
+      const have = d.shapes[i];
+      for (const k of Object.keys(have.attrs)) if (!(k in x.attrs)) { have.node.removeAttribute(k); delete have.attrs[k]; }
+      for (const [k, v] of Object.entries(x.attrs)) {
+        const sv = String(v);
+        if (have.attrs[k] !== sv) { have.attrs[k] = sv; have.node.setAttribute(k, sv); }
+      }
+      if (have.text !== x.text && x.text !== undefined) { have.text = x.text; have.node.textContent = x.text; }
+    });
+    return d.fig;
   }
+
+  // shape: one element of a picture, as figure draws it.
+  const shape = (tag, attrs, text) => ({ tag, attrs: attrs || {}, text });
 
   let last = null;
 
@@ -60,17 +92,17 @@
       let x = 10;
       for (const p of parts) {
         const w = p.gi * scale;
-        s.appendChild(svg("rect", { x, y: 10, width: Math.max(w, 1), height: 24, class: p.key }));
+        s.appendChild(shape("rect", { x, y: 10, width: Math.max(w, 1), height: 24, class: p.key }));
         x += w;
       }
-      if (dev.freeGi > 0) s.appendChild(svg("rect", { x, y: 10, width: dev.freeGi * scale, height: 24, class: "free" }));
+      if (dev.freeGi > 0) s.appendChild(shape("rect", { x, y: 10, width: dev.freeGi * scale, height: 24, class: "free" }));
       const cap = 10 + dev.memoryGiB * scale;
-      s.appendChild(svg("line", { x1: cap, x2: cap, y1: 4, y2: 40, class: dev.freeGi < 0 ? "floor" : "axis" }));
+      s.appendChild(shape("line", { x1: cap, x2: cap, y1: 4, y2: 40, class: dev.freeGi < 0 ? "floor" : "axis" }));
       const legend = parts.map((p) => [p.key, p.label]).concat([dev.freeGi >= 0 ? ["free", "free"] : ["over", "short"]]);
       let lx = 10;
       for (const [key, label] of legend) {
-        s.appendChild(svg("rect", { x: lx, y: 50, width: 10, height: 10, class: key }));
-        s.appendChild(svg("text", { x: lx + 14, y: 59 }, label));
+        s.appendChild(shape("rect", { x: lx, y: 50, width: 10, height: 10, class: key }));
+        s.appendChild(shape("text", { x: lx + 14, y: 59 }, label));
         lx += 14 + 6 * label.length + 12;
       }
     });
@@ -91,21 +123,21 @@
       list.forEach((m, i) => {
         const y = 4 + i * row;
         const name = m.name.length > 21 ? m.name.slice(0, 20) + "…" : m.name;
-        s.appendChild(svg("text", { x: left - 6, y: y + 12, "text-anchor": "end" }, name));
-        s.appendChild(svg("rect", { x: left, y: y + 2, width: Math.max(tps(m) * scale, 1), height: row - 6, class: "bar" + (m.fits && m.selected ? "" : " no") }));
-        s.appendChild(svg("text", { x: left + tps(m) * scale + 4, y: y + 12 }, num(tps(m), 0)));
+        s.appendChild(shape("text", { x: left - 6, y: y + 12, "text-anchor": "end" }, name));
+        s.appendChild(shape("rect", { x: left, y: y + 2, width: Math.max(tps(m) * scale, 1), height: row - 6, class: "bar" + (m.fits && m.selected ? "" : " no") }));
+        s.appendChild(shape("text", { x: left + tps(m) * scale + 4, y: y + 12 }, num(tps(m), 0)));
       });
       const x = left + (b.minTps || 0) * scale;
-      s.appendChild(svg("line", { x1: x, x2: x, y1: 0, y2: list.length * row + 6, class: "floor" }));
-      s.appendChild(svg("text", { x, y: list.length * row + 20, "text-anchor": "middle" }, "target " + num(b.minTps)));
+      s.appendChild(shape("line", { x1: x, x2: x, y1: 0, y2: list.length * row + 6, class: "floor" }));
+      s.appendChild(shape("text", { x, y: list.length * row + 20, "text-anchor": "middle" }, "target " + num(b.minTps)));
     });
   }
 
   function draw() {
     const box = $("charts");
-    clear(box);
-    if (!last) return;
-    for (const fig of [memoryChart(last), speedChart(last)]) if (fig) box.appendChild(fig);
+    const figs = last ? [memoryChart(last), speedChart(last)].filter(Boolean) : [];
+    figs.forEach((fig, i) => { if (box.children[i] !== fig) box.insertBefore(fig, box.children[i] || null); });
+    while (box.children.length > figs.length) box.lastElementChild.remove();
   }
 
   function render(res) {

@@ -200,9 +200,9 @@
   function clearFieldErrors() {
     for (const f of FIELDS) {
       const node = input(f.key);
-      node.removeAttribute("aria-invalid");
+      if (node.hasAttribute("aria-invalid")) node.removeAttribute("aria-invalid");
       const err = $(f.key + "-err");
-      if (err) { err.hidden = true; err.textContent = ""; }
+      if (err && (!err.hidden || err.firstChild)) { err.hidden = true; err.textContent = ""; }
     }
   }
 

@@ -55,33 +55,45 @@
       tr.appendChild(td);
       cells[key] = td;
     }
-    r = { tr, name, vendor, verdict, why, cells, m };
+    r = { tr, name, vendor, verdict, why, cells, m, said: {} };
     t.rows.set(m.id, r);
     return r;
   }
 
+  // put writes a cell's text when it differs from what this table last wrote there (kept in the
+  // row, r.said): a re-render reads no text back from the page (a DOM read per cell, ~1,100 an
+  // edit, was most of the table's time) and rewrites only the cells that changed, in the cell's
+  // own text node when it has one (no node removed and made anew).
+  function put(r, key, node, text) {
+    if (r.said[key] === text) return;
+    r.said[key] = text;
+    const c = node.firstChild;
+    if (c && c.nodeType === Node.TEXT_NODE && !c.nextSibling && text) c.data = text;
+    else node.textContent = text;
+  }
+
   function fill(r, m, count) {
     r.m = m;
-    setText(r.name, m.name || m.id);
-    setText(r.vendor, [vendorName(m.vendor), m.productName && m.productName !== m.name ? "driver name “" + m.productName + "”" : ""]
+    put(r, "name", r.name, String(m.name || m.id));
+    put(r, "vendor", r.vendor, [vendorName(m.vendor), m.productName && m.productName !== m.name ? "driver name “" + m.productName + "”" : ""]
       .filter(Boolean).join(" · "));
     const multi = !m.fits && m.devicesNeeded > count;
     const cls = "verdict " + (m.fits && m.selected !== false ? "ok" : m.fits ? "unsel" : multi ? "multi" : "no");
-    if (r.verdict.className !== cls) r.verdict.className = cls;
-    setText(r.verdict, m.verdict || (m.fits ? "fits" : "does not fit"));
-    setText(r.why, m.why || "");
+    if (r.said.verdictClass !== cls) r.verdict.className = r.said.verdictClass = cls;
+    put(r, "verdict", r.verdict, String(m.verdict || (m.fits ? "fits" : "does not fit")));
+    put(r, "why", r.why, String(m.why || ""));
     const trCls = (m.fits ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
-    if (r.tr.className !== trCls) r.tr.className = trCls;
+    if (r.said.trClass !== trCls) r.tr.className = r.said.trClass = trCls;
     const pressed = m.id === t.picked ? "true" : "false"; // the device the memory picture shows
-    if (r.name.getAttribute("aria-pressed") !== pressed) r.name.setAttribute("aria-pressed", pressed);
+    if (r.said.pressed !== pressed) { r.said.pressed = pressed; r.name.setAttribute("aria-pressed", pressed); }
     const h = m.headroomPct;
     const tps = multi && typeof m.neededTps === "number" ? num(m.neededTps, 1) + " on " + m.devicesNeeded : num(m.estTps, 1);
-    setText(r.cells.estTps, tps);
-    setText(r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
-    setText(r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
+    put(r, "estTps", r.cells.estTps, tps);
+    put(r, "headroom", r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
+    put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
     const mem = num(m.memoryGiB, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
-    setText(r.cells.memory, mem);
-    setText(r.cells.bandwidth, num(m.bandwidthGBs));
+    put(r, "memory", r.cells.memory, mem);
+    put(r, "bandwidth", r.cells.bandwidth, num(m.bandwidthGBs));
   }
 
   function sorted() {
@@ -117,7 +129,8 @@
     list.forEach((m, i) => {
       const r = row(m);
       fill(r, m, count);
-      r.tr.hidden = i >= SHOWN && !t.all;
+      const hide = i >= SHOWN && !t.all;
+      if (r.tr.hidden !== hide) r.tr.hidden = hide;
       keep.add(r.tr);
       if (body.children[i] !== r.tr) body.insertBefore(r.tr, body.children[i] || null);
     });

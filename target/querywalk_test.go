@@ -106,3 +106,30 @@ func checkQueryWalk(t *testing.T, q string) {
 		t.Fatalf("%q:\n got %+v %v\nwant %+v %v", q, got, gotErrs, want, wantErrs)
 	}
 }
+
+// ParsePermalink and ParseQuery, which spell only the first error, give the target and the
+// error the partial parse gives first: bad escapes, repeated and invalid fields, many unknown
+// keys (in any order), the format key.
+func TestParsePermalinkIsFirstOfPartial(t *testing.T) {
+	var many strings.Builder
+	for i := 300; i > 0; i-- {
+		many.WriteString("k" + strconv.Itoa(i*7919%1000) + "=1&")
+	}
+	for _, q := range []string{
+		"", "m=Qwen%2FQwen3-8B", "zz=1", "zz=1&aa=2&m=x", "zz=1&tps=fast", "tps=fast&tps=9&zz=1&%zz=1", "v=9&zz=1",
+		"v=1&yy&xx=&ctx=99999999999", "%zz&zz=1", "p=7&" + many.String(), many.String() + "n=99", many.String() + "&%g0=1",
+		"#zz=1&ZZ=1&Zz=2&m=1", "v=x&v=y&q=" + strings.Repeat("x", 600), "p=7&s=kv&ctx=5&name=A_B&drv=nvidia&aa=1",
+	} {
+		got, gerr := ParsePermalink(q)
+		want, werr := firstError(ParsePermalinkPartial(q))
+		if got != want || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Errorf("ParsePermalink(%.60q) = %v; the partial parse's first: %v", q, gerr, werr)
+		}
+		v, _ := readPairs(q, nil)
+		got, gerr = ParseQuery(v)
+		want, werr = firstError(ParseQueryPartial(v))
+		if got != want || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Errorf("ParseQuery(%.60q) = %v; the partial parse's first: %v", q, gerr, werr)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,24 +94,22 @@ func values(raw string, keys ...string) (url.Values, error) {
 		}
 		v[key] = append(v[key], value)
 	}
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		known := false
-		for _, want := range keys {
-			known = known || k == want
-		}
-		if !known {
-			return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(k)) + "; this route takes " + takes(keys)}
-		}
-		if n := len(v[k]); n > 1 {
-			return nil, &paramError{k, "given " + strconv.Itoa(n) + " times; give it once"}
+	// The error is the first bad key's in byte order (unknown, or given more than once): the
+	// least of them, not a sort of every key (a 16 KiB query holds 1,800).
+	bad, found := "", false
+	for k, vals := range v {
+		if (!slices.Contains(keys, k) || len(vals) > 1) && (!found || k < bad) {
+			bad, found = k, true
 		}
 	}
-	return v, nil
+	switch {
+	case !found:
+		return v, nil
+	case !slices.Contains(keys, bad):
+		return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(bad)) + "; this route takes " + takes(keys)}
+	default:
+		return nil, &paramError{bad, "given " + strconv.Itoa(len(v[bad])) + " times; give it once"}
+	}
 }
 
 func takes(keys []string) string {

@@ -17,5 +17,35 @@ func Func[E any](s []E, cmp func(a, b E) int) {
 	}
 }
 
-// Strings sorts s in increasing byte order, as slices.Sort does.
-func Strings(s []string) { Func(s, strings.Compare) }
+// Strings sorts s in increasing byte order, as slices.Sort does. A long list (a query's unknown
+// keys: a 16 KiB query holds 1,800, which insertion took 1.6 million comparisons and ~13 ms to
+// sort natively) is sorted by halves and merged, O(n log n), in a few lines more.
+func Strings(s []string) {
+	if len(s) <= 32 {
+		Func(s, strings.Compare)
+		return
+	}
+	mergeStrings(s, make([]string, len(s)))
+}
+
+// mergeStrings sorts s, a long list, by its sorted halves merged through buf (as long as s).
+func mergeStrings(s, buf []string) {
+	if len(s) <= 32 {
+		Func(s, strings.Compare)
+		return
+	}
+	mid := len(s) / 2
+	mergeStrings(s[:mid], buf[:mid])
+	mergeStrings(s[mid:], buf[mid:])
+	i, j, k := 0, mid, 0
+	for ; i < mid && j < len(s); k++ {
+		if s[j] < s[i] { // equal strings: the left first, as insertion keeps them
+			buf[k], j = s[j], j+1
+		} else {
+			buf[k], i = s[i], i+1
+		}
+	}
+	k += copy(buf[k:], s[i:mid])
+	copy(buf[k:], s[j:])
+	copy(s, buf[:len(s)])
+}

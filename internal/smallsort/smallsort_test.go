@@ -2,7 +2,9 @@ package smallsort
 
 import (
 	"cmp"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -13,6 +15,24 @@ func TestStrings(t *testing.T) {
 	want := []string{"", "Model", "count", "minTps", "model", "model"}
 	if !slices.Equal(s, want) {
 		t.Errorf("Strings = %q, want %q", s, want)
+	}
+}
+
+// Long lists (merged halves) and short ones (insertion) sort as slices.Sort does.
+func TestStringsIsSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, 2, 31, 32, 33, 64, 65, 100, 1000, 2345} {
+		for range 5 {
+			s := make([]string, n)
+			for i := range s {
+				s[i] = strconv.Itoa(r.IntN(n + 1)) // duplicates too
+			}
+			want := slices.Clone(s)
+			slices.Sort(want)
+			if Strings(s); !slices.Equal(s, want) {
+				t.Fatalf("Strings of %d: %q, want %q", n, s, want)
+			}
+		}
 	}
 }
 

@@ -45,8 +45,14 @@ func Hostile() []Case {
 	}
 	repeated := grow("m=x&", 16<<10-1) + "x"
 	empties := strings.Repeat("&", 16<<10)
+	var unknown strings.Builder // distinct unknown keys, to 16 KiB
+	for i := 0; unknown.Len() < 16<<10-8; i++ {
+		unknown.WriteString("k" + strconv.Itoa(i) + "=1&")
+	}
+	unknowns := unknown.String()
 	return []Case{
 		{"miss-short", api + "claim.yaml?m=Lama-2-7b-chat"},
+		{"miss-36", api + "claim.yaml?m=" + miss(36)},
 		{"miss-30", api + "claim.yaml?m=" + miss(30)},
 		{"miss-60", api + "claim.yaml?m=" + miss(60)},
 		{"miss-100", api + "claim.yaml?m=" + miss(100)},
@@ -87,9 +93,14 @@ func Hostile() []Case {
 		{"q16k-models", api + "models?" + empties},
 		{"q16k-fit", api + "fitting.json?" + empties},
 		{"q16k-est", api + "estimate.json?" + repeated},
+		{"q16k-unknown", api + "claim.yaml?" + unknowns},
+		{"q16k-unk-models", api + "models?" + unknowns},
+		{"q16k-unk-fit", api + "fitting.json?" + unknowns},
 		{"q-over", api + "claim.yaml?" + repeated + "x"},
 		{"search-1", api + "models?q=a&limit=100"},
 		{"search-200", api + "models?limit=100&q=" + grow("llama+qwen+7b+instruct+", 200)},
+		{"search-words", api + "models?limit=100&q=" + grow("a+b+1+", 300)},
+		{"search-digits", api + "models?limit=100&q=" + grow("7b+", 300)},
 		{"search-300x", api + "models?limit=100&q=" + grow("%C3%A9", 900)},
 		{"pct-claim", api + "claim.yaml?" + pctQuery(m+"&s=kv&ctx=32768&seq=4&drv=nvidia&n=2")},
 		{"pct-est", api + "estimate.json?" + pctQuery(m+"&on=nvidia-rtx-4090&s=kv")},

@@ -212,7 +212,7 @@ func fail(w http.ResponseWriter, status int, msg string) {
 // etag, so the answer is 304.
 func noneMatch(values []string, etag string) bool {
 	for _, v := range values {
-		for _, tag := range strings.Split(v, ",") {
+		for tag := range strings.SplitSeq(v, ",") {
 			tag = strings.TrimSpace(tag)
 			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
 				return true

@@ -21,7 +21,7 @@ const maxValueLen = 512
 
 // ParseQuery reads a target from query-string or permalink pairs; absent keys keep llmfit's
 // defaults. It stops at the first error; ParseQueryPartial collects them all.
-func ParseQuery(v Values) (Target, error) { return firstError(parseQuery(v, false)) }
+func ParseQuery(v Values) (Target, error) { return firstError(parseQuery(v, false, nil)) }
 
 // firstError is a partial parse's target and its first error.
 func firstError(t Target, errs []error) (Target, error) {
@@ -39,13 +39,14 @@ func firstError(t Target, errs []error) (Target, error) {
 // the bytes) were about half of this function's time on every request of the edge worker. The
 // fields found are read in the table's order, as the walk of the table read them, so the
 // target and the errors are the same (TestParseQueryPartialIsTableWalk).
-func ParseQueryPartial(v Values) (Target, []error) { return parseQuery(v, true) }
+func ParseQueryPartial(v Values) (Target, []error) { return parseQuery(v, true, nil) }
 
 // parseQuery is ParseQueryPartial; with all false, the errors past the first may be left out
 // (ParseQuery and ParsePermalink read only the first): the unknown keys then give only the
 // first one's message, not one each in sorted order (a 16 KiB query of 1,800 distinct unknown
-// keys sorted them and spelled 1,800 messages to answer one).
-func parseQuery(v Values, all bool) (Target, []error) {
+// keys sorted them and spelled 1,800 messages to answer one). more, when not nil, is the least
+// of the unknown keys readPairs left out of v.
+func parseQuery(v Values, all bool, more *leastKey) (Target, []error) {
 	t := Default()
 	var errs []error
 	if vals, ok := v[FormatKey]; ok {
@@ -78,6 +79,9 @@ func parseQuery(v Values, all bool) (Target, []error) {
 				errs = append(errs, err)
 			}
 		}
+	}
+	if more != nil && more.found {
+		unknown = append(unknown, more.key)
 	}
 	if !all && len(unknown) > 0 {
 		if len(errs) > 0 {
@@ -182,8 +186,9 @@ func pairs(t *Target) [][2]string {
 
 // ParsePermalink reads a fragment (with or without its '#') or a raw API query string.
 func ParsePermalink(fragment string) (Target, error) {
-	v, bad := readPairs(fragment, nil)
-	t, errs := parseQuery(v, false)
+	var more leastKey
+	v, bad := readPairs(fragment, nil, &more)
+	t, errs := parseQuery(v, false, &more)
 	if len(bad) > 0 {
 		return t, badEscape(bad[0])
 	}
@@ -193,7 +198,7 @@ func ParsePermalink(fragment string) (Target, error) {
 // ParsePermalinkPartial reads what it can of a fragment: the target from the valid pairs, and an
 // error for each pair it could not read.
 func ParsePermalinkPartial(fragment string) (Target, []error) {
-	v, bad := readPairs(fragment, nil)
+	v, bad := readPairs(fragment, nil, nil)
 	var errs []error
 	for _, pair := range bad {
 		errs = append(errs, badEscape(pair))
@@ -207,14 +212,18 @@ func ParsePermalinkPartial(fragment string) (Target, []error) {
 // that do not decode.
 func splitPairs(fragment string) (v Values, shown map[string][]string, bad []string) {
 	shown = map[string][]string{}
-	v, bad = readPairs(fragment, shown)
+	v, bad = readPairs(fragment, shown, nil)
 	return v, shown, bad
 }
 
 // readPairs is splitPairs, filling shown only when it is not nil: ParsePermalinkPartial, which
 // every claim request of the API goes through, does not read it, and spelling each pair again
 // was a third of the parse's allocations.
-func readPairs(fragment string, shown map[string][]string) (v Values, bad []string) {
+//
+// With more not nil, once v holds more keys than the table has, a new key that is not the
+// table's (nor the format key) is left out of v and only the least of them kept in more: a
+// 16 KiB query of 1,800 distinct unknown keys built a map of them all (600 KB) to name one.
+func readPairs(fragment string, shown map[string][]string, more *leastKey) (v Values, bad []string) {
 	fragment = strings.TrimPrefix(fragment, "#")
 	// Room for every pair, but no more keys than the table has (and the version): 16 KiB of
 	// '&' (the API's longest query) sized the map for 16,385 keys, 1.8 MB allocated to refuse it.
@@ -239,6 +248,9 @@ func readPairs(fragment string, shown map[string][]string) (v Values, bad []stri
 		}
 		if vs, ok := v[key]; ok {
 			v[key] = append(vs, value)
+		} else if more != nil && len(v) > len(Fields) && !isKey(key) {
+			more.add(key)
+			continue
 		} else {
 			firsts = append(firsts, value)
 			v[key] = firsts[len(firsts)-1 : len(firsts) : len(firsts)]
@@ -253,6 +265,24 @@ func readPairs(fragment string, shown map[string][]string) (v Values, bad []stri
 		shown[key] = append(shown[key], spelled)
 	}
 	return v, bad
+}
+
+// leastKey is the least of the keys added to it.
+type leastKey struct {
+	key   string
+	found bool
+}
+
+func (l *leastKey) add(k string) {
+	if !l.found || k < l.key {
+		l.key, l.found = k, true
+	}
+}
+
+// isKey reports whether k is the format key or a key of the field table.
+func isKey(k string) bool {
+	_, ok := fieldIndexesByKey()[k]
+	return ok || k == FormatKey
 }
 
 func badEscape(pair string) *FieldError {

@@ -118,14 +118,15 @@ func TestParsePermalinkIsFirstOfPartial(t *testing.T) {
 	for _, q := range []string{
 		"", "m=Qwen%2FQwen3-8B", "zz=1", "zz=1&aa=2&m=x", "zz=1&tps=fast", "tps=fast&tps=9&zz=1&%zz=1", "v=9&zz=1",
 		"v=1&yy&xx=&ctx=99999999999", "%zz&zz=1", "p=7&" + many.String(), many.String() + "n=99", many.String() + "&%g0=1",
-		"#zz=1&ZZ=1&Zz=2&m=1", "v=x&v=y&q=" + strings.Repeat("x", 600), "p=7&s=kv&ctx=5&name=A_B&drv=nvidia&aa=1",
+		"#zz=1&ZZ=1&Zz=2&m=1", "tps=1&" + many.String() + "tps=2", many.String() + "=1", many.String() + "v=2&p=7",
+		many.String() + "a=1&k0=1&k0=2&p=7", "k999=1&" + many.String() + "%zz", "v=x&v=y&q=" + strings.Repeat("x", 600), "p=7&s=kv&ctx=5&name=A_B&drv=nvidia&aa=1",
 	} {
 		got, gerr := ParsePermalink(q)
 		want, werr := firstError(ParsePermalinkPartial(q))
 		if got != want || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
 			t.Errorf("ParsePermalink(%.60q) = %v; the partial parse's first: %v", q, gerr, werr)
 		}
-		v, _ := readPairs(q, nil)
+		v, _ := readPairs(q, nil, nil)
 		got, gerr = ParseQuery(v)
 		want, werr = firstError(ParseQueryPartial(v))
 		if got != want || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {

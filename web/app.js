@@ -7,7 +7,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, setText, errMessage, num } = P.util;
+  const { $, el, clear, setText, errMessage, num, afterPaint } = P.util;
 
   const mark = (window.fitclaimBoot && window.fitclaimBoot.mark) || (() => {});
 
@@ -341,22 +341,15 @@
     document.documentElement.dataset.drawing = "";
     const rest = () => {
       if (seq !== state.shownSeq) return;
-      P.table.render(res.matches || [], b, x.matches);
+      // The table's rows out of view (past the first dozen, hidden) are written after the frame
+      // (table.js draw); <html data-drawing> stays until they are.
+      const written = P.table.render(res.matches || [], b, x.matches);
       if (P.charts) P.charts.render(res);
       for (const panel of P.panels || []) panel.render && panel.render(res, target);
-      delete document.documentElement.dataset.drawing;
+      written.then(() => { if (seq === state.shownSeq) delete document.documentElement.dataset.drawing; });
     };
     if (later) afterPaint(rest);
     else rest();
-  }
-
-  // afterPaint runs fn once the page has been drawn (the frame after this one), or after 200 ms
-  // when no frame comes (a hidden tab draws none).
-  function afterPaint(fn) {
-    let done = false;
-    const run = () => { if (!done) { done = true; fn(); } };
-    requestAnimationFrame(() => setTimeout(run, 0));
-    setTimeout(run, 200);
   }
 
   function writeSummary(summary, said, x, res) {

@@ -6,7 +6,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, setText, num } = P.util;
+  const { $, el, setText, num, afterPaint } = P.util;
 
   const SHOWN = 12; // rows before "Show all"
   const CAPTION = "Every accelerator of the catalog against this claim; the column headers sort";
@@ -22,6 +22,8 @@
     all: false,
     onPick: null,    // called with a match when its row is chosen (the memory chart follows it)
     picked: "",
+    unwritten: new Set(), // rows whose text is still to be written (hidden ones, after the frame)
+    written: null,        // resolved once they are
   };
 
   function row(m) {
@@ -111,16 +113,20 @@
     return list;
   }
 
-  // render shows the engine's matches; called on every render with the new list.
+  // render shows the engine's matches; called on every render with the new list. Resolves once
+  // every row is written (draw).
   function render(list, bounds, note) {
     t.list = list;
     t.bounds = bounds || {};
     t.note = note || "";
     if (!list.some((m) => m.id === t.picked)) t.picked = "";
     fillVendors(list);
-    draw();
+    return draw();
   }
 
+  // draw puts the rows in order and writes the ones in view at once; the hidden ones (past the
+  // first SHOWN, ~117 of 129 rows, most of the table's time) are written after the frame, so an
+  // edit's claim is drawn first. It returns a Promise resolved once every row is written.
   function draw() {
     const body = $("matches");
     const count = t.bounds.count > 1 ? t.bounds.count : 1;
@@ -128,18 +134,32 @@
     const keep = new Set();
     list.forEach((m, i) => {
       const r = row(m);
-      fill(r, m, count);
       const hide = i >= SHOWN && !t.all;
+      r.m = m;
+      r.count = count;
+      if (hide) t.unwritten.add(r);
+      else { t.unwritten.delete(r); fill(r, m, count); }
       if (r.tr.hidden !== hide) r.tr.hidden = hide;
       keep.add(r.tr);
       if (body.children[i] !== r.tr) body.insertBefore(r.tr, body.children[i] || null);
     });
+    for (const r of t.unwritten) if (!keep.has(r.tr)) t.unwritten.delete(r);
     for (const tr of Array.from(body.children)) if (!keep.has(tr)) tr.remove();
     const more = $("matches-more");
     more.hidden = list.length <= SHOWN;
     setText(more, t.all ? "Show the first " + SHOWN + " only" : "Show all " + list.length + " accelerators");
     more.setAttribute("aria-expanded", t.all ? "true" : "false");
     setText($("matches-note"), t.note);
+    if (!t.unwritten.size) return Promise.resolve();
+    if (!t.written) {
+      t.written = new Promise((resolve) => afterPaint(() => {
+        for (const r of t.unwritten) fill(r, r.m, r.count);
+        t.unwritten.clear();
+        t.written = null;
+        resolve();
+      }));
+    }
+    return t.written;
   }
 
   function fillVendors(list) {

@@ -59,5 +59,14 @@
     return out;
   }
 
-  P.util = { $, el, clear, setText, errMessage, num, plural, linkPairs };
+  // afterPaint runs fn once the page has been drawn (the frame after this one), or after 200 ms
+  // when no frame comes (a hidden tab draws none).
+  function afterPaint(fn) {
+    let done = false;
+    const run = () => { if (!done) { done = true; fn(); } };
+    requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, 200);
+  }
+
+  P.util = { $, el, clear, setText, errMessage, num, plural, linkPairs, afterPaint };
 })();

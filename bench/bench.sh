@@ -4,7 +4,9 @@
 # dist/. bench/README.md lists every benchmark it runs and where it lives.
 #
 #   1. first-load bytes of dist/ (raw, gzip -9, brotli -q 11) against the 1.0 MB brotli budget
-#   2. navigation -> first rendered claim in headless Chromium, beside a minimal Go wasm page
+#   2. navigation -> first rendered claim in headless Chromium, beside a minimal Go wasm page served
+#      two ways (raw, as every earlier figure; and like the site, with brotli/gzip copies), on
+#      loopback and then over an emulated network (Lighthouse's desktop profile: 40 ms, 10 Mbit/s)
 #   3. render latency inside the page (median, p99 over 1,000 renders)
 #   3b. one render split into stages (claim.Render, bridge.ResultJSON, JSON.parse), native and wasm
 #   4. the whole catalog swept in wasm (Chromium; Node too when present) beside natively
@@ -18,7 +20,9 @@
 #
 # Environment: LOADS (cold loads per page, default 7), RENDERS (default 1000),
 # SWEEP_BENCHTIME (default 5x), SWEEP_COUNT (default 3), STAGE_BENCHTIME (default 300x), STAGE_COUNT (3), TAIL_BENCHTIME (3000x),
-# FRAGMENT (permalink opened), GO_BENCHTIME (step 5, default 1s), EDGE=0 (skip step 6).
+# FRAGMENT (permalink opened), GO_BENCHTIME (step 5, default 1s), EDGE=0 (skip step 6),
+# THROTTLE (step 2's emulated network: pagebench -throttle, default desktop; THROTTLE= skips it),
+# THROTTLE_LOADS (its cold loads per page, default LOADS).
 # Loopback only; every server and browser it starts is stopped on exit (trap).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -26,6 +30,9 @@ ROOT=$PWD
 DIST=${FITCLAIM_DIST:-$ROOT/dist}
 BIN=$ROOT/.cache/bin
 LOADS=${LOADS:-7}
+THROTTLE=${THROTTLE-desktop}
+[ "$THROTTLE" != 0 ] || THROTTLE=
+THROTTLE_LOADS=${THROTTLE_LOADS:-$LOADS}
 RENDERS=${RENDERS:-1000}
 SWEEP_BENCHTIME=${SWEEP_BENCHTIME:-5x}
 SWEEP_COUNT=${SWEEP_COUNT:-3}
@@ -204,11 +211,15 @@ cat >"$MIN/boot.js" <<'EOF'
 EOF
 read -r mraw mgz mbr < <(sizes "$MIN/minimal.wasm")
 printf 'minimal Go wasm (same flags as the page): %s raw, %s gzip, %s brotli\n' "$(human $mraw)" "$(human $mgz)" "$(human $mbr)"
+# $MIN gets no precompressed copy: pagebench loads it as it is (served raw, the yardstick of every
+# earlier figure) and, in the same rounds, a copy of it with the copies tools/cmd/site writes
+# (-minimal-compressed, on by default: served like the site, brotli).
 mkdir -p "$BIN"
 (cd tools && go build -o "$BIN/pagebench" ./cmd/pagebench)
 mkdir -p "$WORK/tmp" # Chromium profiles: removed by pagebench, and with $WORK by the trap
 run_child env TMPDIR="$WORK/tmp" "$BIN/pagebench" -dist "$DIST" -minimal "$MIN" -config "$ROOT/netlify.toml" \
-	-loads "$LOADS" -renders "$RENDERS" -fragment "$FRAGMENT" -summary "$SUMMARY" ||
+	-loads "$LOADS" -renders "$RENDERS" -fragment "$FRAGMENT" -summary "$SUMMARY" \
+	-throttle "$THROTTLE" -throttle-loads "$THROTTLE_LOADS" ||
 	{ echo "pagebench FAILED (exit $?): no page timings"; note "page timings: FAILED"; }
 
 # ---------------------------------------------------------------------------

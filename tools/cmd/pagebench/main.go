@@ -1,19 +1,25 @@
 // Command pagebench measures the built page in headless Chromium and prints figures; it is a
 // benchmark (./build.sh bench runs it from bench/bench.sh), never a timed test.
 //
-//	pagebench -dist dist -minimal DIR [-config netlify.toml] [-loads 7] [-renders 1000]
+//	pagebench -dist dist -minimal DIR [-config netlify.toml] [-loads 7] [-renders 1000] [-throttle desktop]
 //
 // It serves -dist (the site) and -minimal (a page that only awaits a minimal Go wasm, which
 // bench/bench.sh generates) on 127.0.0.1 free ports with the headers of netlify.toml, then:
 //
 //  1. cold loads: for each load a new Chromium with a fresh profile and the cache disabled
 //     opens the bare site (until its prerendered example claim is complete), the site at a
-//     permalink and the minimal page, interleaved; each prints its bytes over the wire. The page itself records,
+//     permalink and the minimal page, interleaved; each prints its bytes over the wire. The minimal
+//     page is loaded in two forms in the same rounds: served raw (as every figure before
+//     -minimal-compressed) and served like the site (a copy of -minimal with the precompressed
+//     copies tools/cmd/site writes, tools/internal/precompress, sent by the same server: brotli).
+//     The page itself records,
 //     with performance.now() (milliseconds since navigation start), when the claim's YAML
 //     appears in #yaml (the link's own claim, not the example: a MutationObserver installed
 //     before any page script), when the
 //     global is set and when the wasm finished downloading. If the page never shows the YAML,
 //     the loads time until fitclaim.render resolves instead, and the output says so.
+//     With -throttle, more cold loads (the site at the permalink, the minimal page in both
+//     forms) under Chromium's network emulation (network.go): a real network's bytes and latency.
 //  2. render latency: in one warm page, 1,000 `await fitclaim.render(target)` calls over varied
 //     targets, each timed in the page with performance.now(); this server also sends COOP/COEP
 //     so the page is cross-origin isolated and the timer's resolution is 5 µs, not 100 µs.
@@ -77,6 +83,9 @@ func main() {
 	output := flag.String("chromium-output", "", "diagnosis: append every Chromium's stdout and stderr to this file (V8's own tracing, e.g. -js-flags=--trace-wasm-compilation-times, prints there)")
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
+	minimalCompressed := flag.Bool("minimal-compressed", true, "with -minimal: also load the minimal page served like the site, in the same rounds: a copy of the directory with the precompressed copies tools/cmd/site writes (brotli -q 11 when the brotli command is installed, gzip -9: tools/internal/precompress), sent by the same server; prints its figures and ratio beside the raw page's (false: the raw page only)")
+	throttle := flag.String("throttle", "", "also a pass of cold loads under Chromium's network emulation (CDP Network.emulateNetworkConditions): the site at the permalink and the minimal page (both forms), interleaved; \"desktop\": Lighthouse's desktop profile, 40 ms and 10 Mbit/s (10 x 1024 kbit/s) down and up; or LATENCY_MS,DOWN_KBIT,UP_KBIT; empty: no such pass")
+	throttleLoads := flag.Int("throttle-loads", -1, "cold loads of each page in the -throttle pass (default: -loads)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -90,6 +99,19 @@ func main() {
 	b.compareConfig = *compareConfig
 	b.rounds = *rounds
 	b.output = *output
+	b.minimalCompressed = *minimalCompressed
+	if *throttle != "" {
+		p, perr := parseThrottle(*throttle)
+		if perr != nil {
+			fmt.Fprintln(os.Stderr, "pagebench: -throttle:", perr)
+			os.Exit(2)
+		}
+		b.throttle = &p
+	}
+	b.throttleLoads = *throttleLoads
+	if b.throttleLoads < 0 {
+		b.throttleLoads = *loads
+	}
 	err = b.run(*dist, *minimal, *config, *fragment, *loads, *renders)
 	if *summary != "" && len(b.summary) > 0 {
 		if f, ferr := os.OpenFile(*summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); ferr == nil {
@@ -124,6 +146,13 @@ type bench struct {
 	compareURL      string        // where it is served
 	chromeTrace     string        // -chrome-trace
 	traceCategories []string      // -chrome-trace-categories
+	// -minimal-compressed: the minimal page served like the site, where (empty: not loaded)
+	minimalCompressed bool
+	minimalBrURL      string
+	minimalBrEncoding string      // of its wasm: "brotli", "gzip" or "none"
+	throttle          *netProfile // -throttle (nil: none)
+	throttleLoads     int
+	network           *netProfile // set: load emulates this network
 }
 
 func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) error {
@@ -152,16 +181,29 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 	fmt.Printf("browser: %s\n", b.version())
 
 	// 1. First rendered claim, cold.
-	if loads > 0 {
-		var base string
-		if minimal != "" {
-			u, stop, err := serve(netlify.NewServer(minimal, cfg, nil), false)
+	throttled := b.throttle != nil && b.throttleLoads > 0
+	var base string
+	if (loads > 0 || throttled) && minimal != "" {
+		u, stop, err := serve(netlify.NewServer(minimal, cfg, nil), false)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		base = u + "/"
+		if b.minimalCompressed {
+			dir, enc, err := b.compressedCopy(minimal)
+			if err != nil {
+				return err
+			}
+			u, stop, err := serve(netlify.NewServer(dir, cfg, nil), false)
 			if err != nil {
 				return err
 			}
 			defer stop()
-			base = u + "/"
+			b.minimalBrURL, b.minimalBrEncoding = u+"/", enc
 		}
+	}
+	if loads > 0 {
 		if b.compare != "" {
 			u, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), false)
 			if err != nil {
@@ -171,6 +213,12 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			b.compareURL = u + "/"
 		}
 		if err := b.coldLoads(site+"/#"+fragment, base, fragment, loads); err != nil {
+			return err
+		}
+	}
+	// 1b. The same under a real network's latency and bandwidth (network.go).
+	if throttled {
+		if err := b.throttledLoads(site+"/#"+fragment, base, fragment, b.throttleLoads); err != nil {
 			return err
 		}
 	}
@@ -363,6 +411,8 @@ type loadResult struct {
 	WasmAsked     *float64 `json:"wasmAsked"`
 	WasmFirstByte *float64 `json:"wasmFirstByte"`
 	Bytes         *float64 `json:"bytes"` // bytes over the wire: the page and every resource it fetched
+	// WasmBody: the wasm's body as it came over the wire (encodedBodySize: compressed, if it was)
+	WasmBody *float64 `json:"wasmBody"`
 	// Marks is the page's own performance marks named fitclaim:NAME (boot.js, app.js, the Go
 	// main), by NAME: where the time to the first claim goes.
 	Marks   map[string]float64 `json:"marks"`
@@ -447,6 +497,12 @@ func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err erro
 	err = chromedp.Run(ctx,
 		network.SetCacheDisabled(true),
 		chromedp.ActionFunc(func(ctx context.Context) error {
+			if b.network == nil {
+				return nil
+			}
+			return b.network.emulate().Do(ctx)
+		}),
+		chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(src).Do(ctx)
 			return err
 		}),
@@ -467,7 +523,7 @@ func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err erro
 	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0) + (wk.fetchedBytes || 0);
 	  const marks = {};
 	  for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("fitclaim:") && !(m.name.slice(9) in marks)) marks[m.name.slice(9)] = m.startTime;
-	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : wk.wasmEnd,
+	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : wk.wasmEnd, wasmBody: w ? w.encodedBodySize : undefined,
 	    wasmAsked: w ? w.requestStart : wk.wasmAsked, wasmFirstByte: w ? w.responseStart : wk.wasmFirstByte, error: B.error, bytes, marks,
 	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined };
 	})()`
@@ -561,9 +617,19 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			if page > 0 && floor > 0 {
 				fmt.Printf("  CPU ratio fitclaim / minimal Go wasm: %.2fx\n", page/floor)
 			}
+			if b.minimalBrURL != "" {
+				if _, err := b.loadTraced(b.minimalBrURL, script("minimal", "dom", minimalDone, "{}"), b.chromeTrace+".minimal-compressed"); err != nil {
+					return err
+				}
+				floor, text := loadCPU(b.chromeTrace+".minimal-compressed", "minimal Go wasm page served like the site ("+b.minimalBrEncoding+")")
+				fmt.Print(text)
+				if page > 0 && floor > 0 {
+					fmt.Printf("  CPU ratio fitclaim / minimal Go wasm served like the site: %.2fx\n", page/floor)
+				}
+			}
 		}
 	}
-	var site, base, bare, other, otherBare []loadResult
+	var site, base, baseBr, bare, other, otherBare []loadResult
 	// loadPair loads one build bare, then at the permalink.
 	loadPair := func(i int, bareURL, siteURL string, bare, site *[]loadResult) error {
 		r, err := b.load(bareURL, script("fitclaim", "dom", exampleDone, renderArg))
@@ -603,14 +669,23 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			}
 		}
 		if minimalURL != "" {
-			r, err := b.load(minimalURL, script("minimal", "dom", minimalDone, "{}"))
-			if err != nil {
-				return err
+			// The two forms of the minimal page, the raw one first in every other round.
+			forms := []func() error{
+				func() error { return b.loadMinimal(i, minimalURL, "", &base) },
 			}
-			if !r.TimedIn {
-				return fmt.Errorf("cold load %d of the minimal page did not finish within %v", i+1, b.timeout)
+			if b.minimalBrURL != "" {
+				br := func() error { return b.loadMinimal(i, b.minimalBrURL, " served like the site", &baseBr) }
+				if i%2 == 1 {
+					forms = append([]func() error{br}, forms...)
+				} else {
+					forms = append(forms, br)
+				}
 			}
-			base = append(base, r)
+			for _, f := range forms {
+				if err := f(); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	what := "the YAML shown (#yaml starts with \"# Generated by fitclaim\")"
@@ -626,12 +701,21 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 		doneLabel = "fitclaim.render resolved"
 	}
 	printLoads(site, doneLabel)
-	var ratio float64
+	var ratio, ratioBr float64
 	if minimalURL != "" {
-		fmt.Printf("  minimal Go wasm page (main only sets a global through syscall/js; the page awaits it)\n")
+		fmt.Printf("  minimal Go wasm page (main only sets a global through syscall/js; the page awaits it),\n")
+		fmt.Printf("  served raw (no precompressed copy beside its files: the yardstick of every figure before; its wasm decodes nothing)\n")
 		printLoads(base, "page awaited the global")
 		ratio = median(pick(site, func(r loadResult) *float64 { return r.Done })) / median(pick(base, func(r loadResult) *float64 { return r.Done }))
 		fmt.Printf("  ratio fitclaim / minimal Go wasm: %.2fx\n", ratio)
+		if len(baseBr) > 0 {
+			fmt.Printf("  minimal Go wasm page served like the site (the same files with the precompressed copies tools/cmd/site writes,\n")
+			fmt.Printf("  brotli -q 11 and gzip -9, sent by the same server: its wasm came %s), the same rounds\n", b.minimalBrEncoding)
+			printLoads(baseBr, "page awaited the global")
+			ratioBr = median(pick(site, func(r loadResult) *float64 { return r.Done })) / median(pick(baseBr, func(r loadResult) *float64 { return r.Done }))
+			fmt.Printf("  ratio fitclaim / minimal Go wasm served like the site: %.2fx (paired by round: %s)\n", ratioBr, pairedRatios(site, baseBr))
+			fmt.Printf("  ratio fitclaim / minimal Go wasm served raw: %.2fx (paired by round: %s)\n", ratio, pairedRatios(site, base))
+		}
 	}
 	fmt.Printf("  bare page (no fragment), until the prerendered example claim is complete (YAML, summary, table)\n")
 	printLoads(bare, "example claim shown")
@@ -657,8 +741,13 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 	}
 	fitMed := median(pick(site, func(r loadResult) *float64 { return r.Done }))
 	if minimalURL != "" {
-		b.note("%-44s %.0f ms median of %d cold loads; minimal Go wasm %.0f ms; ratio %.2fx", label, fitMed, n,
-			median(pick(base, func(r loadResult) *float64 { return r.Done })), ratio)
+		b.note("%-44s %.0f ms median of %d cold loads; minimal Go wasm %.0f ms; ratio %.2fx (the minimal Go wasm served raw: %s over the wire)", label, fitMed, n,
+			median(pick(base, func(r loadResult) *float64 { return r.Done })), ratio, human(median(pick(base, func(r loadResult) *float64 { return r.Bytes }))))
+		if len(baseBr) > 0 {
+			b.note("%-44s %.0f ms median; minimal Go wasm served like the site (%s, %s over the wire) %.0f ms; ratio %.2fx", "first claim vs minimal served like the site", fitMed,
+				b.minimalBrEncoding, human(median(pick(baseBr, func(r loadResult) *float64 { return r.Bytes }))),
+				median(pick(baseBr, func(r loadResult) *float64 { return r.Done })), ratioBr)
+		}
 	} else {
 		b.note("%-44s %.0f ms median of %d cold loads", label, fitMed, n)
 	}
@@ -716,6 +805,47 @@ func printLoads(rs []loadResult, done string) {
 	if xs := pick(rs, func(r loadResult) *float64 { return r.Bytes }); len(xs) > 0 {
 		fmt.Printf("    %-34s %8.0f B\n", "bytes over the wire (median)", median(xs))
 	}
+	// The wasm's own body over the wire and the rate it came at (its encoded bytes over
+	// responseStart → responseEnd; under -throttle that span also holds the emulated latency,
+	// which Chromium applies after the first byte: network.go's check).
+	body := pick(rs, func(r loadResult) *float64 { return r.WasmBody })
+	var rates []float64
+	for _, r := range rs {
+		if r.WasmBody != nil && r.Wasm != nil && r.WasmFirstByte != nil && *r.Wasm > *r.WasmFirstByte {
+			rates = append(rates, *r.WasmBody*8/1e6/((*r.Wasm-*r.WasmFirstByte)/1000))
+		}
+	}
+	if len(body) > 0 && median(body) > 0 {
+		fmt.Printf("    %-34s %8.0f B", "wasm body over the wire (median)", median(body))
+		if len(rates) > 0 {
+			fmt.Printf(", first byte → last at %.1f Mbit/s [%.1f..%.1f]", median(rates), slices.Min(rates), slices.Max(rates))
+		}
+		fmt.Println()
+	}
+}
+
+// human is a byte count for the summary: "1.93 MB", "712.4 KB" (as bench/bench.sh writes them).
+func human(b float64) string {
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.2f MB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+// loadMinimal loads the minimal page at url once (round i) and appends the result to dst.
+func (b *bench) loadMinimal(i int, url, form string, dst *[]loadResult) error {
+	r, err := b.load(url, script("minimal", "dom", minimalDone, "{}"))
+	if err != nil {
+		return err
+	}
+	if !r.TimedIn {
+		return fmt.Errorf("cold load %d of the minimal page%s did not finish within %v", i+1, form, b.timeout)
+	}
+	*dst = append(*dst, r)
+	return nil
 }
 
 // markNames lists the marks the loads recorded, in the order of their median times.

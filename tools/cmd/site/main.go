@@ -8,7 +8,7 @@
 //     (assets.go);
 //   - writes the service worker's cache version and precache list into sw.js (sw.go);
 //   - writes a brotli (when the brotli command is there) and a gzip copy beside each text file
-//     and the wasm, for servers that send precompressed files (compress.go).
+//     and the wasm, for servers that send precompressed files (tools/internal/precompress).
 //
 // The output is built in a temporary directory beside -out and moved into place at the end, so
 // a failed build leaves the previous site intact.
@@ -21,6 +21,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/tools/internal/precompress"
 )
 
 // wasmName is the page's engine as web/ refers to it.
@@ -106,7 +108,7 @@ func build(root, out, wasmPkg, example string, bundle bool) error {
 	if err := writeServiceWorker(tmp); err != nil {
 		return err
 	}
-	if err := precompress(tmp); err != nil {
+	if err := precompress.Dir(tmp); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

@@ -1,4 +1,8 @@
-package main
+// Package precompress writes the precompressed copies a static server sends (NAME.br, NAME.gz
+// beside each compressible file): tools/cmd/site writes them into the site it builds, and
+// tools/cmd/pagebench into its copy of the minimal Go wasm page, so the page bench's yardstick
+// is served as the site is (tools/internal/netlify's server sends them).
+package precompress
 
 import (
 	"bytes"
@@ -14,17 +18,17 @@ import (
 // compressible: the text files and the wasm; images are compressed already.
 var compressible = []string{".html", ".js", ".css", ".wasm", ".svg", ".webmanifest", ".json", ".txt"}
 
-// precompress writes NAME.gz (gzip -9) and, when the brotli command is installed, NAME.br
+// Dir writes NAME.gz (gzip -9) and, when the brotli command is installed, NAME.br
 // (brotli -q 11) beside each compressible file, keeping only copies smaller than the file.
 // A server that sends precompressed files (tools/internal/netlify does) then spends no time
 // compressing, and the bench measures the bytes a visitor receives.
-func precompress(dir string) error {
+func Dir(dir string) error {
 	brotli, _ := exec.LookPath("brotli")
 	if brotli == "" {
 		fmt.Fprintln(os.Stderr, "==> note: no brotli command; writing gzip copies only")
 	}
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !isCompressible(p) {
+		if err != nil || d.IsDir() || !Compressible(p) {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -54,7 +58,8 @@ func precompress(dir string) error {
 	})
 }
 
-func isCompressible(p string) bool {
+// Compressible reports whether Dir writes copies of the file p (by its name).
+func Compressible(p string) bool {
 	for _, ext := range compressible {
 		if strings.HasSuffix(p, ext) {
 			return true

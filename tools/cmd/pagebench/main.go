@@ -149,6 +149,7 @@ type bench struct {
 	// -minimal-compressed: the minimal page served like the site, where (empty: not loaded)
 	minimalCompressed bool
 	minimalBrURL      string
+	minimalBrDir      string      // its directory (for -throttle's check)
 	minimalBrEncoding string      // of its wasm: "brotli", "gzip" or "none"
 	throttle          *netProfile // -throttle (nil: none)
 	throttleLoads     int

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -116,6 +117,7 @@ func (b *bench) compressedCopy(dir string) (string, string, error) {
 			enc = "gzip"
 		}
 	}
+	b.minimalBrDir = out
 	return out, enc, nil
 }
 
@@ -211,7 +213,8 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 // checkThrottle measures what the emulation does to responses of known sizes, on loopback, in a
 // fresh Chromium emulating prof: one after another, 512 KiB and 2 MiB of random bytes (nothing
 // to compress), 2 MiB of zeros sent gzip-encoded (a few KB over the wire) and 2 MiB of random hex
-// digits sent gzip-encoded (about half over the wire). Each one's first
+// digits sent gzip-encoded (about half over the wire); and the minimal page's wasm fetched whole,
+// raw and brotli (the -minimal-compressed copy), without the page's streamed compile. Each one's first
 // byte → last against its size at the emulated rate says whether the limit holds, and whether it
 // is on the bytes over the wire (the encoded body) or the decoded ones.
 func (b *bench) checkThrottle(prof netProfile) (string, error) {
@@ -249,6 +252,24 @@ func (b *bench) checkThrottle(prof netProfile) (string, error) {
 	mux.HandleFunc("/big", blob(random, ""))
 	mux.HandleFunc("/zeros", blob(gzipped(make([]byte, big)), "gzip"))
 	mux.HandleFunc("/hex", blob(gzipped(hex), "gzip"))
+	paths := []string{"/small", "/big", "/zeros", "/hex"}
+	// The minimal page's wasm as the two forms send it, fetched whole (no compile): the
+	// emulation's rate for a brotli body, beside the page's own streamed read of it.
+	if b.minimalBrDir != "" {
+		wasm, _ := filepath.Glob(filepath.Join(b.minimalBrDir, "*.wasm"))
+		if len(wasm) > 0 {
+			raw, err1 := os.ReadFile(wasm[0])
+			br, err2 := os.ReadFile(wasm[0] + ".br")
+			if err1 == nil {
+				mux.HandleFunc("/wasm-raw", blob(raw, ""))
+				paths = append(paths, "/wasm-raw")
+			}
+			if err2 == nil {
+				mux.HandleFunc("/wasm-br", blob(br, "br"))
+				paths = append(paths, "/wasm-br")
+			}
+		}
+	}
 	u, stop, err := serve(mux, false)
 	if err != nil {
 		return "", err
@@ -267,9 +288,9 @@ func (b *bench) checkThrottle(prof netProfile) (string, error) {
 		Encoded, Decoded, Transfer float64
 	}
 	var got []entry
-	const js = `(async () => {
+	js := `(async () => {
 	  const out = [];
-	  for (const p of ["/small", "/big", "/zeros", "/hex"]) {
+	  for (const p of PATHS) {
 	    const u = new URL(p, location.href).href;
 	    await (await fetch(u)).arrayBuffer();
 	    const e = performance.getEntriesByName(u).pop();
@@ -277,6 +298,8 @@ func (b *bench) checkThrottle(prof netProfile) (string, error) {
 	  }
 	  return out;
 	})()`
+	list, _ := json.Marshal(paths)
+	js = strings.Replace(js, "PATHS", string(list), 1)
 	if err := chromedp.Run(ctx, network.SetCacheDisabled(true), prof.emulate(), chromedp.Navigate(u+"/"),
 		chromedp.Evaluate(js, &got, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
 		return "", fmt.Errorf("the throttle check: %w", err)

@@ -84,7 +84,7 @@ func main() {
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	minimalCompressed := flag.Bool("minimal-compressed", true, "with -minimal: also load the minimal page served like the site, in the same rounds: a copy of the directory with the precompressed copies tools/cmd/site writes (brotli -q 11 when the brotli command is installed, gzip -9: tools/internal/precompress), sent by the same server; prints its figures and ratio beside the raw page's (false: the raw page only)")
-	throttle := flag.String("throttle", "", "also a pass of cold loads under Chromium's network emulation (CDP Network.emulateNetworkConditions): the site at the permalink and the minimal page (both forms), interleaved; \"desktop\": Lighthouse's desktop profile, 40 ms and 10 Mbit/s (10 x 1024 kbit/s) down and up; or LATENCY_MS,DOWN_KBIT,UP_KBIT; empty: no such pass")
+	throttle := flag.String("throttle", "", "also a pass of cold loads under Chromium's network emulation (CDP Network.emulateNetworkConditions): the site at the permalink and the minimal page (both forms), and -compare's build at the permalink, interleaved; \"desktop\": Lighthouse's desktop profile, 40 ms and 10 Mbit/s (10 x 1024 kbit/s) down and up; or LATENCY_MS,DOWN_KBIT,UP_KBIT; empty: no such pass")
 	throttleLoads := flag.Int("throttle-loads", -1, "cold loads of each page in the -throttle pass (default: -loads)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -204,15 +204,15 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			b.minimalBrURL, b.minimalBrEncoding = u+"/", enc
 		}
 	}
-	if loads > 0 {
-		if b.compare != "" {
-			u, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), false)
-			if err != nil {
-				return err
-			}
-			defer stop()
-			b.compareURL = u + "/"
+	if b.compare != "" && (loads > 0 || throttled) {
+		u, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), false)
+		if err != nil {
+			return err
 		}
+		defer stop()
+		b.compareURL = u + "/"
+	}
+	if loads > 0 {
 		if err := b.coldLoads(site+"/#"+fragment, base, fragment, loads); err != nil {
 			return err
 		}

@@ -122,7 +122,7 @@ func (b *bench) compressedCopy(dir string) (string, string, error) {
 }
 
 // throttledLoads is step 1b: n cold loads of the site at the permalink and of the minimal page
-// in both forms, their order rotating each round, each in a new Chromium that emulates
+// in both forms (and of -compare's build at the permalink), their order rotating each round, each in a new Chromium that emulates
 // b.throttle; it prints each page's figures, the ratios of the medians and the rate each wasm's
 // body came at (the check that the emulation limits the bytes over the wire).
 func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) error {
@@ -138,14 +138,21 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 	done := yamlDone(q.Get("m"))
 	type form struct {
 		label, url, src string
+		minimal         bool // a minimal page (else a build of the site)
 		res             []loadResult
 	}
 	forms := []*form{{label: "fitclaim page #" + fragment + ", until the YAML is shown", url: siteURL, src: script("fitclaim", "dom", done, renderArg)}}
 	if minimalURL != "" {
-		forms = append(forms, &form{label: "minimal Go wasm page, served raw", url: minimalURL, src: script("minimal", "dom", minimalDone, "{}")})
+		forms = append(forms, &form{label: "minimal Go wasm page, served raw", url: minimalURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 		if b.minimalBrURL != "" {
-			forms = append(forms, &form{label: "minimal Go wasm page, served like the site (" + b.minimalBrEncoding + ")", url: b.minimalBrURL, src: script("minimal", "dom", minimalDone, "{}")})
+			forms = append(forms, &form{label: "minimal Go wasm page, served like the site (" + b.minimalBrEncoding + ")", url: b.minimalBrURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 		}
+	}
+	// -compare: the other build at the permalink, in the same rounds (a diagnosis: not in the summary)
+	var other *form
+	if b.compareURL != "" {
+		other = &form{label: "-compare " + b.compare + " at the permalink, until the YAML is shown", url: b.compareURL + "#" + fragment, src: script("fitclaim", "dom", done, renderArg)}
+		forms = append(forms, other)
 	}
 	check, err := b.checkThrottle(prof)
 	if err != nil {
@@ -179,7 +186,7 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 	for _, f := range forms {
 		fmt.Printf("  %s\n", f.label)
 		what := "page awaited the global"
-		if f == forms[0] {
+		if !f.minimal {
 			what = "YAML shown (first rendered claim)"
 		}
 		printLoads(f.res, what)
@@ -194,16 +201,25 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 				})))
 		}
 	}
-	if len(forms) == 1 {
-		b.note("%-44s %.0f ms median of %d cold loads", "first claim, "+prof.Name+" network", median(pick(forms[0].res, done2)), n)
-		return nil
-	}
 	site := median(pick(forms[0].res, done2))
 	var parts []string
 	for _, f := range forms[1:] {
+		if !f.minimal {
+			continue
+		}
 		m := median(pick(f.res, done2))
 		fmt.Printf("  ratio fitclaim / %s: %.2fx (paired by round: %s)\n", strings.TrimPrefix(f.label, "minimal Go wasm page, "), site/m, pairedRatios(forms[0].res, f.res))
+		if other != nil {
+			fmt.Printf("  -compare: ratio to the minimal Go wasm %s: %.2fx\n", strings.TrimPrefix(f.label, "minimal Go wasm page, "), median(pick(other.res, done2))/m)
+		}
 		parts = append(parts, fmt.Sprintf("%s %.0f ms, ratio %.2fx", strings.TrimPrefix(f.label, "minimal Go wasm page, "), m, site/m))
+	}
+	if other != nil {
+		fmt.Printf("  ratio -dist / -compare at the permalink: %.2fx (paired by round: %s)\n", site/median(pick(other.res, done2)), pairedRatios(forms[0].res, other.res))
+	}
+	if len(parts) == 0 {
+		b.note("%-44s %.0f ms median of %d cold loads", "first claim, "+prof.Name+" network", site, n)
+		return nil
 	}
 	b.note("%-44s %.0f ms median of %d cold loads (%.0f ms, %.0f kbit/s); minimal Go wasm %s", "first claim, "+prof.Name+" network", site, n,
 		prof.Latency, prof.Down*8/1024, strings.Join(parts, "; "))

@@ -26,6 +26,9 @@ type traceEvent struct {
 		Name string `json:"name"` // a thread_name event's
 		Data struct {
 			StartTime float64 `json:"startTime"` // performance.now() of a mark, ms
+			// DocumentLoaderURL: a navigationStart's document; "" (with isLoadingMainFrame) for an
+			// SVG image's own isolated document (the page's icon.svg), nil when the trace omits it
+			DocumentLoaderURL *string `json:"documentLoaderURL"`
 		} `json:"data"`
 	} `json:"args"`
 }

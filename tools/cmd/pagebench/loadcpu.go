@@ -37,10 +37,15 @@ func loadCPU(path, label string) (float64, string) {
 		}
 	}
 	// The page's main thread is the renderer's CrRendererMain that navigated last (the first
-	// navigation of a new tab is about:blank's).
+	// navigation of a new tab is about:blank's). An SVG image (the page's icon.svg) is a
+	// document of its own with a navigationStart of no URL, on the page's thread, later: not it
+	// (under -throttle the icon comes mid-load and the window started there).
 	var main thread
 	t0 := -1.0
 	for _, e := range evs {
+		if u := e.Args.Data.DocumentLoaderURL; u != nil && *u == "" {
+			continue
+		}
 		if e.Name == "navigationStart" && names[thread{e.Pid, e.Tid}] == "CrRendererMain" && e.Ts > t0 {
 			t0, main = e.Ts, thread{e.Pid, e.Tid}
 		}

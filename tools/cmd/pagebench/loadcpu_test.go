@@ -8,7 +8,7 @@ import (
 )
 
 // A made-up load: renderer pid 1 (main thread 10, V8's worker 11), browser pid 2 (thread 20).
-// Navigation at 1,000 µs, done at 31,000 µs. Counted, by outermost event inside the window:
+// Navigation at 1,000 µs (an SVG image's document's at 20,000 µs is not the page's), done at 31,000 µs. Counted, by outermost event inside the window:
 // main: a task of 8 ms CPU (its nested lazy compile of 2 ms and streaming read of 3 ms are not
 // counted again) + a task of 4 ms = 12 ms; V8's worker: a TurboFan job of 5 ms; the browser:
 // 3 ms. Not counted: a main-thread task before the navigation (1 ms), one ending after done
@@ -19,7 +19,8 @@ const loadTrace = `{"traceEvents":[
 {"name":"thread_name","ph":"M","pid":1,"tid":11,"args":{"name":"ThreadPoolForegroundWorker"}},
 {"name":"thread_name","ph":"M","pid":2,"tid":20,"args":{"name":"CrBrowserMain"}},
 {"name":"RunTask","ph":"X","pid":1,"tid":10,"ts":500,"dur":400,"tdur":1000},
-{"name":"navigationStart","ph":"R","pid":1,"tid":10,"ts":1000},
+{"name":"navigationStart","ph":"R","pid":1,"tid":10,"ts":1000,"args":{"data":{"documentLoaderURL":"http://127.0.0.1/#m=x"}}},
+{"name":"navigationStart","ph":"R","pid":1,"tid":10,"ts":20000,"args":{"data":{"documentLoaderURL":""}}},
 {"name":"fitclaim:compile-start","ph":"I","pid":1,"tid":10,"ts":2000,"tts":100},
 {"name":"RunTask","ph":"X","pid":1,"tid":10,"ts":3000,"dur":10000,"tdur":8000},
 {"name":"wasm.CompileLazy","ph":"X","pid":1,"tid":10,"ts":3000,"dur":2000,"tdur":2000},

@@ -78,7 +78,7 @@ func main() {
 	summary := flag.String("summary", "", "also append the headline figures to this file")
 	trace := flag.String("render-trace", "", "diagnosis: write every timed render of step 2 (start, duration, target) and Go's collections (GODEBUG=gctrace=1) to this file, as JSON")
 	jsFlags := flag.String("js-flags", "", "diagnosis: V8 flags for Chromium (--js-flags), e.g. --no-wasm-tier-up; the page must not need any")
-	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal, whose CPU time it prints by thread and by the page's marks")
+	chromeTrace := flag.String("chrome-trace", "", "diagnosis: write Chromium's trace of step 2 (V8's wasm compiles, GC, the page's marks) to this file, and of one more cold load of each page of step 1 to FILE.load and FILE.minimal (with -throttle, one more throttled load of each page of that pass too: FILE.throttled.load, .minimal, ...), whose CPU time it prints by thread and by the page's marks")
 	categories := flag.String("chrome-trace-categories", strings.Join(traceCategories, ","), "diagnosis: -chrome-trace's categories, comma-separated (the fitclaim-bench marks need blink.user_timing; fewer categories, less of the trace's own cost)")
 	output := flag.String("chromium-output", "", "diagnosis: append every Chromium's stdout and stderr to this file (V8's own tracing, e.g. -js-flags=--trace-wasm-compilation-times, prints there)")
 	var chromiumArgs multiFlag
@@ -86,6 +86,8 @@ func main() {
 	minimalCompressed := flag.Bool("minimal-compressed", true, "with -minimal: also load the minimal page served like the site, in the same rounds: a copy of the directory with the precompressed copies tools/cmd/site writes (brotli -q 11 when the brotli command is installed, gzip -9: tools/internal/precompress), sent by the same server; prints its figures and ratio beside the raw page's (false: the raw page only)")
 	throttle := flag.String("throttle", "", "also a pass of cold loads under Chromium's network emulation (CDP Network.emulateNetworkConditions): the site at the permalink and the minimal page (both forms), and -compare's build at the permalink, interleaved; \"desktop\": Lighthouse's desktop profile, 40 ms and 10 Mbit/s (10 x 1024 kbit/s) down and up; or LATENCY_MS,DOWN_KBIT,UP_KBIT; empty: no such pass")
 	throttleLoads := flag.Int("throttle-loads", -1, "cold loads of each page in the -throttle pass (default: -loads)")
+	streamOnlyFlag := flag.Bool("stream-only", false, "diagnosis: with -throttle, also load in the same throttled rounds a page that only fetches and compiles -dist's engine (its preload's file, the same bytes and headers) as web/boot.js does, compileStreaming, and runs nothing: the site's ratio to it is what the page adds to its own wasm's bytes and compile")
+	netLogFlag := flag.Bool("network-log", false, "diagnosis: with -throttle, print every request of each throttled load from CDP's Network events as the page received them (sent, priority, headers, its body's first and last chunk, finished, bytes over the wire), the bytes other requests received while the wasm's body came and the wasm's gaps of 20 ms or more between chunks")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -109,6 +111,8 @@ func main() {
 		b.throttle = &p
 	}
 	b.throttleLoads = *throttleLoads
+	b.netLog = *netLogFlag
+	b.streamOnly = *streamOnlyFlag
 	if b.throttleLoads < 0 {
 		b.throttleLoads = *loads
 	}
@@ -154,6 +158,10 @@ type bench struct {
 	throttle          *netProfile // -throttle (nil: none)
 	throttleLoads     int
 	network           *netProfile // set: load emulates this network
+	netLog            bool        // -network-log: print each throttled load's requests
+	streamOnly        bool        // -stream-only
+	streamOnlyURL     string      // -stream-only: where the page that only compiles the site's wasm is served
+	lastNet           *netLog     // the last load's, with -network-log
 }
 
 func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) error {
@@ -203,6 +211,18 @@ func (b *bench) run(dist, minimal, config, fragment string, loads, renders int) 
 			defer stop()
 			b.minimalBrURL, b.minimalBrEncoding = u+"/", enc
 		}
+	}
+	if b.streamOnly && throttled {
+		dir, err := b.streamOnlyDir(dist)
+		if err != nil {
+			return err
+		}
+		u, stop, err := serve(netlify.NewServer(dir, cfg, nil), false)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		b.streamOnlyURL = u + "/"
 	}
 	if b.compare != "" && (loads > 0 || throttled) {
 		u, stop, err := serve(netlify.NewServer(b.compare, otherCfg, nil), false)
@@ -451,7 +471,15 @@ func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err erro
 	defer cancel()
 	var mu sync.Mutex
 	var console []string
+	var nl *netLog
+	if b.netLog {
+		nl = newNetLog()
+		b.lastNet = nl
+	}
 	chromedp.ListenTarget(ctx, func(ev any) {
+		if nl != nil {
+			nl.event(ev)
+		}
 		var line string
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -138,20 +139,25 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 	done := yamlDone(q.Get("m"))
 	type form struct {
 		label, url, src string
-		minimal         bool // a minimal page (else a build of the site)
+		file            string // -chrome-trace's suffix for its traced throttled load
+		minimal         bool   // a minimal page (else a build of the site)
 		res             []loadResult
 	}
-	forms := []*form{{label: "fitclaim page #" + fragment + ", until the YAML is shown", url: siteURL, src: script("fitclaim", "dom", done, renderArg)}}
+	forms := []*form{{label: "fitclaim page #" + fragment + ", until the YAML is shown", file: "load", url: siteURL, src: script("fitclaim", "dom", done, renderArg)}}
 	if minimalURL != "" {
-		forms = append(forms, &form{label: "minimal Go wasm page, served raw", url: minimalURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
+		forms = append(forms, &form{label: "minimal Go wasm page, served raw", file: "minimal", url: minimalURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 		if b.minimalBrURL != "" {
-			forms = append(forms, &form{label: "minimal Go wasm page, served like the site (" + b.minimalBrEncoding + ")", url: b.minimalBrURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
+			forms = append(forms, &form{label: "minimal Go wasm page, served like the site (" + b.minimalBrEncoding + ")", file: "minimal-compressed", url: b.minimalBrURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 		}
+	}
+	// -stream-only: the site's own wasm, fetched and compiled by a page that does nothing else
+	if b.streamOnlyURL != "" {
+		forms = append(forms, &form{label: "a page that only streams and compiles the site's wasm (-stream-only)", file: "stream-only", url: b.streamOnlyURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 	}
 	// -compare: the other build at the permalink, in the same rounds (a diagnosis: not in the summary)
 	var other *form
 	if b.compareURL != "" {
-		other = &form{label: "-compare " + b.compare + " at the permalink, until the YAML is shown", url: b.compareURL + "#" + fragment, src: script("fitclaim", "dom", done, renderArg)}
+		other = &form{label: "-compare " + b.compare + " at the permalink, until the YAML is shown", file: "compare", url: b.compareURL + "#" + fragment, src: script("fitclaim", "dom", done, renderArg)}
 		forms = append(forms, other)
 	}
 	check, err := b.checkThrottle(prof)
@@ -175,6 +181,34 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 				return fmt.Errorf("throttled cold load %d of %s: %s", i+1, f.url, r.Error)
 			}
 			f.res = append(f.res, r)
+			if b.netLog && b.lastNet != nil {
+				done := "-"
+				if r.Done != nil {
+					done = fmt.Sprintf("%.0f ms", *r.Done)
+				}
+				marks := make([]string, 0, len(r.Marks))
+				for k, v := range r.Marks {
+					marks = append(marks, fmt.Sprintf("%s %.0f", k, v))
+				}
+				sort.Strings(marks)
+				fmt.Printf("  round %d, %s: done %s; marks %v\n", i+1, f.label, done, marks)
+				fmt.Print(b.lastNet.report(f.label))
+			}
+		}
+	}
+	if b.chromeTrace != "" {
+		// Diagnosis: one more load of each page under the same emulation, traced, not counted.
+		fmt.Println("CPU time of one traced throttled load of each page (-chrome-trace, FILE.throttled.*):")
+		for _, f := range forms {
+			file := b.chromeTrace + ".throttled." + f.file
+			if _, err := b.loadTraced(f.url, f.src, file); err != nil {
+				return err
+			}
+			_, text := loadCPU(file, f.label)
+			fmt.Print(text)
+			if b.netLog && b.lastNet != nil {
+				fmt.Print(b.lastNet.report(f.label + " (traced)"))
+			}
 		}
 	}
 	done2 := func(r loadResult) *float64 { return r.Done }
@@ -211,6 +245,9 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 		fmt.Printf("  ratio fitclaim / %s: %.2fx (paired by round: %s)\n", strings.TrimPrefix(f.label, "minimal Go wasm page, "), site/m, pairedRatios(forms[0].res, f.res))
 		if other != nil {
 			fmt.Printf("  -compare: ratio to the minimal Go wasm %s: %.2fx\n", strings.TrimPrefix(f.label, "minimal Go wasm page, "), median(pick(other.res, done2))/m)
+		}
+		if f.url == b.streamOnlyURL {
+			continue // a diagnosis: not in the summary
 		}
 		parts = append(parts, fmt.Sprintf("%s %.0f ms, ratio %.2fx", strings.TrimPrefix(f.label, "minimal Go wasm page, "), m, site/m))
 	}

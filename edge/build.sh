@@ -10,6 +10,7 @@
 # EDGE_LDFLAGS replaces the linker flags ("-s -w": no symbols; edge/bench/prof/run.sh sets it
 # empty so that a CPU profile names Go's functions).
 # EDGE_GCFLAGS, when set, is passed as -gcflags (experiments: edge/README.md's seventh session).
+# EDGE_MERGE_DATA=0 skips merging app.wasm's data segments (tools/cmd/wasmmerge; edge/README.md).
 # Usage: edge/build.sh [outdir]    (also: ./build.sh edge); outdir defaults to dist-edge/
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,6 +26,12 @@ go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$stage/asse
 rm "$stage/assets/worker.mjs"
 cp "$root/edge/entry.mjs" "$stage/assets/entry.mjs"
 GOOS=js GOARCH=wasm go build -trimpath ${EDGE_GCFLAGS:+"-gcflags=$EDGE_GCFLAGS"} -ldflags="${EDGE_LDFLAGS--s -w}" -tags "${EDGE_BUILD_TAGS:-}" -o "$stage/assets/app.wasm" ./wasm/edge
+# Go's linker writes the data section as ~85,000 small segments; merged (the same memory image,
+# tools/internal/wasmdata) the upload's gzip is ~150 KB smaller, further under the free plan's
+# 3 MB (edge/README.md, the ninth session's data segments).
+if [[ "${EDGE_MERGE_DATA:-1}" != 0 ]]; then
+  (cd "$root/tools" && go run ./cmd/wasmmerge "$stage/assets/app.wasm")
+fi
 
 # Builds running at once (several developers' test runs) must not nest one output in another.
 exec 9>"${TMPDIR:-/tmp}/fitclaim-edge-build.lock"

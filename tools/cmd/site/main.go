@@ -160,8 +160,8 @@ func buildWasm(root, pkg, out string) error {
 // on a real network is bound by the engine's compressed size (bench/README.md, "Data
 // segments"), so the engine is shipped with its segments merged: the memory it starts with is
 // byte for byte the same (memory starts zeroed; wasmdata refuses anything it cannot prove
-// that for). How 128 was chosen: bench/README.md.
-const dataGap = 128
+// that for). How its 128 was chosen: bench/README.md.
+const dataGap = wasmdata.Gap
 
 // mergeDataSegments rewrites a built wasm with its data segments merged (dataGap). It runs
 // before the asset's hash is taken and before the precompressed copies are written.

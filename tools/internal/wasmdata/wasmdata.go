@@ -33,6 +33,10 @@ const (
 
 var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
 
+// Gap is the gap the shipped wasm files are merged at (tools/cmd/site, edge/build.sh through
+// tools/cmd/wasmmerge): chosen by measurement, bench/README.md "Data segments".
+const Gap = 128
+
 // Stats describes what MergeData did.
 type Stats struct {
 	SegmentsBefore, SegmentsAfter int

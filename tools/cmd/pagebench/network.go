@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -128,15 +127,10 @@ func (b *bench) compressedCopy(dir string) (string, string, error) {
 // body came at (the check that the emulation limits the bytes over the wire).
 func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) error {
 	prof := *b.throttle
-	renderArg, err := targetOf(fragment)
+	renderArg, done, err := permalinkLoad(fragment)
 	if err != nil {
 		return err
 	}
-	q, err := url.ParseQuery(fragment)
-	if err != nil {
-		return err
-	}
-	done := yamlDone(q.Get("m"))
 	type form struct {
 		label, url, src string
 		file            string // -chrome-trace's suffix for its traced throttled load

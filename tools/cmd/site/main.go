@@ -72,13 +72,13 @@ func build(root, out, wasmPkg, example string, bundle bool) error {
 	}
 
 	wasm := filepath.Join(work, wasmName)
-	if err := buildWasm(root, wasmPkg, wasm); err != nil {
+	if err := buildWasm(root, wasmPkg, wasm, noInline); err != nil {
 		return err
 	}
 	assets := map[string]string{wasmName: wasm}
 	if _, err := os.Stat(filepath.Join(root, laterWasmPkg)); err == nil {
 		lw := filepath.Join(work, laterWasmName)
-		if err := buildWasm(root, laterWasmPkg, lw); err != nil {
+		if err := buildWasm(root, laterWasmPkg, lw, laterNoInline); err != nil {
 			return err
 		}
 		assets[laterWasmName] = lw
@@ -135,13 +135,26 @@ func build(root, out, wasmPkg, example string, bundle bool) error {
 // their size (bridge.writeResult 15.0 -> 6.4 KB, explain 10.3 -> 2.0 KB), TurboFan's CPU in a
 // cold page ~2.1 -> ~1.5 s; cold renders (pagebench -compare -render-rounds 5, chrt -r 1, load
 // 33-37) p99 2.83 vs 4.67 ms, median 0.605 vs 0.535 ms (more calls). The standard library keeps
-// its inlining.
+// its inlining: without it (all=-l) the page's engine is 48 KB smaller brotli, but its renders are
+// slower (laterNoInline; bench/README.md).
 const noInline = "-gcflags=github.com/fitclaim/fitclaim/...=-l"
 
-// buildWasm builds the page's engine with the flags that keep it small.
-func buildWasm(root, pkg, out string) error {
+// laterNoInline is the compiler's flag for the second engine (laterWasmPkg, fetched on a panel's
+// first use): no inlining in any package. The standard library's and the runtime's inline trees
+// make the pclntab larger and compress worse: without them the second engine is 1,260,793 ->
+// 1,140,500 B brotli (-120,293, -9.5 %; gzip 1,716,792 -> 1,562,682), ~90 ms less of a panel's
+// first use at 10 Mbit/s. Its Go code is slower: in Chromium (wasmbrowsertest, best of 6) a
+// Deployment render 387 -> 481 us, a hardware estimate 303 -> 360 us; its CPU to the first
+// answer (compile, Go's start, one estimate; Node, 8 paired rounds) 0.94x. The page's engine
+// keeps noInline: there all=-l took 48 KB off but its cold renders' median 1.20-1.34x and p99
+// 1.40-1.53x (bench/README.md, "less inlining").
+const laterNoInline = "-gcflags=all=-l"
+
+// buildWasm builds one of the page's engines with the flags that keep it small (gcflags:
+// noInline or laterNoInline).
+func buildWasm(root, pkg, out, gcflags string) error {
 	fmt.Fprintf(os.Stderr, "==> building %s -> %s\n", pkg, filepath.Base(out))
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", noInline, "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", gcflags, "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

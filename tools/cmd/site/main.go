@@ -144,8 +144,10 @@ const noInline = "-gcflags=github.com/fitclaim/fitclaim/...=-l"
 // make the pclntab larger and compress worse: without them the second engine is 1,260,793 ->
 // 1,140,500 B brotli (-120,293, -9.5 %; gzip 1,716,792 -> 1,562,682), ~90 ms less of a panel's
 // first use at 10 Mbit/s. Its Go code is slower: in Chromium (wasmbrowsertest, best of 6) a
-// Deployment render 387 -> 481 us, a hardware estimate 303 -> 360 us; its CPU to the first
-// answer (compile, Go's start, one estimate; Node, 8 paired rounds) 0.94x. The page's engine
+// Deployment render 387 -> 481 us, a hardware estimate 303 -> 360 us, a warm cluster check of
+// 6.6 KB 2.98 -> 5.58 ms (its first, still compiling, ~11-14 ms either way; the panel checks
+// 250 ms after the last keystroke); its CPU to the first answer (compile, Go's start, one
+// estimate; Node, 8 paired rounds) 0.94x. The page's engine
 // keeps noInline: there all=-l took 48 KB off but its cold renders' median 1.20-1.34x and p99
 // 1.40-1.53x (bench/README.md, "less inlining").
 const laterNoInline = "-gcflags=all=-l"

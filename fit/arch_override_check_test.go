@@ -42,3 +42,51 @@ func TestArchOverrideMustBeWhole(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Facts of the KV cache's shape given for a model whose shape they do not complete were dropped
+// in silence: vikhyatk/moondream2 (the catalog knows no layers, KV heads or head size of it) with
+// --layers 24 --kv-heads 32 still had its KV cache estimated per parameter, and a custom 70B with
+// --attention mla --kv-lora-rank 512 --qk-rope-head-dim 64 and no layers too, under a warning that
+// blamed the catalog. They are refused, naming the fact that is missing; layers alone and the
+// experts are kept (they also count a mixture of experts' routed layers and split its weights).
+func TestArchOverrideOfUnknownShape(t *testing.T) {
+	for _, c := range []struct {
+		set   func(*target.Target)
+		field string
+	}{
+		{func(t *target.Target) { t.KVHeads = 32 }, "layers"},
+		{func(t *target.Target) { t.Layers, t.KVHeads = 24, 32 }, "headDim"},
+		{func(t *target.Target) { t.Layers, t.HeadDim = 24, 64 }, "kvHeads"},
+		{func(t *target.Target) { t.Attention = "mha" }, "layers"},
+		{func(t *target.Target) { t.SlidingWindow, t.SlidingLayers = 512, 4 }, "layers"},
+		{func(t *target.Target) { t.Attention, t.KVLoraRank = "mla", 512 }, "layers"},
+		{func(t *target.Target) {
+			t.Model, t.ParamsB, t.Attention, t.KVLoraRank, t.QKRopeHeadDim = "", 70, "mla", 512, 64
+		}, "layers"},
+	} {
+		tg := target.Default()
+		tg.Model, tg.Sizing = "vikhyatk/moondream2", target.SizingKV
+		c.set(&tg)
+		_, err := Resolve(tg)
+		var fe *target.FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), "would size nothing") {
+			t.Errorf("%+v: %v; want an error on %s", tg, err, c.field)
+		}
+	}
+	for _, set := range []func(*target.Target){
+		func(t *target.Target) {},
+		func(t *target.Target) { t.Layers = 24 },
+		func(t *target.Target) { t.Experts = 8 },
+		func(t *target.Target) { t.Layers, t.KVHeads, t.HeadDim = 24, 32, 64 },
+		func(t *target.Target) {
+			t.Model, t.ParamsB, t.Attention, t.KVLoraRank, t.Layers = "", 70, "mla", 512, 61
+		},
+	} {
+		tg := target.Default()
+		tg.Model, tg.Sizing = "vikhyatk/moondream2", target.SizingKV
+		set(&tg)
+		if _, err := Resolve(tg); err != nil {
+			t.Errorf("%+v: %v", tg, err)
+		}
+	}
+}

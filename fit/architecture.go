@@ -1,6 +1,10 @@
 package fit
 
-import "github.com/fitclaim/fitclaim/catalog"
+import (
+	"strings"
+
+	"github.com/fitclaim/fitclaim/catalog"
+)
 
 // Attention kinds (data/architectures.md, column `attention`).
 const (
@@ -200,6 +204,9 @@ func (a *Architecture) checkOverridden() error {
 	if err := atMostLayers("slidingLayers", a.SlidingLayers); err != nil {
 		return err
 	}
+	if err := a.checkShapeKnown(needs); err != nil {
+		return err
+	}
 	switch a.Attention {
 	case AttentionHybrid:
 		return atMostLayers("fullAttentionLayers", a.FullAttentionLayers)
@@ -210,6 +217,39 @@ func (a *Architecture) checkOverridden() error {
 		}
 	}
 	return nil
+}
+
+// checkShapeKnown refuses facts of the KV cache's shape given for a model whose shape is still
+// not whole with them (a custom model, or a catalog entry llmfit's catalog knows no layers, KV
+// heads or head size of): its KV cache would be the per-parameter estimate, and what was given
+// would size nothing. It names the first fact missing. Layers alone and the experts are not such
+// facts: they also count a mixture of experts' routed layers and split its weights.
+func (a *Architecture) checkShapeKnown(needs func(name, why string) error) error {
+	if a.CachesKV() {
+		return nil
+	}
+	var given []string
+	for _, name := range a.Overridden {
+		switch name {
+		case "layers", "experts", "expertsPerToken":
+		default:
+			given = append(given, deviceField(name).Label)
+		}
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	missing := "layers"
+	switch {
+	case a.Layers <= 0:
+	case a.Attention == AttentionMLA: // its latent is checked before: only the layers can be missing
+	case a.KVHeads <= 0:
+		missing = "kvHeads"
+	default:
+		missing = "headDim"
+	}
+	return needs(missing, "the KV cache is sized from the model's layers, KV heads and head dimension, and this model's are not known, so the "+
+		strings.Join(given, ", ")+" given would size nothing")
 }
 
 // CachesKV reports whether the shape is complete enough for the per-layer KV formulas.

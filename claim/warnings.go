@@ -43,7 +43,11 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			w = append(w, fit.EmbeddingNote(b.Model.Name))
 		}
 		if b.KVEstimated {
-			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): the catalog lacks this model's layers, KV heads or head size")
+			why := "the catalog lacks this model's layers, KV heads or head size"
+			if b.Custom { // not in the catalog: the user can give them
+				why = "give the model's Layers, KV heads and Head dimension (layers, kvHeads, headDim) to size it"
+			}
+			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): "+why)
 		}
 	}
 	if !b.Driver.Bandwidth {

@@ -80,3 +80,18 @@ func TestWarningNoKVRoom(t *testing.T) {
 		t.Errorf("room %d, warnings %q", r.Bounds.KVTokensRoom, r.Warnings)
 	}
 }
+
+// A custom model sized without its shape was told "the catalog lacks this model's layers, KV
+// heads or head size": it is not in the catalog, and the fix is the user's to make.
+func TestEstimatedKVWarningOfCustomModel(t *testing.T) {
+	tg := target.Default()
+	tg.ParamsB, tg.Sizing = 70, target.SizingKV
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the KV cache is estimated (0.000008 GB per billion parameters per token): give the model's Layers, KV heads and Head dimension (layers, kvHeads, headDim) to size it"
+	if !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+}

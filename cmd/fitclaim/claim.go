@@ -51,7 +51,8 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 			continue
 		}
 		if !isField && name != flagPermalink {
-			return c, fmt.Errorf("unknown flag --%s", name)
+			typed, _, _ := strings.Cut(a, "=") // as typed: "-s" is not "--s"
+			return c, fmt.Errorf("unknown flag %s", typed)
 		}
 		if !hasValue {
 			if i+1 >= len(args) {

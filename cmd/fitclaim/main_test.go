@@ -63,6 +63,9 @@ func TestClaimErrors(t *testing.T) {
 		{[]string{"claim", "no-such-model-anywhere-xyz"}, exitError, "Model (model, m): no model in the catalog matches"},
 		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "Claim name (name): must be a DNS-1123 subdomain"},
 		{[]string{"claim", "--bogus"}, exitUsage, "unknown flag --bogus"},
+		// The flag as typed: a permalink key tried as a short flag was reported as "--s".
+		{[]string{"claim", "x", "-s", "kv"}, exitUsage, "unknown flag -s\n"},
+		{[]string{"claim", "x", "--bogus=1"}, exitUsage, "unknown flag --bogus\n"},
 		{[]string{"claim", "a", "b"}, exitUsage, "one model at a time"},
 		{[]string{"claim", "x", "--min-tps"}, exitUsage, "--min-tps needs a value"},
 		{[]string{"claim", "--permalink", "m=x", "--min-tps", "3"}, exitUsage, "--permalink carries the whole target"},

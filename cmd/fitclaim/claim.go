@@ -102,6 +102,9 @@ func linkTarget(link string) string {
 	if hasFragment {
 		return fragment
 	}
+	if strings.Contains(link, "://") { // a page or API address with no target in it
+		return ""
+	}
 	return link
 }
 

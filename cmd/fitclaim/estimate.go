@@ -33,8 +33,8 @@ func parseEstimateArgs(args []string) (target.Values, bool, error) {
 	if c.hasLink {
 		return nil, false, fmt.Errorf("unknown flag --%s", flagPermalink)
 	}
-	for key := range c.values {
-		if f, ok := target.ByKey(key); ok && f.Flag != "" && !slices.Contains(estimate.Flags, f.Flag) {
+	for i := range target.Fields { // in the table's order: the same flag named every time
+		if f := &target.Fields[i]; len(c.values[f.Key]) > 0 && f.Flag != "" && !slices.Contains(estimate.Flags, f.Flag) {
 			return nil, false, fmt.Errorf("unknown flag --%s", f.Flag)
 		}
 	}

@@ -118,3 +118,15 @@ func TestEstimateDataSpellings(t *testing.T) {
 		t.Errorf("exit %d: %s%s, want %s", code, got, errOut, want)
 	}
 }
+
+// Of several flags estimate does not read, the message named one at random (a map's order):
+// it names the first in the field table's order, every time.
+func TestEstimateUnknownFlagsNamedInOrder(t *testing.T) {
+	for range 20 {
+		_, errOut, code := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-h100-sxm",
+			"--driver", "nvidia", "--sizing", "kv", "--efficiency", "50", "--min-tps", "3")
+		if code != exitUsage || !strings.Contains(errOut, "unknown flag --min-tps\n") {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+	}
+}

@@ -30,6 +30,11 @@ var Flags = []string{
 	"params", "active-params", "layers", "kv-heads", "head-dim", "quant", "context", "sequences",
 	"kv-cache", "count", "on", "memory", "bandwidth", "family", "unified",
 	"engine", "gpu-memory-utilization", "max-num-seqs", "max-num-batched-tokens",
+	// The architecture's overrides, which the API's estimate.json and the page's hardware mode
+	// read from the same keys (att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept): added so the
+	// command line answers what they answer.
+	"attention", "sliding-window", "sliding-layers", "full-attention-layers", "csa-layers", "hca-layers",
+	"kv-lora-rank", "qk-rope-head-dim", "experts", "experts-per-token",
 }
 
 // ParseQuery reads a target, and the device it names, from query pairs (the claim's codec and

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/edge/api"
 )
 
 // The JSON is exactly the contract's keys: tokensPerSecond only when it fits, reason only when
@@ -127,6 +130,30 @@ func TestEstimateUnknownFlagsNamedInOrder(t *testing.T) {
 			"--driver", "nvidia", "--sizing", "kv", "--efficiency", "50", "--min-tps", "3")
 		if code != exitUsage || !strings.Contains(errOut, "unknown flag --min-tps\n") {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+	}
+}
+
+// The API's estimate.json and the page's hardware mode read the architecture's overrides (att,
+// sw, sl, fal, csal, hcal, klr, qkr, ne, nept); fitclaim estimate refused their flags ("unknown
+// flag --sliding-window"), so a link's estimate could not be asked on the command line.
+func TestEstimateTakesTheAPIsArchitectureKeys(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		query string
+	}{
+		{[]string{"Qwen/Qwen3-8B", "--sliding-window", "1024", "--sliding-layers", "30"}, "m=Qwen%2FQwen3-8B&sw=1024&sl=30"},
+		{[]string{"Qwen/Qwen3-8B", "--attention", "hybrid", "--full-attention-layers", "9"}, "m=Qwen%2FQwen3-8B&att=hybrid&fal=9"},
+		{[]string{"--params", "70", "--layers", "61", "--attention", "mla", "--kv-lora-rank", "512", "--qk-rope-head-dim", "64"},
+			"p=70&L=61&att=mla&klr=512&qkr=64"},
+		{[]string{"--params", "30", "--active-params", "3", "--layers", "48", "--kv-heads", "4", "--head-dim", "128",
+			"--experts", "128", "--experts-per-token", "8"}, "p=30&ap=3&L=48&kvh=4&hd=128&ne=128&nept=8"},
+	} {
+		out, errOut, code := runCLI(append([]string{"estimate", "--on", "nvidia-h100-sxm", "--json"}, c.flags...)...)
+		w := httptest.NewRecorder()
+		api.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/estimate.json?on=nvidia-h100-sxm&"+c.query, nil))
+		if code != 0 || w.Code != 200 || strings.TrimSpace(out) != strings.TrimSpace(w.Body.String()) {
+			t.Errorf("%q: exit %d %q\n got %s\nwant %s (%d)", c.flags, code, errOut, out, w.Body.String(), w.Code)
 		}
 	}
 }

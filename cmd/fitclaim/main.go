@@ -89,7 +89,8 @@ Usage:
   fitclaim deploy MODEL [flags]    the claim template, a Deployment that runs the model on it
                                    (--engine vllm|llama.cpp, --image I) and a Service (YAML)
   fitclaim estimate MODEL | --params B [--active-params B --layers N --kv-heads N --head-dim N]
-      [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N]
+      [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N] [--engine E]
+      [--attention K --sliding-window N ... (the kv architecture flags below)]
       (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
                                    does it fit on this hardware, and how fast (FAMILIES)
   fitclaim check --slices FILE|- MODEL [flags] [--json]   will the claim find devices in my

@@ -31,7 +31,7 @@ type Field struct {
 	Device  bool   // one of the device the estimate runs on: only fitclaim estimate reads it
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
-	// default; for a string, "") passes and means Derived. Strings: at most MaxLen bytes and, when Choices is set
+	// default; for a string, "") passes and means Derived. Strings: at most MaxLen characters and, when Choices is set
 	// and Open is not, one of Choices (ignoring case when Fold).
 	Min, Max float64
 	ZeroOK   bool

@@ -71,3 +71,21 @@ func TestBlankModelIsNoModel(t *testing.T) {
 		}
 	}
 }
+
+// A text's limit counts characters, as its message and the page's input (maxLength) do: 101
+// Chinese characters (303 bytes) were refused as "must be at most 300 characters (got 303)".
+func TestTextLimitCountsCharacters(t *testing.T) {
+	tg := Default()
+	tg.Model = strings.Repeat("模", 101)
+	if err := tg.Validate(); err != nil {
+		t.Errorf("101 characters: %v", err)
+	}
+	tg.Model = strings.Repeat("模", 301)
+	if err := tg.Validate(); err == nil || !strings.HasSuffix(err.Error(), "must be at most 300 characters (got 301)") {
+		t.Errorf("301 characters: %v", err)
+	}
+	tg.Model = strings.Repeat("m", 301)
+	if err := tg.Validate(); err == nil || !strings.HasSuffix(err.Error(), "must be at most 300 characters (got 301)") {
+		t.Errorf("301 ASCII characters: %v", err)
+	}
+}

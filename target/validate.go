@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Validate checks every field against the table, in the table's order, then the rules that tie
@@ -42,8 +43,13 @@ func (f *Field) check(t *Target) error {
 		if s == "" && f.ZeroOK {
 			return nil
 		}
+		// Characters, as the message says and the page's input counts them (maxLength), not bytes:
+		// 101 Chinese characters were "at most 300 characters (got 303)". len(s) first: a string
+		// of at most MaxLen bytes has at most MaxLen characters, and most are ASCII.
 		if len(s) > f.MaxLen {
-			return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(len(s)) + ")")
+			if n := utf8.RuneCountInString(s); n > f.MaxLen {
+				return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(n) + ")")
+			}
 		}
 		if s == "" && f.Derived != "" { // the zero value means "derive it"
 			return nil

@@ -6,6 +6,7 @@ import (
 	"hash/crc64"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -343,3 +344,19 @@ func newClient() *http.Client {
 
 // workerdIdleTimeout is how long workerd keeps an idle kept-alive connection open.
 const workerdIdleTimeout = 5 * time.Second
+
+// The search text's limit counts characters, as the model's does: a search of 101 Chinese
+// characters (303 bytes) was refused as "q: must be at most 300 characters (got 303)".
+func TestModelsQueryLimitCountsCharacters(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		code int
+		want string
+	}{{101, 200, "[]"}, {301, 400, "q: must be at most 300 characters (got 301)\n"}} {
+		w := httptest.NewRecorder()
+		api.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/models?q="+url.QueryEscape(strings.Repeat("模", c.n)), nil))
+		if w.Code != c.code || !strings.HasPrefix(w.Body.String(), c.want) {
+			t.Errorf("%d characters: %d %q", c.n, w.Code, w.Body.String())
+		}
+	}
+}

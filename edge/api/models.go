@@ -30,8 +30,8 @@ func models(raw string) (string, string, error) {
 		}
 	}
 	query := q.Get("q")
-	if len(query) > maxSearch {
-		return "", "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(len(query)) + ")"}
+	if n := utf8.RuneCountInString(query); n > maxSearch { // characters, as the model's own limit counts them
+		return "", "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(n) + ")"}
 	}
 	found := claim.SearchModels(query, limit)
 	if text, ok := modelsJSON(found); ok {

@@ -232,13 +232,27 @@ func vllmReserve(f VLLMFloor, weightsGiB, kvGiB float64) (float64, string) {
 	f.KVGiB = max(f.KVGiB, kvGiB)
 	mem := f.GiB()
 	need := f.WeightsGiB + f.ActivationGiB + f.NonTorchGiB + f.KVGiB
-	outside := vllmDeviceGiB(need, f.Utilization) - need
+	device := vllmDeviceGiB(need, f.Utilization)
+	outside, left := device-need, 0.0
+	// Where the CUDA graphs' room sets the device (CUDAGraphGiB / (1 − u) above need / u: small
+	// models, or a utilization near 1), only device × (1 − u) is outside the budget; the rest is
+	// budget the needs leave, which vLLM gives to KV blocks. (Qwen3-1.7B printed "1.45 outside
+	// --gpu-memory-utilization 0.9" on an 11.20 GiB device, whose 10 % is 1.12.)
+	if f.Utilization < 1 {
+		if l := device*f.Utilization - need; l >= 0.005 {
+			outside, left = device*(1-f.Utilization), l
+		}
+	}
 	if f.Graphs == "" {
 		f.Graphs = runtimeCUDA.Graphs
 	}
 	words := twoDecimals(mem-weightsGiB-kvGiB) + " GiB for " + VLLMEngine + ": " + twoDecimals(f.ActivationGiB) +
 		" activation peak + " + twoDecimals(f.NonTorchGiB) + " non-torch + " + twoDecimals(outside) +
 		" outside --gpu-memory-utilization " + ftoa(f.Utilization) + " (vLLM's " + f.Graphs + ", ≤ " + twoDecimals(f.CUDAGraphGiB) + ")"
+	if left > 0 {
+		words += " + " + twoDecimals(left) + " budget left to KV blocks (" + twoDecimals(device) +
+			" GiB is the least device that leaves the " + f.Graphs + " their room)"
+	}
 	if blocks := f.KVGiB - kvGiB; blocks >= 0.005 {
 		words += " + " + twoDecimals(blocks) + " KV blocks beyond the cache"
 	}

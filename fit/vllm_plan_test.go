@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/target"
@@ -192,5 +193,32 @@ func TestVLLMReserveWords(t *testing.T) {
 		if words != c.words {
 			t.Errorf("pool %v kv %v u %v:\n got %q\nwant %q", c.pool, c.kv, c.u, words, c.words)
 		}
+	}
+}
+
+// Where the CUDA graphs' room sets the device, only its share beyond the utilization is outside
+// the budget: the rest is budget the needs leave, which vLLM gives to KV blocks. Qwen3-1.7B's
+// kv claim under vLLM printed "1.45 outside --gpu-memory-utilization 0.9" on an 11.20 GiB device,
+// whose 10 % is 1.12.
+func TestVLLMReserveWordsGraphsSetTheDevice(t *testing.T) {
+	// need 1 + 2 + 0.5 + 1 = 4.5, / 0.9 = 5 < 1.12 / 0.1 = 11.2, + 0.44 = 11.64; reserve
+	// 11.64 − 1 − 1 = 9.64 = 2 + 0.5 + 1.12 outside (11.2 × 0.1) + 5.58 budget (11.2 × 0.9 − 4.5) + 0.44
+	f := VLLMFloor{WeightsGiB: 1, ActivationGiB: 2, NonTorchGiB: 0.5, KVGiB: 1, Utilization: 0.9, CUDAGraphGiB: 1.12, ShortfallGiB: 0.44}
+	mem, words := vllmReserve(f, 1, 1)
+	nearly(t, "floor", mem, 11.64, 1e-9)
+	want := "9.64 GiB for vLLM V1 engine v0.11–v0.20: 2.00 activation peak + 0.50 non-torch + 1.12 outside --gpu-memory-utilization 0.9 " +
+		"(vLLM's CUDA graphs, ≤ 1.12) + 5.58 budget left to KV blocks (11.20 GiB is the least device that leaves the CUDA graphs their room) + 0.44 the driver keeps"
+	if words != want {
+		t.Errorf("\n got %q\nwant %q", words, want)
+	}
+	// The same on a catalog model: Qwen3-1.7B at its 8,192 tokens.
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Engine = "Qwen/Qwen3-1.7B", target.SizingKV, target.EngineVLLM
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Reserve, "1.12 outside --gpu-memory-utilization 0.9") || !strings.Contains(b.Reserve, "budget left to KV blocks") {
+		t.Errorf("Qwen3-1.7B: %s", b.Reserve)
 	}
 }

@@ -862,3 +862,25 @@ func TestSearchSameAsScan(t *testing.T) {
 		}
 	}
 }
+
+// A model's Hugging Face address names its owner/name, which is the catalog's name: pasted whole
+// it was "no model in the catalog matches", closest HuggingFaceM4/idefics2-8b.
+func TestLookupHubAddress(t *testing.T) {
+	for _, q := range []string{"https://huggingface.co/Qwen/Qwen3-8B", "huggingface.co/qwen/qwen3-8b/", "hf.co/Qwen/Qwen3-8B",
+		"https://huggingface.co/Qwen/Qwen3-8B/tree/main", "https://huggingface.co/Qwen/Qwen3-8B?library=vllm", " https://hf.co/Qwen/Qwen3-8B#model-card "} {
+		if m, err := Lookup(q); err != nil || m.Name != "Qwen/Qwen3-8B" {
+			t.Errorf("%q: %v, %v", q, m, err)
+		}
+	}
+	// Not in the catalog: the suggestions are for the address's model.
+	_, err := Lookup("https://huggingface.co/Qwen/Qwen3-8B-Instruct")
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || !strings.HasPrefix(nf.Suggestions[0], "Qwen/") {
+		t.Errorf("not in the catalog: %v", err)
+	}
+	for _, q := range []string{"https://huggingface.co/", "https://huggingface.co/Qwen", "hf.co//x"} {
+		if _, err := Lookup(q); err == nil {
+			t.Errorf("%q: found", q)
+		}
+	}
+}

@@ -49,6 +49,9 @@ func Lookup(name string) (*Model, error) {
 	if query == "" {
 		return nil, &NotFoundError{Query: name}
 	}
+	if id, ok := hubID(query); ok {
+		return Lookup(id)
+	}
 	if i, ok := exactName(query); ok {
 		return model(i), nil
 	}
@@ -268,4 +271,24 @@ func (q *myers) distance(b string, bound int) int {
 		}
 	}
 	return min(score, bound+1)
+}
+
+// hubID is the model a Hugging Face address names ("https://huggingface.co/Qwen/Qwen3-8B",
+// "hf.co/Qwen/Qwen3-8B/tree/main"): its owner/name, which the catalog's names are. A pasted address
+// was "no model in the catalog matches"; the closest names offered for the whole address were
+// unrelated (HuggingFaceM4/idefics2-8b for Qwen/Qwen3-8B).
+func hubID(query string) (string, bool) {
+	lower := strings.ToLower(query)
+	for _, p := range [...]string{"https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "https://hf.co/", "http://hf.co/", "hf.co/"} {
+		if strings.HasPrefix(lower, p) {
+			rest, _, _ := strings.Cut(query[len(p):], "?")
+			rest, _, _ = strings.Cut(rest, "#")
+			parts := strings.SplitN(rest, "/", 3)
+			if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+				return "", false
+			}
+			return parts[0] + "/" + parts[1], true
+		}
+	}
+	return "", false
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fitclaim/fitclaim/estimate"
+	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -25,20 +26,17 @@ func estimateField(field string) string {
 
 // parseEstimateArgs reads the command line as claim does (the flags are the field table's),
 // taking only the flags the estimate reads.
-func parseEstimateArgs(args []string) (target.Values, bool, error) {
+func parseEstimateArgs(args []string) (claimArgs, error) {
 	c, err := parseClaimArgs(args)
 	if err != nil {
-		return nil, false, err
-	}
-	if c.hasLink {
-		return nil, false, fmt.Errorf("unknown flag --%s", flagPermalink)
+		return c, err
 	}
 	for i := range target.Fields { // in the table's order: the same flag named every time
 		if f := &target.Fields[i]; len(c.values[f.Key]) > 0 && f.Flag != "" && !slices.Contains(estimate.Flags, f.Flag) {
-			return nil, false, fmt.Errorf("unknown flag --%s", f.Flag)
+			return c, fmt.Errorf("unknown flag --%s", f.Flag)
 		}
 	}
-	return c.values, c.json, nil
+	return c, nil
 }
 
 func runEstimate(args []string, stdout, stderr io.Writer) int {
@@ -46,11 +44,17 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	v, asJSON, err := parseEstimateArgs(args)
+	c, err := parseEstimateArgs(args)
 	if err != nil {
 		return usageError(stderr, "estimate", err)
 	}
-	e, err := estimate.Run(v)
+	asJSON := c.json
+	var e fit.Estimate
+	if c.hasLink { // a page link of the hardware mode or an estimate.json link: the API's answer
+		e, err = estimate.RunRaw(linkTarget(c.permalink))
+	} else {
+		e, err = estimate.Run(c.values)
+	}
 	if err != nil {
 		var fe *target.FieldError
 		if errors.As(err, &fe) {

@@ -157,3 +157,20 @@ func TestEstimateTakesTheAPIsArchitectureKeys(t *testing.T) {
 		}
 	}
 }
+
+// claim, deploy and check take --permalink; estimate refused it ("unknown flag --permalink"), so
+// the page's hardware mode and an estimate.json link could not be asked on the command line.
+func TestEstimatePermalink(t *testing.T) {
+	const q = "m=Qwen%2FQwen3-8B&on=nvidia-h100-sxm&sw=1024&sl=30"
+	w := httptest.NewRecorder()
+	api.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/estimate.json?"+q, nil))
+	for _, link := range []string{"https://fitclaim.example/#" + q, "https://fitclaim.example/api/v1/estimate.json?" + q, q} {
+		out, errOut, code := runCLI("estimate", "--json", "--permalink", link)
+		if code != 0 || w.Code != 200 || strings.TrimSpace(out) != strings.TrimSpace(w.Body.String()) {
+			t.Errorf("%s: exit %d %q\n got %s\nwant %s", link, code, errOut, out, w.Body.String())
+		}
+	}
+	if _, errOut, code := runCLI("estimate", "--permalink", q, "--on", "nvidia-t4"); code != exitUsage || !strings.Contains(errOut, "--permalink carries the whole target") {
+		t.Errorf("--permalink with --on: exit %d %q", code, errOut)
+	}
+}

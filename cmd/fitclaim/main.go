@@ -93,6 +93,8 @@ Usage:
       [--attention K --sliding-window N ... (the kv architecture flags below)]
       (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
                                    does it fit on this hardware, and how fast (FAMILIES)
+  fitclaim estimate --permalink LINK  the same for a page link of the hardware mode or an
+                                   estimate.json link [--json]
   fitclaim check --slices FILE|- MODEL [flags] [--json]   will the claim find devices in my
                                    cluster? (kubectl get resourceslices -o yaml); exit 3 if not
       [--claims FILE|-]            devices the cluster's claims hold are not free

@@ -28,6 +28,9 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	} else {
 		why := ""
 		if b.Engine == target.EngineVLLM {
+			if kv := fit.VLLMKVCacheRefusal(b); kv != "" { // sized as asked, for a start-up vLLM refuses
+				w = append(w, kv)
+			}
 			why = fit.VLLMRefusal(b) // vLLM's words for a context or a device count it refuses
 		}
 		if m := b.MaxContext; m > 0 && b.ContextTokens > m && why == "" {

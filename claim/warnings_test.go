@@ -95,3 +95,21 @@ func TestEstimatedKVWarningOfCustomModel(t *testing.T) {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
 }
+
+// A kv claim with engine vllm and a KV-cache type vLLM has not (q8_0, q4_0: llama.cpp's) was
+// sized without a word; `fitclaim deploy` refused to start it.
+func TestVLLMClaimWarnsOfLlamaCppKVCache(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.KVCache, tg.Engine = "Qwen/Qwen3-8B", target.SizingKV, "q4_0", target.EngineVLLM
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "vLLM has no q4_0 KV cache (it is llama.cpp's): set kvCache fp8, or engine llama.cpp"; !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+	tg.Engine = "" // the llama.cpp-style reserve: q4_0 is its own
+	if r, err = Render(tg); err != nil || slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "KV cache (it is llama.cpp's)") }) {
+		t.Errorf("llama.cpp: %v %q", err, r.Warnings)
+	}
+}

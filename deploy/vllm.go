@@ -47,7 +47,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		p.Args = append(p.Args, "--kv-cache-dtype", "fp8")
 		p.Explain = append(p.Explain, "kv:     --kv-cache-dtype fp8, as the claim was sized (1 byte per element)")
 	case "q8_0", "q4_0":
-		blocking = append(blocking, "vLLM has no "+b.KVCache+" KV cache (it is llama.cpp's): set kvCache fp8, or engine llama.cpp")
+		blocking = append(blocking, fit.VLLMKVCacheRefusal(b))
 	}
 	if flag, line, problem := vllmWeights(b); problem != "" {
 		blocking = append(blocking, problem)

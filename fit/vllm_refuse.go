@@ -24,10 +24,25 @@ func VLLMRefusal(b *Bounds) string {
 	return vllmHeadsRefusal(b.Model.Arch.AttentionHeads, b.Target.Count)
 }
 
+// VLLMKVCacheRefusal is vLLM's refusal of a KV-cache type it has not (--kv-cache-dtype takes auto
+// or fp8 kinds; q8_0 and q4_0 are llama.cpp's), or "" for fp16 and fp8. vLLM refuses it when it
+// reads its arguments, before any memory or length is counted.
+func VLLMKVCacheRefusal(b *Bounds) string {
+	switch b.KVCache {
+	case "q8_0", "q4_0":
+		return "vLLM has no " + b.KVCache + " KV cache (it is llama.cpp's): set kvCache fp8, or engine llama.cpp"
+	}
+	return ""
+}
+
 // refuse turns a start-up that memory allows into vLLM's refusal (VLLMRefusal): it does not
 // start, for that reason; the longest --max-model-len that would is the model's maximum (or less,
 // where memory says so), none for a tensor-parallel size vLLM refuses at any length.
 func (r *VLLMResult) refuse(b *Bounds) {
+	if why := VLLMKVCacheRefusal(b); why != "" { // no length starts with a KV-cache type vLLM has not
+		r.Starts, r.Reason, r.MaxModelLen = false, why, 0
+		return
+	}
 	why := VLLMRefusal(b)
 	if why == "" {
 		return

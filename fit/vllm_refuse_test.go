@@ -39,3 +39,28 @@ func TestVLLMRefusal(t *testing.T) {
 		t.Error("unknown heads refused")
 	}
 }
+
+// vLLM has no q8_0 or q4_0 KV cache (llama.cpp's types): `fitclaim deploy` said so, but the
+// estimate under vLLM said "vLLM starts: GPU KV cache size 689264 tokens" for Qwen3-8B with a
+// q8_0 cache on an H100, and a kv claim with engine vllm sized it without a word.
+func TestVLLMRefusesLlamaCppKVCache(t *testing.T) {
+	for _, kv := range []string{"q8_0", "q4_0"} {
+		tg := target.Default()
+		tg.Model, tg.KVCache, tg.Engine, tg.On = "Qwen/Qwen3-8B", kv, target.EngineVLLM, "nvidia-h100-sxm"
+		e, err := EstimateOn(tg, DeviceOf(&tg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "vLLM has no " + kv + " KV cache (it is llama.cpp's): set kvCache fp8, or engine llama.cpp"
+		if e.VLLM == nil || e.VLLM.Starts || e.VLLM.MaxModelLen != 0 || e.VLLM.Reason != want {
+			t.Errorf("%s: %+v", kv, e.VLLM)
+		}
+	}
+	for _, kv := range []string{"fp16", "fp8"} {
+		tg := target.Default()
+		tg.Model, tg.KVCache, tg.Engine, tg.On = "Qwen/Qwen3-8B", kv, target.EngineVLLM, "nvidia-h100-sxm"
+		if e, err := EstimateOn(tg, DeviceOf(&tg)); err != nil || !e.VLLM.Starts {
+			t.Errorf("%s: %v %+v", kv, err, e.VLLM)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -24,28 +23,6 @@ type plan struct {
 	Problems []string // each says what goes wrong and the fix
 	Starts   bool
 	Summary  string // one line: "vLLM starts: N requests of L tokens at once", or why not
-}
-
-// checkpointQuantized reports whether a repository's format (checkpointFormat) is pre-quantized
-// weights the engine reads from the checkpoint's config: AWQ, GPTQ, AutoRound, FP8, INT8 (W8A8),
-// NVFP4, MXFP4 and the mixed releases (gpt-oss's MXFP4 experts + BF16). GGUF and MLX are files
-// vLLM does not serve from these repositories; the rest hold 16-bit weights.
-func checkpointQuantized(own string) bool {
-	switch own {
-	case "AWQ-4bit", "AWQ-8bit", "GPTQ-Int4", "GPTQ-Int8", "AutoRound-4bit", "FP8", "INT8", "NVFP4", "MXFP4":
-		return true
-	}
-	return strings.Contains(own, " experts + ") && !strings.Contains(own, "mlx") // gpt-oss, DeepSeek-V4, Kimi-K2.5
-}
-
-// ggufType reports whether a quantization is one of llama.cpp's GGUF tensor types (the names
-// llama.cpp's -hf REPO:TYPE selects a file by).
-func ggufType(q string) bool {
-	switch q {
-	case "F32", "F16", "BF16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q4_0", "Q3_K_M", "Q2_K":
-		return true
-	}
-	return false
 }
 
 func itoa(n int) string            { return strconv.Itoa(n) }

@@ -41,7 +41,7 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 	case "fp8":
 		p.Problems = append(p.Problems, "llama.cpp has no fp8 KV cache: set kvCache q8_0 (the same 1 byte per element), or engine vllm")
 	}
-	formatOK := ggufType(b.Quant)
+	formatOK := fit.GGUFType(b.Quant)
 	switch {
 	case !formatOK:
 		p.Problems = append(p.Problems, "llama.cpp reads GGUF files and "+b.Quant+" is not a GGUF type: set quant Q4_K_M (or another GGUF type), or engine vllm")

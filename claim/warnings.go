@@ -31,6 +31,9 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			if kv := fit.VLLMKVCacheRefusal(b); kv != "" { // sized as asked, for a start-up vLLM refuses
 				w = append(w, kv)
 			}
+			if _, _, weights := fit.VLLMWeights(b); weights != "" { // sized for weights vLLM would not load
+				w = append(w, weights)
+			}
 			why = fit.VLLMRefusal(b) // vLLM's words for a context or a device count it refuses
 		}
 		if m := b.MaxContext; m > 0 && b.ContextTokens > m && why == "" {

@@ -113,3 +113,21 @@ func TestVLLMClaimWarnsOfLlamaCppKVCache(t *testing.T) {
 		t.Errorf("llama.cpp: %v %q", err, r.Warnings)
 	}
 }
+
+// A kv claim under vLLM sized for weights vLLM would not load (a GGUF type of a 16-bit
+// repository) was written without a word; `fitclaim deploy` refused to start it.
+func TestVLLMClaimWarnsOfWeightsItWouldNotLoad(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Quant, tg.Engine = "Qwen/Qwen3-8B", target.SizingKV, "Q4_K_M", target.EngineVLLM
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "vLLM would load Qwen/Qwen3-8B's 16-bit weights") }) {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+	tg.Quant = "BF16"
+	if r, err = Render(tg); err != nil || slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "vLLM would load") }) {
+		t.Errorf("BF16: %v %q", err, r.Warnings)
+	}
+}

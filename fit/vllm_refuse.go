@@ -43,6 +43,10 @@ func (r *VLLMResult) refuse(b *Bounds) {
 		r.Starts, r.Reason, r.MaxModelLen = false, why, 0
 		return
 	}
+	if _, _, why := VLLMWeights(b); why != "" { // vLLM would not serve the weights this was sized for
+		r.Starts, r.Reason, r.MaxModelLen = false, why, 0
+		return
+	}
 	why := VLLMRefusal(b)
 	if why == "" {
 		return

@@ -64,3 +64,30 @@ func TestVLLMRefusesLlamaCppKVCache(t *testing.T) {
 		}
 	}
 }
+
+// The estimate under vLLM of weights vLLM would not load said "vLLM starts" on the weights it
+// was sized for (Qwen3-8B at Q4_K_M, a GGUF type: 4.67 GiB, GPU KV cache 443248 tokens), where
+// `fitclaim deploy` said vLLM would load the 16-bit checkpoint; now it does not start, with
+// deploy's words. What vLLM loads as sized (BF16, FP8, Q8_0 as fp8, a quantized checkpoint as it
+// is) still starts.
+func TestVLLMRefusesWeightsItWouldNotLoad(t *testing.T) {
+	for _, c := range []struct {
+		model, quant string
+		starts       bool
+	}{
+		{"Qwen/Qwen3-8B", "Q4_K_M", false}, {"Qwen/Qwen3-8B", "MXFP4", false}, {"Qwen/Qwen3-8B", "mlx-4bit", false},
+		{"Qwen/Qwen3-8B", "", true}, {"Qwen/Qwen3-8B", "BF16", true}, {"Qwen/Qwen3-8B", "FP8", true}, {"Qwen/Qwen3-8B", "Q8_0", true},
+		{"Qwen/Qwen3-8B-AWQ", "", true}, {"openai/gpt-oss-120b", "", true},
+	} {
+		tg := target.Default()
+		tg.Model, tg.Quant, tg.Engine, tg.On = c.model, c.quant, target.EngineVLLM, "nvidia-h100-sxm"
+		e, err := EstimateOn(tg, DeviceOf(&tg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, why := VLLMWeights(&e.Bounds)
+		if e.VLLM.Starts != c.starts || !c.starts && (e.VLLM.Reason != why || why == "" || e.VLLM.MaxModelLen != 0) {
+			t.Errorf("%s %s: starts %v (want %v), reason %q", c.model, c.quant, e.VLLM.Starts, c.starts, e.VLLM.Reason)
+		}
+	}
+}

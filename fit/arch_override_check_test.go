@@ -73,6 +73,15 @@ func TestArchOverrideOfUnknownShape(t *testing.T) {
 			t.Errorf("%+v: %v; want an error on %s", tg, err, c.field)
 		}
 	}
+	// DeepSeek-R1's layers are known, its KV heads not (MLA caches a latent): GQA needs them. It
+	// fell back to the per-parameter estimate (44.86 GB at 8,192 tokens), the warning blaming the
+	// catalog for layers it has.
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Attention = "deepseek-ai/DeepSeek-R1", target.SizingKV, "gqa"
+	if _, err := Resolve(tg); err == nil || err.Error() != "KV heads (kvHeads, kvh): the KV cache is sized from the model's layers, KV heads and head dimension, "+
+		"and this model's KV heads are not known, so the Attention kind given would size nothing: give KV heads (kvHeads) too" {
+		t.Errorf("DeepSeek-R1 gqa: %v", err)
+	}
 	for _, set := range []func(*target.Target){
 		func(t *target.Target) {},
 		func(t *target.Target) { t.Layers = 24 },

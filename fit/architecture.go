@@ -248,8 +248,9 @@ func (a *Architecture) checkShapeKnown(needs func(name, why string) error) error
 	default:
 		missing = "headDim"
 	}
-	return needs(missing, "the KV cache is sized from the model's layers, KV heads and head dimension, and this model's are not known, so the "+
-		strings.Join(given, ", ")+" given would size nothing")
+	unknown := map[string]string{"layers": "layers are", "kvHeads": "KV heads are", "headDim": "head dimension is"}[missing]
+	return needs(missing, "the KV cache is sized from the model's layers, KV heads and head dimension, and this model's "+unknown+
+		" not known, so the "+strings.Join(given, ", ")+" given would size nothing")
 }
 
 // CachesKV reports whether the shape is complete enough for the per-layer KV formulas.

@@ -193,8 +193,7 @@ func (b *Bounds) resolveModel(t *target.Target) error {
 	}
 	m, err := catalog.Lookup(t.Model)
 	if err != nil {
-		var nf *catalog.NotFoundError
-		if errors.As(err, &nf) && len(nf.Suggestions) == 0 {
+		if nf, ok := errors.AsType[*catalog.NotFoundError](err); ok && len(nf.Suggestions) == 0 {
 			return fieldErr("model", err.Error()+"; or give "+deviceField("paramsB").Label+" (paramsB) for a model that is not in the catalog")
 		}
 		return fieldErr("model", err.Error())

@@ -32,8 +32,7 @@ func RepairLink(fragment string) Repair {
 	}
 	t, errs := ParseQueryPartial(v)
 	for _, err := range errs {
-		var fe *FieldError
-		errors.As(err, &fe)
+		fe, _ := errors.AsType[*FieldError](err)
 		r.drop(pairOf(fe, given), fe)
 	}
 	model, params := field("model"), field("paramsB")
@@ -44,8 +43,8 @@ func RepairLink(fragment string) Repair {
 	}
 	// A value that parses but is out of range: leave it out too, one field at a time.
 	for range Fields {
-		var fe *FieldError
-		if !errors.As(t.Validate(), &fe) {
+		fe, ok := errors.AsType[*FieldError](t.Validate())
+		if !ok {
 			break
 		}
 		f, ok := ByName(fe.Field)

@@ -115,8 +115,7 @@ func AppendPermalink(dst, call []byte) ([]byte, bool) {
 func AppendErrorJSON(dst []byte, err error) []byte {
 	dst = append(dst, `{"message":`...)
 	dst = jsontext.AppendQuote(dst, err.Error())
-	var fe *target.FieldError
-	if errors.As(err, &fe) {
+	if fe, ok := errors.AsType[*target.FieldError](err); ok {
 		for _, kv := range [...][2]string{{"field", fe.Field}, {"key", fe.Key}, {"label", fe.Label}} {
 			dst = append(dst, ',')
 			dst = jsontext.AppendQuote(dst, kv[0])

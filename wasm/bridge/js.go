@@ -178,18 +178,16 @@ func promised(fn func(args []js.Value) (any, error)) js.Func {
 
 func jsError(err error, partial any) js.Value {
 	e := jsErrorType.New(err.Error())
-	var fe *target.FieldError
-	if errors.As(err, &fe) {
+	if fe, ok := errors.AsType[*target.FieldError](err); ok {
 		e.Set("field", fe.Field)
 		e.Set("key", fe.Key)
 		e.Set("label", fe.Label)
 	}
-	var le *linkError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*linkError](err); ok {
 		fields := make([]any, 0, len(le.errs))
 		for _, x := range le.errs {
 			item := map[string]any{"message": x.Error()}
-			if errors.As(x, &fe) {
+			if fe, ok := errors.AsType[*target.FieldError](x); ok {
 				item["field"], item["key"], item["label"] = fe.Field, fe.Key, fe.Label
 			}
 			fields = append(fields, item)

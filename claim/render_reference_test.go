@@ -232,5 +232,5 @@ func selectorLines(d fit.Driver, b *fit.Bounds) []string {
 
 // celString quotes s as a CEL single-quoted string literal.
 func celString(s string) string {
-	return "'" + celEscaper.Replace(s) + "'"
+	return "'" + celEscape(s) + "'"
 }

@@ -1,8 +1,10 @@
 package fit
 
 import (
-	"slices"
+	"cmp"
 	"sort"
+
+	"github.com/fitclaim/fitclaim/internal/smallsort"
 )
 
 // MoEDepth is the decoder layers assumed for a mixture of experts of paramsB (billions) whose
@@ -22,11 +24,34 @@ func MoEDepth(paramsB float64) int {
 	if len(near) == 0 {
 		return 0
 	}
+	// The median (the middle of the sorted depths, the upper one of an even count) by counting:
+	// a depth is a small number (the table's deepest has 94 layers), so no sort is needed, nor its
+	// code in the page's engine (slices.Sort's pdqsort for ints, ~11 KB of wasm), and no
+	// allocation: it runs in every render of a mixture of experts whose depth is unknown.
+	var count [256]int32
+	for _, d := range near {
+		if d.layers < 0 || d.layers >= len(count) {
+			return medianBySort(near)
+		}
+		count[d.layers]++
+	}
+	k := int32(len(near) / 2)
+	for depth, n := range count {
+		if k < n {
+			return depth
+		}
+		k -= n
+	}
+	return 0 // not reached: the counts add up to len(near)
+}
+
+// medianBySort is MoEDepth's median for depths beyond its count (none in the table today).
+func medianBySort(near []moeDepthRow) int {
 	layers := make([]int, len(near))
 	for i, d := range near {
 		layers[i] = d.layers
 	}
-	slices.Sort(layers)
+	smallsort.Func(layers, cmp.Compare[int])
 	return layers[len(layers)/2]
 }
 

@@ -17,11 +17,11 @@ type lineWriter struct {
 // line writes one line: the indent, then parts, written one after the other rather than
 // joined first (a joined line was a string allocated and copied once more, a dozen a claim).
 func (w *lineWriter) line(indent int, parts ...string) {
-	if indent <= len(indentSpaces) {
-		w.b.WriteString(indentSpaces[:indent]) // no new string per line, as strings.Repeat made
-	} else {
-		w.b.WriteString(strings.Repeat(" ", indent))
+	for indent > len(indentSpaces) { // no new string per line, as strings.Repeat made
+		w.b.WriteString(indentSpaces)
+		indent -= len(indentSpaces)
 	}
+	w.b.WriteString(indentSpaces[:indent])
 	for _, s := range parts {
 		w.b.WriteString(s)
 	}

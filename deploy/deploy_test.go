@@ -386,3 +386,23 @@ func TestVLLMRefusesLengthAndTensorParallelSize(t *testing.T) {
 		t.Errorf("4 devices: %q", r.Summary)
 	}
 }
+
+// The header's kv line said "as the claim was sized" beside the engine's KV-cache flag in llmfit's
+// sizing too, where the claim holds no KV cache at all.
+func TestKVLineSaysWhatTheClaimHolds(t *testing.T) {
+	unwrap := func(yaml string) string { return strings.ReplaceAll(yaml, "\n#         ", " ") }
+	for _, c := range []struct {
+		link string
+		o    with
+		want string
+	}{
+		{"m=Qwen%2FQwen3-8B&kv=fp8", with{}, "# kv:     --kv-cache-dtype fp8 (1 byte per element); the claim, in llmfit's sizing, holds no KV cache (sizing kv sizes one)\n"},
+		{"m=Qwen%2FQwen3-8B&kv=fp8&s=kv", with{}, "# kv:     --kv-cache-dtype fp8, as the claim was sized (1 byte per element)\n"},
+		{"m=Qwen%2FQwen3-8B&kv=q8_0", with{Engine: "llama.cpp"}, "# kv:     --cache-type-k/-v q8_0; the claim, in llmfit's sizing, holds no KV cache (sizing kv sizes one)\n"},
+		{"m=Qwen%2FQwen3-8B&kv=q8_0&s=kv", with{Engine: "llama.cpp"}, "# kv:     --cache-type-k/-v q8_0, as the claim was sized\n"},
+	} {
+		if y := unwrap(mustRender(t, c.link, c.o).YAML); !strings.Contains(y, c.want) {
+			t.Errorf("%s %+v: no %q in\n%s", c.link, c.o, c.want, y)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // container is the serving container an engine asks for.
@@ -47,4 +48,14 @@ func vendorNote(b *fit.Bounds, engine string) string {
 		return "the " + engine + " image is its CUDA build and the claim asks for Intel devices: set image to its XPU build"
 	}
 	return ""
+}
+
+// kvSizedAs is what the header's kv line says of the claim beside the engine's KV-cache flag:
+// the claim was sized for that cache in sizing kv; in llmfit's sizing it holds no KV cache at
+// all (the line said "as the claim was sized" there too).
+func kvSizedAs(b *fit.Bounds, unit string) string {
+	if b.Target.Sizing == target.SizingKV {
+		return ", as the claim was sized" + unit
+	}
+	return unit + "; the claim, in llmfit's sizing, holds no KV cache (sizing kv sizes one)"
 }

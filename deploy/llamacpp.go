@@ -37,7 +37,7 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 	switch b.KVCache {
 	case "q8_0", "q4_0":
 		p.Args = append(p.Args, "--cache-type-k", b.KVCache, "--cache-type-v", b.KVCache)
-		p.Explain = append(p.Explain, "kv:     --cache-type-k/-v "+b.KVCache+", as the claim was sized")
+		p.Explain = append(p.Explain, "kv:     --cache-type-k/-v "+b.KVCache+kvSizedAs(b, ""))
 	case "fp8":
 		p.Problems = append(p.Problems, "llama.cpp has no fp8 KV cache: set kvCache q8_0 (the same 1 byte per element), or engine vllm")
 	}

@@ -40,7 +40,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 	switch b.KVCache {
 	case "fp8":
 		p.Args = append(p.Args, "--kv-cache-dtype", "fp8")
-		p.Explain = append(p.Explain, "kv:     --kv-cache-dtype fp8, as the claim was sized (1 byte per element)")
+		p.Explain = append(p.Explain, "kv:     --kv-cache-dtype fp8"+kvSizedAs(b, " (1 byte per element)"))
 	case "q8_0", "q4_0":
 		blocking = append(blocking, fit.VLLMKVCacheRefusal(b))
 	}

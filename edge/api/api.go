@@ -17,7 +17,8 @@
 //	                                      multipart parts slices and claims (check.go)
 //
 // Bad input is 400 with the engine's message (which names the field) as text/plain; an unknown
-// path is 404; another method is 405 with Allow. Successful answers are deterministic for a
+// path is 404; another method is 405 with Allow, but a CORS preflight (OPTIONS with Origin and
+// Access-Control-Request-Method) is 204 with the methods and headers the route takes. Successful answers are deterministic for a
 // version, so they carry a strong ETag (a hash of the body, honoured in If-None-Match with 304)
 // and Cache-Control: public, max-age=3600; every answer allows any origin (CORS).
 package api
@@ -94,6 +95,15 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if preflight(r) {
+			// A script's GET with a header that is not CORS-safelisted (If-None-Match, to
+			// revalidate with the ETag this API exposes) is preceded by this preflight.
+			h.Set("Access-Control-Allow-Methods", allow)
+			h.Set("Access-Control-Allow-Headers", "If-None-Match")
+			h.Set("Access-Control-Max-Age", preflightMaxAge)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		h.Set("Allow", allow)
 		fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed; use GET or HEAD")
 		return
@@ -122,6 +132,15 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	writeBody(w, body)
 }
+
+// preflight reports whether r is a CORS preflight request (Fetch standard 4.8: OPTIONS with
+// Origin and Access-Control-Request-Method); a plain OPTIONS is not one.
+func preflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
+}
+
+// preflightMaxAge is how long (seconds) a browser may keep a preflight's answer.
+const preflightMaxAge = "86400"
 
 // The names of the headers a successful answer sets, canonical (see serve).
 const (

@@ -214,6 +214,12 @@ func cases(t *testing.T) []tcase {
 	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "OPTIONS"} {
 		cs = append(cs, tcase{name: "405 " + m, method: m, target: v + "claim.yaml?" + mq, status: 405, ctype: api.TypeText, contains: "not allowed"})
 	}
+	// A CORS preflight (a script's GET with If-None-Match) is 204 on every GET route; it was 405,
+	// so the script's request never left the browser.
+	for _, p := range []string{"claim.yaml?" + mq, "claim.json?" + mq, "deploy.yaml?" + mq, "models?q=llama", "estimate.json?" + mq + "&on=h100", "fitting.json?on=h100", "version"} {
+		cs = append(cs, tcase{name: "preflight " + p, method: "OPTIONS", target: v + p, status: 204,
+			header: map[string]string{"Origin": "https://example.com", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match"}})
+	}
 	cs = append(cs, estimateCases(t, v)...)
 	return cs
 }
@@ -292,6 +298,13 @@ func check(t *testing.T, c tcase, a answer) {
 		}
 		if !head && h.Get("ETag") != etagOf(string(a.body)) {
 			t.Errorf("ETag %q is not the hash of the body (%s)", h.Get("ETag"), etagOf(string(a.body)))
+		}
+	case c.status == 204: // a CORS preflight
+		if h.Get("Access-Control-Allow-Methods") != "GET, HEAD" || h.Get("Access-Control-Allow-Headers") != "If-None-Match" || h.Get("Access-Control-Max-Age") != "86400" {
+			t.Errorf("preflight's answer lacks what a GET route takes: %v", h)
+		}
+		if len(a.body) != 0 || h.Get("ETag") != "" {
+			t.Errorf("preflight with a body %q or an ETag %q", a.body, h.Get("ETag"))
 		}
 	case c.status == 304:
 		if h.Get("ETag") == "" || h.Get("Cache-Control") != api.CacheControl {

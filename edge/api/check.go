@@ -36,7 +36,7 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 	case http.MethodOptions: // CORS preflight: the body is YAML, not a "simple" content type
 		h.Set("Access-Control-Allow-Methods", "POST")
 		h.Set("Access-Control-Allow-Headers", "Content-Type")
-		h.Set("Access-Control-Max-Age", "86400")
+		h.Set("Access-Control-Max-Age", preflightMaxAge)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	default:

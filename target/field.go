@@ -189,7 +189,8 @@ func (f *Field) Value(t *Target) any {
 }
 
 // Set parses a link's spelling of the value into t. It checks the spelling only; Validate
-// checks the range.
+// checks the range. Numbers, booleans and choices (a field with Choices, the table's own or
+// Provide's) are read without their surrounding space.
 func (f *Field) Set(t *Target, v string) error {
 	switch f.Kind() {
 	case KindNumber:
@@ -214,6 +215,12 @@ func (f *Field) Set(t *Target, v string) error {
 			return f.Errorf(QuoteShort(v))
 		}
 	default:
+		if f.Choices != nil {
+			// A choice is a word, trimmed as a number is: "Q4_K_M " (a value pasted with its
+			// space, q=Q4_K_M%20) was refused as an unknown quantization. Free text (a name, an
+			// image) is kept as it is.
+			v = strings.TrimSpace(v)
+		}
 		*f.str(t) = v
 	}
 	return nil

@@ -141,3 +141,21 @@ func TestModelsJSONSwitch(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// A choice given with surrounding space is that choice, as a number or a model name is: "Q4_K_M "
+// (--quant, and q=Q4_K_M%20 in a link) was refused as an unknown quantization.
+func TestChoicesTrimmed(t *testing.T) {
+	want, _, code := runCLI("claim", "Qwen/Qwen3-30B-A3B-Instruct-2507", "--quant", "Q4_K_M", "--sizing", "kv", "--kv-cache", "q8_0", "--driver", "nvidia", "--engine", "llama.cpp")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, args := range [][]string{
+		{"claim", "Qwen/Qwen3-30B-A3B-Instruct-2507", "--quant", "Q4_K_M ", "--sizing", " kv", "--kv-cache", "q8_0\t", "--driver", " nvidia ", "--engine", "llama.cpp "},
+		{"claim", "--permalink", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&q=Q4_K_M%20&s=%20kv&kv=q8_0%09&drv=%20nvidia%20&engine=llama.cpp%20"},
+	} {
+		out, errOut, code := runCLI(args...)
+		if code != 0 || out != want {
+			t.Errorf("%q: exit %d, stderr %q, same YAML as without the spaces: %v", args, code, errOut, out == want)
+		}
+	}
+}

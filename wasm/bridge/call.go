@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"sync"
+	"sync/atomic"
 
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
@@ -81,7 +81,10 @@ func AppendRender(dst, call []byte) ([]byte, bool) {
 	if err != nil {
 		return AppendErrorJSON(dst, err), false
 	}
-	buf := renderMatches.Get().(*[]fit.Match)
+	buf := renderMatches.Swap(nil)
+	if buf == nil {
+		buf = new([]fit.Match)
+	}
 	claim.AddMatchesInto(&r, *buf)
 	if columns {
 		dst = AppendResultColumnsJSON(dst, t, r)
@@ -89,13 +92,16 @@ func AppendRender(dst, call []byte) ([]byte, bool) {
 		dst = appendResultASCIIJSON(dst, t, r)
 	}
 	*buf = r.Matches
-	renderMatches.Put(buf)
+	renderMatches.Store(buf)
 	return dst, true
 }
 
-// renderMatches holds the arrays AppendRender's matches are written into, from one render to
-// the next: a fresh one each render was some 10 of the 26 KB it allocated (issue 10 §3).
-var renderMatches = sync.Pool{New: func() any { return new([]fit.Match) }}
+// renderMatches holds the array AppendRender's matches are written into, from one render to
+// the next: a fresh one each render was some 10 of the 26 KB it allocated (issue 10 §3). One
+// array, taken and given back (a render beside another, natively, makes its own) and kept
+// across collections (a Pool let it go after two), not a sync.Pool: the page's engine runs one
+// render at a time, and the Pool's per-P queues were ~10 KB of its code.
+var renderMatches atomic.Pointer[[]fit.Match]
 
 // AppendPermalink appends the answer to a permalink call (fitclaim.permalink(target): the call's
 // options absent) to dst: the target's permalink, ASCII, and true; or, for a target render

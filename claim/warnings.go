@@ -3,6 +3,7 @@ package claim
 import (
 	"github.com/fitclaim/fitclaim/target"
 	"strconv"
+	"strings"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
@@ -24,6 +25,9 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 				room = "no room for a KV cache beside the weights and " + shortest(fit.RuntimeOverheadGiB) + " GiB of runtime overhead"
 			}
 			w = append(w, "llmfit sizing computes no KV cache: the memory floor leaves "+room+"; use sizing kv to size for a context")
+		}
+		if ignored := IgnoredBySizing(t); ignored != "" {
+			w = append(w, ignored)
 		}
 	} else {
 		why := ""
@@ -79,4 +83,38 @@ func proposal(matches []fit.Match, count int) string {
 	}
 	return "no accelerator in the catalog meets these floors with " + plural(count, "device") + "; " +
 		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
+}
+
+// llmfitIgnores are the fields llmfit's sizing does not read (the KV cache, the engine's reserve
+// and vLLM's budget are sizing kv's): a value given for one of them changed nothing in the claim.
+var llmfitIgnores = [...]string{"context", "sequences", "kvCache", "engine", "layers", "kvHeads", "headDim",
+	"attention", "slidingWindow", "slidingLayers", "fullAttentionLayers", "csaLayers", "hcaLayers",
+	"kvLoraRank", "qkRopeHeadDim", "experts", "expertsPerToken",
+	"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"}
+
+// IgnoredBySizing is the warning that names, in llmfitIgnores' order, the fields t gives a
+// value the claim's llmfit sizing ignores, other than their default ("--sequences 1" asks
+// nothing llmfit's sizing lacks, nor "--kv-cache FP16"): "" when there are none or t's sizing is
+// kv. (Package deploy asks it of the target as given: it fills the engine and vLLM's
+// --max-num-seqs itself.)
+func IgnoredBySizing(t *target.Target) string {
+	if t.Sizing != target.SizingLlmfit {
+		return ""
+	}
+	def := target.Default()
+	names := ""
+	for _, name := range llmfitIgnores {
+		f, ok := target.ByName(name)
+		if !ok || f.Same(t, &def) || f.Fold && strings.EqualFold(f.Get(t), f.Get(&def)) {
+			continue
+		}
+		if names != "" {
+			names += ", "
+		}
+		names += name
+	}
+	if names == "" {
+		return ""
+	}
+	return "sizing llmfit ignores " + names + ": use sizing kv to size the claim for them"
 }

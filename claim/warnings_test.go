@@ -131,3 +131,41 @@ func TestVLLMClaimWarnsOfWeightsItWouldNotLoad(t *testing.T) {
 		t.Errorf("BF16: %v %q", err, r.Warnings)
 	}
 }
+
+// llmfit's sizing reads no context, sequences, KV-cache type, engine or architecture: a value
+// given for one of them changed nothing in the claim and was met only by the generic "use
+// sizing kv" warning (when the model's context did not fit); the warning names those given.
+func TestWarningIgnoredBySizing(t *testing.T) {
+	const want = "sizing llmfit ignores context, sequences, kvCache, engine, layers, gpuMemoryUtilization: use sizing kv to size the claim for them"
+	tg := target.Default()
+	tg.Model = "Qwen/Qwen3-8B"
+	tg.Context, tg.Sequences, tg.KVCache, tg.Engine, tg.Layers, tg.GPUMemoryUtilization = 4096, 4, "fp8", "vllm", 30, 0.8
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings: %q", r.Warnings)
+	}
+	// The defaults, spelled as given (sequences 1, an upper-case fp16), ask nothing it lacks;
+	// nor does llmfit's own fixture (its goldens).
+	tg = target.Default()
+	tg.Model, tg.Sequences, tg.KVCache = "Qwen/Qwen3-8B", 1, "FP16"
+	if r, err = Render(tg); err != nil {
+		t.Fatal(err)
+	}
+	rf, err := renderFixture(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range append(r.Warnings, rf.Warnings...) {
+		if strings.Contains(w, "ignores") {
+			t.Errorf("defaults: %q", w)
+		}
+	}
+	// sizing kv reads them all.
+	tg.Sizing, tg.Context = target.SizingKV, 4096
+	if IgnoredBySizing(&tg) != "" {
+		t.Errorf("kv: %q", IgnoredBySizing(&tg))
+	}
+}

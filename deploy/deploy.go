@@ -60,6 +60,9 @@ func render(asked target.Target, all bool) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if all {
+		ignoredAsked(&c, &t, &asked)
+	}
 	b := &c.Bounds
 	if b.Custom {
 		return Result{}, target.NewFieldError("model", "a Deployment serves a catalog model (a Hugging Face repository); a custom size names none: choose a model")
@@ -87,6 +90,26 @@ func render(asked target.Target, all bool) (Result, error) {
 	}
 	r.YAML = manifests(&r, &p, b)
 	return r, nil
+}
+
+// ignoredAsked makes the claim's warning about the values llmfit's sizing ignores name those
+// asked: ClaimTarget fills in the engine and vLLM's --max-num-seqs, which the user did not give.
+func ignoredAsked(c *claim.Result, filled, asked *target.Target) {
+	had := claim.IgnoredBySizing(filled)
+	if had == "" {
+		return
+	}
+	now := claim.IgnoredBySizing(asked)
+	for i, w := range c.Warnings {
+		if w == had {
+			if now == "" {
+				c.Warnings = append(c.Warnings[:i:i], c.Warnings[i+1:]...)
+			} else {
+				c.Warnings[i] = now
+			}
+			return
+		}
+	}
 }
 
 // ClaimTarget is the target whose claim the Deployment uses, as `fitclaim claim` would render it:

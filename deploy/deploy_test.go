@@ -406,3 +406,28 @@ func TestKVLineSaysWhatTheClaimHolds(t *testing.T) {
 		}
 	}
 }
+
+// The claim's warning about what llmfit's sizing ignores names what was asked, not the engine
+// and --max-num-seqs deploy fills in for the claim.
+func TestIgnoredWarningNamesTheAsked(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		o    with
+		want string // "" = no such warning
+	}{
+		{"m=Qwen%2FQwen3-8B&ctx=4096", with{}, "sizing llmfit ignores context: use sizing kv to size the claim for them"},
+		{"m=Qwen%2FQwen3-8B", with{}, ""},
+		{"m=Qwen%2FQwen3-8B&seq=2", with{Engine: "vllm"}, "sizing llmfit ignores sequences, engine: use sizing kv to size the claim for them"},
+	} {
+		r := mustRender(t, c.link, c.o)
+		var got []string
+		for _, w := range r.Claim.Warnings {
+			if strings.Contains(w, " ignores ") {
+				got = append(got, w)
+			}
+		}
+		if want := []string{c.want}; c.want == "" && len(got) != 0 || c.want != "" && !slices.Equal(got, want) {
+			t.Errorf("%s %+v: %q, want %q", c.link, c.o, got, c.want)
+		}
+	}
+}

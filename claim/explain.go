@@ -50,7 +50,7 @@ func Explain(r *Result) Explanation {
 			strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s of bandwidth, from device class " + b.DeviceClass + ".",
 		Verdict: verdict(r.Matches, t.Count),
 		Matches: "Every accelerator of the catalog, best first. Estimated tok/s is the speed on " + plural(t.Count, "device") +
-			" of that product; headroom is how far it is above your " + shortest(t.MinTps) +
+			" of that product; headroom is how far it is above your " + compact(t.MinTps) +
 			" tok/s; devices needed is the fewest of that product (up to " + strconv.Itoa(target.MaxCount) + ") that meet both floors.",
 	}
 	if p, ok := SplitProposal(r.Matches); ok {

@@ -105,7 +105,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		kv,
 		"fit:    s/token = "+read+" / (bandwidth × "+speedEfficiency(b)+") + "+
 			overhead+comm+"  ⇒  bandwidth ≥ "+
-			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+shortest(t.MinTps)+" tok/s per sequence",
+			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+compact(t.MinTps)+" tok/s per sequence",
 		"memory: ≥ "+strconv.FormatInt(b.MemoryGi, 10)+" Gi"+perDevice(t.Count)+" = ceil("+
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
 			kvSplitWords(b)+" + "+b.Reserve+")",

@@ -133,3 +133,28 @@ func TestWrapSameAsCounted(t *testing.T) {
 		}
 	}
 }
+
+// A target speed the field's range allows (> 0, as llmfit's) but no one types as digits: in the
+// kv header 1e-300 tok/s was 302 digits on a line of its own (past the 80 columns); it is
+// "1e-300" now. llmfit's own line keeps llmfit's formatting, every digit.
+func TestTinyMinTpsIsCompact(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.MinTps, tg.Sizing = "Qwen/Qwen3-8B", 1e-300, target.SizingKV
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.YAML, "1e-300 tok/s") || strings.Contains(r.YAML, "0.000000000") {
+		t.Errorf("kv header:\n%s", r.YAML)
+	}
+	if e := Explain(&r); !strings.Contains(e.Matches, "above your 1e-300 tok/s") {
+		t.Errorf("explanation: %q", e.Matches)
+	}
+	tg.Sizing = target.SizingLlmfit
+	if r, err = Render(tg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.YAML, " for ≥ 0."+strings.Repeat("0", 299)+"1 tok/s\n") {
+		t.Errorf("llmfit header:\n%s", r.YAML)
+	}
+}

@@ -22,6 +22,17 @@ func twoDecimals(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 // shortest is Rust's Display for f64: the shortest round-trip digits, never an exponent.
 func shortest(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
+// compact is shortest unless that takes more than 16 characters, then the shortest digits with
+// an exponent ("1e-300"): fitclaim's own lines, not llmfit's (which keep shortest). A target speed
+// of 1e-300 tok/s, which the field's range (> 0) allows as llmfit does, was 302 digits in the
+// kv header.
+func compact(x float64) string {
+	if s := shortest(x); len(s) <= 16 {
+		return s
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
 // commentSafe is CommentSafe for a name in the header, cut at 300 bytes.
 func commentSafe(s string) string {
 	if len(s) > 300 {

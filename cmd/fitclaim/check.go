@@ -62,6 +62,9 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 		if value == "" { // --nodes= or --nodes "" (an unset variable): not silently "not given"
 			return nil, checkFiles{}, fmt.Errorf("--%s needs a file, or - for standard input", name)
 		}
+		if *files.of(name) != "" { // not the last silently, as the API refuses a part given twice
+			return nil, checkFiles{}, fmt.Errorf("--%s: given more than once; give it once", name)
+		}
 		*files.of(name) = value
 	}
 	if files.slices == "" {

@@ -73,6 +73,10 @@ func TestCheckErrors(t *testing.T) {
 			`fitclaim check: Memory capacity name (capacityName, capn): must be one of memory, qualified (got "domain")`},
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--capacity-name", "qualified"}, "", exitError,
 			"fitclaim check: Memory capacity name (capacityName, capn): names the capacity a capacity request asks for: set Request memory as capacity (capacityRequest, cap=1) too, or leave it out"},
+		// A repeated file flag took the last silently.
+		{[]string{"check", "--params", "7", "--slices", busySlices, "--slices", zonesSlices}, "", exitUsage, "fitclaim check: --slices: given more than once; give it once"},
+		{[]string{"check", "--params", "7", "--slices", busySlices, "--claims", busySlices, "--claims=" + busySlices}, "", exitUsage, "fitclaim check: --claims: given more than once; give it once"},
+		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesSlices, "--nodes", zonesSlices}, "", exitUsage, "fitclaim check: --nodes: given more than once; give it once"},
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod"}, "", exitUsage, "fitclaim check: --pod needs a file"},
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod="}, "", exitUsage, "fitclaim check: --pod needs a file"},
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--pod", "/nonexistent/app.yaml"}, "", exitError, "fitclaim check: --pod: open /nonexistent/app.yaml"},

@@ -62,6 +62,9 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 			value = args[i]
 		}
 		if name == flagPermalink {
+			if c.hasLink { // not the last silently, as a link or the API refuses a repeated key
+				return c, fmt.Errorf("--%s: given more than once; give it once", name)
+			}
 			c.permalink, c.hasLink = value, true
 			continue
 		}

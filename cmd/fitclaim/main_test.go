@@ -69,6 +69,9 @@ func TestClaimErrors(t *testing.T) {
 		{[]string{"claim", "a", "b"}, exitUsage, "one model at a time"},
 		{[]string{"claim", "x", "--min-tps"}, exitUsage, "--min-tps needs a value"},
 		{[]string{"claim", "--permalink", "m=x", "--min-tps", "3"}, exitUsage, "--permalink carries the whole target"},
+		// A repeated --permalink took the last silently; a repeated target flag is refused.
+		{[]string{"claim", "--permalink", "m=x", "--permalink", "m=NousResearch%2FLlama-2-7b-chat-hf"}, exitUsage, "--permalink: given more than once; give it once"},
+		{[]string{"estimate", "--permalink", "m=x&on=h100", "--permalink=m=y&on=h100"}, exitUsage, "--permalink: given more than once; give it once"},
 		{[]string{"frobnicate"}, exitUsage, "unknown command"},
 		{[]string{"models", "--limit", "0"}, exitUsage, "--limit must be a whole number from 1 to 100"},
 	}

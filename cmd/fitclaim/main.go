@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "models":
 		return runModels(args[1:], stdout, stderr)
 	case "version", "--version":
-		return runVersion(stdout)
+		return runVersion(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage())
 		return 0
@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // as its value, and no model or file is called that.
 func asksHelp(args []string) bool {
 	switch args[0] {
-	case "claim", "deploy", "check", "estimate", "models":
+	case "claim", "deploy", "check", "estimate", "models", "version":
 		for _, a := range args[1:] {
 			if a == "-h" || a == "--help" {
 				return true
@@ -105,7 +105,7 @@ Usage:
                                    scheduled to: its nodeSelector, required node affinity and
                                    tolerations (fitclaim deploy's output, a Deployment, a Pod)
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
-  fitclaim version
+  fitclaim version [--json]
 
 Claim flags (defaults are llmfit's):
   --json               write the fit as JSON instead of YAML

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -159,6 +160,28 @@ func TestChoicesTrimmed(t *testing.T) {
 		out, errOut, code := runCLI(args...)
 		if code != 0 || out != want {
 			t.Errorf("%q: exit %d, stderr %q, same YAML as without the spaces: %v", args, code, errOut, out == want)
+		}
+	}
+}
+
+// version --json writes what GET /api/v1/version answers; an argument it does not take is a
+// usage error (version --json and version x printed the text and exited 0).
+func TestVersionArguments(t *testing.T) {
+	text, _, code := runCLI("version")
+	if code != 0 || !strings.HasPrefix(text, "fitclaim "+claim.Version+" (catalog ") {
+		t.Fatalf("version: exit %d, %q", code, text)
+	}
+	out, _, code := runCLI("version", "--json")
+	var got claim.About
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got != claim.AboutThis() || got.Version != claim.Version {
+		t.Errorf("version --json: exit %d, %v, %q", code, err, out)
+	}
+	if out, _, code := runCLI("version", "--json=false"); code != 0 || out != text {
+		t.Errorf("version --json=false: exit %d, %q", code, out)
+	}
+	for _, args := range [][]string{{"version", "x"}, {"version", "--short"}, {"--version", "--json=maybe"}} {
+		if out, errOut, code := runCLI(args...); code != exitUsage || out != "" || !strings.HasPrefix(errOut, "fitclaim version: ") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %.80q", args, code, out, errOut)
 		}
 	}
 }

@@ -84,7 +84,31 @@ func paramsText(b float64) string {
 	return strconv.FormatFloat(b, 'f', 1, 64) + "B"
 }
 
-func runVersion(stdout io.Writer) int {
+// runVersion is `fitclaim version [--json]`: --json writes what GET /api/v1/version answers
+// (indented, as the other commands' JSON); any other argument is a usage error (version x and
+// version --json printed the text).
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	asJSON := false
+	for _, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "json" {
+			return usageError(stderr, "version", fmt.Errorf("unknown argument %s (version takes only --json)", a))
+		}
+		on, err := switchValue(name, value, hasValue)
+		if err != nil {
+			return usageError(stderr, "version", err)
+		}
+		asJSON = on
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(claim.AboutThis(), "", "  ")
+		if err != nil {
+			fmt.Fprintln(stderr, "fitclaim version:", err)
+			return exitError
+		}
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
 	fmt.Fprintf(stdout, "fitclaim %s (catalog %s: %d models, %d accelerators)\n", claim.Version, catalog.Date, len(catalog.Models()), len(catalog.Accelerators()))
 	return 0
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -54,13 +53,7 @@ func version(raw string) (string, string, error) {
 
 // versionJSON is the version's answer, the same for every request: marshalled once.
 var versionJSON = sync.OnceValues(func() (string, error) {
-	text, _, err := marshal(struct {
-		Version       string `json:"version"`
-		Release       string `json:"release"`
-		CatalogDate   string `json:"catalogDate"`
-		FormatVersion int    `json:"formatVersion"`
-		API           string `json:"api"`
-	}{claim.Version, claim.Release, catalog.Date, target.FormatVersion, "v1"})
+	text, _, err := marshal(claim.AboutThis())
 	return text, err
 })
 

@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	fmt.Fprintf(stderr, "fitclaim: unknown command %q\n\n%s", args[0], usage())
+	fmt.Fprintf(stderr, "fitclaim: unknown command %q\nrun 'fitclaim help' for the commands\n", args[0])
 	return exitUsage
 }
 
@@ -139,9 +139,9 @@ func claimFlagsHelp() string {
 	return b.String()
 }
 
-// usageError says what is wrong with a command's arguments, then the usage; it returns the exit
-// code.
+// usageError says what is wrong with a command's arguments and where the usage is; it returns
+// the exit code. (It printed the whole usage, some 70 lines, after the one that mattered.)
 func usageError(stderr io.Writer, command string, err error) int {
-	fmt.Fprintf(stderr, "fitclaim %s: %v\n\n%s", command, err, usage())
+	fmt.Fprintf(stderr, "fitclaim %s: %v\nrun 'fitclaim %s --help' for the usage\n", command, err, command)
 	return exitUsage
 }

@@ -185,3 +185,28 @@ func TestVersionArguments(t *testing.T) {
 		}
 	}
 }
+
+// A usage error is its line and where the usage is, with exit 2; it was followed by the whole
+// usage (some 70 lines), the error scrolled off above it.
+func TestUsageErrorIsShort(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"claim", "x", "--bogus"}, "fitclaim claim: unknown flag --bogus\nrun 'fitclaim claim --help' for the usage\n"},
+		{[]string{"deploy", "x", "--json"}, "fitclaim deploy: --json: deploy writes YAML only (claim --json gives the fit as JSON)\nrun 'fitclaim deploy --help' for the usage\n"},
+		{[]string{"check", "--params", "7"}, "fitclaim check: --slices FILE is required (kubectl get resourceslices -o yaml > FILE, or --slices - to read standard input)\nrun 'fitclaim check --help' for the usage\n"},
+		{[]string{"estimate", "x", "--image", "i"}, "\nrun 'fitclaim estimate --help' for the usage\n"},
+		{[]string{"version", "x"}, "fitclaim version: unknown argument x (version takes only --json)\nrun 'fitclaim version --help' for the usage\n"},
+		{[]string{"frobnicate"}, "fitclaim: unknown command \"frobnicate\"\nrun 'fitclaim help' for the commands\n"},
+	} {
+		out, errOut, code := runCLI(c.args...)
+		if code != exitUsage || out != "" || !strings.HasSuffix(errOut, c.want) || strings.Count(errOut, "\n") != 2 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	// The usage itself is where the hint says.
+	if out, _, code := runCLI("estimate", "--help"); code != 0 || !strings.Contains(out, "Usage:") {
+		t.Errorf("estimate --help: exit %d", code)
+	}
+}

@@ -199,6 +199,8 @@ func TestUsageErrorIsShort(t *testing.T) {
 		{[]string{"estimate", "x", "--image", "i"}, "\nrun 'fitclaim estimate --help' for the usage\n"},
 		{[]string{"version", "x"}, "fitclaim version: unknown argument x (version takes only --json)\nrun 'fitclaim version --help' for the usage\n"},
 		{[]string{"frobnicate"}, "fitclaim: unknown command \"frobnicate\"\nrun 'fitclaim help' for the commands\n"},
+		{[]string{"models", "--bogus"}, "fitclaim models: unknown flag --bogus\nrun 'fitclaim models --help' for the usage\n"},
+		{[]string{"models", "--limit", "0"}, "fitclaim models: --limit must be a whole number from 1 to 100 (got \"0\")\nrun 'fitclaim models --help' for the usage\n"},
 	} {
 		out, errOut, code := runCLI(c.args...)
 		if code != exitUsage || out != "" || !strings.HasSuffix(errOut, c.want) || strings.Count(errOut, "\n") != 2 {

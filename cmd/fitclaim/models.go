@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,28 +25,24 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 		case name == "json":
 			on, err := switchValue(name, value, hasValue)
 			if err != nil {
-				fmt.Fprintln(stderr, "fitclaim models:", err)
-				return exitUsage
+				return usageError(stderr, "models", err)
 			}
 			asJSON = on
 		case name == "limit":
 			if !hasValue {
 				if i+1 >= len(args) {
-					fmt.Fprintln(stderr, "fitclaim models: --limit needs a value")
-					return exitUsage
+					return usageError(stderr, "models", errors.New("--limit needs a value"))
 				}
 				i++
 				value = args[i]
 			}
 			n, err := claim.ParseModelsLimit(value)
 			if err != nil {
-				fmt.Fprintf(stderr, "fitclaim models: --limit %s\n", strings.TrimPrefix(err.Error(), "limit: "))
-				return exitUsage
+				return usageError(stderr, "models", errors.New("--limit "+strings.TrimPrefix(err.Error(), "limit: ")))
 			}
 			limit = n
 		default:
-			fmt.Fprintf(stderr, "fitclaim models: unknown flag %s\n", args[i])
-			return exitUsage
+			return usageError(stderr, "models", errors.New("unknown flag "+args[i]))
 		}
 	}
 	found := claim.SearchModels(strings.Join(query, " "), limit)

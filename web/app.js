@@ -72,7 +72,9 @@
     const { target, problems } = readTarget();
     state.renderedModel = target.model || "";
 
-    if (edit) updateAddress(target, seq, edit);
+    // A value the form refuses is left out of the target: the address keeps the last link
+    // rather than one that silently drops it (shared, it would give another claim).
+    if (edit && !problems.length) updateAddress(target, seq, edit);
 
     if (problems.length) {
       clearErrors();

@@ -98,6 +98,14 @@
 
   function fieldActive(f) { return !input(f.key).closest("[hidden]"); }
 
+  // refusal: the form's own message for a number it cannot send, worded as the engine words
+  // its refusals (target/errors.go): the label, the JSON name and link key, the allowed range.
+  function refusal(f, raw) {
+    const d = f.def;
+    const got = raw ? " (got " + JSON.stringify(raw.length > 40 ? raw.slice(0, 40) + "…" : raw) + ")" : "";
+    return d.label + " (" + f.key + ", " + f.pk + "): must be " + (d.allowed || "a number") + got;
+  }
+
   // The target: only the keys the user set.
   function readTarget() {
     const target = {};
@@ -111,15 +119,17 @@
       }
       if (f.kind === "number") {
         if (node.validity && node.validity.badInput) {
-          problems.push({ key: f.key, msg: f.label + ": must be a number" });
+          problems.push({ key: f.key, msg: refusal(f, "") });
           continue;
         }
         // The bridge is strict: a number field takes a JS number (the engine checks its range).
         const raw = node.value.trim();
         if (raw === "") continue;
         const n = Number(raw);
-        if (Number.isFinite(n)) target[f.key] = n;
-        else problems.push({ key: f.key, msg: f.label + ": must be a number" });
+        // A custom size of 0 is no size: the engine would say the hidden Model field is missing.
+        if (n === 0 && f.key === "paramsB") problems.push({ key: f.key, msg: refusal(f, raw) });
+        else if (Number.isFinite(n)) target[f.key] = n;
+        else problems.push({ key: f.key, msg: refusal(f, raw) });
         continue;
       }
       const raw = f.kind === "text" ? node.value.trim() : node.value;

@@ -398,7 +398,7 @@
   // dropped and why; each dropped pair's message also sits by its field until the next edit.
   async function applyLink(frag) {
     const r = await window.fitclaim.repairLink(frag);
-    fillForm(r.target);
+    fillFrom(r.target);
     const box = $("link-error");
     box.textContent = r.message;
     box.hidden = !r.message;
@@ -408,6 +408,14 @@
   }
 
   const linkFieldErrors = new Map();
+
+  // fillFrom: the form and the panels' own fields (hardware.js's device) from a target, a link's
+  // as the engine repaired it: a pair the engine dropped is not read back into every render
+  // (which would refuse the whole link), and a link without a device clears the last one.
+  function fillFrom(t) {
+    fillForm(t);
+    for (const panel of P.panels || []) if (panel.fromTarget) panel.fromTarget(t);
+  }
 
   // ---------- form wiring ----------
   function wireForm() {
@@ -458,13 +466,13 @@
     $("link-error").hidden = true;
     if (!frag && state.example) {
       // A bare address: the example, as index.html already shows it; nothing to render.
-      fillForm(state.example.target);
+      fillFrom(state.example.target);
       clearErrors();
       showResult(state.example.result, state.example.target);
       return;
     }
     if (frag) await applyLink(frag);
-    else fillForm({});
+    else fillFrom({});
     mark("link-read");
     await update(null); // one render
     mark("shown");

@@ -24,6 +24,17 @@
     Object.assign(h, got);
   }
 
+  // fromTarget: the device of a link as the engine repaired it (app.js applyLink): fromLink
+  // reads the raw pairs at once, so the first render carries them, but a pair the repair dropped
+  // (memory=abc, bandwidth=-1, a device given twice) would be sent with every render and the
+  // engine would refuse the whole link for it.
+  function fromTarget(t) {
+    const str = (v) => (v === undefined || v === null ? "" : String(v));
+    Object.assign(h, { on: str(t.on), memory: str(t.memoryGiB), bandwidth: str(t.bandwidthGBs), family: str(t.family), unified: t.unified === true });
+    $("hw-on").value = ""; // "custom" again only if the link gives the device by its numbers
+    syncForm();
+  }
+
   // The target's device fields, as the one table names them.
   function fields() {
     if (h.on) return { on: h.on };
@@ -148,10 +159,8 @@
     for (const id of ["hw-memory", "hw-bandwidth"]) {
       $(id).addEventListener("input", () => { readForm(); h.announce = true; P.rerender("typing"); });
     }
-    // A link followed later (back, forward, an edited address) brings its own device.
-    const follow = () => { fromLink(); syncForm(); };
-    window.addEventListener("hashchange", follow);
-    window.addEventListener("popstate", follow);
+    // A link followed later (back, forward, an edited address) brings its own device: app.js
+    // hands it over as the engine repaired it (fromTarget), before the link's render.
   }
 
   // The device list once the page is ready (its first claim on screen) and idle: a hundred
@@ -173,5 +182,5 @@
     wire();
   }
   // keys: the target fields this panel owns (form.js does not keep them from a link for itself).
-  (P.panels || (P.panels = [])).push({ keys: ["on", "memoryGiB", "bandwidthGBs", "family", "unified"], fields, render });
+  (P.panels || (P.panels = [])).push({ keys: ["on", "memoryGiB", "bandwidthGBs", "family", "unified"], fields, fromTarget, render });
 })();

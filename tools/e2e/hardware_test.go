@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/fitclaim/fitclaim/estimate"
 	"github.com/fitclaim/fitclaim/target"
@@ -49,6 +52,53 @@ func TestHardwareMode(t *testing.T) {
 	sameText(t, "estimate by numbers", want2, got2)
 	if fr := p.fragment(); fr != frag2 {
 		t.Errorf("address bar %q, want %q", fr, frag2)
+	}
+	p.noProblems()
+}
+
+// A link's device pair the engine drops (a memory that is no number, a bandwidth out of range, a
+// device given twice) is dropped from the claim too: the link message names it and the rest of
+// the link, the model, still gives its claim (before, the hardware panel read the raw pair back
+// into every render, and the page refused the whole link: the claim on screen stayed the
+// example). The pairs kept are the panel's.
+func TestHardwareLinkKeepsWhatIsGood(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	model := targetWith(func(x *target.Target) { x.Model = exampleModel })
+	want := render(t, model)
+	frag := target.Permalink(model)
+
+	p.open(frag + "&memory=abc")
+	msg := p.waitText("link-error", nonEmpty, "a message about memory=abc")
+	if !strings.Contains(msg, "memory=abc") || !strings.Contains(msg, "memoryGiB") {
+		t.Errorf("link message %q does not name memory=abc", msg)
+	}
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the model's claim without the bad memory")
+	if p.visible("result-error") {
+		t.Errorf("memory=abc: the claim is refused: %q", p.text("result-error"))
+	}
+
+	p.run(chromedp.Evaluate(`location.hash = "#`+frag+`&on=nvidia-rtx-4090&on=amd-mi300x"`, nil))
+	p.waitText("link-error", func(s string) bool { return strings.Contains(s, "given 2 times") }, "a message about on given twice")
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the model's claim without a device")
+	var on string
+	p.eval(`document.getElementById("hw-on").value`, &on)
+	if on != "" {
+		t.Errorf("on given twice: the hardware panel shows device %q, want none", on)
+	}
+
+	withMem := targetWith(func(x *target.Target) { x.Model = exampleModel; x.MemoryGiB = 80 })
+	wantMem := render(t, withMem)
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(withMem)+`&bandwidth=-1"`, nil))
+	p.waitText("link-error", func(s string) bool { return strings.Contains(s, "bandwidth=-1") }, "a message about bandwidth=-1")
+	p.waitText("yaml", func(s string) bool { return s == wantMem.YAML }, "the claim with the good memory, without the bad bandwidth")
+	var mem string
+	p.eval(`document.getElementById("hw-memory").value`, &mem)
+	if mem != "80" {
+		t.Errorf("bandwidth=-1: the panel's memory is %q, want the link's 80", mem)
+	}
+	if p.visible("result-error") {
+		t.Errorf("bandwidth=-1: the claim is refused: %q", p.text("result-error"))
 	}
 	p.noProblems()
 }

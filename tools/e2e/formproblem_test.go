@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -66,6 +67,25 @@ func TestFormRefusalNamesRangeAndKeepsAddress(t *testing.T) {
 	p.eval(`document.getElementById("model").getAttribute("aria-invalid") === "true"`, &modelInvalid)
 	if modelInvalid {
 		t.Errorf("paramsB=0: the error sits on the hidden Model field")
+	}
+	p.noProblems()
+}
+
+// A 10 KB paste into the model field (it has no maxlength: the combobox searches what is typed)
+// is refused by the field's own range, not the bridge's 4096-character bound.
+func TestLongPasteNamesTheFieldsRange(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	good := targetWith(func(x *target.Target) { x.Model = exampleModel })
+	p.open(target.Permalink(good))
+	want := render(t, good)
+	p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the link's claim")
+	p.run(chromedp.Focus("#model", chromedp.ByQuery))
+	p.eval(`document.execCommand("selectAll"); document.execCommand("insertText", false, "z".repeat(10240))`, nil)
+	p.key(kb.Enter)
+	msg := p.waitText("model-err", nonEmpty, "a message by the Model field")
+	if !strings.Contains(msg, "Model (model, m)") || !strings.Contains(msg, "at most 300 characters") {
+		t.Errorf("10 KB model: message %q does not name the field's range (at most 300 characters)", msg)
 	}
 	p.noProblems()
 }

@@ -59,6 +59,11 @@ func setTyped(f *target.Field, t *target.Target, v Value) error {
 	switch k := f.Kind(); {
 	case k == target.KindString && v.Type == "string":
 		if len(v.Str) > maxStringLen {
+			// The field's own limit is the range to name (a 10 KB paste into the model field was
+			// told "at most 4096 characters", its limit being 300).
+			if f.MaxLen > 0 && f.MaxLen < maxStringLen {
+				return f.Errorf(strconv.Itoa(len(v.Str)) + " characters")
+			}
 			return f.Err("must be at most " + strconv.Itoa(maxStringLen) + " characters (got " + strconv.Itoa(len(v.Str)) + ")")
 		}
 		return f.Set(t, v.Str)

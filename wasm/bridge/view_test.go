@@ -52,7 +52,7 @@ func TestTargetFromObjectErrors(t *testing.T) {
 		{map[string]Value{"count": {Type: "bigint"}}, `Devices (count, n): must be of type number (a whole one), not bigint`},
 		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 55.5)"},
 		{map[string]Value{"count": {Type: "number", Num: 1e300}}, "Devices (count, n): must be a whole number from 1 to 8 devices (got 1e+300)"},
-		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("x", 5000)}}, "Model (model, m): must be at most 4096 characters (got 5000)"},
+		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("x", 5000)}}, "Model (model, m): must be text of at most 300 characters (got 5000 characters)"},
 		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"; known keys: model, paramsB, quant,`},
 	}
 	for _, c := range cases {

@@ -6,7 +6,7 @@
 // One file a concern:
 //
 //	render.go        Render: a target's bounds, name, YAML, JSON, warnings and matches
-//	name.go          the claim's name: llmfit's derivation, DNS-1123 checks
+//	name.go          the claim's name: llmfit's derivation (its DNS-1123 check is the table's Form, target/form.go)
 //	alternatives.go  the claim's one request and the ways it can be satisfied
 //	cel.go           the CEL selector of a request
 //	header.go        the header comment that explains every number

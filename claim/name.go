@@ -2,12 +2,9 @@ package claim
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/fitclaim/fitclaim/target"
 )
 
 //go:generate go test -run ^TestSharedStemsCurrent$ . -args -update
@@ -16,8 +13,6 @@ const (
 	stemMax      = 48
 	nameSuffix   = "-fit"
 	fallbackStem = "model"
-	maxSubdomain = 253
-	maxLabel     = 63
 )
 
 // DeriveName is llmfit's claim name: lower-case, every character that is not an ASCII letter or
@@ -83,43 +78,4 @@ func sharedCount(name string) int {
 type stemCount struct {
 	stem string
 	n    int
-}
-
-// checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,
-// digits, '-' and '.', each dot-separated part starting and ending with a letter or digit),
-// exactly as Kubernetes' IsDNS1123Subdomain applies it to object and DeviceClass names: unlike
-// RFC 1123 it sets no 63-character limit on a part, so neither does fitclaim.
-func checkSubdomain(field, s string) error {
-	if s == "" {
-		return target.NewFieldError(field, "must not be empty")
-	}
-	if len(s) > maxSubdomain {
-		return target.NewFieldError(field, "must be at most 253 characters (got "+strconv.Itoa(len(s))+")")
-	}
-	for _, part := range strings.Split(s, ".") {
-		if !isLabelChars(part) {
-			return target.NewFieldError(field, "must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', "+
-				"starting and ending with a letter or digit, at most 253 characters (got "+target.QuoteShort(s)+")")
-		}
-	}
-	return nil
-}
-
-// isLabel reports whether s is a DNS-1123 label (at most 63 characters).
-func isLabel(s string) bool { return len(s) <= maxLabel && isLabelChars(s) }
-
-// isLabelChars reports whether s is made like a DNS-1123 label, whatever its length: letters
-// and digits, with '-' inside.
-func isLabelChars(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
-			return false
-		}
-	}
-	return true
 }

@@ -2,6 +2,7 @@ package claim
 
 import (
 	"errors"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -230,14 +231,6 @@ func TestDeviceClassValidation(t *testing.T) {
 	}
 }
 
-func TestIsLabelAgainstKubernetesPattern(t *testing.T) {
-	for _, s := range []string{"", "a", "-", "a-", "-a", "a-b", "A", "a.b", strings.Repeat("z", 63), strings.Repeat("z", 64), "9", "a--b", "ä"} {
-		if got, want := isLabel(s), validLabel(s); got != want {
-			t.Errorf("isLabel(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
 // deriveNameReference is llmfit's rule written the plain way (lower-case the whole name, map,
 // collapse, trim, cut, trim), the oracle for the allocation-free DeriveName.
 func deriveNameReference(model string) string {
@@ -280,6 +273,34 @@ func TestDeriveNameWholeCatalogAgreesWithReference(t *testing.T) {
 	for _, m := range catalog.Models() {
 		if got, want := DeriveName(m.Name), deriveNameReference(m.Name); got != want {
 			t.Errorf("%q: %q, reference %q", m.Name, got, want)
+		}
+	}
+}
+
+// The page's link repair drops a bad name or device class with the very message a render (the
+// command line's, the API's) refuses it with, and keeps the rest of the link: one rule, the
+// table's Form (target/form.go).
+func TestRepairLinkDropsWhatRenderRefuses(t *testing.T) {
+	for _, c := range []struct {
+		key string
+		set func(*target.Target, string)
+	}{
+		{"name", func(t *target.Target, s string) { t.Name = s }},
+		{"dc", func(t *target.Target, s string) { t.DeviceClass = s }},
+	} {
+		for _, bad := range []string{"Bad_Name!", "💩", "My-Claim", "-claim", "a..b", "a.", "a b", "a\nkind: Secret", "claim\u00e9",
+			strings.Repeat("é", 200), strings.Repeat(strings.Repeat("a", 62)+".", 4) + "ab", strings.Repeat("x", 300)} {
+			_, err := renderFixture(t, func(t *target.Target) { c.set(t, bad) })
+			if err == nil {
+				t.Fatalf("%s %q: rendered", c.key, bad)
+			}
+			r := target.RepairLink("p=7&tps=30&" + c.key + "=" + url.QueryEscape(bad))
+			if got := target.Permalink(r.Target); got != "p=7&tps=30" {
+				t.Errorf("%s %q: kept %q", c.key, bad, got)
+			}
+			if len(r.Dropped) != 1 || r.Dropped[0].Err.Error() != err.Error() {
+				t.Errorf("%s %q: repair says %s\n render says %v", c.key, bad, r.Message(), err)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package claim
 
 import (
+	"sync"
+
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -113,19 +115,32 @@ func resolveNamed(t target.Target) (fit.Bounds, string, error) {
 }
 
 // claimName is the claim's name (the target's, checked, or one derived from the model's), after
-// checking the device class the claim names.
+// checking the device class the claim names: each a DNS-1123 subdomain, the table's Form for
+// them (target.Field.CheckForm), which the page's link repair checks too.
 func claimName(b *fit.Bounds) (string, error) {
 	t := &b.Target
+	rows := nameRows()
 	name := t.Name
 	if name == "" {
 		name = DeriveName(b.Model.Name)
-	} else if err := checkSubdomain("name", name); err != nil {
+	} else if err := rows[0].CheckForm(t); err != nil {
 		return "", err
 	}
-	if t.DeviceClass != "" {
-		if err := checkSubdomain("deviceClass", t.DeviceClass); err != nil {
-			return "", err
-		}
+	if err := rows[1].CheckForm(t); err != nil { // "" (the driver's class) passes
+		return "", err
 	}
 	return name, nil
 }
+
+// nameRows are the table's rows of the names a claim writes, looked up once.
+var nameRows = sync.OnceValue(func() [2]*target.Field {
+	var rows [2]*target.Field
+	for i, name := range [...]string{"name", "deviceClass"} {
+		f, ok := target.ByName(name)
+		if !ok {
+			panic("claim: no field " + name)
+		}
+		rows[i] = f
+	}
+	return rows
+})

@@ -121,7 +121,7 @@ func ClaimTarget(t target.Target) (target.Target, error) {
 	if err != nil {
 		return t, err
 	}
-	if err := checkImage(t.Image); err != nil {
+	if err := checkImage(&t); err != nil {
 		return t, err
 	}
 	t.Template, t.Engine = true, engine

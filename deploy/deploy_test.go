@@ -3,6 +3,7 @@ package deploy
 import (
 	"errors"
 	"math/rand/v2"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -231,6 +232,27 @@ func TestErrors(t *testing.T) {
 		var fe *target.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s %+v: %v, want a %s error", c.link, c.o, err, c.field)
+		}
+	}
+}
+
+// The page's link repair drops a bad image with the very message the Deployment (the API's,
+// the command line's) refuses it with, and keeps the rest of the link: one rule, the table's
+// Form (target/form.go).
+func TestRepairLinkDropsWhatDeployRefuses(t *testing.T) {
+	for _, bad := range []string{"bad image", "-flag", "a\"b", "x;rm -rf /", "imägë", strings.Repeat("a", 513)} {
+		tg := mustTarget(t, "m=Qwen%2FQwen3-8B")
+		tg.Image = bad
+		_, err := Render(tg)
+		if err == nil {
+			t.Fatalf("%q: rendered", bad)
+		}
+		r := target.RepairLink("m=Qwen%2FQwen3-8B&engine=llama.cpp&image=" + url.QueryEscape(bad))
+		if got := target.Permalink(r.Target); got != "m=Qwen%2FQwen3-8B&engine=llama.cpp" {
+			t.Errorf("%q: kept %q", bad, got)
+		}
+		if len(r.Dropped) != 1 || r.Dropped[0].Err.Error() != err.Error() {
+			t.Errorf("%q: repair says %s\n deploy says %v", bad, r.Message(), err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -22,19 +23,16 @@ func engineOf(t *target.Target) (string, error) {
 	return "", target.NewFieldError("engine", "must be "+strings.Join(Engines(), " or ")+" (got "+target.QuoteShort(t.Engine)+")")
 }
 
-// checkImage accepts the characters of the OCI reference grammar (name, ':' tag, '@' digest),
-// starting with a letter or digit. Kubernetes itself only refuses surrounding spaces; the
-// narrower set keeps the reference a plain YAML scalar and a single shell word. The table
-// bounds its length.
-func checkImage(s string) error {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			i > 0 && strings.IndexByte("._-/:@", c) >= 0
-		if !ok {
-			return target.NewFieldError("image", "must be a container image reference such as registry.example/vllm/vllm-openai:v0.20.0 "+
-				"(letters, digits and . _ - / : @ only; got "+target.QuoteShort(s)+")")
-		}
-	}
-	return nil
+// checkImage is the image's Form in the table (target.Field.CheckForm: the characters of the
+// OCI reference grammar), which the page's link repair checks too; the table bounds its length.
+func checkImage(t *target.Target) error {
+	return imageRow().CheckForm(t)
 }
+
+var imageRow = sync.OnceValue(func() *target.Field {
+	f, ok := target.ByName("image")
+	if !ok {
+		panic("deploy: no field image")
+	}
+	return f
+})

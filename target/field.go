@@ -43,6 +43,9 @@ type Field struct {
 	Choices    func() []string
 	Open       bool // Choices are the usual values; package fit accepts others it knows
 	Fold       bool
+	// Form: a text's shape besides its length (a Kubernetes name, an image), which the package
+	// that uses the value checks, not Validate (form.go).
+	Form Form
 
 	// Exactly one accessor is set; it gives the field's Kind.
 	str     func(*Target) *string

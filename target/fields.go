@@ -14,8 +14,8 @@ import "sync"
 //     links; never reuse or rename a published key), Flag (kebab-case), Arg, Label (how the
 //     page and the error messages name it), Unit, Default (as a link spells it; "" = the zero
 //     value), Derived (what the zero value means, if it is derived), Help, the allowed values
-//     (Min/Max/ZeroOK for numbers, MaxLen/Choices for text; Choices owned by package fit come
-//     through Provide in fit's init), and the one accessor (str, number, integer, boolean);
+//     (Min/Max/ZeroOK for numbers, MaxLen/Choices/Form for text; Choices owned by package fit
+//     come through Provide in fit's init), and the one accessor (str, number, integer, boolean);
 //  3. a rule that ties it to other fields goes in validate.go; its physics in package fit;
 //  4. run `go generate ./target/...` and commit the regenerated README.md and docs/CONTRACT.md
 //     (TestDocsCurrent fails until you do).
@@ -46,10 +46,10 @@ var Fields = []Field{
 	{Name: "template", Key: "tpl", Flag: "template", Label: "Template",
 		Help:    "write a ResourceClaimTemplate instead of a ResourceClaim",
 		boolean: func(t *Target) *bool { return &t.Template }},
-	{Name: "name", Key: "name", Flag: "name", Arg: "N", Label: "Claim name", MaxLen: 253,
+	{Name: "name", Key: "name", Flag: "name", Arg: "N", Label: "Claim name", MaxLen: 253, Form: FormSubdomain,
 		Help: "claim name (a DNS-1123 subdomain)", Derived: "derived from the model",
 		str: func(t *Target) *string { return &t.Name }},
-	{Name: "deviceClass", Key: "dc", Flag: "device-class", Arg: "C", Label: "Device class", MaxLen: 253,
+	{Name: "deviceClass", Key: "dc", Flag: "device-class", Arg: "C", Label: "Device class", MaxLen: 253, Form: FormSubdomain,
 		Help: "DeviceClass name (a DNS-1123 subdomain)", Derived: "the driver's",
 		str: func(t *Target) *string { return &t.DeviceClass }},
 	{Name: "sizing", Key: "s", Flag: "sizing", Arg: "S", Label: "Sizing mode", Default: SizingLlmfit, MaxLen: 16,
@@ -103,7 +103,7 @@ var Fields = []Field{
 		Help:    "the server: deploy runs it; with vllm the estimate and a kv claim size for vLLM's own budget (utilization, activation peak, CUDA graphs)",
 		Derived: "deploy: vllm; estimate and claim: the llama.cpp-style reserve",
 		str:     func(t *Target) *string { return &t.Engine }},
-	{Name: "image", Key: "image", Flag: "image", Arg: "I", Label: "Container image", MaxLen: 512,
+	{Name: "image", Key: "image", Flag: "image", Arg: "I", Label: "Container image", MaxLen: 512, Form: FormImage,
 		Help: "deploy: the container image, instead of the engine's pinned one", Derived: "the engine's pinned image",
 		str: func(t *Target) *string { return &t.Image }},
 	{Name: "attention", Key: "att", Flag: "attention", Arg: "K", Label: "Attention kind", MaxLen: 16,

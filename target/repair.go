@@ -21,9 +21,10 @@ type Drop struct {
 }
 
 // RepairLink reads a permalink fragment (or API query) keeping every pair it can: a pair that
-// does not decode, an unknown key, a repeated key, a value that does not parse or is out of its
-// range, and a custom size beside a catalog model are each dropped with one message, and the
-// rest of the link is kept. Rules that need the catalog (is the model in it?) are the render's.
+// does not decode, an unknown key, a repeated key, a value that does not parse, is out of its
+// range or not of its form (a claim name that is no DNS-1123 subdomain: Field.CheckForm), and a
+// custom size beside a catalog model are each dropped with one message, and the rest of the
+// link is kept. Rules that need the catalog (is the model in it?) are the render's.
 func RepairLink(fragment string) Repair {
 	var r Repair
 	v, given, bad := splitPairs(fragment) // given: key → the pairs that spell it
@@ -50,6 +51,19 @@ func RepairLink(fragment string) Repair {
 		f, ok := ByName(fe.Field)
 		if !ok || f == model || len(given[f.Key]) == 0 {
 			break // not a pair of the link (no model chosen yet): the page asks for one
+		}
+		r.drop(strings.Join(given[f.Key], "&"), fe)
+		f.Reset(&t)
+		delete(given, f.Key)
+	}
+	// A value of the wrong form (a claim name that is not a DNS-1123 subdomain, an image with a
+	// space): Validate leaves it to the package that uses it, which would refuse the whole claim
+	// or Deployment; the message is that package's.
+	for i := range Fields {
+		f := &Fields[i]
+		fe, ok := errors.AsType[*FieldError](f.CheckForm(&t))
+		if !ok || len(given[f.Key]) == 0 {
+			continue
 		}
 		r.drop(strings.Join(given[f.Key], "&"), fe)
 		f.Reset(&t)

@@ -1,0 +1,93 @@
+package target
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Form is the shape a text field's value must have besides its length (the table's MaxLen):
+// a Kubernetes name, a container image. Validate does not check it: the package that uses the
+// value does, with CheckForm (package claim: the claim's name and its device class; package
+// deploy: the image), so a command that does not use the value takes it as it always did
+// (estimate --name, claim --image). RepairLink checks every field's, for the page, which shows
+// the claim and the Deployment from one link: a bad name there dropped the whole link.
+type Form uint8
+
+const (
+	FormText      Form = iota // any text within MaxLen
+	FormSubdomain             // a DNS-1123 subdomain, as Kubernetes names objects and DeviceClasses
+	FormImage                 // a container image reference
+)
+
+// CheckForm checks the field's value against its Form; the zero value ("": derived) passes,
+// as does every field without a Form.
+func (f *Field) CheckForm(t *Target) error {
+	if f.Form == FormText || f.str == nil {
+		return nil
+	}
+	s := *f.str(t)
+	if s == "" {
+		return nil
+	}
+	switch f.Form {
+	case FormSubdomain:
+		return f.checkSubdomain(s)
+	case FormImage:
+		return f.checkImage(s)
+	}
+	return nil
+}
+
+// checkSubdomain validates a DNS-1123 subdomain (≤ 253 characters of lower-case letters,
+// digits, '-' and '.', each dot-separated part starting and ending with a letter or digit),
+// exactly as Kubernetes' IsDNS1123Subdomain applies it to object and DeviceClass names: unlike
+// RFC 1123 it sets no 63-character limit on a part, so neither does fitclaim.
+func (f *Field) checkSubdomain(s string) error {
+	const maxSubdomain = 253
+	if len(s) > maxSubdomain {
+		return f.Err("must be at most 253 characters (got " + strconv.Itoa(len(s)) + ")")
+	}
+	for _, part := range strings.Split(s, ".") {
+		if !isLabelChars(part) {
+			return f.Err("must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', " +
+				"starting and ending with a letter or digit, at most 253 characters (got " + QuoteShort(s) + ")")
+		}
+	}
+	return nil
+}
+
+// isLabel reports whether s is a DNS-1123 label (at most 63 characters).
+func isLabel(s string) bool { return len(s) <= 63 && isLabelChars(s) }
+
+// isLabelChars reports whether s is made like a DNS-1123 label, whatever its length: letters
+// and digits, with '-' inside.
+func isLabelChars(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkImage accepts the characters of the OCI reference grammar (name, ':' tag, '@' digest),
+// starting with a letter or digit. Kubernetes itself only refuses surrounding spaces; the
+// narrower set keeps the reference a plain YAML scalar and a single shell word. The table
+// bounds its length.
+func (f *Field) checkImage(s string) error {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			i > 0 && strings.IndexByte("._-/:@", c) >= 0
+		if !ok {
+			return f.Err("must be a container image reference such as registry.example/vllm/vllm-openai:v0.20.0 " +
+				"(letters, digits and . _ - / : @ only; got " + QuoteShort(s) + ")")
+		}
+	}
+	return nil
+}

@@ -22,11 +22,22 @@
     return window.fitclaim && typeof window.fitclaim.render === "function" && document.documentElement.dataset.state === "ready";
   }
 
-  // The engine and image a link asked for (#…&engine=llama.cpp&image=…) start the tab's controls.
-  function fromLink() {
+  // The engine and image a link asked for (#…&engine=llama.cpp&image=…) start the tab's controls:
+  // the raw pairs at once (fromLink), then the link as the engine repaired it (fromTarget, from
+  // app.js), which drops an image the Deployment would refuse (600 characters, a space): the tab
+  // kept the raw one, and the link's message said it was dropped while the tab still showed it.
+  function fromLink(engineOnly) {
     const pairs = linkPairs();
     if (pairs.has("engine")) $("deploy-engine").value = pairs.get("engine");
-    if (pairs.has("image")) $("deploy-image").value = pairs.get("image");
+    if (pairs.has("image") && !engineOnly) $("deploy-image").value = pairs.get("image");
+  }
+
+  function fromTarget(t) {
+    if (!$("panel-deploy") || !linkPairs().has("image")) return; // a link that names no image keeps the tab's choice
+    const image = typeof t.image === "string" ? t.image : "";
+    if ($("deploy-image").value === image) return;
+    $("deploy-image").value = image;
+    update();
   }
 
   function fillEngines() {
@@ -43,7 +54,7 @@
     sel.value = engines.includes(keep) ? keep : engines[0];
     st.defaultEngine = engines[0]; // the engine's own default: a link leaves it out
     st.options = true;
-    fromLink();
+    fromLink(true); // the image: the repaired link's (fromTarget)
   }
 
   // The tab is written only while it is on show: a hidden tab waits (stale) until it is
@@ -138,14 +149,18 @@
     new MutationObserver(() => { if (stale && shown()) update(); }).observe($("panel-deploy"), { attributes: true, attributeFilter: ["hidden"] });
     // A link followed later (back, forward, an edited address) that names an engine or an image
     // brings them, as at the page's opening: the claim tab sizes for the link's engine, so the
-    // tab runs it too. A link that names neither keeps the tab's choice.
-    const follow = () => { fromLink(); update(); };
+    // tab runs it too. A link that names neither keeps the tab's choice. The image comes as the
+    // engine repaired the link (fromTarget: app.js reads every followed link): read raw here, a
+    // dropped one would come back after the repair, or be sent before it.
+    const follow = () => { fromLink(true); update(); };
     window.addEventListener("hashchange", follow);
     window.addEventListener("popstate", follow);
     update();
   }
 
   P.deploy = { render };
+  // keys: none (form.js does not carry the image: NOT_CARRIED); fromTarget: the repaired link.
+  (P.panels || (P.panels = [])).push({ keys: [], fromTarget });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
   else wire();
 })();

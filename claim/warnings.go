@@ -85,15 +85,9 @@ func proposal(matches []fit.Match, count int) string {
 		strconv.Itoa(m.DevicesNeeded) + " × " + m.Accelerator.Name + " would (set count to " + strconv.Itoa(m.DevicesNeeded) + ")"
 }
 
-// llmfitIgnores are the fields llmfit's sizing does not read (the KV cache, the engine's reserve
-// and vLLM's budget are sizing kv's): a value given for one of them changed nothing in the claim.
-var llmfitIgnores = [...]string{"context", "sequences", "kvCache", "engine", "layers", "kvHeads", "headDim",
-	"attention", "slidingWindow", "slidingLayers", "fullAttentionLayers", "csaLayers", "hcaLayers",
-	"kvLoraRank", "qkRopeHeadDim", "experts", "expertsPerToken",
-	"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"}
-
-// IgnoredBySizing is the warning that names, in llmfitIgnores' order, the fields t gives a
-// value the claim's llmfit sizing ignores, other than their default ("--sequences 1" asks
+// IgnoredBySizing is the warning that names, in the field table's order, the fields t gives a
+// value the claim's llmfit sizing ignores (the table's KVOnly rows: the KV cache, the engine's
+// reserve and vLLM's budget are sizing kv's), other than their default ("--sequences 1" asks
 // nothing llmfit's sizing lacks, nor "--kv-cache FP16"): "" when there are none or t's sizing is
 // kv. (Package deploy asks it of the target as given: it fills the engine and vLLM's
 // --max-num-seqs itself.)
@@ -103,15 +97,15 @@ func IgnoredBySizing(t *target.Target) string {
 	}
 	def := target.Default()
 	names := ""
-	for _, name := range llmfitIgnores {
-		f, ok := target.ByName(name)
-		if !ok || f.Same(t, &def) || f.Fold && strings.EqualFold(f.Get(t), f.Get(&def)) {
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if !f.KVOnly || f.Same(t, &def) || f.Fold && strings.EqualFold(f.Get(t), f.Get(&def)) {
 			continue
 		}
 		if names != "" {
 			names += ", "
 		}
-		names += name
+		names += f.Name
 	}
 	if names == "" {
 		return ""

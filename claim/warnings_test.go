@@ -136,7 +136,7 @@ func TestVLLMClaimWarnsOfWeightsItWouldNotLoad(t *testing.T) {
 // given for one of them changed nothing in the claim and was met only by the generic "use
 // sizing kv" warning (when the model's context did not fit); the warning names those given.
 func TestWarningIgnoredBySizing(t *testing.T) {
-	const want = "sizing llmfit ignores context, sequences, kvCache, engine, layers, gpuMemoryUtilization: use sizing kv to size the claim for them"
+	const want = "sizing llmfit ignores context, sequences, kvCache, layers, engine, gpuMemoryUtilization: use sizing kv to size the claim for them"
 	tg := target.Default()
 	tg.Model = "Qwen/Qwen3-8B"
 	tg.Context, tg.Sequences, tg.KVCache, tg.Engine, tg.Layers, tg.GPUMemoryUtilization = 4096, 4, "fp8", "vllm", 30, 0.8

@@ -29,6 +29,7 @@ type Field struct {
 	Derived string // what the zero value means where it is derived ("the model's own")
 	Help    string // one line for the command line and the page
 	Device  bool   // one of the device the estimate runs on: only fitclaim estimate reads it
+	KVOnly  bool   // read by sizing kv (and the engine's budget) only: llmfit's sizing ignores a value given (claim.IgnoredBySizing)
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
 	// default; for a string, "") passes and means Derived. Strings: at most MaxLen characters and, when Choices is set

@@ -6,6 +6,7 @@ package bridge
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
@@ -61,8 +62,8 @@ func setTyped(f *target.Field, t *target.Target, v Value) error {
 		if len(v.Str) > maxStringLen {
 			// The field's own limit is the range to name (a 10 KB paste into the model field was
 			// told "at most 4096 characters", its limit being 300).
-			if f.MaxLen > 0 && f.MaxLen < maxStringLen {
-				return f.Errorf(strconv.Itoa(len(v.Str)) + " characters")
+			if f.MaxLen > 0 && f.MaxLen < maxStringLen { // characters, as target counts them
+				return f.Errorf(strconv.Itoa(utf8.RuneCountInString(v.Str)) + " characters")
 			}
 			return f.Err("must be at most " + strconv.Itoa(maxStringLen) + " characters (got " + strconv.Itoa(len(v.Str)) + ")")
 		}

@@ -3,6 +3,7 @@ package target
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Form is the shape a text field's value must have besides its length (the table's MaxLen):
@@ -44,8 +45,11 @@ func (f *Field) CheckForm(t *Target) error {
 // RFC 1123 it sets no 63-character limit on a part, so neither does fitclaim.
 func (f *Field) checkSubdomain(s string) error {
 	const maxSubdomain = 253
-	if len(s) > maxSubdomain {
-		return f.Err("must be at most 253 characters (got " + strconv.Itoa(len(s)) + ")")
+	// Characters, as the message says: Kubernetes counts bytes, but a name of any other byte than
+	// ASCII letters, digits, '-' and '.' is refused below anyway (150 of "é" are 300 bytes and
+	// were "at most 253 characters (got 300)"; they are not a subdomain at all).
+	if n := utf8.RuneCountInString(s); n > maxSubdomain {
+		return f.Err("must be at most 253 characters (got " + strconv.Itoa(n) + ")")
 	}
 	for _, part := range strings.Split(s, ".") {
 		if !isLabelChars(part) {

@@ -77,3 +77,31 @@ func TestValidateLeavesForms(t *testing.T) {
 		}
 	}
 }
+
+// A name's length is counted in characters, as its message says: 150 of "é" (300 bytes) are
+// refused for what they are made of, 300 of them for their length, counted as 300.
+func TestSubdomainCountsCharacters(t *testing.T) {
+	f, ok := ByName("name")
+	if !ok {
+		t.Fatal("no name field")
+	}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{150, "must be a DNS-1123 subdomain"},
+		{300, "must be at most 253 characters (got 300)"},
+	} {
+		tg := Default()
+		tg.Name = strings.Repeat("é", c.n)
+		err := f.CheckForm(&tg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%d of é: %v, want %q", c.n, err, c.want)
+		}
+	}
+	tg := Default()
+	tg.Name = strings.Repeat("a", 254)
+	if err := f.CheckForm(&tg); err == nil || !strings.Contains(err.Error(), "at most 253 characters (got 254)") {
+		t.Errorf("254 ASCII: %v", err)
+	}
+}

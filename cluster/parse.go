@@ -3,6 +3,8 @@ package cluster
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -149,6 +151,9 @@ func decodeJSON(j []byte) (any, error) {
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errCutShort
+		}
 		return nil, errorText("not YAML or JSON", err)
 	}
 	if d.More() {
@@ -161,7 +166,10 @@ type constError string
 
 func (e constError) Error() string { return string(e) }
 
-const errTrailing = constError("more than one JSON value; give one List")
+const (
+	errTrailing = constError("more than one JSON value; give one List")
+	errCutShort = constError("unexpected EOF: the input ends inside a value; is the paste cut short?")
+)
 
 // errorText shortens a decoder's message (it may quote a long stretch of the input).
 func errorText(what string, err error) error {
@@ -211,6 +219,9 @@ func listOrOne(o *object, v any, kind, kubectl string, objects *int, one func(wh
 	case kind:
 		return one(o.name, m)
 	case "":
+		if _, ok := m["items"]; ok { // kubectl writes a List's kind after its items
+			return o.err("kind", "missing, and items are there: kubectl ends a List with kind: List; is the paste cut short?")
+		}
 		return o.err("kind", "missing; want "+kind+" or List")
 	default:
 		return o.err("kind", strconv.Quote(clip(k))+"; want "+kind+" or List ("+kubectl+")")

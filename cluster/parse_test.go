@@ -29,6 +29,11 @@ func TestBadSlicesNameObjectAndField(t *testing.T) {
 		{"plain text", "lots of GPUs", `slices: the input: is a string; want a ResourceSlice or a List of them`},
 		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", `slices: the input: kind: "Pod"; want ResourceSlice or List`},
 		{"no kind", "apiVersion: v1\nmetadata: {name: x}\n", `slices: the input: kind: missing; want ResourceSlice or List`},
+		// kubectl writes a List's kind after its items: a paste cut short has items but no kind.
+		{"cut short", "apiVersion: v1\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata:\n    name: s1\n  spec:\n    dev\n",
+			`slices: the input: kind: missing, and items are there: kubectl ends a List with kind: List; is the paste cut short?`},
+		{"json cut short", `{"apiVersion": "v1", "items": [{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice"`,
+			"slices: not YAML or JSON (unexpected EOF: the input ends inside a value; is the paste cut short?)"},
 		{"items not a list", "apiVersion: v1\nkind: ResourceSliceList\nitems: 3\n", `slices: the input: items: is a number; want a list`},
 		{"wrong kind in list", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n}\n", `slices: items[0]: kind: "Node"; want ResourceSlice`},
 		{"capacity lots", strings.Replace(goodSlice, "MEM", "lots", 1),
@@ -138,7 +143,7 @@ func TestFlowStyleYAML(t *testing.T) {
 		t.Fatalf("%+v", nodes)
 	}
 	_, err = ParseNodes([]byte(`{"apiVersion": "v1", "kind": "Node"`))
-	if err == nil || err.Error() != "nodes: not YAML or JSON (unexpected EOF)" {
+	if err == nil || err.Error() != "nodes: not YAML or JSON (unexpected EOF: the input ends inside a value; is the paste cut short?)" {
 		t.Fatalf("broken JSON: %v", err)
 	}
 }

@@ -99,28 +99,36 @@ type Inputs struct {
 	Claims []byte // kubectl get resourceclaims -A -o yaml
 	Nodes  []byte // kubectl get nodes -o yaml
 	Pod    []byte // the workload: a Deployment (fitclaim deploy's), a Pod or a pod spec (ParsePod)
+	// Large reads each input up to MaxInputLarge bytes and the slices up to MaxDevicesLarge
+	// devices, not MaxInput and MaxDevices: the command line's bounds, where a 1,000-node
+	// cluster's pastes are read whole.
+	Large bool
 }
 
 // CheckInputs parses the inputs given and judges the slices against the bounds' claim: the
 // claims' allocated devices taken, the slices placed on the nodes given.
 func CheckInputs(b *fit.Bounds, in Inputs) (Report, error) {
-	s, err := Parse(in.Slices)
+	lim := smallLimits
+	if in.Large {
+		lim = largeLimits
+	}
+	s, err := parseWithin(in.Slices, lim)
 	if err != nil {
 		return Report{}, err
 	}
 	c := Cluster{Slices: s, ClaimsGiven: in.Claims != nil, NodesGiven: in.Nodes != nil}
 	if in.Claims != nil {
-		if c.InUse, err = ParseClaims(in.Claims); err != nil {
+		if c.InUse, err = parseClaimsWithin(in.Claims, lim); err != nil {
 			return Report{}, err
 		}
 	}
 	if in.Nodes != nil {
-		if c.Nodes, err = ParseNodes(in.Nodes); err != nil {
+		if c.Nodes, err = parseNodesWithin(in.Nodes, lim); err != nil {
 			return Report{}, err
 		}
 	}
 	if in.Pod != nil {
-		if c.Pod, err = ParsePod(in.Pod); err != nil {
+		if c.Pod, err = parsePodWithin(in.Pod, lim); err != nil {
 			return Report{}, err
 		}
 	}

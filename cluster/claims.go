@@ -30,9 +30,11 @@ var claimVersions = map[string]bool{
 // returns the devices their allocations hold, whole or (a result with a shareID) as a share. A result with adminAccess true is skipped: the
 // scheduler does not count it as allocated (admin access shares a device with its user). A claim
 // not allocated yet holds nothing. Errors are *Error with Input "claims".
-func ParseClaims(data []byte) ([]InUse, error) {
+func ParseClaims(data []byte) ([]InUse, error) { return parseClaimsWithin(data, smallLimits) }
+
+func parseClaimsWithin(data []byte, lim limits) ([]InUse, error) {
 	p := claimParser{}
-	if err := eachDocument(data, "claims", "kubectl get resourceclaims -A -o yaml", p.top); err != nil {
+	if err := eachDocument(data, lim, "claims", "kubectl get resourceclaims -A -o yaml", p.top); err != nil {
 		return nil, err
 	}
 	if p.objects == 0 {

@@ -96,8 +96,8 @@ func (p *parser) slice(where string, v any) error {
 		return o.err("spec.devices", "is a "+typeName(spec["devices"])+"; want a list")
 	}
 	for i, dv := range devs {
-		if p.devices++; p.devices > MaxDevices {
-			return o.err("spec.devices", "more than "+strconv.Itoa(MaxDevices)+" devices in the input")
+		if p.devices++; p.devices > p.maxDevices {
+			return o.err("spec.devices", "more than "+strconv.Itoa(p.maxDevices)+" devices in the input")
 		}
 		d, err := device(o, "spec.devices["+strconv.Itoa(i)+"]", dv, basic, perDevice)
 		if err != nil {

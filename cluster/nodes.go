@@ -32,9 +32,11 @@ func (n *Node) keepsOff() string {
 // ParseNodes reads the cluster's nodes — `kubectl get nodes -o yaml` (a v1 List), -o json, a
 // NodeList, one Node or several `---` documents — for their names and labels. A name given
 // twice is refused: the allocator would see one node. Errors are *Error with Input "nodes".
-func ParseNodes(data []byte) ([]Node, error) {
+func ParseNodes(data []byte) ([]Node, error) { return parseNodesWithin(data, smallLimits) }
+
+func parseNodesWithin(data []byte, lim limits) ([]Node, error) {
 	p := nodeParser{seen: map[string]bool{}}
-	if err := eachDocument(data, "nodes", "kubectl get nodes -o yaml", p.top); err != nil {
+	if err := eachDocument(data, lim, "nodes", "kubectl get nodes -o yaml", p.top); err != nil {
 		return nil, err
 	}
 	if p.objects == 0 {

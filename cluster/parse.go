@@ -20,6 +20,29 @@ const MaxInput = 5 << 20
 // MaxDevices bounds the devices judged; a slice holds at most 128 (the API's limit).
 const MaxDevices = 20000
 
+// MaxInputLarge and MaxDevicesLarge are the bounds of Inputs.Large, the command line's: a
+// 1,000-node cluster with eight GPUs a node is about 6 MiB as kubectl -o yaml and 16 MiB as
+// -o json (its nodes with their image lists as much again), past MaxInput; with every MIG
+// partition of every GPU listed it has some 160,000 devices. Reading such a cluster takes about
+// 40 bytes of memory per byte of YAML, which a terminal has and a browser tab may not.
+const (
+	MaxInputLarge   = 32 << 20
+	MaxDevicesLarge = 200000
+)
+
+// limits are the bounds a parse reads within.
+type limits struct{ input, devices int }
+
+var (
+	smallLimits = limits{MaxInput, MaxDevices}
+	largeLimits = limits{MaxInputLarge, MaxDevicesLarge}
+)
+
+// inWords writes a byte bound in words: "5242880 bytes (5 MiB)".
+func (l limits) inWords() string {
+	return strconv.Itoa(l.input) + " bytes (" + strconv.Itoa(l.input>>20) + " MiB)"
+}
+
 // Error is a slice (or claim) list that cannot be read, naming the object and the field.
 type Error struct {
 	Input  string // which input: "claims" for ParseClaims; "" is the slices
@@ -45,9 +68,11 @@ func (e *Error) Error() string {
 // Parse reads ResourceSlices: a List (kubectl's -o yaml or -o json), a ResourceSliceList, one
 // ResourceSlice, or several YAML documents separated by `---` lines. resource.k8s.io/v1 and
 // v1beta2 (flat devices) and v1beta1 (devices under `basic`) are read.
-func Parse(data []byte) ([]Slice, error) {
-	p := parser{}
-	if err := eachDocument(data, "", "kubectl get resourceslices -o yaml", p.top); err != nil {
+func Parse(data []byte) ([]Slice, error) { return parseWithin(data, smallLimits) }
+
+func parseWithin(data []byte, lim limits) ([]Slice, error) {
+	p := parser{maxDevices: lim.devices}
+	if err := eachDocument(data, lim, "", "kubectl get resourceslices -o yaml", p.top); err != nil {
 		return nil, err
 	}
 	if p.objects == 0 {
@@ -61,10 +86,10 @@ func Parse(data []byte) ([]Slice, error) {
 // ("document N", "" when there is one). input is Error.Input for what is pasted ("" for the
 // slices, "claims"); kubectl is the command whose output it wants, said when the paste is empty.
 // Parse and ParseClaims both read their pastes through it.
-func eachDocument(data []byte, input, kubectl string, top func(where string, v any) error) error {
-	if len(data) > MaxInput {
+func eachDocument(data []byte, lim limits, input, kubectl string, top func(where string, v any) error) error {
+	if len(data) > lim.input {
 		// Not len(data): the command line reads one byte past the bound, not the whole file.
-		return &Error{Input: input, Msg: "the input is over " + strconv.Itoa(MaxInput) + " bytes (5 MiB), the most that is read"}
+		return &Error{Input: input, Msg: "the input is over " + lim.inWords() + ", the most that is read"}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -182,9 +207,10 @@ func errorText(what string, err error) error {
 
 // parser accumulates the slices of every document.
 type parser struct {
-	slices  []Slice
-	objects int
-	devices int
+	slices     []Slice
+	objects    int
+	devices    int
+	maxDevices int
 }
 
 // top reads a document: a List, a ResourceSliceList or a ResourceSlice.

@@ -28,9 +28,11 @@ const podWant = "paste the workload: a Deployment (fitclaim deploy's, or kubectl
 // output: its ResourceClaimTemplate and Service are skipped), or a bare pod spec (a mapping
 // with neither kind nor apiVersion). Exactly one pod spec must be there. What it reads is
 // checked as the API server validates it. Errors are *Error with Input "pod".
-func ParsePod(data []byte) (*Pod, error) {
+func ParsePod(data []byte) (*Pod, error) { return parsePodWithin(data, smallLimits) }
+
+func parsePodWithin(data []byte, lim limits) (*Pod, error) {
 	p := podParser{}
-	if err := eachDocument(data, "pod", "fitclaim deploy, or of kubectl get deployment NAME -o yaml", p.top); err != nil {
+	if err := eachDocument(data, lim, "pod", "fitclaim deploy, or of kubectl get deployment NAME -o yaml", p.top); err != nil {
 		return nil, err
 	}
 	if p.pod == nil {

@@ -85,8 +85,9 @@ func splitCheckArgs(args []string) (rest []string, files checkFiles, err error) 
 	return rest, files, nil
 }
 
-// readInput reads at most one byte more than cluster.MaxInput, so Parse, ParseClaims and
-// ParseNodes can say it is too big. A file that cannot be opened is named with its flag.
+// readInput reads at most one byte more than cluster.MaxInputLarge (the command line reads
+// its inputs with the large bounds: a 1,000-node cluster's, past the page's and the API's
+// cluster.MaxInput), so the check can say it is too big. A file that cannot be opened is named with its flag.
 func readInput(flag, name string) ([]byte, error) {
 	r := stdin
 	if name != "-" {
@@ -97,7 +98,7 @@ func readInput(flag, name string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, cluster.MaxInput+1))
+	data, err := io.ReadAll(io.LimitReader(r, cluster.MaxInputLarge+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err) // a directory, say
 	}
@@ -124,7 +125,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "check", err)
 	}
 	t, err := c.target()
-	var in cluster.Inputs
+	in := cluster.Inputs{Large: true}
 	if err == nil {
 		in.Slices, err = readInput("--slices", files.slices)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,10 +87,10 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", zonesNodes, "--pod", zonesNodes}, "", exitError,
 			"fitclaim check: pod: no pod spec in the input (it has a Node): paste the workload"},
 	}
-	// A nodes file of 6,000,000 bytes: read to one byte past the 5 MiB bound, and said to be over
-	// it (not "5242881 bytes", what was read).
+	// A nodes file of 34,000,000 bytes: read to one byte past the 32 MiB bound, and said to be
+	// over it (not "33554433 bytes", what was read).
 	big := filepath.Join(t.TempDir(), "nodes.yaml")
-	if err := os.WriteFile(big, []byte(strings.Repeat("#", 6_000_000)), 0o600); err != nil {
+	if err := os.WriteFile(big, []byte(strings.Repeat("#", 34_000_000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cases = append(cases, struct {
@@ -97,7 +98,7 @@ func TestCheckErrors(t *testing.T) {
 		in   string
 		code int
 		msg  string
-	}{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", big}, "", exitError, "fitclaim check: nodes: the input is over 5242880 bytes (5 MiB), the most that is read\n"})
+	}{[]string{"check", "--params", "7", "--slices", zonesSlices, "--nodes", big}, "", exitError, "fitclaim check: nodes: the input is over 33554432 bytes (32 MiB), the most that is read\n"})
 	defer func() { stdin = os.Stdin }()
 	for _, c := range cases {
 		stdin = strings.NewReader(c.in)
@@ -105,6 +106,37 @@ func TestCheckErrors(t *testing.T) {
 		if code != c.code || !strings.HasPrefix(errOut, c.msg) {
 			t.Errorf("%q: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.msg)
 		}
+	}
+}
+
+// TestCheckThousandNodes: the command line reads a 1,000-node cluster whole — eight H100s a
+// node in the layout NVIDIA's driver publishes, 6 MiB of kubectl -o yaml, past the page's and
+// the API's 5 MiB (it was refused: "slices: the input is over 5242880 bytes (5 MiB)").
+func TestCheckThousandNodes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n")
+	for n := range 1000 {
+		fmt.Fprintf(&b, "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata:\n    generateName: 00-gpu.nvidia.com-node-%04d-\n    name: 00-gpu.nvidia.com-node-%04d-x7k2q\n", n, n)
+		fmt.Fprintf(&b, "  spec:\n    driver: gpu.nvidia.com\n    nodeName: node-%04d\n    pool:\n      generation: 1\n      name: node-%04d\n      resourceSliceCount: 1\n    devices:\n", n, n)
+		for g := range 8 {
+			fmt.Fprintf(&b, "    - name: gpu-%d\n      attributes:\n        architecture:\n          string: Hopper\n        brand:\n          string: Nvidia\n"+
+				"        cudaComputeCapability:\n          version: 9.0.0\n        cudaDriverVersion:\n          version: 13.0.0\n        driverVersion:\n          version: 580.95.5\n"+
+				"        productName:\n          string: NVIDIA H100 80GB HBM3\n        resource.kubernetes.io/pciBusID:\n          string: 0000:%02x:00.0\n"+
+				"        resource.kubernetes.io/pcieRoot:\n          string: pci0000:%02x\n        type:\n          string: gpu\n"+
+				"        uuid:\n          string: GPU-%08x-0000-4000-8000-%012x\n      capacity:\n        memory:\n          value: 81559Mi\n", g, 0x18+g*0x10, 0x15+g/4*0x80, n, g)
+		}
+	}
+	b.WriteString("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+	if b.Len() <= cluster.MaxInput {
+		t.Fatalf("%d bytes: not past cluster.MaxInput", b.Len())
+	}
+	file := filepath.Join(t.TempDir(), "slices.yaml")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI("check", "--params", "7", "--driver", "nvidia", "--count", "8", "--slices", file)
+	if code != 0 || !strings.Contains(out, "allocatable on node node-0000: model gets gpu-0, gpu-1, gpu-2, gpu-3, gpu-4, gpu-5, gpu-6, gpu-7") || strings.Count(out, " yes ") != 8000 {
+		t.Fatalf("exit %d, stderr %q, stdout ends %q", code, errOut, out[max(0, len(out)-300):])
 	}
 }
 

@@ -338,12 +338,19 @@ func splitWords(n int) string {
 // evenShare reports whether share is 1/n (to rounding): the KV cache splits evenly.
 func evenShare(share float64, n int) bool { return math.Abs(share*float64(n)-1) < 1e-9 }
 
-// shareWords spells a device's share of the KV cache: "all" or "1/k".
+// shareWords spells a device's share of the KV cache: "all", "1/k", or "j/k" where a device keeps
+// more than one of the heads but not an even share (5 KV heads on 2 devices: 2 each, "2/5"; it
+// read "1/3", rounding 1/0.4). A share no fraction of up to 4096ths spells is a percentage.
 func shareWords(share float64) string {
 	if share >= 1-1e-9 {
 		return "all"
 	}
-	return "1/" + strconv.FormatFloat(math.Round(1/share), 'f', -1, 64)
+	for den := 2; den <= 4096; den++ {
+		if num := math.Round(share * float64(den)); num >= 1 && math.Abs(share*float64(den)-num) < 1e-6 {
+			return strconv.FormatFloat(num, 'f', -1, 64) + "/" + strconv.Itoa(den)
+		}
+	}
+	return strconv.FormatFloat(share*100, 'f', 1, 64) + "%"
 }
 
 // kvSplitWords says how the memory line's weights and KV cache fall on the devices: split n

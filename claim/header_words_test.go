@@ -1,0 +1,35 @@
+package claim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// explainText renders the permalink q and returns its header lines, unwrapped, as one text.
+func explainText(t *testing.T, q string) string {
+	t.Helper()
+	tg, err := target.ParsePermalink(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(explainLines(&r.Bounds), "\n")
+}
+
+// A device's share of the KV cache under vLLM is what it keeps: 5 KV heads on 2 devices keep 2
+// each, 2/5 (it read "1/3": 1/0.4 rounded), and 32 heads on 3 keep 10, 5/16 (it read "1/3").
+func TestHeaderKVShareWords(t *testing.T) {
+	for q, want := range map[string]string{
+		"m=HuggingFaceTB%2FSmolLM2-360M-Instruct&s=kv&n=2&engine=vllm": "0.36 GB weights + 0.13 GB KV each (2/5 of the KV cache: vLLM copies the 5 KV heads over the 2 devices)",
+		"m=NousResearch%2FLlama-2-7b-chat-hf&s=kv&n=3&engine=vllm":     "5/16 of the KV cache on each device (vLLM copies the 32 KV heads over the 3 devices)",
+	} {
+		if h := explainText(t, q); !strings.Contains(h, want) {
+			t.Errorf("%s: want %q in\n%s", q, want, h)
+		}
+	}
+}

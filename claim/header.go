@@ -62,7 +62,11 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	kv := "kv:     " + strconv.Itoa(b.ContextTokens) + " tokens × " + plural(t.Sequences, "sequence") + ", " + b.KVCache
 	m := &b.Model
 	if b.KVEstimated {
-		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + shortest(fit.KVFallbackGBPerB) + " GB per billion params per token; the model's layers/heads are unknown)"
+		rate := shortest(fit.KVFallbackGBPerB) + " GB per billion params per token"
+		if elem := fit.KVElementBytes(b.KVCache); elem != 2 { // llmfit's rate is fp16's: scaled to the element
+			rate += " at fp16 × " + shortest(elem) + " B / 2 B"
+		}
+		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + rate + "; the model's layers/heads are unknown)"
 	} else {
 		kv += ": " + kvFormula(b) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
 		if w := fit.VLLMDSAWords(b); w != "" {

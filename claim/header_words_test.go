@@ -33,3 +33,18 @@ func TestHeaderKVShareWords(t *testing.T) {
 		}
 	}
 }
+
+// llmfit's estimate of 0.000008 GB per billion parameters per token is fp16's; fit scales it to
+// the KV type, and the kv line says so (an fp8 cache printed the fp16 rate beside half its GB).
+func TestHeaderEstimatedKVRate(t *testing.T) {
+	// moondream2 (1.927237104 B): 0.000008 × 1.927237104 × 4,096 × 1/2 = 0.0316 GB
+	for q, want := range map[string]string{
+		"m=vikhyatk%2Fmoondream2&s=kv&kv=fp8":  "fp8: estimated 0.03 GB (0.000008 GB per billion params per token at fp16 × 1 B / 2 B;",
+		"m=vikhyatk%2Fmoondream2&s=kv":         "fp16: estimated 0.06 GB (0.000008 GB per billion params per token;",
+		"m=vikhyatk%2Fmoondream2&s=kv&kv=q4_0": "at fp16 × 0.5625 B / 2 B;",
+	} {
+		if h := explainText(t, q); !strings.Contains(h, want) {
+			t.Errorf("%s: want %q in\n%s", q, want, h)
+		}
+	}
+}

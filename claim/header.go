@@ -76,6 +76,10 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	kvRead := kvReadWords(b)
 	weightsRead := b.ReadGBPerToken - b.KVReadBytes/1e9
 	read := twoDecimals(weightsRead) + " GB weights + " + kvRead
+	if e := fit.EffectiveParamsB(m.Name); e > 0 && e < b.ParamsB { // fit.WeightsReadB: what a token reads of a Gemma "E" model
+		read = twoDecimals(weightsRead) + " GB weights (the effective " + shortest(e) + "B of " + oneDecimal(b.ParamsB) +
+			"B: the per-layer embeddings stay in memory, not read) + " + kvRead
+	}
 	overhead := strconv.FormatFloat(b.SpeedOverheadSeconds*1e3, 'f', 3, 64) + " ms overhead"
 	if b.ActiveParamsB < b.ParamsB {
 		which := oneDecimal(b.ActiveParamsB) + "B active"

@@ -48,3 +48,12 @@ func TestHeaderEstimatedKVRate(t *testing.T) {
 		}
 	}
 }
+
+// A Gemma "E" model's token reads its effective size, not all its weights (fit.WeightsReadB): the
+// fit line says so, or its weights read (1.50 GB) contradict the model line's (3.9 GB).
+func TestHeaderEffectiveRead(t *testing.T) {
+	h := explainText(t, "m=Chunity%2Fgemma-4-E2B-it-AWQ-4bit&s=kv")
+	if want := "s/token = (1.50 GB weights (the effective 2B of 5.1B: the per-layer embeddings stay in memory, not read) + 0.06 GB KV)"; !strings.Contains(h, want) {
+		t.Errorf("want %q in\n%s", want, h)
+	}
+}

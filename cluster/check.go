@@ -201,6 +201,9 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 		ps, cp := pools[k], counters[k]
 		for i := range s.Devices {
 			d := &s.Devices[i]
+			if ps.republished(&s, d.Name) {
+				continue
+			}
 			id := deviceID{s.Driver, s.Pool, d.Name}
 			seen[id] = true
 			problem, short := ps.problem(&s, d.Name), ""

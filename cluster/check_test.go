@@ -348,3 +348,53 @@ spec:
 	// Two on one node: node-q and node-r have one each; the zone's nodes have both.
 	allocatedAs(t, r, "allocatable on "+zone+": model gets z0, z1")
 }
+
+// TestRealFleet: real-fleet.yaml, the drivers' own layouts with kubectl's noise. A claim for
+// seven H100-class GPUs fits one node only: dgx-h100-0 has eight, but two are tainted
+// NoSchedule and NoExecute (its unmonitored None does not block), a100-mig-0 has two whole
+// GPUs, h100-pcie-2's pool is half published; dgx-h100-1's generation 4 has seven. Its
+// generation-3 slice is replaced: the devices generation 4 publishes again are listed once, as
+// generation 4 has them (each was listed twice, a "no" beside a "yes" of the same driver, pool
+// and device), and the one it dropped (gpu-5) says it is replaced.
+func TestRealFleet(t *testing.T) {
+	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 7, "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe")
+	r := judgeFile(t, "real-fleet.yaml", b)
+	var got []string
+	ids := map[string]int{}
+	for _, row := range rows(r) {
+		if strings.HasPrefix(row, "dgx-h100-") || strings.HasPrefix(row, "h100-pcie-2/") {
+			got = append(got, row)
+		}
+	}
+	for _, d := range r.Devices {
+		ids[d.Driver+"/"+d.Pool+"/"+d.Device]++
+	}
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("device %s listed %d times", id, n)
+		}
+	}
+	replaced := `no: pool "dgx-h100-1": slice 00-gpu.nvidia.com-dgx-h100-1-ztx8s is generation 3, replaced by generation 4`
+	incomplete := `no: pool "h100-pcie-2" is incomplete: 1 of its 2 slices`
+	want := []string{
+		"dgx-h100-0/gpu-0: model", "dgx-h100-0/gpu-1: model", "dgx-h100-0/gpu-2: model",
+		"dgx-h100-0/gpu-3: no: tainted gpu.nvidia.com/xid=79 (NoSchedule)",
+		"dgx-h100-0/gpu-4: model", "dgx-h100-0/gpu-5: model",
+		"dgx-h100-0/gpu-6: no: tainted gpu.nvidia.com/gpu-lost (NoExecute)",
+		"dgx-h100-0/gpu-7: model",
+		"dgx-h100-1/gpu-5: " + replaced,
+		"dgx-h100-1/gpu-0: model", "dgx-h100-1/gpu-1: model", "dgx-h100-1/gpu-2: model", "dgx-h100-1/gpu-3: model",
+		"dgx-h100-1/gpu-4: model", "dgx-h100-1/gpu-6: model", "dgx-h100-1/gpu-7: model",
+		"h100-pcie-2/gpu-0: " + incomplete, "h100-pcie-2/gpu-1: " + incomplete,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("devices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	allocatedAs(t, r, "allocatable on node dgx-h100-1: model gets gpu-0, gpu-1, gpu-2, gpu-3, gpu-4, gpu-6, gpu-7")
+	// The MIG node: its two whole GPUs match (each draws its whole counter set), no partition does.
+	for _, d := range r.Devices {
+		if d.Node == "a100-mig-0" && d.Matches != !strings.Contains(d.Device, "-mig-") {
+			t.Errorf("a100-mig-0/%s: matches %v", d.Device, d.Matches)
+		}
+	}
+}

@@ -13,6 +13,9 @@ type poolState struct {
 	generation int64
 	have, want int64
 	duplicate  string
+	// names are the devices the newest generation publishes: a replaced slice's device of the
+	// same name is the same device (driver, pool and name are its ID), listed once, as it is now.
+	names map[string]bool
 }
 
 func poolStates(slices []Slice) map[poolKey]*poolState {
@@ -37,6 +40,7 @@ func poolStates(slices []Slice) map[poolKey]*poolState {
 		}
 		if seen[k] == nil {
 			seen[k] = map[string]bool{}
+			p.names = seen[k]
 		}
 		for _, d := range s.Devices {
 			if seen[k][d.Name] && p.duplicate == "" {
@@ -46,6 +50,12 @@ func poolStates(slices []Slice) map[poolKey]*poolState {
 		}
 	}
 	return pools
+}
+
+// republished reports whether the device of a replaced slice of the pool is published again by
+// the newest generation: the same device, which the report lists once, as that generation has it.
+func (p *poolState) republished(s *Slice, device string) bool {
+	return s.Generation < p.generation && p.names[device]
 }
 
 // problem says why the allocator takes no device from this slice of the pool, or "".

@@ -69,14 +69,15 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 		}
 		return b
 	}
-	mig, halves := read("mig.yaml"), read("halves.yaml")
+	mig, halves, fleet := read("mig.yaml"), read("halves.yaml"), read("real-fleet.yaml")
 	pairs := map[string]clusterPair{
+		"real-fleet free":                 {fleet, nil},
 		"mig free":                        {mig, nil},
 		"mig × mig-claims.yaml":           {mig, read("mig-claims.yaml")},
 		"mig × mig-overdrawn-claims.yaml": {mig, read("mig-overdrawn-claims.yaml")},
 		"halves free":                     {halves, nil},
 	}
-	addEveryThirdHeld(t, pairs, map[string][]byte{"mig": mig, "halves": halves})
+	addEveryThirdHeld(t, pairs, map[string][]byte{"mig": mig, "halves": halves, "real-fleet": fleet})
 	var targets []target.Target
 	for _, drv := range []string{"nvidia", "any", "llmfit"} {
 		for _, n := range []int{1, 2, 3} {

@@ -127,6 +127,7 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	}
 	pairs := map[string]clusterPair{"busy × busy-claims.yaml": {busy, busyClaims}}
 	fixtures := clusterFixtures(t)
+	delete(fixtures, "real-fleet.yaml") // counters: TestSharedCountersAgreeWithKubernetes holds its devices
 	fixtures["busy"] = busy
 	fixtures["fleet"] = fleetSlicesYAML(t, testFleet(t))
 	addEveryThirdHeld(t, pairs, fixtures)

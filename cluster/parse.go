@@ -30,6 +30,10 @@ const (
 	MaxDevicesLarge = 200000
 )
 
+// LargeHint follows a refusal of an input over MaxInput (the page's and the API's bound): where a
+// bigger cluster is read.
+const LargeHint = "the command line's fitclaim check reads up to 32 MiB"
+
 // limits are the bounds a parse reads within.
 type limits struct{ input, devices int }
 
@@ -89,7 +93,11 @@ func parseWithin(data []byte, lim limits) ([]Slice, error) {
 func eachDocument(data []byte, lim limits, input, kubectl string, top func(where string, v any) error) error {
 	if len(data) > lim.input {
 		// Not len(data): the command line reads one byte past the bound, not the whole file.
-		return &Error{Input: input, Msg: "the input is over " + lim.inWords() + ", the most that is read"}
+		msg := "the input is over " + lim.inWords() + ", the most that is read"
+		if lim.input < MaxInputLarge {
+			msg += "; " + LargeHint
+		}
+		return &Error{Input: input, Msg: msg}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {

@@ -60,7 +60,7 @@ func TestBadSlicesNameObjectAndField(t *testing.T) {
 		{"two json values", `{"kind": "List", "items": []} {}`, "slices: not YAML or JSON (more than one JSON value; give one List)"},
 		{"second document bad", strings.Replace(goodSlice, "MEM", "1Gi", 1) + "---\nkind: ResourceSlice\n",
 			`slices: document 2: apiVersion: ""; want resource.k8s.io/v1 (or v1beta2, v1beta1)`},
-		{"too big", strings.Repeat("x", MaxInput+1), "slices: the input is over 5242880 bytes (5 MiB), the most that is read"},
+		{"too big", strings.Repeat("x", MaxInput+1), "slices: the input is over 5242880 bytes (5 MiB), the most that is read; the command line's fitclaim check reads up to 32 MiB"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.in))

@@ -78,7 +78,7 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 
 // readCheckBody reads a plain body: the slices. On failure it answers the status and message.
 func readCheckBody(r *http.Request) ([]byte, int, string) {
-	tooBig := "slices: the body is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
+	tooBig := "slices: the body is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB); " + cluster.LargeHint
 	if r.ContentLength > cluster.MaxInput {
 		return nil, http.StatusRequestEntityTooLarge, tooBig
 	}
@@ -101,7 +101,7 @@ const maxMultipart = 4*cluster.MaxInput + 64<<10
 // and a message naming the part.
 func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string) {
 	if r.ContentLength > maxMultipart {
-		return in, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (four parts of 5 MiB)"
+		return in, http.StatusRequestEntityTooLarge, "body: over " + strconv.Itoa(maxMultipart) + " bytes (four parts of 5 MiB); " + cluster.LargeHint
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, maxMultipart)
 	mr, err := r.MultipartReader()
@@ -138,7 +138,7 @@ func readCheckParts(r *http.Request) (in cluster.Inputs, status int, msg string)
 			return in, partStatus(err), name + ": reading the part: " + err.Error()
 		}
 		if len(data) > cluster.MaxInput {
-			return in, http.StatusRequestEntityTooLarge, name + ": the part is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB)"
+			return in, http.StatusRequestEntityTooLarge, name + ": the part is over " + strconv.Itoa(cluster.MaxInput) + " bytes (5 MiB); " + cluster.LargeHint
 		}
 		*into = data // io.ReadAll gives an empty part as [], not nil: given, and empty
 	}

@@ -59,7 +59,7 @@ func TestCheckRoute(t *testing.T) {
 	}{
 		{"bad slices", "POST", "p=7", "kind: Pod\n", 400, `slices: the input: kind: "Pod"`},
 		{"bad target", "POST", "p=7&eff=500", string(data), 400, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 500)"},
-		{"too big", "POST", "p=7", strings.Repeat("#", cluster.MaxInput+1), 413, "slices: the body is over 5242880 bytes (5 MiB)"},
+		{"too big", "POST", "p=7", strings.Repeat("#", cluster.MaxInput+1), 413, "slices: the body is over 5242880 bytes (5 MiB); the command line's fitclaim check reads up to 32 MiB"},
 		{"get", "GET", "p=7", "", 405, "method GET not allowed; POST the slices"},
 	}
 	for _, c := range cases {
@@ -147,7 +147,7 @@ func TestCheckRouteClaims(t *testing.T) {
 		{"empty nodes", []string{"slices", string(slices), "nodes", ""}, 400, "nodes: empty"},
 		{"nodes twice", []string{"slices", string(slices), "nodes", "", "nodes", "x"}, 400, "body: part nodes given twice; give each of slices, claims, nodes and pod once"},
 		{"slices twice", []string{"slices", string(slices), "claims", string(claims), "slices", string(slices)}, 400, "body: part slices given twice; give each of slices, claims, nodes and pod once"},
-		{"nodes too big", []string{"slices", string(slices), "nodes", strings.Repeat("#", cluster.MaxInput+1)}, 413, "nodes: the part is over 5242880 bytes (5 MiB)"},
+		{"nodes too big", []string{"slices", string(slices), "nodes", strings.Repeat("#", cluster.MaxInput+1)}, 413, "nodes: the part is over 5242880 bytes (5 MiB); the command line's fitclaim check reads up to 32 MiB"},
 		{"pod not a pod", []string{"slices", string(slices), "pod", string(slices)}, 400, "pod: no pod spec in the input (it has a ResourceSlice): paste the workload"},
 		{"empty pod", []string{"slices", string(slices), "pod", ""}, 400, "pod: empty: paste the output of fitclaim deploy"},
 		{"pod twice", []string{"slices", string(slices), "pod", "containers: []", "pod", "containers: []"}, 400, "body: part pod given twice; give each of slices, claims, nodes and pod once"},

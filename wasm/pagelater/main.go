@@ -48,7 +48,7 @@ func check(_ js.Value, args []js.Value) (out any) {
 		data  []byte
 	}{{"slices", in.Slices}, {"claims", in.Claims}, {"nodes", in.Nodes}, {"pod", in.Pod}} {
 		if len(p.data) > cluster.MaxInput { // Parse says the same; this spares decoding a huge paste
-			return map[string]any{"error": (&cluster.Error{Input: p.input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read"}).Error()}
+			return map[string]any{"error": (&cluster.Error{Input: p.input, Msg: "the input is over 5 MiB; at most " + strconv.Itoa(cluster.MaxInput) + " bytes are read; " + cluster.LargeHint}).Error()}
 		}
 	}
 	report, err := cluster.CheckClaimJSONInputs(args[0].String(), in)

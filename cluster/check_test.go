@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -395,6 +396,91 @@ func TestRealFleet(t *testing.T) {
 	for _, d := range r.Devices {
 		if d.Node == "a100-mig-0" && d.Matches != !strings.Contains(d.Device, "-mig-") {
 			t.Errorf("a100-mig-0/%s: matches %v", d.Device, d.Matches)
+		}
+	}
+}
+
+// taintRules are DeviceTaintRules as kubectl prints them (resource.k8s.io/v1): one takes
+// dgx-h100-1's gpu-2 out for maintenance (NoExecute), one only marks gpu-0 (None), one has no
+// selector (it taints nothing), one picks a driver no device has.
+const taintRules = `- apiVersion: resource.k8s.io/v1
+  kind: DeviceTaintRule
+  metadata: {name: gpu-2-maintenance, uid: 0c7e9a52-3a1b-4f8e-9d4c-51a7b2c3d4e5}
+  spec:
+    deviceSelector: {driver: gpu.nvidia.com, pool: dgx-h100-1, device: gpu-2}
+    taint: {key: example.com/maintenance, value: "true", effect: NoExecute, timeAdded: "2026-12-02T09:00:00Z"}
+  status:
+    conditions:
+    - {type: EvictionInProgress, status: "False", reason: Completed, lastTransitionTime: "2026-12-02T09:00:05Z", message: "0 pods evicted"}
+- apiVersion: resource.k8s.io/v1
+  kind: DeviceTaintRule
+  metadata: {name: gpu-0-watch}
+  spec:
+    deviceSelector: {pool: dgx-h100-1, device: gpu-0}
+    taint: {key: example.com/watch, effect: None}
+- apiVersion: resource.k8s.io/v1
+  kind: DeviceTaintRule
+  metadata: {name: no-selector}
+  spec:
+    taint: {key: example.com/all, effect: NoSchedule}
+- apiVersion: resource.k8s.io/v1
+  kind: DeviceTaintRule
+  metadata: {name: other-driver}
+  spec:
+    deviceSelector: {driver: gpu.example.com}
+    taint: {key: example.com/all, effect: NoSchedule}
+`
+
+// TestDeviceTaintRules: a DeviceTaintRule's taint is on its devices for the scheduler (its
+// slice tracker adds it before the allocator reads them; DRADeviceTaintRules is on by default
+// since 1.37) but not in kubectl get resourceslices: pasted beside the slices (kubectl get
+// resourceslices,devicetaintrules -o yaml prints one List of both, or as --- documents), it
+// taints them here too. The claim for seven H100s that fits dgx-h100-1 (TestRealFleet) fits no
+// node once its gpu-2 is under maintenance. Before, the rules were refused ("kind:
+// "DeviceTaintRule"; want ResourceSlice"), and without them the answer was "fits".
+func TestDeviceTaintRules(t *testing.T) {
+	fleet, err := os.ReadFile("testdata/real-fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 7, "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe")
+	asList := strings.Replace(string(fleet), "\nitems:\n", "\nitems:\n"+taintRules, 1)
+	asDocs := string(fleet) + "---\napiVersion: resource.k8s.io/v1\nkind: DeviceTaintRuleList\nitems:\n" + taintRules
+	for name, in := range map[string]string{"one List": asList, "documents": asDocs} {
+		r, err := Check(b, []byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := map[string]string{}
+		for _, row := range rows(r) {
+			if k, v, _ := strings.Cut(row, ": "); strings.HasPrefix(k, "dgx-h100-1/gpu-") && !strings.Contains(v, "replaced") {
+				got[k] = v
+			}
+		}
+		want := map[string]string{
+			"dgx-h100-1/gpu-0": "model", "dgx-h100-1/gpu-1": "model",
+			"dgx-h100-1/gpu-2": "no: tainted example.com/maintenance=true (NoExecute, DeviceTaintRule gpu-2-maintenance)",
+			"dgx-h100-1/gpu-3": "model", "dgx-h100-1/gpu-4": "model", "dgx-h100-1/gpu-6": "model", "dgx-h100-1/gpu-7": "model",
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: dgx-h100-1:\n%v\nwant\n%v", name, got, want)
+		}
+		if r.Allocatable {
+			t.Errorf("%s: allocatable: %s", name, r.Placement)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{strings.Replace(asList, "effect: NoExecute", "effect: Sometimes", 1),
+			`slices: DeviceTaintRule "gpu-2-maintenance" (items[0]): spec.taint.effect: "Sometimes"; want NoSchedule, NoExecute or None`},
+		{strings.Replace(asList, "    taint: {key: example.com/watch, effect: None}\n", "", 1),
+			`slices: DeviceTaintRule "gpu-0-watch" (items[1]): spec.taint: missing`},
+		{strings.Replace(asList, "deviceSelector: {driver: gpu.nvidia.com, pool: dgx-h100-1, device: gpu-2}", "deviceSelector: {pool: 7}", 1),
+			`slices: DeviceTaintRule "gpu-2-maintenance" (items[0]): spec.deviceSelector.pool: is a number; want a string`},
+		{"apiVersion: resource.k8s.io/v9\nkind: DeviceTaintRule\nmetadata: {name: r}\nspec: {}\n",
+			`slices: DeviceTaintRule "r": apiVersion: "resource.k8s.io/v9"; want resource.k8s.io/v1 (or v1beta2, v1alpha3)`},
+	} {
+		if _, err := Check(b, []byte(c.in)); err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
 		}
 	}
 }

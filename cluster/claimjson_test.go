@@ -13,7 +13,7 @@ import (
 // the same report for every driver, count and allow-list, on every fixture.
 func TestClaimJSONGivesTheSameReport(t *testing.T) {
 	var data [][]byte
-	for _, f := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "cel-errors.yaml", "pools.yaml", "shared.yaml", "capacity-policies.yaml"} {
+	for _, f := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "cel-errors.yaml", "pools.yaml", "shared.yaml", "capacity-policies.yaml", "real-fleet.yaml", "mig.yaml", "halves.yaml", "zones.yaml", "busy.yaml"} {
 		b, err := os.ReadFile("testdata/" + f)
 		if err != nil {
 			t.Fatal(err)

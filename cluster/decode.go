@@ -33,6 +33,9 @@ func (p *parser) slice(where string, v any) error {
 	if !ok {
 		return o.err("", "is a "+typeName(v)+"; want a ResourceSlice")
 	}
+	if m["kind"] == "DeviceTaintRule" { // in a List beside the slices: kubectl get resourceslices,devicetaintrules
+		return p.taintRule(where, m)
+	}
 	p.objects++
 	if meta, ok := m["metadata"].(map[string]any); ok {
 		if name, ok := meta["name"].(string); ok && name != "" {

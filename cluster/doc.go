@@ -109,6 +109,13 @@
 // allocator either refuses the claim (incubating: with DRADeviceBindingConditions on, 1.37's
 // default) or ignores the request (stable).
 //
+// DeviceTaintRules (DRADeviceTaintRules, on by default since Kubernetes 1.37) taint devices
+// without showing in their slices: the scheduler's slice tracker adds each rule's taint to the
+// devices its selector picks (driver, pool, device; a field left out picks all, no selector
+// none). Rules pasted with the slices (`kubectl get resourceslices,devicetaintrules -o yaml`, one
+// List of both kinds, or DeviceTaintRule documents) are applied the same way (taintrules.go), and
+// a device they block says which rule; without them, only the slices' own taints are seen.
+//
 // Not modelled (the allocator would see them, the pasted lists cannot say): this claim's own
 // admin access (fitclaim's claims ask for none).
 //

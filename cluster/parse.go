@@ -82,6 +82,7 @@ func parseWithin(data []byte, lim limits) ([]Slice, error) {
 	if p.objects == 0 {
 		return nil, &Error{Msg: "no ResourceSlice in the input: paste the output of kubectl get resourceslices -o yaml"}
 	}
+	applyTaintRules(p.slices, p.rules)
 	return p.slices, nil
 }
 
@@ -216,6 +217,7 @@ func errorText(what string, err error) error {
 // parser accumulates the slices of every document.
 type parser struct {
 	slices     []Slice
+	rules      []TaintRule // DeviceTaintRules pasted beside the slices
 	objects    int
 	devices    int
 	maxDevices int
@@ -225,6 +227,14 @@ type parser struct {
 func (p *parser) top(where string, v any) error {
 	if where == "" {
 		where = "the input"
+	}
+	if m, ok := v.(map[string]any); ok {
+		switch m["kind"] {
+		case "DeviceTaintRule":
+			return p.taintRule(where, m)
+		case "DeviceTaintRuleList": // kubectl get devicetaintrules -o yaml alone prints a List
+			return listOrOne(&object{name: where}, v, "DeviceTaintRule", "kubectl get resourceslices,devicetaintrules -o yaml", &p.objects, p.slice)
+		}
 	}
 	return listOrOne(&object{name: where}, v, "ResourceSlice", "kubectl get resourceslices -o yaml", &p.objects, p.slice)
 }

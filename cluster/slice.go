@@ -86,6 +86,7 @@ type Attribute struct {
 // informational.
 type Taint struct {
 	Key, Value, Effect string
+	Rule               string // the DeviceTaintRule that puts it on the device; "" for the slice's own
 }
 
 // Blocks reports whether the taint prevents allocation.
@@ -95,6 +96,9 @@ func (t Taint) String() string {
 	s := t.Key
 	if t.Value != "" {
 		s += "=" + t.Value
+	}
+	if t.Rule != "" {
+		return s + " (" + t.Effect + ", DeviceTaintRule " + clip(t.Rule) + ")"
 	}
 	return s + " (" + t.Effect + ")"
 }

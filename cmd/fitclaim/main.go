@@ -96,7 +96,8 @@ Usage:
   fitclaim estimate --permalink LINK  the same for a page link of the hardware mode or an
                                    estimate.json link [--json]
   fitclaim check --slices FILE|- MODEL [flags] [--json]   will the claim find devices in my
-                                   cluster? (kubectl get resourceslices -o yaml); exit 3 if not
+                                   cluster? (kubectl get resourceslices -o yaml, or
+                                   resourceslices,devicetaintrules); exit 3 if not
       [--claims FILE|-]            devices the cluster's claims hold are not free
                                    (kubectl get resourceclaims -A -o yaml)
       [--nodes FILE|-]             place the claim on the cluster's real nodes, whose labels

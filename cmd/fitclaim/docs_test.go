@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/cluster"
+)
+
+// shellWords splits a documented command line as sh would for these commands: words, single
+// quotes, a comment or a pipe ending the command.
+func shellWords(line string) []string {
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case quoted:
+			if r == '\'' {
+				quoted = false
+			} else {
+				w.WriteRune(r)
+			}
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == '#' && !inWord, r == '|':
+			if inWord {
+				words = append(words, w.String())
+			}
+			return words
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// Every `go run ./cmd/fitclaim …` command README.md shows runs as written and exits 0 (a
+// placeholder such as '#m=…' aside).
+func TestDocumentedCommandsRun(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for i, l := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "go run ./cmd/fitclaim ")
+		if !ok || strings.Contains(rest, "…") {
+			continue
+		}
+		args := shellWords(rest)
+		out, errOut, code := runCLI(args...)
+		if code != 0 || out == "" {
+			t.Errorf("README.md:%d: fitclaim %q exits %d, stdout %d bytes, stderr %q", i+1, args, code, len(out), errOut)
+		}
+		ran++
+	}
+	if ran < 7 {
+		t.Errorf("only %d README commands found", ran)
+	}
+}
+
+// README.md's bounds of the cluster check's inputs are the code's: the command line reads up to
+// cluster.MaxInputLarge, the API (and the page) cluster.MaxInput a part.
+func TestDocumentedCheckLimits(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	mib := func(n int) string { return strconv.Itoa(n>>20) + " MiB" }
+	m := regexp.MustCompile(`resource\.k8s\.io v1, v1beta2 or v1beta1, at most ([0-9]+ MiB)`).FindStringSubmatch(flat)
+	if m == nil || m[1] != mib(cluster.MaxInputLarge) {
+		t.Errorf("README.md says fitclaim check reads %q; it reads up to %s", m, mib(cluster.MaxInputLarge))
+	}
+	m = regexp.MustCompile("`POST /api/v1/check\\?<permalink keys>` \\| `fitclaim check --json` for the slices in the body \\(YAML or JSON, ≤ ([0-9]+ MiB), else `413`\\)").FindStringSubmatch(flat)
+	if m == nil || m[1] != mib(cluster.MaxInput) {
+		t.Errorf("README.md says the API reads %q; it reads up to %s", m, mib(cluster.MaxInput))
+	}
+}
+
+// README.md's example of bad slices is what the command prints for them, and its exit status.
+func TestDocumentedBadSlices(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	m := regexp.MustCompile("Bad slices name the input, the object and the field \\(`([^`]+)`\\), and exit ([0-9])").FindStringSubmatch(flat)
+	if m == nil {
+		t.Fatal("README.md has no example of bad slices")
+	}
+	slices := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: node-a-gpu}\n" +
+		"  spec:\n    driver: gpu.nvidia.com\n    nodeName: node-a\n    pool: {name: node-a, generation: 1, resourceSliceCount: 1}\n" +
+		"    devices:\n    - name: gpu-0\n      capacity:\n        memory: {value: lots}\n"
+	f := t.TempDir() + "/slices.yaml"
+	if err := os.WriteFile(f, []byte(slices), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI("check", "--slices", f, "Qwen/Qwen3-8B")
+	if strings.TrimSpace(errOut) != m[1] || strconv.Itoa(code) != m[2] {
+		t.Errorf("fitclaim check prints %q and exits %d; README.md says %q, exit %s", errOut, code, m[1], m[2])
+	}
+}

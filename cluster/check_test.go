@@ -400,36 +400,6 @@ func TestRealFleet(t *testing.T) {
 	}
 }
 
-// taintRules are DeviceTaintRules as kubectl prints them (resource.k8s.io/v1): one takes
-// dgx-h100-1's gpu-2 out for maintenance (NoExecute), one only marks gpu-0 (None), one has no
-// selector (it taints nothing), one picks a driver no device has.
-const taintRules = `- apiVersion: resource.k8s.io/v1
-  kind: DeviceTaintRule
-  metadata: {name: gpu-2-maintenance, uid: 0c7e9a52-3a1b-4f8e-9d4c-51a7b2c3d4e5}
-  spec:
-    deviceSelector: {driver: gpu.nvidia.com, pool: dgx-h100-1, device: gpu-2}
-    taint: {key: example.com/maintenance, value: "true", effect: NoExecute, timeAdded: "2026-12-02T09:00:00Z"}
-  status:
-    conditions:
-    - {type: EvictionInProgress, status: "False", reason: Completed, lastTransitionTime: "2026-12-02T09:00:05Z", message: "0 pods evicted"}
-- apiVersion: resource.k8s.io/v1
-  kind: DeviceTaintRule
-  metadata: {name: gpu-0-watch}
-  spec:
-    deviceSelector: {pool: dgx-h100-1, device: gpu-0}
-    taint: {key: example.com/watch, effect: None}
-- apiVersion: resource.k8s.io/v1
-  kind: DeviceTaintRule
-  metadata: {name: no-selector}
-  spec:
-    taint: {key: example.com/all, effect: NoSchedule}
-- apiVersion: resource.k8s.io/v1
-  kind: DeviceTaintRule
-  metadata: {name: other-driver}
-  spec:
-    deviceSelector: {driver: gpu.example.com}
-    taint: {key: example.com/all, effect: NoSchedule}
-`
 
 // TestDeviceTaintRules: a DeviceTaintRule's taint is on its devices for the scheduler (its
 // slice tracker adds it before the allocator reads them; DRADeviceTaintRules is on by default
@@ -443,10 +413,16 @@ func TestDeviceTaintRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rules, err := os.ReadFile("testdata/devicetaintrules.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := string(rules[strings.Index(string(rules), "\nitems:\n")+len("\nitems:\n") : strings.Index(string(rules), "kind: List\n")])
 	b := bounds(t, fit.DriverNVIDIA, 40, 1500, 7, "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe")
-	asList := strings.Replace(string(fleet), "\nitems:\n", "\nitems:\n"+taintRules, 1)
-	asDocs := string(fleet) + "---\napiVersion: resource.k8s.io/v1\nkind: DeviceTaintRuleList\nitems:\n" + taintRules
-	for name, in := range map[string]string{"one List": asList, "documents": asDocs} {
+	asList := strings.Replace(string(fleet), "\nitems:\n", "\nitems:\n"+items, 1) // kubectl get resourceslices,devicetaintrules
+	asDocs := string(fleet) + "---\n" + string(rules)
+	asRuleList := string(fleet) + "---\napiVersion: resource.k8s.io/v1\nkind: DeviceTaintRuleList\nitems:\n" + items
+	for name, in := range map[string]string{"one List": asList, "documents": asDocs, "a DeviceTaintRuleList": asRuleList} {
 		r, err := Check(b, []byte(in))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -212,3 +212,32 @@ func TestCheckRouteNodes(t *testing.T) {
 		t.Fatalf("with the pod: %d\n%s\nwant:\n%s", status, got, want.JSON())
 	}
 }
+
+// POST /api/v1/check with the drivers' own layouts and kubectl's noise (real-fleet.yaml) and
+// DeviceTaintRules after them: the engine's report, byte for byte, as fitclaim check --json
+// prints it — the rule under maintenance keeps the seven-GPU claim off every node.
+func TestCheckRouteRealFleetAndTaintRules(t *testing.T) {
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	var in []byte
+	for _, f := range []string{"real-fleet.yaml", "devicetaintrules.yaml"} {
+		b, err := os.ReadFile("../../cluster/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(append(in, b...), "\n---\n"...)
+	}
+	q := "p=70&q=Q4_K_M&drv=nvidia&n=7"
+	tg, err := target.ParsePermalink(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTarget(tg, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, got := post(t, srv.URL+"/api/v1/check?"+q, "application/yaml", bytes.NewReader(in))
+	if status != 200 || got != want.JSON() || want.Allocatable || !strings.Contains(got, "DeviceTaintRule gpu-2-maintenance") {
+		t.Fatalf("%d\n%s\nwant:\n%s", status, got, want.JSON())
+	}
+}

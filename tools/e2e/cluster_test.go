@@ -316,3 +316,40 @@ func TestClusterPanelShares(t *testing.T) {
 	p.screenshot("cluster-panel-shares.png")
 	p.noProblems()
 }
+
+// The cluster panel on the drivers' own layouts with kubectl's noise (real-fleet.yaml: taints
+// of every effect, a republished pool, a half-published one, DynamicMIG, AMD) and
+// DeviceTaintRules pasted after them: the table and verdict are the Go engine's, as the command
+// line and the API answer; a paste cut short says so.
+func TestClusterPanelRealFleet(t *testing.T) {
+	tg := targetWith(func(x *target.Target) { x.ParamsB, x.Quant, x.Driver, x.Count = 70, "Q4_K_M", fit.DriverNVIDIA, 7 })
+	p, _ := showClaim(t, tg)
+	var in []byte
+	for _, f := range []string{"real-fleet.yaml", "devicetaintrules.yaml"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "cluster", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(append(in, b...), "\n---\n"...)
+	}
+	rep, err := cluster.CheckTarget(tg, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Allocatable {
+		t.Fatalf("the maintenance rule should keep seven GPUs off every node: %s", rep.Placement)
+	}
+	p.paste(string(in))
+	p.waitText("cluster-verdict", func(s string) bool { return s == rep.Placement }, "the engine's placement: "+rep.Placement)
+	if got, want := p.tableRows(), engineRows(rep); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	cut := string(in[:len(in)/3])
+	_, cutErr := cluster.CheckTarget(tg, []byte(cut))
+	if cutErr == nil || !strings.Contains(cutErr.Error(), "cut short") {
+		t.Fatalf("a third of the paste: %v", cutErr)
+	}
+	p.paste(cut)
+	p.waitText("cluster-error", func(s string) bool { return s == cutErr.Error() }, cutErr.Error())
+	p.noProblems()
+}

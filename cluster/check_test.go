@@ -400,7 +400,6 @@ func TestRealFleet(t *testing.T) {
 	}
 }
 
-
 // TestDeviceTaintRules: a DeviceTaintRule's taint is on its devices for the scheduler (its
 // slice tracker adds it before the allocator reads them; DRADeviceTaintRules is on by default
 // since 1.37) but not in kubectl get resourceslices: pasted beside the slices (kubectl get

@@ -3,11 +3,14 @@ package main
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/cluster"
+	"github.com/fitclaim/fitclaim/estimate"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // shellWords splits a documented command line as sh would for these commands: words, single
@@ -113,5 +116,38 @@ func TestDocumentedBadSlices(t *testing.T) {
 	_, errOut, code := runCLI("check", "--slices", f, "Qwen/Qwen3-8B")
 	if strings.TrimSpace(errOut) != m[1] || strconv.Itoa(code) != m[2] {
 		t.Errorf("fitclaim check prints %q and exits %d; README.md says %q, exit %s", errOut, code, m[1], m[2])
+	}
+}
+
+// fitclaim estimate's usage names every flag the command takes (estimate.Flags): each by name,
+// or the architecture overrides as "the kv architecture flags" from --attention on.
+func TestEstimateUsageNamesItsFlags(t *testing.T) {
+	u := usage()
+	start := strings.Index(u, "fitclaim estimate MODEL")
+	end := strings.Index(u, "fitclaim check ")
+	if start < 0 || end < start {
+		t.Fatal("the usage has no estimate section before check's")
+	}
+	section := u[start:end]
+	arch := false
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		switch f.Flag { // the architecture overrides: --attention … --experts-per-token
+		case "attention":
+			arch = true
+		case "gpu-memory-utilization", "capacity-request":
+			arch = false
+		}
+		if f.Flag == "" || !slices.Contains(estimate.Flags, f.Flag) {
+			continue
+		}
+		if !strings.Contains(section, "--"+f.Flag+" ") && !strings.Contains(section, "--"+f.Flag+"]") && !(arch && strings.Contains(section, "(the kv architecture flags below)")) {
+			t.Errorf("fitclaim estimate takes --%s; its usage does not say so:\n%s", f.Flag, section)
+		}
+	}
+	for _, f := range estimate.Flags {
+		if _, ok := target.ByFlag(f); !ok {
+			t.Errorf("estimate.Flags names --%s, which is no field of the table", f)
+		}
 	}
 }

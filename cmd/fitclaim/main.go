@@ -90,6 +90,7 @@ Usage:
                                    (--engine vllm|llama.cpp, --image I) and a Service (YAML)
   fitclaim estimate MODEL | --params B [--active-params B --layers N --kv-heads N --head-dim N]
       [--quant Q] [--context N] [--sequences N] [--kv-cache T] [--count N] [--engine E]
+      [--gpu-memory-utilization U --max-num-seqs N --max-num-batched-tokens N (with vllm)]
       [--attention K --sliding-window N ... (the kv architecture flags below)]
       (--on NAME | --memory GiB --bandwidth GBs --family F [--unified]) [--json]
                                    does it fit on this hardware, and how fast (FAMILIES)

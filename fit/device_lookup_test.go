@@ -27,6 +27,14 @@ func TestLookupAcceleratorByIDNameOrProductName(t *testing.T) {
 	if a, ok := LookupAccelerator("NVIDIA A100-SXM4-80GB"); !ok || a.ID != "nvidia-a100-sxm-80" {
 		t.Errorf("A100 by productName: got %q (found %v)", a.ID, ok)
 	}
+	// AMD's driver publishes the sysfs product_name with spaces as underscores (ROCm/k8s-gpu-dra-driver
+	// docs/demo.md: an MI300X node's productName AMD_Instinct_MI300X_OAM): what a user copies from
+	// kubectl get resourceslices names the MI300X too (it was "unknown device", no suggestion).
+	for _, q := range []string{"AMD_Instinct_MI300X_OAM", "amd_instinct_mi300x_oam"} {
+		if a, ok := LookupAccelerator(q); !ok || a.ID != "amd-mi300x" {
+			t.Errorf("%q: got %q (found %v), want amd-mi300x", q, a.ID, ok)
+		}
+	}
 	e, err := EstimateOn(customTarget(8, 32, 8, 128), Device{On: "NVIDIA H100 80GB HBM3"})
 	if err != nil {
 		t.Fatal(err)

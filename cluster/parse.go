@@ -245,7 +245,11 @@ func (p *parser) top(where string, v any) error {
 func listOrOne(o *object, v any, kind, kubectl string, objects *int, one func(where string, v any) error) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return o.err("", "is a "+typeName(v)+"; want a "+kind+" or a List of them")
+		msg := "is a " + typeName(v) + "; want a " + kind + " or a List of them"
+		if _, text := v.(string); text { // words, not objects: kubectl's table, or "No resources found"
+			msg += " (" + kubectl + "; without -o yaml, kubectl prints a table)"
+		}
+		return o.err("", msg)
 	}
 	switch k, _ := m["kind"].(string); k {
 	case "List", kind + "List":

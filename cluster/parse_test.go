@@ -27,6 +27,8 @@ func TestBadSlicesNameObjectAndField(t *testing.T) {
 		{"empty", "  \n", "slices: empty: paste the output of kubectl get resourceslices -o yaml"},
 		{"not yaml", "a: [1, 2\n", "slices: not YAML or JSON ("},
 		{"plain text", "lots of GPUs", `slices: the input: is a string; want a ResourceSlice or a List of them`},
+		{"kubectl's table", "NAME                          NODE     DRIVER           POOL     AGE\nnode-a-gpu.nvidia.com-7x2kq   node-a   gpu.nvidia.com   node-a   3d\n",
+			`slices: the input: is a string; want a ResourceSlice or a List of them (kubectl get resourceslices -o yaml; without -o yaml, kubectl prints a table)`},
 		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", `slices: the input: kind: "Pod"; want ResourceSlice or List`},
 		{"no kind", "apiVersion: v1\nmetadata: {name: x}\n", `slices: the input: kind: missing; want ResourceSlice or List`},
 		// kubectl writes a List's kind after its items: a paste cut short has items but no kind.

@@ -259,6 +259,14 @@ func listOrOne(o *object, v any, kind, kubectl string, objects *int, one func(wh
 			return o.err("items", "is a "+typeName(m["items"])+"; want a list")
 		}
 		for i, it := range items {
+			// The API server's own list (kubectl get --raw /apis/…, curl, a client's dump) leaves
+			// its items' kind and apiVersion out: a KIND List's are the list's.
+			if im, ok := it.(map[string]any); ok && k == kind+"List" && im["kind"] == nil {
+				im["kind"] = kind
+				if im["apiVersion"] == nil {
+					im["apiVersion"] = m["apiVersion"]
+				}
+			}
 			if err := one("items["+strconv.Itoa(i)+"]", it); err != nil {
 				return err
 			}

@@ -149,3 +149,30 @@ func TestFlowStyleYAML(t *testing.T) {
 		t.Fatalf("broken JSON: %v", err)
 	}
 }
+
+// TestAPIServerLists: the API server's own list JSON (kubectl get --raw
+// /apis/resource.k8s.io/v1/resourceslices, /api/v1/nodes, curl) gives its items no kind or
+// apiVersion; a ResourceSliceList's items are ResourceSlices of its version (each was refused:
+// `ResourceSlice "s1" (items[0]): kind: missing; want ResourceSlice`). A plain List's items
+// still need their own.
+func TestAPIServerLists(t *testing.T) {
+	slices, err := Parse([]byte(`{"kind":"ResourceSliceList","apiVersion":"resource.k8s.io/v1","metadata":{"resourceVersion":"9"},"items":[` +
+		`{"metadata":{"name":"s1"},"spec":{"driver":"gpu.nvidia.com","nodeName":"n1","pool":{"name":"n1","generation":1,"resourceSliceCount":1},` +
+		`"devices":[{"name":"gpu-0","capacity":{"memory":{"value":"81559Mi"}}}]}}]}`))
+	if err != nil || len(slices) != 1 || slices[0].APIVersion != "resource.k8s.io/v1" || len(slices[0].Devices) != 1 {
+		t.Fatalf("%v %+v", err, slices)
+	}
+	nodes, err := ParseNodes([]byte(`{"kind":"NodeList","apiVersion":"v1","items":[{"metadata":{"name":"n1","labels":{"zone":"a"}}}]}`))
+	if err != nil || len(nodes) != 1 || nodes[0].Labels["zone"] != "a" {
+		t.Fatalf("%v %+v", err, nodes)
+	}
+	claims, err := ParseClaims([]byte(`{"kind":"ResourceClaimList","apiVersion":"resource.k8s.io/v1","items":[{"metadata":{"name":"c","namespace":"ml"},` +
+		`"spec":{},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"gpu.nvidia.com","pool":"n1","device":"gpu-0"}]}}}}]}`))
+	if err != nil || len(claims) != 1 || claims[0].Claim != "ml/c" {
+		t.Fatalf("%v %+v", err, claims)
+	}
+	_, err = Parse([]byte(`{"kind":"List","apiVersion":"v1","items":[{"metadata":{"name":"s1"}}]}`))
+	if err == nil || err.Error() != `slices: ResourceSlice "s1" (items[0]): kind: missing; want ResourceSlice` {
+		t.Fatalf("a List's item without kind: %v", err)
+	}
+}

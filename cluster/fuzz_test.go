@@ -12,9 +12,12 @@ import (
 // FuzzCheck: any input is judged or refused with an *Error; nothing panics. The seed corpus is
 // the fixtures plus the files in testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml", "capacity-policies.yaml"} {
+	for _, name := range []string{"mixed.yaml", "amd.yaml", "llmfit.json", "two-nodes.yaml", "v1beta1.yaml", "pools.yaml", "busy.yaml", "zones.yaml", "shared.yaml", "capacity-policies.yaml", "devicetaintrules.yaml"} {
 		f.Add(readTestdata(f, name), uint8(0))
 	}
+	// A slice and a DeviceTaintRule of it, as kubectl get resourceslices,devicetaintrules prints them.
+	f.Add(append(readTestdata(f, "two-nodes.yaml"), "\n---\napiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n"+
+		"spec:\n  deviceSelector: {pool: node-e}\n  taint: {key: k, value: v, effect: NoExecute}\n"...), uint8(1))
 	drivers := fit.DriverNames()
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
 		d, ok := fit.LookupDriver(drivers[int(pick)%len(drivers)])

@@ -76,10 +76,8 @@ func (p *parser) taintRule(where string, m map[string]any) error {
 	}
 	ts, err := taints(o, "spec", []any{spec["taint"]}, deviceTaintEffects)
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Field == "spec[0]" {
-			e.Field = "spec.taint" // the rule's one taint, not a list
-		} else if ok {
-			e.Field = "spec.taint" + e.Field[len("spec[0]"):]
+		if e, ok := err.(*Error); ok { // the rule's one taint, not a list
+			e.Field = "spec.taint" + strings.TrimPrefix(e.Field, "spec[0]")
 		}
 		return err
 	}

@@ -237,6 +237,7 @@ func TestCapacityRequestAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claim × cluster pairs, %d allocatable, %d node allocations changed by the request (%d devices shared, %d naming memory otherwise)", checked, allocatable, differ, shared, named)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable); the request changes %d node allocations: %d devices lost are shared ones, %d spell their memory <domain>/memory", checked, allocatable, differ, shared, named)
+	readmeFigure(t, `and agrees with it on ([0-9,]+) claim × cluster pairs`, checked)
 }
 
 // With DRAConsumableCapacity off: the API server drops the request on create (as for every
@@ -418,6 +419,7 @@ func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claim × cluster pairs, %d allocatable: both verdicts must occur", checked, allocatable)
 	}
 	t.Logf("capacityName qualified: %d claim × cluster pairs agree with the allocator (%d allocatable)", checked, allocatable)
+	readmeFigure(t, `and on ([0-9,]+) claim × cluster pairs\.`, checked)
 }
 
 // decode is the pair as the allocator takes it: its slices, the claims holding devices, and a

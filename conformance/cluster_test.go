@@ -157,6 +157,7 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claim × cluster pairs, %d allocatable", checked, allocatable)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable)", checked, allocatable)
+	readmeFigure(t, `allocatable over ([0-9,]+) claim × cluster pairs`, checked)
 }
 
 func claimLabel(t target.Target) string {

@@ -169,4 +169,6 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claim × cluster pairs, %d allocatable, %d turned unallocatable by the held devices", checked, allocatable, turned)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable, %d not only because of devices other claims hold)", checked, allocatable, turned)
+	readmeFigure(t, `\(([0-9,]+) pairs; [0-9,]+ refused only because other claims hold`, checked)
+	readmeFigure(t, `pairs; ([0-9,]+) refused only because other claims hold`, turned)
 }

@@ -199,4 +199,6 @@ func TestNodesAgreeWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claims (%d allocatable); %d devices alone (%d placed)", claims, allocatable, alone, aloneOK)
 	}
 	t.Logf("%d claims on 4 nodes (and with two of them kept off) agree (%d allocatable); %d devices alone agree (%d placed somewhere)", claims, allocatable, alone, aloneOK)
+	readmeFigure(t, `([0-9,]+) claims and [0-9,]+ devices alone, on all 4 nodes`, claims)
+	readmeFigure(t, `claims and ([0-9,]+) devices alone, on all 4 nodes`, alone)
 }

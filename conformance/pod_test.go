@@ -204,6 +204,8 @@ func TestPodExcludesAsTheScheduler(t *testing.T) {
 		t.Fatalf("%d fits, %d excluded: both must occur", fits, out)
 	}
 	t.Logf("%d pods on 3 sets of 4 nodes: %d fits and %d exclusions agree with the scheduler's filters", len(pods), fits, out)
+	readmeFigure(t, `([0-9,]+) pods on 3 sets of 4 nodes`, len(pods))
+	readmeFigure(t, `([0-9,]+) node verdicts`, fits+out)
 }
 
 func TestPodPlacementAgreesWithKubernetes(t *testing.T) {
@@ -274,4 +276,5 @@ func TestPodPlacementAgreesWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claims, %d allocatable: both verdicts must occur", claims, allocatable)
 	}
 	t.Logf("%d claims with a pod on 3 sets of 4 nodes agree with the allocator on the nodes the scheduler's filters pass (%d allocatable)", claims, allocatable)
+	readmeFigure(t, `filters pass \(([0-9,]+) claims\)`, claims)
 }

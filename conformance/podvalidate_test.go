@@ -107,4 +107,6 @@ func TestPodRefusedAsTheAPIServer(t *testing.T) {
 		refused++
 	}
 	t.Logf("%d pods both accept, %d both refuse", accepted, refused)
+	readmeFigure(t, `\(([0-9,]+) broken pods`, refused)
+	readmeFigure(t, `the ([0-9,]+) it weighs pass`, accepted)
 }

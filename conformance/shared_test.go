@@ -178,6 +178,8 @@ func TestSharedDevicesAgreeWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claims (%d allocatable); %d devices alone (%d allocated, %d refused for the shares held); %d shares named", claims, allocatable, alone, aloneOK, full, shareSeen)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable); %d devices alone agree (%d allocated, %d refused for the shares held)", claims, allocatable, alone, aloneOK, full)
+	readmeFigure(t, `shared\.yaml: ([0-9,]+) claims`, claims)
+	readmeFigure(t, `shared\.yaml: [0-9,]+ claims and ([0-9,]+) devices alone`, alone)
 }
 
 // A shared device that draws on shared counters (KEP-4815 and KEP-5075 together): mig.yaml with
@@ -262,4 +264,5 @@ items:
 		t.Fatalf("%d claims, %d allocatable, %d on gpu-1 beside a held share", claims, allocatable, onShared)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable, %d with a share of gpu-1 beside a held one)", claims, allocatable, onShared)
+	readmeFigure(t, `partitions: ([0-9,]+) claims, down to`, claims)
 }

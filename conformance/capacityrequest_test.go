@@ -238,6 +238,7 @@ func TestCapacityRequestAgreesWithKubernetes(t *testing.T) {
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable); the request changes %d node allocations: %d devices lost are shared ones, %d spell their memory <domain>/memory", checked, allocatable, differ, shared, named)
 	readmeFigure(t, `and agrees with it on ([0-9,]+) claim × cluster pairs`, checked)
+	confFigure(t, `claim by claim \(([0-9,]+) and [0-9,]+ pairs\)`, checked)
 }
 
 // With DRAConsumableCapacity off: the API server drops the request on create (as for every
@@ -420,6 +421,7 @@ func TestCapacityNameQualifiedAgreesWithKubernetes(t *testing.T) {
 	}
 	t.Logf("capacityName qualified: %d claim × cluster pairs agree with the allocator (%d allocatable)", checked, allocatable)
 	readmeFigure(t, `and on ([0-9,]+) claim × cluster pairs\.`, checked)
+	confFigure(t, `claim by claim \([0-9,]+ and ([0-9,]+) pairs\)`, checked)
 }
 
 // decode is the pair as the allocator takes it: its slices, the claims holding devices, and a

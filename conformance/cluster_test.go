@@ -158,6 +158,7 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable)", checked, allocatable)
 	readmeFigure(t, `allocatable over ([0-9,]+) claim × cluster pairs`, checked)
+	confFigure(t, `lets that request take \(([0-9,]+) claim × cluster pairs`, checked)
 }
 
 func claimLabel(t target.Target) string {

@@ -150,4 +150,7 @@ func TestSharedCountersAgreeWithKubernetes(t *testing.T) {
 		t.Fatalf("%d claims (%d allocatable); %d devices (%d match, %d short of counters)", claims, allocatable, devicesChecked, devicesMatch, spent)
 	}
 	t.Logf("%d claim × cluster pairs agree (%d allocatable); %d devices alone agree (%d match, %d refused for their counters)", claims, allocatable, devicesChecked, devicesMatch, spent)
+	confFigure(t, `placement names \(([0-9,]+) pairs`, claims)
+	confFigure(t, `placement names \([0-9,]+ pairs, ([0-9,]+) devices`, devicesChecked)
+	confFigure(t, `devices, ([0-9,]+) refused for their counters`, spent)
 }

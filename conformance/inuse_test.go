@@ -171,4 +171,6 @@ func TestClusterInUseAgreesWithKubernetes(t *testing.T) {
 	t.Logf("%d claim × cluster pairs agree (%d allocatable, %d not only because of devices other claims hold)", checked, allocatable, turned)
 	readmeFigure(t, `\(([0-9,]+) pairs; [0-9,]+ refused only because other claims hold`, checked)
 	readmeFigure(t, `pairs; ([0-9,]+) refused only because other claims hold`, turned)
+	confFigure(t, `verdict \(([0-9,]+) claim × cluster pairs`, checked)
+	confFigure(t, `pairs on the short grid, ([0-9,]+) of them`, turned)
 }

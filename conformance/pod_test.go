@@ -206,6 +206,7 @@ func TestPodExcludesAsTheScheduler(t *testing.T) {
 	t.Logf("%d pods on 3 sets of 4 nodes: %d fits and %d exclusions agree with the scheduler's filters", len(pods), fits, out)
 	readmeFigure(t, `([0-9,]+) pods on 3 sets of 4 nodes`, len(pods))
 	readmeFigure(t, `([0-9,]+) node verdicts`, fits+out)
+	confFigure(t, `comparison operators off: ([0-9,]+) verdicts`, fits+out)
 }
 
 func TestPodPlacementAgreesWithKubernetes(t *testing.T) {
@@ -277,4 +278,5 @@ func TestPodPlacementAgreesWithKubernetes(t *testing.T) {
 	}
 	t.Logf("%d claims with a pod on 3 sets of 4 nodes agree with the allocator on the nodes the scheduler's filters pass (%d allocatable)", claims, allocatable)
 	readmeFigure(t, `filters pass \(([0-9,]+) claims\)`, claims)
+	confFigure(t, `claim by claim \(([0-9,]+) claims\)`, claims)
 }

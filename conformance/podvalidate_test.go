@@ -109,4 +109,6 @@ func TestPodRefusedAsTheAPIServer(t *testing.T) {
 	t.Logf("%d pods both accept, %d both refuse", accepted, refused)
 	readmeFigure(t, `\(([0-9,]+) broken pods`, refused)
 	readmeFigure(t, `the ([0-9,]+) it weighs pass`, accepted)
+	confFigure(t, `refuses too \(([0-9,]+) broken pods\)`, refused)
+	confFigure(t, `and the ([0-9,]+) pods pass it`, accepted)
 }

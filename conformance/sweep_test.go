@@ -158,6 +158,7 @@ func TestCatalogSweep(t *testing.T) {
 	}
 	sweep(t, newChecker(t), models, llmfitGrid, 97)
 	readmeFigure(t, `a grid of targets \(([0-9,]+) manifests\)`, len(models)*len(llmfitGrid))
+	confFigure(t, `template off and on\) = ([0-9,]+) manifests`, len(models)*len(llmfitGrid))
 }
 
 // sample takes n entries spread across sizes: sorted by parameter count, every k-th.
@@ -207,6 +208,7 @@ func TestDriverSweep(t *testing.T) {
 	sweep(t, newChecker(t), sample(catalog.Models(), n), driverGrid, 7)
 	readmeFigure(t, `and ([0-9,]+) entries × every driver`, n)
 	readmeFigure(t, `every driver, .any. and count \(([0-9,]+) more\)`, n*len(driverGrid))
+	confFigure(t, `at 32k context\) = ([0-9,]+)\.`, n*len(driverGrid))
 }
 
 // cpuTime is the process's user and system CPU time: unlike wall time it does

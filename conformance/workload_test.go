@@ -65,6 +65,7 @@ func TestDeployConforms(t *testing.T) {
 	}
 	t.Logf("%d deploy outputs decoded, validated and cross-checked", checked)
 	readmeFigure(t, `Service \(([0-9,]+) outputs:`, checked)
+	confFigure(t, `vLLM and llama\.cpp = ([0-9,]+) outputs`, checked)
 	if checked < 50 {
 		t.Fatalf("only %d outputs checked", checked)
 	}

@@ -226,3 +226,20 @@ func TestDocumentedShapes(t *testing.T) {
 		t.Errorf("only %d shapes checked", checked)
 	}
 }
+
+// edge/README.md: POST /api/v1/check answers any OPTIONS with 204, `POST` and `Content-Type`
+// (a script's POST of YAML is preflighted), and another method with 405.
+func TestDocumentedCheckPreflight(t *testing.T) {
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	client := newClient()
+	a := get(t, client, srv.URL, tcase{method: "OPTIONS", target: api.CheckPath})
+	h := a.header
+	if a.status != 204 || h.Get("Access-Control-Allow-Methods") != "POST" || h.Get("Access-Control-Allow-Headers") != "Content-Type" ||
+		h.Get("Access-Control-Max-Age") != "86400" || h.Get("Access-Control-Allow-Origin") != "*" || len(a.body) != 0 {
+		t.Errorf("OPTIONS %s: %d %v %q", api.CheckPath, a.status, h, a.body)
+	}
+	if a := get(t, client, srv.URL, tcase{target: api.CheckPath}); a.status != 405 || a.header.Get("Allow") != "POST, OPTIONS" {
+		t.Errorf("GET %s: %d, Allow %q", api.CheckPath, a.status, a.header.Get("Allow"))
+	}
+}

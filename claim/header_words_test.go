@@ -1,6 +1,9 @@
 package claim
 
 import (
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,5 +58,35 @@ func TestHeaderEffectiveRead(t *testing.T) {
 	h := explainText(t, "m=Chunity%2Fgemma-4-E2B-it-AWQ-4bit&s=kv")
 	if want := "s/token = (1.50 GB weights (the effective 2B of 5.1B: the per-layer embeddings stay in memory, not read) + 0.06 GB KV)"; !strings.Contains(h, want) {
 		t.Errorf("want %q in\n%s", want, h)
+	}
+}
+
+// README.md's worked example is what the engine computes: "Qwen3-30B-A3B in BF16 needs X GB/s for
+// 20 tok/s from any vendor (Y from NVIDIA); llmfit's Q4_K_M arithmetic asks Z."
+func TestReadmeWorkedExample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	m := regexp.MustCompile(`Qwen3-30B-A3B in BF16 needs ([0-9]+) GB/s for 20 tok/s from any vendor \(([0-9]+) from NVIDIA\); llmfit's Q4_K_M arithmetic asks ([0-9]+)\.`).FindStringSubmatch(flat)
+	if m == nil {
+		t.Fatal("README.md no longer gives the worked example")
+	}
+	floor := func(q string) int64 {
+		tg, err := target.ParsePermalink(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Bounds.MinBandwidthGBs
+	}
+	for i, q := range []string{"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=nvidia", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507"} {
+		if got := strconv.FormatInt(floor(q), 10); got != m[i+1] {
+			t.Errorf("%s: %s GB/s; README.md says %s", q, got, m[i+1])
+		}
 	}
 }

@@ -117,6 +117,25 @@ func TestDocsAreTheFigures(t *testing.T) {
 	if byModel, _ := strconv.ParseFloat(m[2], 64); byModel != all1[3] {
 		t.Errorf("README.md says %s %% by model; bench/speedacc prints %v %%", m[2], all1[3])
 	}
+	// README's "What it computes": the constants, the speed ceiling they imply, the efficiencies
+	t0 := fit.DecodeOverheadSeconds()
+	moe := fit.MoELayerSeconds()
+	for _, want := range []string{
+		"t0 = " + strconv.FormatFloat(t0*1e3, 'f', -1, 64) + " ms",
+		"beyond " + strconv.FormatFloat(1/t0, 'f', 2, 64) + " tok/s is refused",
+		"(" + strconv.FormatFloat(1/(t0+48*moe), 'f', 2, 64) + " tok/s for Qwen3-30B-A3B's 48 MoE layers)",
+		"adds " + strconv.FormatFloat(math.Round(moe*1e8)/100, 'f', -1, 64) + " µs per layer with routed experts",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("README.md does not say %q (the committed constants)", want)
+		}
+	}
+	for _, f := range []string{"nvidia", "amd", "intel"} {
+		fam, _ := fit.LookupFamily(f)
+		if want := f + " " + strconv.FormatFloat(math.Round(fam.Efficiency*1000)/10, 'f', 1, 64) + " %"; !strings.Contains(flat, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
 	if !strings.Contains(flat, "fitted to "+strconv.Itoa(len(runs))+" measured runs") {
 		t.Errorf("README.md does not say the constants are fitted to %d measured runs", len(runs))
 	}

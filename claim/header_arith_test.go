@@ -624,6 +624,26 @@ func TestHeaderArithmeticCloses(t *testing.T) {
 			lines += checkHeaderArithmetic(t, target.Permalink(tg), r.YAML)
 		}
 	}
+	// custom models and every architecture override, in each engine and over devices
+	for _, base := range []string{
+		"p=7", "p=70&L=80&kvh=8&hd=128", "p=30&ap=3&L=48&kvh=4&hd=128", "p=235&ap=22&ne=128&nept=8&L=94&kvh=4&hd=128&q=MXFP4",
+		"p=27&L=62&kvh=16&hd=128&att=gqa&sw=1024&sl=52", "p=80&ap=3&L=48&kvh=2&hd=256&att=hybrid&fal=12",
+		"p=671&ap=37&L=61&att=mla&klr=512&qkr=64", "p=284&ap=13&L=43&kvh=1&hd=512&att=csa&csal=21&hcal=20&sw=128",
+		"m=Qwen%2FQwen3-8B&L=40&kvh=4", "m=google%2Fgemma-3-27b-it&sw=2048", "p=0.5&q=Q8_0", "p=1000&q=Q2_K",
+	} {
+		for _, extra := range []string{"&s=kv", "&s=kv&engine=vllm&n=2&drv=nvidia", "&s=kv&ctx=100000&seq=3&kv=fp8&drv=any&n=4", "&s=kv&kv=q8_0&drv=amd&tps=5", ""} {
+			tg, err := target.ParsePermalink(base + extra)
+			if err != nil {
+				t.Fatalf("%s%s: %v", base, extra, err)
+			}
+			r, err := Render(tg)
+			if err != nil {
+				continue
+			}
+			renders++
+			lines += checkHeaderArithmetic(t, base+extra, r.YAML)
+		}
+	}
 	t.Logf("%d claims rendered, %d header lines recomputed, %d lines that do not close", renders, lines, failures)
 	if renders < 100 || lines < 3*renders/2 {
 		t.Errorf("only %d claims and %d lines checked", renders, lines)

@@ -574,7 +574,7 @@ func lineTps(lines []string) float64 {
 
 func TestHeaderArithmeticCloses(t *testing.T) {
 	models := catalog.Models()
-	step := 3
+	step := 5
 	if testing.Short() {
 		step = 17
 	}

@@ -310,7 +310,7 @@ func deviceLines(b *fit.Bounds) []string {
 			strings.Join(b.Products, ", "))
 	case !b.Driver.Bandwidth:
 		out = append(out, "driver: "+b.Driver.Domain+" publishes no bandwidth and no product list is known: "+
-			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor is NOT enforced, only memory")
+			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor"+perDevice(t.Count)+" is NOT enforced, only memory")
 	}
 	if t.CapacityRequest {
 		out = append(out, "share:  capacity.requests "+CapacityRequestNames(b)+": "+strconv.FormatInt(b.MemoryGi, 10)+

@@ -92,7 +92,7 @@ var (
 	reReserveLC  = regexp.MustCompile(`^llama\.cpp reserve \(` + reNum + ` [^()]+ context \+ ` + reNum + ` compute buffer\)$`)
 	reReserveV   = regexp.MustCompile(`^for vLLM V1 engine [^:]*: (.*)$`)
 	reVTerm      = regexp.MustCompile(`^` + reNum + ` (activation peak|non-torch|outside --gpu-memory-utilization ` + reNum + ` \(vLLM's \S+ graphs, ≤ ` + reNum + `\)|budget left to KV blocks \(` + reNum + ` GiB is the least device that leaves the \S+ graphs their room\)|KV blocks beyond the cache|the driver keeps)$`)
-	reDriverNo   = regexp.MustCompile(`^driver: \S+ publishes no bandwidth and no product list is known: the ≥ ([0-9]+) GB/s floor is NOT enforced, only memory$`)
+	reDriverNo   = regexp.MustCompile(`^driver: \S+ publishes no bandwidth and no product list is known: the ≥ ([0-9]+) GB/s floor( per device)? is NOT enforced, only memory$`)
 	reDriverAnyK = regexp.MustCompile(`^driver: llmfit\.ai first \(the floors above\), else gpu\.nvidia\.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet ≥ ([0-9]+) Gi and ≥ ([0-9]+) GB/s( per device)? \(the same s/token with bandwidth × ` + reNum + `%, [^)]*\): .*$`)
 	reShare      = regexp.MustCompile(`^share: capacity\.requests \S+(?: or \S+)*: ([0-9]+)Gi a device `)
 )
@@ -504,7 +504,11 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			}
 			checked++
 		case reDriverNo.MatchString(l):
-			bw, _ := strconv.ParseInt(reDriverNo.FindStringSubmatch(l)[1], 10, 64)
+			m := reDriverNo.FindStringSubmatch(l)
+			bw, _ := strconv.ParseInt(m[1], 10, 64)
+			if (m[2] != "") != (count > 1) { // a device's floor, said so (llmfit mode's fit line is the whole model's)
+				fail(l, "%d devices, and the floor says %q", count, m[2])
+			}
 			want := bwFloor
 			if want < 0 { // llmfit mode: the floor a device
 				want = llmfitBW

@@ -62,7 +62,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	}
 	if !b.Driver.Bandwidth {
 		w = append(w, b.Driver.Domain+" publishes no bandwidth: the "+strconv.FormatInt(b.MinBandwidthGBs, 10)+
-			" GB/s floor is not enforced by this claim, only memory")
+			" GB/s floor"+perDevice(t.Count)+" is not enforced by this claim, only memory")
 	}
 	if p := proposal(matches, t.Count); p != "" {
 		w = append(w, p)

@@ -45,9 +45,13 @@ func Explain(r *Result) Explanation {
 	if t.Count > 1 {
 		each = strconv.Itoa(t.Count) + " devices, each with "
 	}
+	floors := "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory and ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s of bandwidth"
+	if !b.Driver.Bandwidth && !b.Driver.ProductList && b.Driver.Name != fit.DriverAny { // as deviceLines says: the claim asks memory only
+		floors = "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory (the ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) +
+			" GB/s bandwidth floor is not enforced: " + b.Driver.Domain + " publishes no bandwidth)"
+	}
 	e := Explanation{
-		Summary: kind + " " + r.Name + ": " + each + "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory and ≥ " +
-			strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s of bandwidth, from device class " + b.DeviceClass + ".",
+		Summary: kind + " " + r.Name + ": " + each + floors + ", from device class " + b.DeviceClass + ".",
 		Verdict: verdict(r.Matches, t.Count),
 		Matches: "Every accelerator of the catalog, best first. Estimated tok/s is the speed on " + plural(t.Count, "device") +
 			" of that product; headroom is how far it is above your " + compact(t.MinTps) +

@@ -90,3 +90,24 @@ func TestReadmeWorkedExample(t *testing.T) {
 		}
 	}
 }
+
+// The summary in words names the floors the claim asks: an AMD or Intel claim asks memory only,
+// as its header says, so the summary does not give it a bandwidth floor as if it were one.
+func TestExplainSummaryUnenforcedFloor(t *testing.T) {
+	for q, want := range map[string]string{
+		"m=Qwen%2FQwen3-8B&n=2&drv=amd": "ResourceClaim qwen-qwen3-8b-fit: 2 devices, each with ≥ 3 Gi of memory (the ≥ 96 GB/s bandwidth floor is not enforced: gpu.amd.com publishes no bandwidth), from device class gpu.amd.com.",
+		"m=Qwen%2FQwen3-8B&drv=nvidia":  "ResourceClaim qwen-qwen3-8b-fit: a device with ≥ 5 Gi of memory and ≥ 173 GB/s of bandwidth, from device class gpu.nvidia.com.",
+	} {
+		tg, err := target.ParsePermalink(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Explain(&r).Summary; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+		}
+	}
+}

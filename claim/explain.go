@@ -50,8 +50,16 @@ func Explain(r *Result) Explanation {
 		floors = "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory (the ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) +
 			" GB/s bandwidth floor is not enforced: " + b.Driver.Domain + " publishes no bandwidth)"
 	}
+	classes := "device class " + b.DeviceClass
+	if alts := Alternatives(b); len(alts) > 1 { // driver any: firstAvailable, in order
+		var names []string
+		for _, a := range alts {
+			names = append(names, a.DeviceClass)
+		}
+		classes = "device class " + strings.Join(names, ", else ")
+	}
 	e := Explanation{
-		Summary: kind + " " + r.Name + ": " + each + floors + ", from device class " + b.DeviceClass + ".",
+		Summary: kind + " " + r.Name + ": " + each + floors + ", from " + classes + ".",
 		Verdict: verdict(r.Matches, t.Count),
 		Matches: "Every accelerator of the catalog, best first. Estimated tok/s is the speed on " + plural(t.Count, "device") +
 			" of that product; headroom is how far it is above your " + compact(t.MinTps) +

@@ -97,6 +97,8 @@ func TestExplainSummaryUnenforcedFloor(t *testing.T) {
 	for q, want := range map[string]string{
 		"m=Qwen%2FQwen3-8B&n=2&drv=amd": "ResourceClaim qwen-qwen3-8b-fit: 2 devices, each with ≥ 3 Gi of memory (the ≥ 96 GB/s bandwidth floor is not enforced: gpu.amd.com publishes no bandwidth), from device class gpu.amd.com.",
 		"m=Qwen%2FQwen3-8B&drv=nvidia":  "ResourceClaim qwen-qwen3-8b-fit: a device with ≥ 5 Gi of memory and ≥ 173 GB/s of bandwidth, from device class gpu.nvidia.com.",
+		// driver any: its firstAvailable alternatives, in order (it named llmfit.ai alone)
+		"m=Qwen%2FQwen3-8B&drv=any": "ResourceClaim qwen-qwen3-8b-fit: a device with ≥ 5 Gi of memory and ≥ 173 GB/s of bandwidth, from device class llmfit.ai, else gpu.nvidia.com.",
 	} {
 		tg, err := target.ParsePermalink(q)
 		if err != nil {

@@ -142,9 +142,40 @@
   // The optional boxes beside the slices.
   const OPTIONAL = ["claims", "nodes", "pod"];
 
+  // The boxes' text is in no address: when the second engine is gone with an old deploy
+  // (later.js: P.outdated, "reload the page"), it is kept in this tab's sessionStorage across
+  // that reload, put back into the boxes, and dropped from the storage at once.
+  const KEPT = "fitclaim-cluster-boxes";
+  function keepAcrossReload() {
+    if (!P.outdated) return;
+    const boxes = {};
+    for (const id of ["slices"].concat(OPTIONAL)) if ($(id) && $(id).value) boxes[id] = $(id).value;
+    try { sessionStorage.setItem(KEPT, JSON.stringify(boxes)); } catch (_) { /* storage off or full: nothing kept */ }
+  }
+  function putBack() {
+    let boxes = null;
+    try {
+      boxes = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+      sessionStorage.removeItem(KEPT);
+    } catch (_) { /* storage off: nothing kept */ }
+    for (const [id, text] of Object.entries(boxes || {})) {
+      if ($(id) && !$(id).value && typeof text === "string") $(id).value = text;
+    }
+  }
+
+  // checkOnceReady checks the boxes put back once the page shows its first claim (polled: a
+  // bare visit's example claim is in the page already, and its JSON does not change).
+  function checkOnceReady(tries) {
+    if (document.documentElement.dataset.state === "ready" && claimJSON().trim()) later();
+    else if (tries > 0) setTimeout(() => checkOnceReady(tries - 1), 100);
+  }
+
   function wire() {
     const area = $("slices");
     if (!area) return;
+    putBack();
+    if (area.value.trim()) checkOnceReady(600);
+    window.addEventListener("pagehide", keepAcrossReload);
     // Start fetching the engine as soon as the user turns to the panel.
     area.addEventListener("focus", () => { loadEngine().catch(() => {}); }, { once: true });
     area.addEventListener("input", later);

@@ -9,6 +9,14 @@
 
   let engine = null; // Promise, once first asked for
 
+  // A tab opened before a deploy asks for its own version's engine, by its hashed name: the
+  // service worker keeps the previous version's cache for it (sw.js), but a tab older than that,
+  // or one without the cache, gets a 404 from a server that has moved on. Only a reload brings
+  // the new version; the address keeps the workload and cluster.js the pasted text across it.
+  const OUTDATED = "fitclaim was updated since this page was opened, and this page's version of the second engine " +
+    "is no longer on the server: reload the page to continue (your workload is kept in the address)";
+  P.outdated = false;
+
   function ready() {
     return window.fitclaim && typeof window.fitclaim.deploy === "function" && typeof window.fitclaim.hardware === "function" &&
       window.fitclaimCluster && typeof window.fitclaimCluster.check === "function";
@@ -24,6 +32,10 @@
       }
       const go = new Go();
       const resp = await fetch("fitclaim-later.wasm");
+      if (resp.status === 404 || resp.status === 410) {
+        P.outdated = true;
+        throw new Error(OUTDATED);
+      }
       if (!resp.ok) throw new Error("the second engine could not be fetched: HTTP " + resp.status);
       const type = resp.headers.get("Content-Type") || "";
       const { instance } = WebAssembly.instantiateStreaming && type.startsWith("application/wasm")

@@ -1,6 +1,14 @@
 // fitclaim service worker. tools/cmd/site substitutes the cache version and the
 // precache list (a JSON array of same-origin URLs: the shell, the hashed
 // assets, the wasm and the Go runtime glue).
+//
+// Updates: a new deploy's worker installs, skips waiting and claims the open tabs at once, so
+// the next visit gets the new shell. The tabs already open still run the old shell, and may ask
+// later for an old hashed asset they had not needed yet (the second engine, fetched on a panel's
+// first use; the page's worker script): the server no longer has it (a deploy replaces the whole
+// site, so the old names answer 404). So the previous version's cache is kept beside the new
+// one, and an asset not in this version is looked for in every fitclaim cache before the
+// network.
 "use strict";
 
 const CACHE_PREFIX = "fitclaim-";
@@ -10,6 +18,10 @@ const PRECACHE = __PRECACHE__;
 const scopeURL = new URL(self.registration ? self.registration.scope : self.location.href);
 const precached = new Set(PRECACHE.map((u) => new URL(u, scopeURL).pathname));
 const shellCandidates = ["./", "./index.html"].map((u) => new URL(u, scopeURL).href);
+const assetsPath = new URL("assets/", scopeURL).pathname; // hashed names: never change, never reused
+// A synthetic entry in each cache: when this browser installed that version (Date.now()). Not a
+// path the site serves, and not under assets/, so no request is ever answered with it.
+const STAMP = new URL("__fitclaim-installed", scopeURL).href;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -23,16 +35,30 @@ self.addEventListener("install", (event) => {
       if (!resp.ok) throw new Error("precache " + url.pathname + ": HTTP " + resp.status);
       await cache.put(url.href, resp);
     }));
+    await cache.put(STAMP, new Response(String(Date.now()))); // last: a failed install has none
     await self.skipWaiting();
   })());
 });
 
+// installedAt is a cache's stamp; 0 for a cache without one (an install that failed half-way,
+// or a worker from before the stamps: then its order among the caches decides).
+async function installedAt(name) {
+  const hit = await (await caches.open(name)).match(STAMP);
+  return hit ? Number(await hit.text()) || 0 : 0;
+}
+
+// Activation keeps two versions: this one and the newest previous one (the one that controlled
+// the tabs open now, whose old assets they may still ask for); older ones are deleted. Two, not
+// "every version younger than N days": a site deployed often would keep a dozen copies of its
+// ~12 MB of wasm, and a tab left open across two deploys is rarer than a deploy. That tab is told
+// to reload (later.js) and keeps its work: the address holds the permalink.
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    const names = await caches.keys();
-    await Promise.all(names
-      .filter((n) => n.startsWith(CACHE_PREFIX) && n !== CACHE)
-      .map((n) => caches.delete(n)));
+    const others = (await caches.keys()).filter((n) => n.startsWith(CACHE_PREFIX) && n !== CACHE);
+    const born = await Promise.all(others.map(installedAt));
+    let keep = -1; // the newest; of equal stamps the last made (caches.keys() is in creation order)
+    born.forEach((t, i) => { if (keep < 0 || t >= born[keep]) keep = i; });
+    await Promise.all(others.filter((_, i) => i !== keep).map((n) => caches.delete(n)));
     await self.clients.claim();
   })());
 });
@@ -75,6 +101,18 @@ async function cacheFirst(request) {
   return resp;
 }
 
+// anyVersion answers a hashed asset this version does not have (an open tab's, from before the
+// update) from whichever fitclaim cache holds it, else from the network (which, after a deploy,
+// has it no more: later.js then says to reload).
+async function anyVersion(request) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(CACHE_PREFIX)) continue;
+    const hit = await (await caches.open(name)).match(request, { ignoreSearch: true });
+    if (hit) return hit;
+  }
+  return fetch(request);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -87,5 +125,7 @@ self.addEventListener("fetch", (event) => {
   }
   if (precached.has(url.pathname)) {
     event.respondWith(cacheFirst(request));
+  } else if (url.pathname.startsWith(assetsPath)) {
+    event.respondWith(anyVersion(request));
   }
 });

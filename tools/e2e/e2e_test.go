@@ -8,7 +8,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -19,11 +18,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -193,8 +190,20 @@ func newPage(t *testing.T, base string, width, height int64) *page {
 		}
 	})
 
-	p := &page{t: t, ctx: ctx, base: base, errs: &problems{}}
-	chromedp.ListenTarget(ctx, func(ev any) {
+	return watch(&page{t: t, ctx: ctx, base: base, errs: &problems{}}, width, height)
+}
+
+// newTab opens another tab in p's Chromium (the same profile: its service worker and caches).
+func (p *page) newTab(width, height int64) *page {
+	p.t.Helper()
+	ctx, cancel := chromedp.NewContext(p.ctx)
+	p.t.Cleanup(cancel)
+	return watch(&page{t: p.t, ctx: ctx, base: p.base, errs: &problems{}}, width, height)
+}
+
+// watch collects p's problems and sets its viewport.
+func watch(p *page, width, height int64) *page {
+	chromedp.ListenTarget(p.ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventExceptionThrown:
 			p.errs.add("exception: " + e.ExceptionDetails.Error())
@@ -938,76 +947,6 @@ func TestScriptWritesNoHTML(t *testing.T) {
 			t.Errorf("index.html contains %q (inline code or an external resource)", bad)
 		}
 	}
-}
-
-// A new deploy (a new cache version in sw.js) takes over, and its activation
-// deletes the old version's cache.
-func TestServiceWorkerUpdateDropsOldCache(t *testing.T) {
-	dir := distDir(t)
-	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := netlify.NewServer(dir, cfg, nil)
-	orig, err := os.ReadFile(filepath.Join(dir, "sw.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	versionRE := regexp.MustCompile(`(const CACHE = CACHE_PREFIX \+ ")([^"]+)(")`)
-	m := versionRE.FindSubmatch(orig)
-	if m == nil {
-		t.Fatalf("sw.js has no versioned cache name (const CACHE = CACHE_PREFIX + \"...\")")
-	}
-	oldName, newName := "fitclaim-"+string(m[2]), "fitclaim-"+string(m[2])+"-next"
-	bumped := versionRE.ReplaceAll(orig, []byte("${1}${2}-next${3}"))
-	var bump atomic.Bool
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/sw.js" && bump.Load() {
-			for k, v := range cfg.HeadersFor("/sw.js") {
-				w.Header()[k] = v
-			}
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			http.ServeContent(w, r, "sw.js", time.Now(), bytes.NewReader(bumped))
-			return
-		}
-		site.ServeHTTP(w, r)
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
-
-	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
-	p.open(target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel })))
-	var ok bool
-	p.run(chromedp.Poll(`navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)`, &ok,
-		chromedp.WithPollingTimeout(patient(30*time.Second)), chromedp.WithPollingInterval(100*time.Millisecond)))
-	awaitOpt := func(ep *runtime.EvaluateParams) *runtime.EvaluateParams { return ep.WithAwaitPromise(true) }
-	var keys []string
-	p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
-	if len(keys) != 1 || keys[0] != oldName {
-		t.Fatalf("caches before the update %q, want [%s]", keys, oldName)
-	}
-
-	bump.Store(true)
-	start := time.Now()
-	p.run(chromedp.Evaluate(`navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => true)`, &ok, awaitOpt))
-	t.Logf("update() resolved after %v", time.Since(start))
-	deadline := time.Now().Add(patient(60 * time.Second))
-	for time.Now().Before(deadline) {
-		p.run(chromedp.Evaluate(`caches.keys()`, &keys, awaitOpt))
-		if len(keys) == 1 && keys[0] == newName {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Logf("old cache gone after %v", time.Since(start))
-	if len(keys) != 1 || keys[0] != newName {
-		t.Errorf("caches after the update %q, want only [%s]", keys, newName)
-	}
-	p.noProblems()
 }
 
 // A bare visit shows a complete example claim before the engine has loaded: its YAML is in

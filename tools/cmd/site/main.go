@@ -9,7 +9,8 @@
 //     (assets.go);
 //   - writes the service worker's cache version and precache list into sw.js (sw.go);
 //   - writes a brotli (when the brotli command is there) and a gzip copy beside each text file
-//     and the wasm, for servers that send precompressed files (tools/internal/precompress).
+//     and the wasm, for servers that send precompressed files (tools/internal/precompress;
+//     -precompress=false skips them: the e2e tests build further versions of the site so).
 //
 // The output is built in a temporary directory beside -out and moved into place at the end, so
 // a failed build leaves the previous site intact.
@@ -45,14 +46,15 @@ func main() {
 	wasmPkg := flag.String("wasm-pkg", "./wasm/page", "the page's wasm entry point, relative to -root")
 	example := flag.String("example", defaultExample, "permalink fragment of the claim a bare visit shows")
 	bundle := flag.Bool("bundle", true, "serve index.html's deferred scripts as one asset (false: each file of web/ on its own)")
+	compress := flag.Bool("precompress", true, "write the .br and .gz copies (false: a site for a test, served uncompressed, ~20 s sooner)")
 	flag.Parse()
-	if err := build(*root, *out, *wasmPkg, *example, *bundle); err != nil {
+	if err := build(*root, *out, *wasmPkg, *example, *bundle, *compress); err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
 		os.Exit(1)
 	}
 }
 
-func build(root, out, wasmPkg, example string, bundle bool) error {
+func build(root, out, wasmPkg, example string, bundle, compress bool) error {
 	web := filepath.Join(root, "web")
 	if _, err := os.Stat(web); err != nil {
 		return fmt.Errorf("%v: nothing to build", err)
@@ -110,8 +112,10 @@ func build(root, out, wasmPkg, example string, bundle bool) error {
 	if err := writeServiceWorker(tmp); err != nil {
 		return err
 	}
-	if err := precompress.Dir(tmp); err != nil {
-		return err
+	if compress {
+		if err := precompress.Dir(tmp); err != nil {
+			return err
+		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"github.com/fitclaim/fitclaim/target"
+	"math"
 	"strconv"
 
 	"github.com/fitclaim/fitclaim/fit"
@@ -82,7 +83,9 @@ func appendWhy(dst []byte, b *fit.Bounds, m *fit.Match, selectable bool) []byte 
 		dst = append(dst, "needs "...)
 		dst = strconv.AppendInt(dst, b.MemoryGi, 10)
 		dst = append(dst, " Gi, has "...)
-		dst = strconv.AppendFloat(dst, float64(a.MemoryMiB)/1024, 'f', 1, 64)
+		// tenths rounded down, as the cluster check writes a device's memory: rounded, an RTX
+		// 4080's 16,376 MiB read "needs 16 Gi, has 16.0"
+		dst = strconv.AppendFloat(dst, math.Floor(float64(a.MemoryMiB)*10/1024)/10, 'f', 1, 64)
 	}
 	if !m.FitsBandwidth {
 		sep()

@@ -2,7 +2,9 @@ package bridge
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -130,6 +132,26 @@ func TestWhyWords(t *testing.T) {
 	} {
 		if got := string(appendWhy([]byte("kept"), b, &c.m, c.selectable)); got != "kept"+c.want {
 			t.Errorf("fits memory %v, selectable %v: %q, want %q", c.m.FitsMemory, c.selectable, got, "kept"+c.want)
+		}
+	}
+	// The memory a device has is never written as much as a floor it falls short of: an RTX
+	// 4080's 16,376 MiB is 15.99 GiB, "has 15.9" beside "needs 16 Gi" (it read "has 16.0").
+	b.MemoryGi = 16
+	rtx4080 := &catalog.Accelerator{MemoryMiB: 16376, BandwidthGBs: 717}
+	if got := string(appendWhy(nil, b, &fit.Match{Accelerator: rtx4080, FitsBandwidth: true}, true)); got != "needs 16 Gi, has 15.9" {
+		t.Errorf("RTX 4080 against 16 Gi: %q", got)
+	}
+	for _, acc := range catalog.Accelerators() {
+		floor := int64(math.Ceil(float64(acc.MemoryMiB) / 1024))
+		if float64(floor*1024) == float64(acc.MemoryMiB) {
+			continue // a whole number of GiB fits its own floor
+		}
+		b.MemoryGi = floor
+		why := string(appendWhy(nil, b, &fit.Match{Accelerator: &acc, FitsBandwidth: true}, true))
+		var needs int64
+		var has float64
+		if _, err := fmt.Sscanf(why, "needs %d Gi, has %g", &needs, &has); err != nil || has >= float64(needs) {
+			t.Errorf("%s (%d MiB) against %d Gi: %q", acc.Name, acc.MemoryMiB, floor, why)
 		}
 	}
 }

@@ -62,11 +62,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	kv := "kv:     " + strconv.Itoa(b.ContextTokens) + " tokens × " + plural(t.Sequences, "sequence") + ", " + b.KVCache
 	m := &b.Model
 	if b.KVEstimated {
-		rate := shortest(fit.KVFallbackGBPerB) + " GB per billion params per token"
-		if elem := fit.KVElementBytes(b.KVCache); elem != 2 { // llmfit's rate is fp16's: scaled to the element
-			rate += " at fp16 × " + shortest(elem) + " B / 2 B"
-		}
-		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + rate + "; the model's layers/heads are unknown)"
+		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + estimatedKVRate(b, "params") + "; the model's layers/heads are unknown)"
 	} else {
 		kv += ": " + kvFormula(b) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
 		if w := fit.VLLMDSAWords(b); w != "" {
@@ -122,6 +118,16 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		lines = append(lines, w)
 	}
 	return lines
+}
+
+// estimatedKVRate is the rate an estimated KV cache is sized at: llmfit's 0.000008 GB per billion
+// parameters per token, which is fp16's, scaled to the KV type (fit's kvBytesPerToken).
+func estimatedKVRate(b *fit.Bounds, params string) string {
+	rate := shortest(fit.KVFallbackGBPerB) + " GB per billion " + params + " per token"
+	if elem := fit.KVElementBytes(b.KVCache); elem != 2 {
+		rate += " at fp16 × " + shortest(elem) + " B / 2 B"
+	}
+	return rate
 }
 
 // kvReadWords is the KV cache a decoded step reads, in GB: all of it ("0.54 GB KV"), or for

@@ -3,6 +3,7 @@ package claim
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +50,18 @@ func TestHeaderEstimatedKVRate(t *testing.T) {
 		if h := explainText(t, q); !strings.Contains(h, want) {
 			t.Errorf("%s: want %q in\n%s", q, want, h)
 		}
+	}
+	// and the warning says the same rate
+	tg, err := target.ParsePermalink("m=vikhyatk%2Fmoondream2&s=kv&kv=fp8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the KV cache is estimated (0.000008 GB per billion parameters per token at fp16 × 1 B / 2 B): the catalog lacks this model's layers, KV heads or head size"; !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings %q, want %q", r.Warnings, want)
 	}
 }
 

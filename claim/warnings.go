@@ -57,7 +57,7 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 			if b.Custom { // not in the catalog: the user can give them
 				why = "give the model's Layers, KV heads and Head dimension (layers, kvHeads, headDim) to size it"
 			}
-			w = append(w, "the KV cache is estimated ("+shortest(fit.KVFallbackGBPerB)+" GB per billion parameters per token): "+why)
+			w = append(w, "the KV cache is estimated ("+estimatedKVRate(b, "parameters")+"): "+why)
 		}
 	}
 	if !b.Driver.Bandwidth {

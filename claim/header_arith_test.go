@@ -94,6 +94,7 @@ var (
 	reVTerm      = regexp.MustCompile(`^` + reNum + ` (activation peak|non-torch|outside --gpu-memory-utilization ` + reNum + ` \(vLLM's \S+ graphs, ≤ ` + reNum + `\)|budget left to KV blocks \(` + reNum + ` GiB is the least device that leaves the \S+ graphs their room\)|KV blocks beyond the cache|the driver keeps)$`)
 	reDriverNo   = regexp.MustCompile(`^driver: \S+ publishes no bandwidth and no product list is known: the ≥ ([0-9]+) GB/s floor( per device)? is NOT enforced, only memory$`)
 	reDriverAnyK = regexp.MustCompile(`^driver: llmfit\.ai first \(the floors above\), else gpu\.nvidia\.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet ≥ ([0-9]+) Gi and ≥ ([0-9]+) GB/s( per device)? \(the same s/token with bandwidth × ` + reNum + `%, [^)]*\): .*$`)
+	reReserveMiB = regexp.MustCompile(`^reserve: its ([0-9]+) MiB \S+(?: \S+)? context is `)
 	reShare      = regexp.MustCompile(`^share: capacity\.requests \S+(?: or \S+)*: ([0-9]+)Gi a device `)
 )
 
@@ -223,6 +224,7 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 		fitSet                             bool
 		count                                    = 1
 		splitBW                            int64 = -1 // llmfit mode's bandwidth a device
+		contextGi                          num        // the llama.cpp reserve's context, from the memory line
 	)
 	for _, l := range lines {
 		switch {
@@ -450,6 +452,7 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			words := m[10]
 			if rm := reReserveLC.FindStringSubmatch(words); rm != nil {
 				a, b := parseNum(t, rm[1]), parseNum(t, rm[2])
+				contextGi = a
 				if !closes(res, a.v+b.v, a.r+b.r) {
 					fail(l, "%v + %v = %.2f, not the %v GiB reserve", a.v, b.v, a.v+b.v, res.v)
 				}
@@ -537,6 +540,12 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 				if !ceilIn(bw, bLo, bHi) {
 					fail(l, "the same s/token at %v%% gives %.2f … %.2f GB/s, not %d", eff.v, bLo, bHi, bw)
 				}
+			}
+			checked++
+		case reReserveMiB.MatchString(l): // "reserve: its 451 MiB ROCm/HIP context is …": the memory line's context
+			mib := parseNum(t, reReserveMiB.FindStringSubmatch(l)[1])
+			if contextGi.v > 0 && !closes(contextGi, mib.v/1024, 0) {
+				fail(l, "%v MiB = %.3f GiB, the memory line's context is %v GiB", mib.v, mib.v/1024, contextGi.v)
 			}
 			checked++
 		case reShare.MatchString(l):

@@ -32,12 +32,12 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 		t.Fatal("docs/CONTRACT.md has no claim section")
 	}
 	llmfitKeys := []string{"claimName", "deviceClass", "efficiencyPct", "memoryGi", "minBandwidthGBs", "minTps", "model", "quant", "resolverVersion", "weightsGb"}
-	kvKeys := []string{"activeParamsB", "contextTokens", "efficiencyGiven", "kvCache", "kvCacheGi", "kvEstimated", "sequences", "sizing", "speedEfficiency", "speedFamily", "speedOverheadMs"}
+	kvKeys := []string{"activeParamsB", "contextTokens", "efficiencyGiven", "engine", "kvCache", "kvCacheGi", "kvEstimated", "overheadGi", "sequences", "sizing", "speedEfficiency", "speedFamily", "speedOverheadMs"}
 	anyKVKeys := []string{"nvidiaMinBandwidthGBs", "nvidiaSpeedEfficiency", "nvidiaSpeedFamily"}
 	types := map[string]string{ // "n" number, "i" whole number, "s" string, "b" boolean, "a" array of strings
 		"claimName": "s", "deviceClass": "s", "efficiencyPct": "i", "memoryGi": "i", "minBandwidthGBs": "i", "minTps": "n",
 		"model": "s", "quant": "s", "resolverVersion": "s", "weightsGb": "n",
-		"activeParamsB": "n", "contextTokens": "i", "efficiencyGiven": "b", "kvCache": "s", "kvCacheGi": "n", "kvEstimated": "b",
+		"activeParamsB": "n", "contextTokens": "i", "efficiencyGiven": "b", "kvCache": "s", "kvCacheGi": "n", "kvEstimated": "b", "engine": "s", "overheadGi": "n",
 		"sequences": "i", "sizing": "s", "speedEfficiency": "n", "speedFamily": "s", "speedOverheadMs": "n",
 		"nvidiaMinBandwidthGBs": "i", "nvidiaSpeedEfficiency": "n", "nvidiaSpeedFamily": "s", "reserveMeasuredOn": "s",
 		"count": "i", "driver": "s", "productNames": "a", "capacityRequest": "b", "capacityName": "s",
@@ -131,6 +131,12 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 								t.Errorf("%s: given %v%%: speedEfficiency %v, speedFamily %q", q, eff, share, got["speedFamily"])
 							case !given && (share <= 0 || share >= 1 || got["speedFamily"] == ""):
 								t.Errorf("%s: speedEfficiency %v, speedFamily %q", q, share, got["speedFamily"])
+							}
+							if wantEngine := map[bool]string{false: "llama.cpp", true: "vllm"}[given]; got["engine"] != wantEngine {
+								t.Errorf("%s: engine %v, want %s", q, got["engine"], wantEngine)
+							}
+							if oh := got["overheadGi"].(float64); oh <= 0 || oh >= got["memoryGi"].(float64) {
+								t.Errorf("%s: overheadGi %v of memoryGi %v", q, oh, got["memoryGi"])
 							}
 							if on, ok := got["reserveMeasuredOn"]; ok && on != "CUDA" {
 								t.Errorf("%s: reserveMeasuredOn %v", q, on)

@@ -67,9 +67,13 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			// uses it only when given, else speedEfficiency, the calibrated one: efficiencyGiven
 			// says which, without renaming or dropping llmfit's key (docs/CONTRACT.md).
 			boolField("efficiencyGiven", b.EfficiencyGiven),
+			// engine and overheadGi: whose reserve memoryGi holds, and how much of it per device,
+			// so a controller can tell a vLLM-sized floor from a llama.cpp-sized one.
+			strField("engine", b.Engine),
 			strField("kvCache", b.KVCache),
 			numField("kvCacheGi", jsontext.Round(b.KVBytes/(1<<30), 3)),
 			boolField("kvEstimated", b.KVEstimated),
+			numField("overheadGi", jsontext.Round(b.OverheadGiB, 3)),
 			intField("sequences", int64(t.Sequences)),
 			numField("speedEfficiency", jsontext.Round(b.SpeedEfficiency, 4)),
 			strField("speedFamily", b.SpeedFamily),

@@ -128,6 +128,9 @@ func renderJSONByStrings(b *fit.Bounds, name, version string) string {
 		if on := fit.ReserveMeasuredOn(b); on != "" { // added after this reference was kept
 			f = append(f, jsonFieldByStrings{"reserveMeasuredOn", jsontext.Quote(on)})
 		}
+		f = append(f, // added after this reference was kept
+			jsonFieldByStrings{"engine", jsontext.Quote(b.Engine)},
+			jsonFieldByStrings{"overheadGi", jsonFloatByStrings(jsontext.Round(b.OverheadGiB, 3))})
 		if t.Driver == fit.DriverAny {
 			f = append(f,
 				jsonFieldByStrings{"nvidiaMinBandwidthGBs", strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)},

@@ -451,6 +451,8 @@ func TestDeviceTaintRules(t *testing.T) {
 			`slices: DeviceTaintRule "gpu-0-watch" (items[1]): spec.taint: missing`},
 		{strings.Replace(asList, "deviceSelector: {driver: gpu.nvidia.com, pool: dgx-h100-1, device: gpu-2}", "deviceSelector: {pool: 7}", 1),
 			`slices: DeviceTaintRule "gpu-2-maintenance" (items[0]): spec.deviceSelector.pool: is a number; want a string`},
+		{strings.Replace(asList, "deviceSelector: {pool: dgx-h100-1, device: gpu-0}", "deviceSelector: {deviceClassName: gpu.nvidia.com, selectors: [{cel: {expression: 'true'}}]}", 1),
+			`slices: DeviceTaintRule "gpu-0-watch" (items[1]): spec.deviceSelector.deviceClassName: not read: a rule selects by driver, pool and device (resource.k8s.io/v1); give the devices' driver, pool or name`},
 		{"apiVersion: resource.k8s.io/v9\nkind: DeviceTaintRule\nmetadata: {name: r}\nspec: {}\n",
 			`slices: DeviceTaintRule "r": apiVersion: "resource.k8s.io/v9"; want resource.k8s.io/v1 (or v1beta2, v1alpha3)`},
 	} {

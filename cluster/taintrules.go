@@ -62,6 +62,14 @@ func (p *parser) taintRule(where string, m map[string]any) error {
 			return err
 		}
 		r.HasSelector = true
+		for _, k := range sortedKeys(sm) {
+			if k != "driver" && k != "pool" && k != "device" {
+				// v1alpha3 (Kubernetes 1.33, 1.34) also selected by deviceClassName and CEL
+				// selectors, which later versions dropped: such a rule is not read, rather than
+				// applied to more devices than it picks.
+				return o.err("spec.deviceSelector."+k, "not read: a rule selects by driver, pool and device (resource.k8s.io/v1); give the devices' driver, pool or name")
+			}
+		}
 		for _, f := range []struct {
 			name string
 			to   *string

@@ -102,3 +102,21 @@ func TestHardwareLinkKeepsWhatIsGood(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// The hardware mode by the productName a driver publishes, as kubectl get resourceslices shows
+// it: NVIDIA's ("NVIDIA H100 80GB HBM3") and AMD's, the sysfs name with underscores
+// ("AMD_Instinct_MI300X_OAM", real-fleet.yaml's MI300X node): the engine's estimate on that
+// device, word for word, as fitclaim estimate --on prints it.
+func TestHardwareModeByDriverProductName(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	for _, on := range []string{"NVIDIA H100 80GB HBM3", "AMD_Instinct_MI300X_OAM"} {
+		tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.On = on })
+		frag := target.Permalink(tg)
+		p.open(frag)
+		want := estimateText(t, frag)
+		got := p.waitText("hw-text", func(s string) bool { return s == want }, "the engine's estimate on "+on)
+		sameText(t, "estimate on "+on, want, got)
+	}
+	p.noProblems()
+}

@@ -203,7 +203,8 @@ wasm_tests() {
 	GOOS=js GOARCH=wasm go test -exec="$BIN/wasmbrowsertest" "$@"
 }
 
-tools_tests() { cd tools && go vet ./... && go test -timeout "$test_timeout" ./...; }
+# The e2e suite's WCAG audit injects axe-core, pinned in tools/e2e/axe/package.json, from npm.
+tools_tests() { bash tools/e2e/axe/npm-deps.sh && cd tools && go vet ./... && go test -timeout "$test_timeout" ./...; }
 
 conformance_tests() { cd conformance && go test -timeout "$test_timeout" ./...; }
 

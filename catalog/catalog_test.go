@@ -84,13 +84,15 @@ func TestCounts(t *testing.T) {
 	}
 	// data/accelerators.csv: the 36 datacenter, workstation and consumer boards of the first
 	// table, 30 GeForce RTX 20/30/40/50, 4 workstation, GB10, 8 AMD, 6 Intel and 44
-	// Apple silicon rows (one per memory size) = 129.
-	if n := len(Accelerators()); n != 129 {
-		t.Errorf("%d accelerators, want 129", n)
+	// Apple silicon rows (one per memory size) = 129, and the 15 NVIDIA boards added on
+	// 2026-12-03 (A30, A40, A16, A2, H20, H800 SXM and PCIe, GH200 144 GB, GB200, B300, GB300,
+	// L20, V100 PCIe 16 and 32 GB, RTX 5000 Ada) = 144.
+	if n := len(Accelerators()); n != 144 {
+		t.Errorf("%d accelerators, want 144", n)
 	}
 	// The counts the page shows before anything is decoded are the same.
-	if ModelCount() != 1852 || AcceleratorCount() != 129 {
-		t.Errorf("ModelCount %d, AcceleratorCount %d, want 1852 and 129", ModelCount(), AcceleratorCount())
+	if ModelCount() != 1852 || AcceleratorCount() != 144 {
+		t.Errorf("ModelCount %d, AcceleratorCount %d, want 1852 and 144", ModelCount(), AcceleratorCount())
 	}
 	moe, moeActive, arch, vram, names := 0, 0, 0, 0, map[string]bool{}
 	quants := map[string]int{}

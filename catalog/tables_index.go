@@ -5,7 +5,7 @@ package catalog
 // modelCount and acceleratorCount are the data lines of modelsTSV and acceleratorsTSV.
 const (
 	modelCount       = 1852
-	acceleratorCount = 129
+	acceleratorCount = 144
 )
 
 // modelStart[i] is where entry i's line starts in modelsTSV; modelStart[modelCount] is the

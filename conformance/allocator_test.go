@@ -194,18 +194,19 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 	r, m := renderManifest(t, tg)
 	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", tg.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
 	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
-		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GB10"} { // the last two: 97,887 and 122,572 MiB
+		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GB10", // these two: 97,887 and 122,572 MiB
+		"NVIDIA H20", "NVIDIA GH200 144G HBM3e", "NVIDIA GB200", "NVIDIA B300 SXM6 AC", "NVIDIA GB300"} {
 		if !slices.Contains(r.Bounds.Products, p) {
 			t.Errorf("allow-list lacks %q", p)
 		}
 	}
-	for _, p := range []string{"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA L40S", "NVIDIA GeForce RTX 5090"} {
+	for _, p := range []string{"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA L40S", "NVIDIA GeForce RTX 5090", "NVIDIA H800", "NVIDIA H800 PCIe"} {
 		if slices.Contains(r.Bounds.Products, p) {
 			t.Errorf("allow-list has %q", p)
 		}
 	}
-	if len(r.Bounds.Products) != 10 {
-		t.Errorf("allow-list has %d products, want the 10 above", len(r.Bounds.Products))
+	if len(r.Bounds.Products) != 15 {
+		t.Errorf("allow-list has %d products, want the 15 above", len(r.Bounds.Products))
 	}
 	byID := map[string]Accel{}
 	for _, a := range CatalogAccelerators() {

@@ -209,15 +209,16 @@ func matchOne(t *testing.T, data []byte, fleet Fleet) []string {
 
 func TestGoldenSelectorOnFleet(t *testing.T) {
 	fleet := testFleet(t)
-	if len(fleet) < 7*129 {
+	if len(fleet) < 7*144 {
 		t.Fatalf("fleet has %d devices", len(fleet))
 	}
 	// 6 Gi and 148 GB/s: every accelerator of the catalog with at least 148 GB/s
 	// (all have ≥ 6 Gi: the smallest, RTX 2060 and Arc A380, have 6,144 MiB) in
 	// both llmfit.ai spellings, and nothing else: no unhealthy, incomplete,
-	// foreign or real-driver device. By hand from accelerators.csv, 11 of the 129
+	// foreign or real-driver device. By hand from accelerators.csv, 11 of the 144
 	// rows are slower: Apple M1 8/16GB (68.25 GB/s), M2 and M3 8/16/24GB (100)
-	// and M4 16/24/32GB (120); 118 × 2 = 236 devices.
+	// and M4 16/24/32GB (120); 133 × 2 = 266 devices (the slowest of the NVIDIA
+	// rows added on 2026-12-03, the A16 and A2, have 200 GB/s).
 	got := matchOne(t, readGolden(t, "test-model-7b.default.yaml"), fleet)
 	var want []string
 	for _, d := range fleet {
@@ -225,7 +226,7 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 			want = append(want, d.Name)
 		}
 	}
-	if len(want) != 236 || !slices.Equal(got, want) {
+	if len(want) != 266 || !slices.Equal(got, want) {
 		t.Errorf("matched %d devices %v\nwant %d %v", len(got), got, len(want), want)
 	}
 
@@ -234,10 +235,13 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 	// 80GB reports exactly 81,920 MiB and 2,039 GB/s and fits; the A100 PCIe
 	// 80GB has 1,935 GB/s and does not. Of the later rows the MI300A (131,072
 	// MiB, 5,300 GB/s), MI350X and MI355X (294,912 MiB, 8,000 GB/s) fit; GB10
-	// (273 GB/s) and the large Macs (≤ 819 GB/s) are too slow.
+	// (273 GB/s) and the large Macs (≤ 819 GB/s) are too slow. Of the rows added
+	// on 2026-12-03 the H20 (97,871 MiB), GH200 144 GB, GB200, B300 and GB300
+	// fit; the H800s report 81,559 MiB, as the H100s do, and do not.
 	got = matchOne(t, llmfitYAML(t, "80", "2000"), fleet)
 	want = nil
-	for _, id := range []string{"nvidia-b200", "nvidia-h200", "nvidia-h200-nvl", "nvidia-gh200-96", "nvidia-h100-nvl", "nvidia-a100-sxm-80", "amd-mi325x", "amd-mi300x", "intel-max-1550", "amd-mi300a", "amd-mi350x", "amd-mi355x"} {
+	for _, id := range []string{"nvidia-b200", "nvidia-h200", "nvidia-h200-nvl", "nvidia-gh200-96", "nvidia-h100-nvl", "nvidia-a100-sxm-80", "amd-mi325x", "amd-mi300x", "intel-max-1550", "amd-mi300a", "amd-mi350x", "amd-mi355x",
+		"nvidia-h20", "nvidia-gh200-144", "nvidia-gb200", "nvidia-b300", "nvidia-gb300"} {
 		want = append(want, "llmfit-"+id)
 	}
 	var gotComplete []string
@@ -368,8 +372,8 @@ func TestCatalogAcceleratorsAreTheCSV(t *testing.T) {
 	if !slices.Equal(cat, csv) {
 		t.Errorf("catalog.Accelerators() differs from accelerators.csv:\n%+v\n%+v", cat, csv)
 	}
-	if len(cat) != 129 {
-		t.Errorf("%d accelerators, want 129", len(cat))
+	if len(cat) != 144 {
+		t.Errorf("%d accelerators, want 144", len(cat))
 	}
 	// The NVIDIA allow-list can only be exact if a productName names one accelerator.
 	seen := map[string]string{}

@@ -94,7 +94,7 @@ const maxSuggestedAccelerators = 8
 
 // unknownAcceleratorMessage says a device is not in the catalog and offers the ids whose id,
 // name or productName contain every word of the query ("h100" → the three H100 boards), or, when
-// none do, how the ids are spelled: listing all 129 would bury the answer.
+// none do, how the ids are spelled: listing all 144 would bury the answer.
 func unknownAcceleratorMessage(query string) string {
 	msg := "unknown device " + strconv.Quote(query)
 	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {

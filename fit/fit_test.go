@@ -736,7 +736,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	ms := Matches(b)
-	if len(ms) != 129 { // every row of data/accelerators.csv
+	if len(ms) != 144 { // every row of data/accelerators.csv
 		t.Fatalf("%d matches", len(ms))
 	}
 	h100 := findMatch(t, ms, "nvidia-h100-sxm")
@@ -772,15 +772,16 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		}
 	}
 	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405. The MI350X and MI355X
-	// (294,912 MiB, 8,000 GB/s) tie with the B200 and follow it in table order; the MI300A
-	// (131,072 MiB, 5,300 GB/s) ties with the MI300X.
+	// (294,912 MiB, 8,000 GB/s) tie with the B200 and follow it in table order, as do the GB200,
+	// B300 and GB300 (8,000 GB/s) added after them; the MI300A (131,072 MiB, 5,300 GB/s) ties with
+	// the MI300X; the GH200 144 GB (4,900 GB/s) and the H20 (4,000 GB/s) fall in by speed.
 	var fits []string
 	for _, m := range ms {
 		if m.Fits() {
 			fits = append(fits, m.Accelerator.ID)
 		}
 	}
-	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550" {
+	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550" {
 		t.Errorf("fitting devices, best first: %s", got)
 	}
 }
@@ -799,10 +800,10 @@ func TestSelectedPerDriver(t *testing.T) {
 	}
 	cases := map[string]string{
 		// Both floors, any vendor.
-		"llmfit": "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
-		"any":    "nvidia-b200,amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl,intel-max-1550",
+		"llmfit": "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550",
+		"any":    "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550",
 		// NVIDIA products meeting both floors.
-		"nvidia": "nvidia-b200,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h100-nvl",
+		"nvidia": "nvidia-b200,nvidia-gb200,nvidia-b300,nvidia-gb300,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl",
 		// Memory only: the AMD devices with ≥ 80 Gi, fast or not; same for Intel.
 		"amd":   "amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a",
 		"intel": "intel-max-1550",
@@ -814,14 +815,14 @@ func TestSelectedPerDriver(t *testing.T) {
 	}
 	// The NVIDIA allow-list is exactly the selected products, in catalog order.
 	b := resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "nvidia" })
-	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL" {
+	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL|NVIDIA H20|NVIDIA GH200 144G HBM3e|NVIDIA GB200|NVIDIA B300 SXM6 AC|NVIDIA GB300" {
 		t.Errorf("products = %s", got)
 	}
 	if b.DeviceClass != "gpu.nvidia.com" {
 		t.Errorf("nvidia class = %s", b.DeviceClass)
 	}
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "any" })
-	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 5 {
+	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 10 {
 		t.Errorf("any: class %s, %d products", b.DeviceClass, len(b.Products))
 	}
 	for d, class := range map[string]string{"amd": "gpu.amd.com", "intel": "gpu.intel.com", "llmfit": "llmfit.ai"} {
@@ -898,12 +899,13 @@ func TestDevicesNeededAndVerdicts(t *testing.T) {
 
 func TestNVIDIANoProduct(t *testing.T) {
 	// 405B at the defaults: 282 Gi per device is more than any NVIDIA product holds.
-	// Best by estimated speed: B200 8000 × 0.55 / 234.9 = 18.73 → 19 tok/s, fits as 2;
-	// H200 and H200 NVL 4800 × 0.55 / 234.9 = 11.24 → 11 tok/s, each fits as 3 (×2 needs 141 Gi > 140.4 GiB).
+	// Best by estimated speed: the 8000 GB/s boards, 8000 × 0.55 / 234.9 = 18.73 → 19 tok/s, fit as 2
+	// (B200 179 GiB, GB200 185 GiB, B300 268.6 GiB, GB300 277.5 GiB: none holds 282 Gi), the first
+	// three in catalog order; H200 and H200 NVL (11 tok/s, fit as 3) come after them.
 	_, err := Resolve(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1})
 	want := "DRA driver (driver, drv): no NVIDIA accelerator in the catalog meets memory ≥ 282 Gi and bandwidth ≥ 8542 GB/s per device; " +
-		"best candidates: NVIDIA B200 (19 tok/s, fits as 2 devices), NVIDIA H200 SXM (11 tok/s, fits as 3 devices), " +
-		"NVIDIA H200 NVL (11 tok/s, fits as 3 devices); lower minTps, raise count or choose another driver"
+		"best candidates: NVIDIA B200 (19 tok/s, fits as 2 devices), NVIDIA GB200 (one GPU) (19 tok/s, fits as 2 devices), " +
+		"NVIDIA B300 (19 tok/s, fits as 2 devices); lower minTps, raise count or choose another driver"
 	var fe *target.FieldError
 	if !errors.As(err, &fe) || err.Error() != want {
 		t.Errorf("error = %v\n want  %s", err, want)
@@ -913,14 +915,15 @@ func TestNVIDIANoProduct(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200") {
 		t.Errorf("any: %v", err)
 	}
-	// With count 2 the B200 fits, and the allow-list holds it alone.
+	// With count 2 (141 Gi and 4271 GB/s each) the allow-list holds the boards with both: B200,
+	// GH200 144 GB (143.4 GiB, 4900 GB/s), GB200, B300 and GB300.
 	b, err := Resolve(target.Target{ParamsB: 405, MinTps: 20, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 2})
-	if err != nil || strings.Join(b.Products, ",") != "NVIDIA B200" {
+	if err != nil || strings.Join(b.Products, ",") != "NVIDIA B200,NVIDIA GH200 144G HBM3e,NVIDIA GB200,NVIDIA B300 SXM6 AC,NVIDIA GB300" {
 		t.Errorf("×2: %v, %v", b.Products, err)
 	}
 	// No speed at all: no "fits as".
 	_, err = ResolveEntry(target.Target{MinTps: 100000, EfficiencyPct: 55, Sizing: "llmfit", Sequences: 1, KVCache: "fp16", Driver: "nvidia", Count: 1}, testModel7B)
-	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200 (1084 tok/s), NVIDIA H200 SXM (650 tok/s)") {
+	if err == nil || !strings.Contains(err.Error(), "best candidates: NVIDIA B200 (1084 tok/s), NVIDIA GB200 (one GPU) (1084 tok/s), NVIDIA B300 (1084 tok/s)") {
 		t.Errorf("too fast: %v", err)
 	}
 }

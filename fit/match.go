@@ -62,7 +62,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		fitsMemory, fitsBandwidth bool
 		estTps                    float64
 	}
-	// On the stack for the catalog's accelerators (129 now), with room to grow.
+	// On the stack for the catalog's accelerators (144 now), with room to grow.
 	var keysBuf [256]key
 	var orderBuf [256]int
 	keys, order := keysBuf[:0], orderBuf[:0]

@@ -1,0 +1,101 @@
+package fit
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// The NVIDIA boards added to data/accelerators.csv on 2026-12-03, by id, with the productName
+// NVIDIA's DRA driver publishes for each (NVML's device name, as nvidia-smi prints it).
+var addedNVIDIARows = map[string]string{
+	"nvidia-a30":          "NVIDIA A30",
+	"nvidia-a40":          "NVIDIA A40",
+	"nvidia-a16":          "NVIDIA A16",
+	"nvidia-a2":           "NVIDIA A2",
+	"nvidia-h20":          "NVIDIA H20",
+	"nvidia-h800-sxm":     "NVIDIA H800",
+	"nvidia-h800-pcie":    "NVIDIA H800 PCIe",
+	"nvidia-gh200-144":    "NVIDIA GH200 144G HBM3e",
+	"nvidia-gb200":        "NVIDIA GB200",
+	"nvidia-b300":         "NVIDIA B300 SXM6 AC",
+	"nvidia-gb300":        "NVIDIA GB300",
+	"nvidia-l20":          "NVIDIA L20",
+	"nvidia-v100-pcie-16": "Tesla V100-PCIE-16GB",
+	"nvidia-v100-pcie-32": "Tesla V100-PCIE-32GB",
+	"nvidia-rtx-5000-ada": "NVIDIA RTX 5000 Ada Generation",
+}
+
+// An NVIDIA claim's bandwidth floor is an allow-list of productNames: a productName that names
+// two rows would let the slower in on the faster one's figures, and one missing names nothing.
+// Lookup (--on, the hardware panel) ignores case, so names must differ in more than case.
+func TestNVIDIAProductNamesNameOneRow(t *testing.T) {
+	seen := map[string]string{}
+	for _, a := range catalog.Accelerators() {
+		if a.Driver != "gpu.nvidia.com" {
+			continue
+		}
+		if a.ProductName == "" {
+			t.Errorf("%s: NVIDIA row without productName", a.ID)
+			continue
+		}
+		k := strings.ToLower(a.ProductName)
+		if prev, ok := seen[k]; ok {
+			t.Errorf("productName %q names %s and %s", a.ProductName, prev, a.ID)
+		}
+		seen[k] = a.ID
+	}
+}
+
+// Each added row is in the catalog with its productName, and --on finds it by that name.
+func TestAddedNVIDIARowsByProductName(t *testing.T) {
+	for id, product := range addedNVIDIARows {
+		a, ok := LookupAccelerator(product)
+		if !ok || a.ID != id || a.ProductName != product || a.Family != FamilyNVIDIA || a.Unified {
+			t.Errorf("%s: lookup %q gives %+v, %v", id, product, a, ok)
+		}
+	}
+}
+
+// A kv claim for the nvidia driver that every added board meets (7B at Q4_K_M, 1 tok/s) lists
+// each of them; one that needs more than 80 Gi lists the H20 (97,871 MiB) but not the H800s,
+// which report 81,559 MiB as the H100 does.
+func TestAddedNVIDIARowsAreSelectable(t *testing.T) {
+	b := resolveFixture(t, func(tg *target.Target) { tg.Sizing, tg.Driver, tg.MinTps, tg.Quant = "kv", DriverNVIDIA, 1, "Q4_K_M" })
+	if b.MemoryGi > 14 {
+		t.Fatalf("7B Q4_K_M: %d Gi, more than the A16 and A2 hold", b.MemoryGi)
+	}
+	for id, product := range addedNVIDIARows {
+		if !slices.Contains(b.Products, product) {
+			t.Errorf("%s: %d Gi claim's allow-list lacks %q: %v", id, b.MemoryGi, product, b.Products)
+		}
+	}
+	found := false
+	for p := 100.0; p < 200 && !found; p += 1 {
+		tg := target.Default()
+		tg.ParamsB, tg.Sizing, tg.Driver, tg.MinTps = p, "kv", DriverNVIDIA, 1
+		b, err := Resolve(tg)
+		if err != nil || b.MemoryGi <= 80 || b.MemoryGi > 95 {
+			continue
+		}
+		found = true
+		if !slices.Contains(b.Products, "NVIDIA H20") {
+			t.Errorf("%g B, %d Gi: allow-list lacks NVIDIA H20: %v", p, b.MemoryGi, b.Products)
+		}
+		for _, no := range []string{"NVIDIA H800", "NVIDIA H800 PCIe", "NVIDIA H100 80GB HBM3"} {
+			if slices.Contains(b.Products, no) {
+				t.Errorf("%g B, %d Gi: allow-list has %s (81,559 MiB)", p, b.MemoryGi, no)
+			}
+		}
+		ms := Matches(b)
+		if h20 := findMatch(t, ms, "nvidia-h20"); !h20.Selected {
+			t.Errorf("%g B, %d Gi: H20 not selected: %+v", p, b.MemoryGi, h20)
+		}
+	}
+	if !found {
+		t.Fatal("no custom model size gives a floor between 80 and 95 Gi")
+	}
+}

@@ -12,10 +12,10 @@ type Accelerator struct {
 	MemoryMiB    int64  // total memory as the driver reports it
 	MemoryExact  bool   // a known driver reading, not a spec-sheet approximation
 	BandwidthGBs float64
-	Notes        string
 	Family       string // the speed family: nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other
 	Unified      bool   // memory shared with the CPU (Apple silicon, GB10, MI300A)
-	Source       string // where the row's figures come from
+	// data/accelerators.csv's notes and source (where the row's figures come from) are for the
+	// people who check a row; catalog/gen leaves them out of the embedded table.
 }
 
 // MemoryBytes is the capacity the driver publishes, in bytes.
@@ -34,14 +34,14 @@ func Accelerators() []Accelerator {
 func parseAccelerators(text string) []Accelerator {
 	out := make([]Accelerator, 0, acceleratorCount)
 	for line := range rows(text) {
-		var f [13]string
+		var f [11]string
 		if !splitFields(line, f[:]) {
 			panic("catalog: accelerators_tsv.go is malformed; run go generate ./catalog")
 		}
 		out = append(out, Accelerator{
 			ID: f[0], Vendor: f[1], Kind: f[2], Name: f[3], Driver: f[4], ProductName: f[5],
-			MemoryMiB: atoi64(f[6]), MemoryExact: f[7] == "yes", BandwidthGBs: atof(f[8]), Notes: f[9],
-			Family: f[10], Unified: f[11] == "true", Source: f[12],
+			MemoryMiB: atoi64(f[6]), MemoryExact: f[7] == "yes", BandwidthGBs: atof(f[8]),
+			Family: f[9], Unified: f[10] == "true",
 		})
 	}
 	return out

@@ -259,21 +259,31 @@ func blockingTaint(d resourcev1.Device) bool {
 	return false
 }
 
+// poolKey names a pool: the allocator's pools are per driver.
+type poolKey struct{ driver, pool string }
+
+func poolOf(s *resourcev1.ResourceSlice) poolKey { return poolKey{s.Spec.Driver, s.Spec.Pool.Name} }
+
+// newestGenerations is each pool's newest generation among the slices: the one the allocator
+// reads (poolsUsable) and the one that replaces the older ones' devices (republished).
+func newestGenerations(slices []*resourcev1.ResourceSlice) map[poolKey]int64 {
+	newest := map[poolKey]int64{}
+	for _, s := range slices {
+		if g, ok := newest[poolOf(s)]; !ok || s.Spec.Pool.Generation > g {
+			newest[poolOf(s)] = s.Spec.Pool.Generation
+		}
+	}
+	return newest
+}
+
 // poolsUsable says of each slice whether the allocator takes devices from it: its pool's newest
 // generation, all resourceSliceCount slices present, no device name twice.
 func poolsUsable(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSlice]bool {
-	type key struct{ driver, pool string }
-	newest := map[key]int64{}
+	newest := newestGenerations(slices)
+	count := map[poolKey]int64{}
+	names := map[poolKey]map[string]int{}
 	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
-		if g, ok := newest[k]; !ok || s.Spec.Pool.Generation > g {
-			newest[k] = s.Spec.Pool.Generation
-		}
-	}
-	count := map[key]int64{}
-	names := map[key]map[string]int{}
-	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		k := poolOf(s)
 		if s.Spec.Pool.Generation == newest[k] {
 			count[k]++
 			if names[k] == nil {
@@ -286,7 +296,7 @@ func poolsUsable(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSli
 	}
 	out := map[*resourcev1.ResourceSlice]bool{}
 	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		k := poolOf(s)
 		ok := s.Spec.Pool.Generation == newest[k] && count[k] == s.Spec.Pool.ResourceSliceCount
 		for _, n := range names[k] {
 			ok = ok && n == 1
@@ -299,17 +309,10 @@ func poolsUsable(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSli
 // republished is, for each slice of a replaced generation of its pool, the names of its devices
 // the pool's newest generation publishes again: the same devices, by the allocator's device ID.
 func republished(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSlice]map[string]bool {
-	type key struct{ driver, pool string }
-	newest := map[key]int64{}
+	newest := newestGenerations(slices)
+	names := map[poolKey]map[string]bool{}
 	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
-		if g, ok := newest[k]; !ok || s.Spec.Pool.Generation > g {
-			newest[k] = s.Spec.Pool.Generation
-		}
-	}
-	names := map[key]map[string]bool{}
-	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		k := poolOf(s)
 		if s.Spec.Pool.Generation == newest[k] {
 			if names[k] == nil {
 				names[k] = map[string]bool{}
@@ -321,7 +324,7 @@ func republished(slices []*resourcev1.ResourceSlice) map[*resourcev1.ResourceSli
 	}
 	out := map[*resourcev1.ResourceSlice]map[string]bool{}
 	for _, s := range slices {
-		k := key{s.Spec.Driver, s.Spec.Pool.Name}
+		k := poolOf(s)
 		if s.Spec.Pool.Generation < newest[k] {
 			out[s] = names[k]
 		}

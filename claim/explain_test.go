@@ -10,14 +10,7 @@ import (
 )
 
 func TestExplainLlmfit(t *testing.T) {
-	tg, err := target.ParsePermalink("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := renderLink(t, "m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60")
 	e := Explain(&r)
 	// 6,738,417,664 parameters × 0.58 bytes (Q4_K_M, the entry's own) = 3.908 GB of weights;
 	// memory = max(3.5 GB, the entry's min VRAM, 3.908) → 4 Gi; bandwidth = ceil(30 × 3.908 × 100

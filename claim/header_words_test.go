@@ -11,8 +11,8 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// explainText renders the permalink q and returns its header lines, unwrapped, as one text.
-func explainText(t *testing.T, q string) string {
+// renderLink renders the permalink q, failing the test if the link or the render is refused.
+func renderLink(t *testing.T, q string) Result {
 	t.Helper()
 	tg, err := target.ParsePermalink(q)
 	if err != nil {
@@ -22,6 +22,13 @@ func explainText(t *testing.T, q string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// explainText renders the permalink q and returns its header lines, unwrapped, as one text.
+func explainText(t *testing.T, q string) string {
+	t.Helper()
+	r := renderLink(t, q)
 	return strings.Join(explainLines(&r.Bounds), "\n")
 }
 
@@ -52,14 +59,7 @@ func TestHeaderEstimatedKVRate(t *testing.T) {
 		}
 	}
 	// and the warning says the same rate
-	tg, err := target.ParsePermalink("m=vikhyatk%2Fmoondream2&s=kv&kv=fp8")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := renderLink(t, "m=vikhyatk%2Fmoondream2&s=kv&kv=fp8")
 	if want := "the KV cache is estimated (0.000008 GB per billion parameters per token at fp16 × 1 B / 2 B): the catalog lacks this model's layers, KV heads or head size"; !slices.Contains(r.Warnings, want) {
 		t.Errorf("warnings %q, want %q", r.Warnings, want)
 	}
@@ -87,14 +87,7 @@ func TestReadmeWorkedExample(t *testing.T) {
 		t.Fatal("README.md no longer gives the worked example")
 	}
 	floor := func(q string) int64 {
-		tg, err := target.ParsePermalink(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Render(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := renderLink(t, q)
 		return r.Bounds.MinBandwidthGBs
 	}
 	for i, q := range []string{"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507&s=kv&drv=nvidia", "m=Qwen%2FQwen3-30B-A3B-Instruct-2507"} {
@@ -113,14 +106,7 @@ func TestExplainSummaryUnenforcedFloor(t *testing.T) {
 		// driver any: its firstAvailable alternatives, in order (it named llmfit.ai alone)
 		"m=Qwen%2FQwen3-8B&drv=any": "ResourceClaim qwen-qwen3-8b-fit: a device with ≥ 5 Gi of memory and ≥ 173 GB/s of bandwidth, from device class llmfit.ai, else gpu.nvidia.com.",
 	} {
-		tg, err := target.ParsePermalink(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Render(tg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := renderLink(t, q)
 		if got := Explain(&r).Summary; got != want {
 			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
 		}

@@ -3,8 +3,6 @@ package claim
 import (
 	"slices"
 	"testing"
-
-	"github.com/fitclaim/fitclaim/target"
 )
 
 // When nothing fits one device, the proposed split names a product the claim's driver can
@@ -14,14 +12,7 @@ import (
 // 288 GiB MI350X (the first of the fastest AMD boards, 8,000 GB/s) holds; at 2 it is
 // ⌈320.60⌉ = 321 Gi, more than any AMD board.
 func TestSplitProposalNamesASelectableProduct(t *testing.T) {
-	tg, err := target.ParsePermalink("m=deepseek-ai%2FDeepSeek-R1&s=kv&drv=amd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Render(tg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := renderLink(t, "m=deepseek-ai%2FDeepSeek-R1&s=kv&drv=amd")
 	want := "no accelerator in the catalog meets these floors with 1 device; 3 × AMD Instinct MI350X would (set count to 3)"
 	if !slices.Contains(r.Warnings, want) {
 		t.Errorf("warnings %q lack %q", r.Warnings, want)

@@ -3,7 +3,6 @@ package claim
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
@@ -43,8 +42,8 @@ func ModelsLimit(x float64) (int, error) {
 
 // ParseModelsLimit checks the search's limit given as text (the API's and the command line's).
 func ParseModelsLimit(s string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > target.MaxListLimit {
+	n, ok := target.ParseWhole(s) // as a link's whole numbers: "1e2" is the page's 100
+	if !ok || n < 1 || n > target.MaxListLimit {
 		return 0, target.ListLimitError(target.QuoteShort(s))
 	}
 	return n, nil

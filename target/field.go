@@ -204,11 +204,11 @@ func (f *Field) Set(t *Target, v string) error {
 		}
 		return f.SetNumber(t, x)
 	case KindInteger:
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-		if err != nil || (n == 0 && f.ZeroAbsent) {
+		n, ok := ParseWhole(v)
+		if !ok || (n == 0 && f.ZeroAbsent) {
 			return f.Errorf(QuoteShort(v))
 		}
-		*f.integer(t) = int(n)
+		*f.integer(t) = n
 	case KindBool:
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "1", "true", "yes", "on":
@@ -228,6 +228,23 @@ func (f *Field) Set(t *Target, v string) error {
 		*f.str(t) = v
 	}
 	return nil
+}
+
+// ParseWhole reads a whole number as a link, a flag or the API spells it: decimal, in any
+// spelling of a decimal number whose value is whole ("32768", "32e3", "1.0", "+5"; the page's
+// number inputs send 32e3 as 32000, and an integer field refused it as text), within int32,
+// without its surrounding space. Hexadecimal, digit separators ("1_000"), NaN and infinities
+// are not numbers here, as for a number field.
+func ParseWhole(v string) (int, bool) {
+	s := strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(s, 10, 32); err == nil {
+		return int(n), true
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || strings.ContainsAny(s, "xX_") || x != math.Trunc(x) || math.Abs(x) > math.MaxInt32 {
+		return 0, false // NaN and the infinities fail the last two tests
+	}
+	return int(x), true
 }
 
 // SetNumber sets a number or integer field from a number as it is (the bridge's numbers cross

@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -12,30 +13,52 @@ import (
 // Fitting answers "which popular catalog models run on this device?" for a query of the device
 // keys, the count (n) and limit (1..100, 20 by default); any other key is refused.
 func Fitting(raw string) ([]fit.ModelFit, error) {
-	limit := target.DefaultListLimit
+	limit, limits := target.DefaultListLimit, 0
 	// The pairs other than limit and the empty ones, joined by '&' as they came (a slice of
 	// every pair was 16,385 strings for 16 KiB of '&').
 	rest := make([]byte, 0, len(raw))
 	first := true
+	unknown, hasUnknown := "", false
 	for pair := range strings.SplitSeq(strings.TrimPrefix(raw, "#"), "&") {
 		if pair == "" {
 			continue // the permalink codec skips it too
 		}
 		k, v, _ := strings.Cut(pair, "=")
-		if k != "limit" {
+		// The key and the value decoded as the permalink codec decodes them: limit=%32 was
+		// refused as "%32", and a key the codec cannot decode is its to refuse.
+		key, err := target.QueryUnescape(k)
+		if err == nil && key != "limit" && key != target.FormatKey {
+			if _, known := target.ByKey(key); !known && (!hasUnknown || key < unknown) {
+				unknown, hasUnknown = key, true
+			}
+		}
+		if err != nil || key != "limit" {
 			if !first {
 				rest = append(rest, '&')
 			}
 			rest, first = append(rest, pair...), false
 			continue
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if limits++; limits > 1 { // the last one silently, as no other key is read
+			continue
+		}
+		value, err := target.QueryUnescape(v)
 		if err != nil {
-			return nil, target.ListLimitError(target.QuoteShort(v))
+			return nil, target.BadEscapeError(pair)
+		}
+		n, ok := target.ParseWhole(value)
+		if !ok || n < 1 || n > target.MaxListLimit {
+			return nil, target.ListLimitError(target.QuoteShort(value))
 		}
 		limit = n
 	}
+	if limits > 1 {
+		return nil, &target.FieldError{Field: "limit", Msg: "given " + strconv.Itoa(limits) + " times; give it once"}
+	}
 	t, err := target.ParsePermalink(string(rest))
+	if fe, ok := errors.AsType[*target.FieldError](err); ok && hasUnknown && fe.Field == "query" && strings.HasPrefix(fe.Msg, "unknown key ") {
+		return nil, fittingKeyError(unknown) // named with this route's keys, not every key of a link
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -43,11 +66,16 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 	for i := range target.Fields {
 		f := &target.Fields[i]
 		if !f.Same(&t, &def) && f.Name != "count" && !f.Device {
-			return nil, &target.FieldError{Field: "query", Msg: "unknown key " + strconv.Quote(f.Key) + "; known keys: " +
-				strings.Join(DeviceKeys, ", ") + ", n, limit"}
+			return nil, fittingKeyError(f.Key)
 		}
 	}
 	return fit.FittingModels(fit.DeviceOf(&t), t.Count, limit)
+}
+
+// fittingKeyError refuses a key the fitting list does not read.
+func fittingKeyError(key string) error {
+	return &target.FieldError{Field: "query", Msg: "unknown key " + target.QuoteShort(key) + "; known keys: " +
+		strings.Join(DeviceKeys, ", ") + ", n, limit"}
 }
 
 // FittingJSON is the list as [{name, paramsB, quant, moe, needGiB, tokensPerSecond,

@@ -42,6 +42,18 @@ func fittingBefore(raw string) ([]fit.ModelFit, error) {
 	return fit.FittingModels(fit.DeviceOf(&t), t.Count, limit)
 }
 
+// fittingChanged are the queries whose answer changed on purpose since fittingBefore: a limit
+// given twice was the last one silently (every other key is refused so), the limit's value is
+// quoted as the models route quotes it, and an unknown key is named with this route's keys,
+// not every key of a link.
+var fittingChanged = map[string]string{
+	"on=nvidia-rtx-4090&limit=5&limit=7": "limit: given 2 times; give it once",
+	"on=nvidia-rtx-4090&limit=0":         `limit: must be a whole number from 1 to 100 (got "0")`,
+	"on=nvidia-rtx-4090&limit=101":       `limit: must be a whole number from 1 to 100 (got "101")`,
+	"on=nvidia-rtx-4090&zz=1":            `query: unknown key "zz"; known keys: on, memory, bandwidth, family, unified, n, limit`,
+	"on=nvidia-rtx-4090&=&limit=2":       `query: unknown key ""; known keys: on, memory, bandwidth, family, unified, n, limit`,
+}
+
 func TestFittingAnswersAsBefore(t *testing.T) {
 	for _, raw := range []string{
 		"", "#", "&", "&&&", "#on=nvidia-rtx-4090", "on=nvidia-rtx-4090&limit=5", "limit=5&on=nvidia-rtx-4090",
@@ -53,9 +65,41 @@ func TestFittingAnswersAsBefore(t *testing.T) {
 		strings.Repeat("&", 1<<14), strings.Repeat("n=1&", 1<<12),
 	} {
 		got, gerr := Fitting(raw)
+		if msg, ok := fittingChanged[raw]; ok {
+			if gerr == nil || gerr.Error() != msg {
+				t.Errorf("Fitting(%.60q) = %d models, %v; want %s", raw, len(got), gerr, msg)
+			}
+			continue
+		}
 		want, werr := fittingBefore(raw)
 		if !reflect.DeepEqual(got, want) || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
 			t.Errorf("Fitting(%.60q) = %d models, %v; before: %d models, %v", raw, len(got), gerr, len(want), werr)
+		}
+	}
+}
+
+// TestFittingLimitAsTheOtherKeys: the fitting list's limit is read as the permalink codec reads
+// a key (percent-decoded, a whole number in any decimal spelling, refused when given twice),
+// as the models route reads its own; it was read raw ("%32" refused, "5&limit=7" the last).
+func TestFittingLimitAsTheOtherKeys(t *testing.T) {
+	for raw, want := range map[string]int{
+		"on=nvidia-rtx-4090&limit=%32": 2, "on=nvidia-rtx-4090&limit=2%20": 2, "on=nvidia-rtx-4090&limit=%2B2": 2,
+		"on=nvidia-rtx-4090&limit=2.0": 2, "on=nvidia-rtx-4090&limit=3e0": 3, "on=nvidia-rtx-4090&%6Cimit=3": 3,
+	} {
+		if got, err := Fitting(raw); err != nil || len(got) != want {
+			t.Errorf("Fitting(%q) = %d models, %v; want %d", raw, len(got), err, want)
+		}
+	}
+	for raw, msg := range map[string]string{
+		"on=nvidia-rtx-4090&limit=1&%6Cimit=2": "limit: given 2 times; give it once",
+		"on=nvidia-rtx-4090&limit=%zz":         `query: invalid percent-encoding in "limit=%zz"`,
+		"on=nvidia-rtx-4090&limit=0x10":        `limit: must be a whole number from 1 to 100 (got "0x10")`,
+		"on=nvidia-rtx-4090&limit=2.5":         `limit: must be a whole number from 1 to 100 (got "2.5")`,
+		"on=nvidia-rtx-4090&LIMIT=2":           `query: unknown key "LIMIT"; known keys: on, memory, bandwidth, family, unified, n, limit`,
+		"on=nvidia-rtx-4090&tps=fast":          `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "fast")`,
+	} {
+		if _, err := Fitting(raw); err == nil || err.Error() != msg {
+			t.Errorf("Fitting(%q): %v; want %s", raw, err, msg)
 		}
 	}
 }

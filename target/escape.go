@@ -46,6 +46,10 @@ func appendQueryEscape(dst []byte, s string) []byte {
 	return dst
 }
 
+// QueryUnescape is url.QueryUnescape, for the routes that read a key of their own beside the
+// permalink's (a list's limit).
+func QueryUnescape(s string) (string, error) { return queryUnescape(s) }
+
 var errBadEscape = errors.New("invalid percent-encoding")
 
 // hasEscape reports whether s holds a '%' or a '+': strings.ContainsAny(s, "%+") as a byte

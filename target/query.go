@@ -285,6 +285,9 @@ func isKey(k string) bool {
 	return ok || k == FormatKey
 }
 
+// BadEscapeError is the error about a pair whose percent-encoding does not decode.
+func BadEscapeError(pair string) *FieldError { return badEscape(pair) }
+
 func badEscape(pair string) *FieldError {
 	return &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)}
 }

@@ -381,16 +381,17 @@ func TestLookupCaseInsensitive(t *testing.T) {
 	if err != nil || m.Name != "NousResearch/Llama-2-7b-chat-hf" {
 		t.Errorf("case-insensitive lookup = %v, %v", m, err)
 	}
-	// The two names that differ only in case: a third spelling matches both, ambiguously.
+	// The two names that differ only in case: a third spelling matches both, ambiguously (the
+	// more downloaded listed first).
 	_, err = Lookup("MICROSOFT/PHI-3-MINI-4K-INSTRUCT")
 	var amb *AmbiguousError
 	if !errors.As(err, &amb) {
 		t.Fatalf("Lookup of a third spelling of the phi-3 names: %v, want *AmbiguousError", err)
 	}
-	if amb.Total != 2 || len(amb.Matches) != 2 || amb.Matches[0] != "microsoft/phi-3-mini-4k-instruct" || amb.Matches[1] != "microsoft/Phi-3-mini-4k-instruct" {
+	if amb.Total != 2 || len(amb.Matches) != 2 || amb.Matches[0] != "microsoft/Phi-3-mini-4k-instruct" || amb.Matches[1] != "microsoft/phi-3-mini-4k-instruct" {
 		t.Errorf("ambiguity = %+v", amb)
 	}
-	want := `"MICROSOFT/PHI-3-MINI-4K-INSTRUCT" matches 2 models: microsoft/phi-3-mini-4k-instruct, microsoft/Phi-3-mini-4k-instruct; give the full name`
+	want := `"MICROSOFT/PHI-3-MINI-4K-INSTRUCT" matches 2 models: microsoft/Phi-3-mini-4k-instruct, microsoft/phi-3-mini-4k-instruct; give the full name`
 	if err.Error() != want {
 		t.Errorf("error = %q\nwant    %q", err, want)
 	}
@@ -410,18 +411,32 @@ func TestLookupUniqueSubstring(t *testing.T) {
 // TestLookupRepositoryName: a query that is a repository's whole name after the publisher's slash
 // picks it over the longer names that merely contain it: "DeepSeek-R1" is in 24 names
 // (DeepSeek-R1-0528, unsloth/DeepSeek-R1-GGUF, …) but is the whole repository name of one,
-// deepseek-ai/DeepSeek-R1; "qwen3-8b" is the whole name of two (Qwen's and unsloth's), which are
-// listed rather than all 22 that contain it.
+// deepseek-ai/DeepSeek-R1. "qwen3-8b" is the whole name of two (Qwen's and unsloth's): issue 12
+// says "a name without its org resolves to the most-downloaded exact match and says which", so
+// it is Qwen/Qwen3-8B (the type-ahead's first answer too), and Resolve names unsloth's beside it.
+// (It was an ambiguity listing both, which the issue's words overrule.)
 func TestLookupRepositoryName(t *testing.T) {
 	m, err := Lookup("DeepSeek-R1")
 	if err != nil || m.Name != "deepseek-ai/DeepSeek-R1" {
 		t.Errorf("DeepSeek-R1 = %v, %v", m, err)
 	}
-	_, err = Lookup("qwen3-8b")
-	var amb *AmbiguousError
-	if !errors.As(err, &amb) || amb.Total != 2 || strings.Join(amb.Matches, "|") != "Qwen/Qwen3-8B|unsloth/Qwen3-8B" &&
-		strings.Join(amb.Matches, "|") != "unsloth/Qwen3-8B|Qwen/Qwen3-8B" {
-		t.Errorf("qwen3-8b: %v", err)
+	m, others, err := Resolve("qwen3-8b")
+	if err != nil || m.Name != "Qwen/Qwen3-8B" || strings.Join(others, "|") != "unsloth/Qwen3-8B" {
+		t.Errorf("qwen3-8b = %v, %q, %v; want Qwen/Qwen3-8B beside unsloth/Qwen3-8B", m, others, err)
+	}
+	if s := Search("qwen3-8b", 1); len(s) != 1 || s[0].Name != m.Name {
+		t.Errorf("the type-ahead's first answer to qwen3-8b is %v, the lookup's %s: one search for both", s, m.Name)
+	}
+	// Three whole-repository matches, most downloaded first.
+	m, others, err = Resolve("llama-3.1-8b-instruct")
+	if err != nil || m.Name != "meta-llama/Llama-3.1-8B-Instruct" ||
+		strings.Join(others, "|") != "unsloth/Llama-3.1-8B-Instruct|DeSTA-ntu/Llama-3.1-8B-Instruct" {
+		t.Errorf("llama-3.1-8b-instruct = %v, %q, %v", m, others, err)
+	}
+	for _, q := range []string{"Qwen/Qwen3-8B", "DeepSeek-R1", "llama-2-7b-chat-hf"} {
+		if _, others, err := Resolve(q); err != nil || others != nil {
+			t.Errorf("Resolve(%q): others %q, %v; want none", q, others, err)
+		}
 	}
 }
 
@@ -442,7 +457,8 @@ func TestLookupAmbiguous(t *testing.T) {
 		t.Errorf("three matches are all listed, no ellipsis: %q", err)
 	}
 
-	// Many matches: at most 8 listed, the total counted, an ellipsis.
+	// Many matches: the ten most downloaded listed (issue 12: "an ambiguous link offers the top
+	// ten"), the total counted, an ellipsis.
 	_, err = Lookup("qwen")
 	if !errors.As(err, &amb) {
 		t.Fatalf("err = %v", err)
@@ -453,7 +469,7 @@ func TestLookupAmbiguous(t *testing.T) {
 			total++
 		}
 	}
-	if amb.Total != total || len(amb.Matches) != 8 || !strings.Contains(err.Error(), "matches "+strconv.Itoa(total)+" models: ") ||
+	if amb.Total != total || len(amb.Matches) != 10 || amb.Matches[0] != Search("qwen", 1)[0].Name || !strings.Contains(err.Error(), "matches "+strconv.Itoa(total)+" models: ") ||
 		!strings.HasSuffix(err.Error(), ", …; give the full name") {
 		t.Errorf("qwen: total %d (want %d), %d listed: %q", amb.Total, total, len(amb.Matches), err)
 	}

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,26 +36,38 @@ func (e *AmbiguousError) Error() string {
 	return msg + "; give the full name"
 }
 
-const maxListed = 8
+// maxListed is how many of an ambiguous name's matches its error offers: the top ten.
+const maxListed = 10
 
 // Lookup resolves a model name as llmfit does, made stricter: the exact spelling first (two
 // catalog names differ only in case), then the name ignoring case, then the part after the
 // publisher's slash ignoring case ("qwen3-8b" is Qwen/Qwen3-8B or unsloth/Qwen3-8B, not the 20
-// other names that contain it, such as nvidia/Qwen3-8B-NVFP4), then a unique case-insensitive
-// substring. Several matches are an *AmbiguousError listing them; none is a *NotFoundError
-// suggesting the closest names.
+// other names that contain it, such as nvidia/Qwen3-8B-NVFP4: the most downloaded of them,
+// Resolve), then a unique case-insensitive substring. Several matches are an *AmbiguousError
+// listing the ten most downloaded; none is a *NotFoundError suggesting the closest names.
 //
-// It reads the names only and decodes the one entry it returns (see model).
+// It reads the names only and decodes the entries it weighs (see model).
 func Lookup(name string) (*Model, error) {
+	m, _, err := Resolve(name)
+	return m, err
+}
+
+// Resolve is Lookup, also saying which models a name without its publisher stood for: when
+// it is the whole repository name of several catalog models ("llama-3.1-8b-instruct":
+// meta-llama's, unsloth's, DeSTA-ntu's), it resolves to the most downloaded of them, as the
+// type-ahead lists it first (issue 12: "a name without its org resolves to the
+// most-downloaded exact match and says which"), and others holds the rest, most downloaded
+// first; else others is nil.
+func Resolve(name string) (m *Model, others []string, err error) {
 	query := strings.TrimSpace(name)
 	if query == "" {
-		return nil, &NotFoundError{Query: name}
+		return nil, nil, &NotFoundError{Query: name}
 	}
 	if id, ok := hubID(query); ok {
-		return Lookup(id)
+		return Resolve(id)
 	}
 	if i, ok := exactName(query); ok {
-		return model(i), nil
+		return model(i), nil, nil
 	}
 	lower := strings.ToLower(query)
 	var same, repo, contains []int
@@ -67,24 +81,49 @@ func Lookup(name string) (*Model, error) {
 			contains = append(contains, i)
 		}
 	}
-	for _, set := range [][]int{same, repo, contains} {
+	for k, set := range [][]int{same, repo, contains} {
 		switch {
 		case len(set) == 1:
-			return model(set[0]), nil
+			return model(set[0]), nil, nil
+		case len(set) > 1 && k == 1: // the repository's whole name, without its publisher
+			byPopularity(set)
+			names := Names()
+			for _, i := range set[1:] {
+				others = append(others, names[i])
+			}
+			return model(set[0]), others, nil
 		case len(set) > 1:
-			return nil, ambiguous(query, set)
+			return nil, nil, ambiguous(query, set)
 		}
 	}
-	return nil, &NotFoundError{Query: query, Suggestions: closest(lower, 3)}
+	return nil, nil, &NotFoundError{Query: query, Suggestions: closest(lower, 3)}
 }
 
+// byPopularity sorts catalog indexes as Search ranks equals: most downloaded first, then by
+// name. It decodes the entries it sorts (a name's whole-repository matches are a few; a
+// substring's at most the catalog, on an error's path).
+func byPopularity(idx []int) {
+	names := Names()
+	downloads := make(map[int]int64, len(idx))
+	for _, i := range idx {
+		downloads[i] = model(i).Downloads
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if d := cmp.Compare(downloads[y], downloads[x]); d != 0 {
+			return d
+		}
+		return strings.Compare(names[x], names[y])
+	})
+}
+
+// ambiguous lists the ten most downloaded of the names a query matches (issue 12: "an
+// ambiguous link offers the top ten").
 func ambiguous(query string, idx []int) *AmbiguousError {
 	names := Names()
 	e := &AmbiguousError{Query: query, Total: len(idx)}
-	for _, i := range idx {
-		if len(e.Matches) == maxListed {
-			break
-		}
+	idx = slices.Clone(idx)
+	byPopularity(idx)
+	for _, i := range idx[:min(len(idx), maxListed)] {
 		e.Matches = append(e.Matches, names[i])
 	}
 	return e

@@ -12,6 +12,9 @@ import (
 func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	t := &b.Target
 	var w []string
+	if len(b.ModelOthers) > 0 { // issue 12: a name without its org "resolves to the most-downloaded exact match and says which"
+		w = append(w, ModelChoice(b))
+	}
 	if t.Name == "" && !b.Custom {
 		if n := sharedCount(name); n > 1 {
 			w = append(w, "the claim name "+name+" is derived from "+strconv.Itoa(n)+
@@ -111,4 +114,15 @@ func IgnoredBySizing(t *target.Target) string {
 		return ""
 	}
 	return "sizing llmfit ignores " + names + ": use sizing kv to size the claim for them"
+}
+
+// ModelChoice says which catalog model a name without its publisher was taken for, when it
+// is the whole repository name of several (fit.Bounds.ModelOthers); "" otherwise.
+func ModelChoice(b *fit.Bounds) string {
+	if len(b.ModelOthers) == 0 {
+		return ""
+	}
+	return "model " + strconv.Quote(b.ModelAsked) + " is the name of " + strconv.Itoa(len(b.ModelOthers)+1) +
+		" catalog models; took " + b.Model.Name + ", the most downloaded (also " + strings.Join(b.ModelOthers, ", ") +
+		"); give the full name for another"
 }

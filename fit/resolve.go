@@ -16,6 +16,11 @@ type Bounds struct {
 	Target target.Target // the target as resolved: canonical quant, defaults applied
 	Model  catalog.Model // the catalog entry, or a synthesized one for a custom model
 	Custom bool
+	// ModelAsked and ModelOthers: the target named the model without its publisher, and the name
+	// is the whole repository name of several catalog models; Model is the most downloaded of
+	// them and ModelOthers the rest (catalog.Resolve). Both are empty otherwise.
+	ModelAsked  string
+	ModelOthers []string
 
 	Quant         string // canonical spelling
 	QuantOverride bool   // differs from the entry's own quantization
@@ -191,7 +196,10 @@ func (b *Bounds) resolveModel(t *target.Target) error {
 		}
 		return nil
 	}
-	m, err := catalog.Lookup(t.Model)
+	m, others, err := catalog.Resolve(t.Model)
+	if len(others) > 0 {
+		b.ModelAsked, b.ModelOthers = t.Model, others
+	}
 	if err != nil {
 		if nf, ok := errors.AsType[*catalog.NotFoundError](err); ok && len(nf.Suggestions) == 0 {
 			return fieldErr("model", err.Error()+"; or give "+deviceField("paramsB").Label+" (paramsB) for a model that is not in the catalog")

@@ -24,7 +24,7 @@ import "sync"
 // working without a format-version bump.
 var Fields = []Field{
 	{Name: "model", Key: "m", Arg: "MODEL", Label: "Model", MaxLen: MaxModelQuery,
-		Help:    "a catalog name: exact, case-insensitive, the whole name after the publisher's slash, a unique substring, or its Hugging Face address",
+		Help:    "a catalog name: exact, case-insensitive, the whole name after the publisher's slash (the most downloaded of several), a unique substring, or its Hugging Face address",
 		Derived: "none",
 		str:     func(t *Target) *string { return &t.Model }},
 	{Name: "paramsB", Key: "p", Flag: "params", Arg: "B", Label: "Parameters", Unit: "billion parameters", Max: MaxParamsB, ZeroOK: true,

@@ -1,0 +1,43 @@
+package claim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Issue 12: "a name without its org resolves to the most-downloaded exact match and says which".
+// The claim is the one for the full name, byte for byte, and the first warning names the model
+// taken and the others the name stood for; a full name gets no such warning.
+func TestNameWithoutOrgSaysWhich(t *testing.T) {
+	short, err := Render(mustParse(t, "m=qwen3-8b&s=kv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Render(mustParse(t, "m=Qwen%2FQwen3-8B&s=kv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.YAML != full.YAML || short.JSON != full.JSON {
+		t.Errorf("qwen3-8b does not render Qwen/Qwen3-8B's claim")
+	}
+	want := `model "qwen3-8b" is the name of 2 catalog models; took Qwen/Qwen3-8B, the most downloaded (also unsloth/Qwen3-8B); give the full name for another`
+	if len(short.Warnings) == 0 || short.Warnings[0] != want {
+		t.Errorf("warnings = %q\nwant first %q", short.Warnings, want)
+	}
+	for _, w := range full.Warnings {
+		if strings.Contains(w, "catalog models; took") {
+			t.Errorf("the full name is warned about: %q", w)
+		}
+	}
+}
+
+func mustParse(t *testing.T, link string) target.Target {
+	t.Helper()
+	tg, err := target.ParsePermalink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}

@@ -143,7 +143,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		r, err = cluster.CheckTargetInputs(t, in)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "fitclaim check:", err)
+		fmt.Fprintln(stderr, "fitclaim check:", cliMessage(err, c.hasLink))
 		return exitError
 	}
 	if c.json {

@@ -145,6 +145,6 @@ func runClaim(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	fmt.Fprintln(stderr, "fitclaim claim:", err)
+	fmt.Fprintln(stderr, "fitclaim claim:", cliMessage(err, c.hasLink))
 	return exitError
 }

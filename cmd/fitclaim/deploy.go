@@ -32,6 +32,6 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	fmt.Fprintln(stderr, "fitclaim deploy:", err)
+	fmt.Fprintln(stderr, "fitclaim deploy:", cliMessage(err, c.hasLink))
 	return exitError
 }

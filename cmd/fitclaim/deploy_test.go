@@ -39,7 +39,7 @@ func TestDeployErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"deploy", "Qwen/Qwen3-8B", "--engine", "tgi"}, exitError, "Serving engine (engine): must be vllm or llama.cpp"},
+		{[]string{"deploy", "Qwen/Qwen3-8B", "--engine", "tgi"}, exitError, "fitclaim deploy: Serving engine (--engine): must be vllm or llama.cpp"},
 		{[]string{"deploy", "Qwen/Qwen3-8B", "--image"}, exitUsage, "--image needs a value"},
 		{[]string{"deploy", "Qwen/Qwen3-8B", "--json"}, exitUsage, "deploy writes YAML only"},
 		{[]string{"deploy", "--params", "7"}, exitError, "a Deployment serves a catalog model"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -10,19 +9,6 @@ import (
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
 )
-
-// estimateField names a field for messages by its label and its flag, as the table spells them
-// ("Device bandwidth (--bandwidth)"); the model, which has no flag, by its label alone.
-func estimateField(field string) string {
-	f, ok := target.ByName(field)
-	switch {
-	case !ok:
-		return field
-	case f.Flag == "":
-		return f.Label
-	}
-	return f.Label + " (--" + f.Flag + ")"
-}
 
 // parseEstimateArgs reads the command line as claim does (the flags are the field table's),
 // taking only the flags the estimate reads.
@@ -56,12 +42,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		e, err = estimate.Run(c.values)
 	}
 	if err != nil {
-		var fe *target.FieldError
-		if errors.As(err, &fe) {
-			fmt.Fprintf(stderr, "fitclaim estimate: %s: %s\n", estimateField(fe.Field), fe.Msg)
-		} else {
-			fmt.Fprintln(stderr, "fitclaim estimate:", err)
-		}
+		fmt.Fprintln(stderr, "fitclaim estimate:", cliMessage(err, c.hasLink))
 		return exitError
 	}
 	if asJSON {

@@ -11,10 +11,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -140,6 +142,45 @@ func claimFlagsHelp() string {
 	}
 	return b.String()
 }
+
+// cliMessage is an error as the command line says it. A field's error names the flag that
+// gives it ("Target decode speed (--min-tps): must be …"), as the user typed it, where the page
+// and the API name the field's JSON name and link key ("(minTps, tps)"); the model, the
+// positional argument, by its label alone. From --permalink the user typed a link's keys: the
+// engine's message, which names them. (claim, deploy and check named the JSON name and key
+// for a flag, estimate the flag.)
+func cliMessage(err error, fromLink bool) string {
+	fe, ok := errors.AsType[*target.FieldError](err)
+	if !ok || fromLink || fe.Error() != err.Error() { // not a field's, or wrapped in words of its own
+		return err.Error()
+	}
+	f, ok := target.ByName(fe.Field)
+	switch {
+	case !ok:
+		return err.Error()
+	case f.Flag == "":
+		return f.Label + ": " + otherFlags().Replace(fe.Msg)
+	}
+	return f.Label + " (--" + f.Flag + "): " + otherFlags().Replace(fe.Msg)
+}
+
+// otherFlags rewrites the other fields a message names as the engine names them ("give
+// Parameters (paramsB) for a model …", "set Request memory as capacity (capacityRequest,
+// cap=1) too") with their flags ("Parameters (--params)").
+var otherFlags = sync.OnceValue(func() *strings.Replacer {
+	var pairs []string
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Flag == "" {
+			continue
+		}
+		to := f.Label + " (--" + f.Flag + ")"
+		for _, from := range []string{" (" + f.Name + ")", " (" + f.Name + ", " + f.Key + ")", " (" + f.Name + ", " + f.Key + "=1)", " (" + f.Name + ", billions)"} {
+			pairs = append(pairs, f.Label+from, to)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+})
 
 // usageError says what is wrong with a command's arguments and where the usage is; it returns
 // the exit code. (It printed the whole usage, some 70 lines, after the one that mattered.)

@@ -58,11 +58,11 @@ func TestClaimErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--min-tps", "0"}, exitError, "Target decode speed (minTps, tps): must be a decimal number greater than 0"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--efficiency", "101"}, exitError, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "Q9"}, exitError, "Quantization (quant, q): unknown quantization \"Q9\"; known: F32"},
-		{[]string{"claim", "no-such-model-anywhere-xyz"}, exitError, "Model (model, m): no model in the catalog matches"},
-		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "Claim name (name): must be a DNS-1123 subdomain"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--min-tps", "0"}, exitError, "fitclaim claim: Target decode speed (--min-tps): must be a decimal number greater than 0"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--efficiency", "101"}, exitError, "fitclaim claim: Bandwidth efficiency (--efficiency): must be a whole number from 1 to 100 percent"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "Q9"}, exitError, "fitclaim claim: Quantization (--quant): unknown quantization \"Q9\"; known: F32"},
+		{[]string{"claim", "no-such-model-anywhere-xyz"}, exitError, "fitclaim claim: Model: no model in the catalog matches \"no-such-model-anywhere-xyz\"; or give Parameters (--params) for a model"},
+		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "fitclaim claim: Claim name (--name): must be a DNS-1123 subdomain"},
 		{[]string{"claim", "--bogus"}, exitUsage, "unknown flag --bogus"},
 		// The flag as typed: a permalink key tried as a short flag was reported as "--s".
 		{[]string{"claim", "x", "-s", "kv"}, exitUsage, "unknown flag -s\n"},

@@ -26,7 +26,7 @@ func TestZeroMeansTheDerivedValue(t *testing.T) {
 	if !strings.Contains(usage(), line) {
 		t.Errorf("the help does not say what --context 0 means; want the line %q", line)
 	}
-	if _, errOut, code := runCLI("claim", "Qwen/Qwen3-8B", "--efficiency", "0"); code == 0 || !strings.Contains(errOut, "Bandwidth efficiency (efficiencyPct, eff)") {
+	if _, errOut, code := runCLI("claim", "Qwen/Qwen3-8B", "--efficiency", "0"); code == 0 || !strings.Contains(errOut, "Bandwidth efficiency (--efficiency)") {
 		t.Errorf("--efficiency 0: exit %d, %q; want it refused naming the field", code, errOut)
 	}
 }

@@ -1,8 +1,9 @@
 // Command site assembles the static site from web/ into a directory; ./build.sh runs it as
 // "site -root . -out dist [-wasm-pkg ./wasm/page] [-example FRAGMENT]". It
 //
-//   - builds the page's wasm (GOOS=js GOARCH=wasm, small flags), merges its data segments
-//     (tools/internal/wasmdata) and takes Go's wasm_exec.js;
+//   - builds the page's wasm (GOOS=js GOARCH=wasm, small flags), takes its line tables out
+//     (tools/internal/wasmlines), merges its data segments (tools/internal/wasmdata) and takes
+//     Go's wasm_exec.js;
 //   - renders the example claim with the Go engine and writes it into index.html, so a bare
 //     visit shows a complete claim before the wasm has loaded (example.go);
 //   - gives every asset a content-hashed name under assets/ and rewrites the references to it
@@ -26,6 +27,7 @@ import (
 
 	"github.com/fitclaim/fitclaim/tools/internal/precompress"
 	"github.com/fitclaim/fitclaim/tools/internal/wasmdata"
+	"github.com/fitclaim/fitclaim/tools/internal/wasmlines"
 )
 
 // wasmName is the page's engine as web/ refers to it.
@@ -167,34 +169,43 @@ func buildWasm(root, pkg, out, gcflags string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("building %s: %w", pkg, err)
 	}
-	return mergeDataSegments(out)
+	return shrinkData(out)
 }
 
-// dataGap is the largest run of zeros mergeDataSegments fills to join two data segments.
+// dataGap is the largest run of zeros shrinkData keeps inside one data segment.
 //
 // Go's linker writes the data section as ~42,000 active segments for the page's engine: it
 // starts a new segment after every run of more than ~8 zero bytes (the runtime's findfunctab
 // alone is a 2-byte segment every ~20 bytes). Each segment's header carries a different offset
 // and compresses badly; the zeros that replace it compress to almost nothing. The first claim
 // on a real network is bound by the engine's compressed size (bench/README.md, "Data
-// segments"), so the engine is shipped with its segments merged: the memory it starts with is
-// byte for byte the same (memory starts zeroed; wasmdata refuses anything it cannot prove
-// that for). How its 128 was chosen: bench/README.md.
+// segments"), so the engine is shipped with its segments joined across gaps of up to dataGap
+// zeros. How its 128 was chosen: bench/README.md.
 const dataGap = wasmdata.Gap
 
-// mergeDataSegments rewrites a built wasm with its data segments merged (dataGap). It runs
-// before the asset's hash is taken and before the precompressed copies are written.
-func mergeDataSegments(path string) error {
+// shrinkData rewrites a built engine's initial memory: the source file and line tables of its
+// function table are taken out (tools/internal/wasmlines: nothing the page runs reads them; a
+// stack trace would name each function with "?:0") and the data section is written anew with
+// its segments joined across gaps of up to dataGap zeros. The memory it starts with is the
+// stripped one byte for byte (wasmdata refuses what it cannot prove that for). It runs before
+// the asset's hash is taken and before the precompressed copies are written.
+func shrinkData(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	out, st, err := wasmdata.MergeData(b, dataGap)
+	var lines wasmlines.Stats
+	out, st, err := wasmdata.EditImage(b, dataGap, func(img []byte) error {
+		var err error
+		lines, err = wasmlines.Strip(img)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("%s: merging data segments: %w", filepath.Base(path), err)
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	fmt.Fprintf(os.Stderr, "==> %s: data segments %d -> %d (gaps <= %d B filled), %d -> %d B raw\n",
-		filepath.Base(path), st.SegmentsBefore, st.SegmentsAfter, dataGap, len(b), len(out))
+	fmt.Fprintf(os.Stderr, "==> %s: line tables of %d functions out (%d tables, %d + %d B zeroed); data segments %d -> %d (gaps <= %d B kept), %d -> %d B raw\n",
+		filepath.Base(path), lines.Funcs, lines.Tables, lines.TableBytes, lines.NameTableBytes,
+		st.SegmentsBefore, st.SegmentsAfter, dataGap, len(b), len(out))
 	return os.WriteFile(path, out, 0o644)
 }
 

@@ -64,6 +64,60 @@ type section struct {
 // but still sorts and checks. Every section but the data section is copied unchanged, in order.
 // A module without a data section is returned as it is.
 func MergeData(mod []byte, gap int) ([]byte, Stats, error) {
+	return rewriteData(mod, func(segs []Segment) ([]Segment, int64, error) { return Merge(segs, gap) })
+}
+
+// EditImage returns mod with its initial memory edited: edit is given the memory the data
+// segments write (Image, from address 0) and changes it in place; the data section is then
+// written anew from the edited memory, one segment for each run of bytes whose runs of zeros are
+// at most gap long (longer runs are left out: memory starts zeroed). The module starts with
+// exactly the memory edit left. Every other section is copied unchanged, in order; Stats.Zeros
+// counts the zeros the new segments hold. A module without a data section is returned as it is.
+func EditImage(mod []byte, gap int, edit func(img []byte) error) ([]byte, Stats, error) {
+	return rewriteData(mod, func(segs []Segment) ([]Segment, int64, error) {
+		if _, _, err := Merge(segs, -1); err != nil { // overlaps: the image would depend on order
+			return nil, 0, err
+		}
+		img := Image(segs)
+		if err := edit(img); err != nil {
+			return nil, 0, err
+		}
+		out, zeros := Split(img, gap)
+		return out, zeros, nil
+	})
+}
+
+// Split returns the segments that write img's bytes into zeroed memory: one for each run of
+// bytes whose runs of zeros are at most gap long, and the zeros inside them.
+func Split(img []byte, gap int) ([]Segment, int64) {
+	var out []Segment
+	var zeros int64
+	for i := 0; i < len(img); {
+		if img[i] == 0 {
+			i++
+			continue
+		}
+		start, end := i, i+1 // end: just past the last non-zero byte of this segment
+		for j := end; j < len(img); j++ {
+			if img[j] != 0 {
+				end = j + 1
+			} else if j-end >= gap {
+				break
+			}
+		}
+		for _, c := range img[start:end] {
+			if c == 0 {
+				zeros++
+			}
+		}
+		out = append(out, Segment{Offset: uint32(start), Data: img[start:end]})
+		i = end
+	}
+	return out, zeros
+}
+
+// rewriteData replaces mod's data section by what rewrite makes of its segments.
+func rewriteData(mod []byte, rewrite func([]Segment) ([]Segment, int64, error)) ([]byte, Stats, error) {
 	var st Stats
 	secs, err := sections(mod)
 	if err != nil {
@@ -90,7 +144,7 @@ func MergeData(mod []byte, gap int) ([]byte, Stats, error) {
 	}
 	st.SegmentsBefore = len(segs)
 	st.DataBefore = len(secs[di].body)
-	merged, zeros, err := Merge(segs, gap)
+	merged, zeros, err := rewrite(segs)
 	if err != nil {
 		return nil, st, err
 	}

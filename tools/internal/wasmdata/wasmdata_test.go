@@ -3,6 +3,7 @@ package wasmdata
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,4 +259,73 @@ func FuzzMergeData(f *testing.F) {
 			t.Fatalf("not idempotent: %v", err)
 		}
 	})
+}
+
+// TestEditImage: the module EditImage writes starts with exactly the memory the edit left, its
+// other sections unchanged; with no edit its segments are MergeData's at the same gap.
+func TestEditImage(t *testing.T) {
+	mod := goWasm(t)
+	img := image(t, mod)
+	others := otherSections(t, mod)
+	merged, mst, err := MergeData(mod, Gap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, st, err := EditImage(mod, Gap, func([]byte) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(image(t, same), img) || st.SegmentsAfter != mst.SegmentsAfter || len(same) != len(merged) {
+		t.Fatalf("no edit: %d segments, %d B (MergeData: %d, %d B), or the memory differs", st.SegmentsAfter, len(same), mst.SegmentsAfter, len(merged))
+	}
+
+	// Zero a run of a kilobyte in the middle and write a byte far past the end.
+	var edited []byte
+	out, _, err := EditImage(mod, Gap, func(m []byte) error {
+		mid := len(m) / 2
+		clear(m[mid : mid+1024])
+		edited = append([]byte(nil), m...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := image(t, out)
+	if !bytes.Equal(got, bytes.TrimRight(edited, "\x00")) && !bytes.Equal(got, edited) {
+		t.Fatal("the module does not start with the edited memory")
+	}
+	o := otherSections(t, out)
+	for i := range others {
+		if !bytes.Equal(o[i], others[i]) {
+			t.Fatalf("section %d changed", i)
+		}
+	}
+
+	if _, _, err := EditImage(mod, Gap, func([]byte) error { return errors.New("no") }); err == nil {
+		t.Fatal("an edit's error was not returned")
+	}
+}
+
+// TestSplit: the segments Split makes write exactly the image; no segment holds a run of zeros
+// longer than the gap, or starts or ends with a zero.
+func TestSplit(t *testing.T) {
+	img := []byte{0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 4, 0}
+	for _, gap := range []int{0, 1, 2, 3, 4, 100} {
+		segs, _ := Split(img, gap)
+		if got := Image(segs); !bytes.Equal(got, img[:len(img)-1]) {
+			t.Fatalf("gap %d: image %v, want %v", gap, got, img[:len(img)-1])
+		}
+		for _, s := range segs {
+			if s.Data[0] == 0 || s.Data[len(s.Data)-1] == 0 {
+				t.Fatalf("gap %d: segment %v starts or ends with zero", gap, s)
+			}
+			if bytes.Contains(s.Data, make([]byte, gap+1)) {
+				t.Fatalf("gap %d: segment %v holds more than %d zeros in a row", gap, s, gap)
+			}
+		}
+		want := map[int]int{0: 3, 1: 3, 2: 2, 3: 2, 4: 1, 100: 1}[gap]
+		if len(segs) != want {
+			t.Fatalf("gap %d: %d segments %v, want %d", gap, len(segs), segs, want)
+		}
+	}
 }

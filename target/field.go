@@ -44,6 +44,9 @@ type Field struct {
 	Choices    func() []string
 	Open       bool // Choices are the usual values; package fit accepts others it knows
 	Fold       bool
+	// Aliases are other spellings of a choice, each read as the choice it names (ignoring case):
+	// the value is then that choice everywhere, links and JSON included.
+	Aliases [][2]string
 	// Form: a text's shape besides its length (a Kubernetes name, an image), which the package
 	// that uses the value checks, not Validate (form.go).
 	Form Form
@@ -224,6 +227,12 @@ func (f *Field) Set(t *Target, v string) error {
 			// space, q=Q4_K_M%20) was refused as an unknown quantization. Free text (a name, an
 			// image) is kept as it is.
 			v = strings.TrimSpace(v)
+			for _, a := range f.Aliases {
+				if strings.EqualFold(v, a[0]) {
+					v = a[1]
+					break
+				}
+			}
 		}
 		*f.str(t) = v
 	}

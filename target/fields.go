@@ -62,9 +62,12 @@ var Fields = []Field{
 	{Name: "sequences", KVOnly: true, Key: "seq", Flag: "sequences", Arg: "N", Label: "Concurrent sequences", Min: 1, Max: MaxSequences, Default: "1",
 		Help:    "kv: concurrent sequences",
 		integer: func(t *Target) *int { return &t.Sequences }},
+	// bf16: issue 11 names the 16-bit cache "fp16/bf16"; both are 2 bytes an element, and the
+	// engines' own 16-bit cache (vLLM's auto) is the model's dtype, so bf16 reads as fp16.
 	{Name: "kvCache", KVOnly: true, Key: "kv", Flag: "kv-cache", Arg: "T", Label: "KV cache type", Default: "fp16", Fold: true, MaxLen: 16,
-		Help: "kv: KV-cache element type",
-		str:  func(t *Target) *string { return &t.KVCache }},
+		Aliases: [][2]string{{"bf16", "fp16"}},
+		Help:    "kv: KV-cache element type (bf16 is read as fp16: the same 2 bytes an element)",
+		str:     func(t *Target) *string { return &t.KVCache }},
 	{Name: "driver", Key: "drv", Flag: "driver", Arg: "D", Label: "DRA driver", Default: "llmfit", MaxLen: 16,
 		Help: "the DRA driver family the claim targets",
 		str:  func(t *Target) *string { return &t.Driver }},

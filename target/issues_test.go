@@ -2,6 +2,7 @@ package target_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/fit" // provides the choices package fit owns (quant, kvCache, driver, family)
@@ -119,6 +120,17 @@ func TestIssuesDefaultsAndChoices(t *testing.T) {
 			if f.Choices == nil || !slices.Contains(f.Choices(), w) {
 				t.Errorf("issue %s: %s does not take %q", c.issue, c.name, w)
 			}
+		}
+	}
+	// Issue 11 § 2: "KV cache in fp16/bf16, fp8, q8_0, q4_0": bf16 (any case) is the 16-bit cache,
+	// read as fp16 (2 bytes an element either way), so its link is the default's.
+	for _, spelling := range []string{"bf16", "BF16", " bf16 "} {
+		tg, err := target.ParsePermalink("m=x&s=kv&kv=" + strings.ReplaceAll(spelling, " ", "%20"))
+		if err == nil {
+			err = tg.Validate()
+		}
+		if err != nil || tg.KVCache != "fp16" || target.Permalink(tg) != "m=x&s=kv" {
+			t.Errorf("kv=%q: %v, %q, %s", spelling, err, tg.KVCache, target.Permalink(tg))
 		}
 	}
 	// Ranges: issue 2 "efficiency outside 1..100 or fractional" and "minTps ≤ 0, NaN or infinite"

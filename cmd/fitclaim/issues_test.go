@@ -153,6 +153,12 @@ func TestIssueEstimate(t *testing.T) {
 	if code != 0 || !slices.Equal(keysOf(t, out), []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "tokensPerSecond", "usableGiB"}) {
 		t.Errorf("exit %d (%s): %s", code, errOut, out)
 	}
+	// issue 11 § 2: "KV cache in fp16/bf16, fp8, q8_0, q4_0": --kv-cache bf16 is the 16-bit cache
+	fp16, _, _ := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-l4", "--context", "32768", "--kv-cache", "fp16", "--json")
+	bf16, errOut, code := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-l4", "--context", "32768", "--kv-cache", "bf16", "--json")
+	if code != 0 || bf16 != fp16 {
+		t.Errorf("--kv-cache bf16: exit %d (%s): %s, fp16's %s", code, errOut, bf16, fp16)
+	}
 	for _, c := range []struct {
 		args   []string
 		keys   []string

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Kind is the type of a field's value; the bridge refuses a JS value of another type.
@@ -321,6 +322,18 @@ func (f *Field) describe(short bool) string {
 		return pick("one of ", "") + strings.Join(f.Choices(), ", ")
 	}
 	return pick("text of at most ", "≤ ") + strconv.Itoa(f.MaxLen) + " characters"
+}
+
+// TooLong is the error about a value longer than the field takes: for a text, its length in
+// characters against the field's own limit ("must be at most 300 characters (got 10000)"), as
+// Validate says it; for a number or a switch, the range, as Set says it. Every surface that
+// cuts a long value short (a link, the API, a flag, the page's bridge) says this, so the same
+// value is refused with the same words.
+func (f *Field) TooLong(v string) *FieldError {
+	if f.Kind() != KindString {
+		return f.Errorf(QuoteShort(v))
+	}
+	return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(utf8.RuneCountInString(v)) + ")")
 }
 
 // Errorf is the field's range error for a value spelled got.

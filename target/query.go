@@ -16,8 +16,15 @@ const FormatVersion = 1
 const FormatKey = "v"
 
 // maxValueLen bounds every value: the longest catalog name is 83 characters and a claim name
-// at most 253, so anything past this is a mistake or an attack.
+// at most 253, so anything past this is a mistake or an attack. No field takes more
+// characters (TestNoFieldTakesMoreThanMaxValueLen).
 const maxValueLen = 512
+
+// maxValueBytes is the most bytes a value of maxValueLen characters takes in UTF-8; a longer
+// value is refused before it is read. The cut was maxValueLen bytes, which refused a name of
+// 200 Chinese characters (600 bytes) as "at most 512 characters (got 600)", a name the page
+// took (its limit, 300, counts characters), and named 512 for a model whose limit is 300.
+const maxValueBytes = 4 * maxValueLen
 
 // ParseQuery reads a target from query-string or permalink pairs; absent keys keep llmfit's
 // defaults. It stops at the first error; ParseQueryPartial collects them all.
@@ -72,8 +79,8 @@ func parseQuery(v Values, all bool, more *leastKey) (Target, []error) {
 		switch {
 		case len(vals) != 1:
 			errs = append(errs, f.Err("given "+strconv.Itoa(len(vals))+" times; give it once"))
-		case len(vals[0]) > maxValueLen:
-			errs = append(errs, f.Err("must be at most "+strconv.Itoa(maxValueLen)+" characters (got "+strconv.Itoa(len(vals[0]))+")"))
+		case len(vals[0]) > maxValueBytes:
+			errs = append(errs, f.TooLong(vals[0]))
 		default:
 			if err := f.Set(&t, vals[0]); err != nil {
 				errs = append(errs, err)

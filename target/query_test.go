@@ -175,8 +175,8 @@ func TestParsePermalinkErrors(t *testing.T) {
 		{"m=%zz", `query: invalid percent-encoding in "m=%zz"`},
 		{"m=abc%", `query: invalid percent-encoding in "m=abc%"`},
 		{"%g1=2", `query: invalid percent-encoding in "%g1=2"`},
-		{"m=" + long, "Model (model, m): must be at most 512 characters (got 10000)"},
-		{"name=" + long, "Claim name (name): must be at most 512 characters (got 10000)"},
+		{"m=" + long, "Model (model, m): must be at most 300 characters (got 10000)"},
+		{"name=" + long, "Claim name (name): must be at most 253 characters (got 10000)"},
 		{"v=2", "v: this link was made by a newer fitclaim (format 2); this one reads formats up to 1"},
 		{"v=0", `v: the link format version must be a whole number from 1 (got "0")`},
 		{"v=x", `v: the link format version must be a whole number from 1 (got "x")`},
@@ -318,6 +318,16 @@ func TestPermalinkIsThePairsJoined(t *testing.T) {
 		}
 		if got := string(AppendPermalink([]byte("kept&"), &tg)); got != "kept&"+want {
 			t.Errorf("AppendPermalink = %q, want %q", got, "kept&"+want)
+		}
+	}
+}
+
+// TestNoFieldTakesMoreThanMaxValueLen: a value over maxValueBytes is refused before it is read,
+// which is right only when no field takes that many characters.
+func TestNoFieldTakesMoreThanMaxValueLen(t *testing.T) {
+	for i := range Fields {
+		if f := &Fields[i]; f.Kind() == KindString && f.MaxLen > maxValueLen {
+			t.Errorf("%s takes %d characters, more than maxValueLen (%d)", f.Name, f.MaxLen, maxValueLen)
 		}
 	}
 }

@@ -27,8 +27,8 @@ func oldParseQueryPartial(v Values) (Target, []error) {
 		case !ok:
 		case len(vals) != 1:
 			errs = append(errs, f.Err("given "+strconv.Itoa(len(vals))+" times; give it once"))
-		case len(vals[0]) > maxValueLen:
-			errs = append(errs, f.Err("must be at most "+strconv.Itoa(maxValueLen)+" characters (got "+strconv.Itoa(len(vals[0]))+")"))
+		case len(vals[0]) > maxValueBytes:
+			errs = append(errs, f.TooLong(vals[0]))
 		default:
 			if err := f.Set(&t, vals[0]); err != nil {
 				errs = append(errs, err)

@@ -46,10 +46,8 @@ func (f *Field) check(t *Target) error {
 		// Characters, as the message says and the page's input counts them (maxLength), not bytes:
 		// 101 Chinese characters were "at most 300 characters (got 303)". len(s) first: a string
 		// of at most MaxLen bytes has at most MaxLen characters, and most are ASCII.
-		if len(s) > f.MaxLen {
-			if n := utf8.RuneCountInString(s); n > f.MaxLen {
-				return f.Err("must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(n) + ")")
-			}
+		if len(s) > f.MaxLen && utf8.RuneCountInString(s) > f.MaxLen {
+			return f.TooLong(s)
 		}
 		if s == "" && f.Derived != "" { // the zero value means "derive it"
 			return nil

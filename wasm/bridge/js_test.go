@@ -147,7 +147,7 @@ func TestHostileInputsKeepTheEngineAlive(t *testing.T) {
 		{"render", []any{map[string]any{"model": model, "minTps": js.Global().Get("NaN")}}, "minTps", "(got NaN)"},
 		{"render", []any{map[string]any{"model": model, "minTps": js.Global().Get("Infinity")}}, "minTps", "(got +Inf)"},
 		{"render", []any{map[string]any{"model": model, "count": 2.5}}, "count", "must be a whole number from 1 to 8 devices (got 2.5)"},
-		{"render", []any{map[string]any{"model": big}}, "model", "must be text of at most 300 characters"},
+		{"render", []any{map[string]any{"model": big}}, "model", "must be at most 300 characters (got 100000)"},
 		{"render", []any{map[string]any{"model": model, "name": "a\nkind: Secret"}}, "name", "must be a DNS-1123 subdomain"},
 		{"render", []any{[]any{1, 2}}, "target", "unknown key"},
 		{"render", []any{}, "target", "must be an object"},

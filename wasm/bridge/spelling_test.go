@@ -1,8 +1,10 @@
 package bridge
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/target"
@@ -67,4 +69,44 @@ func msgOf(err error) string {
 		msg = msg[:i[0]]
 	}
 	return fe.Field + ": " + msg
+}
+
+// TestLongTextAgrees: a text field's value of any length is refused by a link (the API, a flag)
+// exactly when the page refuses it, with the same words, naming the field's own limit in
+// characters. A link cut every value at 512 bytes: a model name of 200 Chinese characters (600
+// bytes, under the model's 300) was refused as "at most 512 characters (got 600)", and a
+// 10,000-byte name was told 512 where the page said 300.
+func TestLongTextAgrees(t *testing.T) {
+	checked := 0
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Kind() != target.KindString {
+			continue
+		}
+		for _, unit := range []string{"a", "模", "😀"} {
+			for _, n := range []int{f.MaxLen, f.MaxLen + 1, 200, 513, 600, 1000, 3000, 10000} {
+				v := strings.Repeat(unit, n)
+				page, perr := TargetFromObject(map[string]Value{f.Name: {Type: "string", Str: v}})
+				if perr == nil {
+					perr = page.Validate()
+				}
+				link, lerr := target.ParsePermalink(f.Key + "=" + url.QueryEscape(v))
+				if lerr == nil {
+					lerr = link.Validate()
+				}
+				checked++
+				long := n > f.MaxLen
+				pl := perr != nil && strings.Contains(perr.Error(), "characters (got")
+				ll := lerr != nil && strings.Contains(lerr.Error(), "characters (got")
+				want := "must be at most " + strconv.Itoa(f.MaxLen) + " characters (got " + strconv.Itoa(n) + ")"
+				switch {
+				case pl != long || ll != long:
+					t.Errorf("%s = %d × %q: the page says %v, a link %v", f.Key, n, unit, perr, lerr)
+				case long && (perr.Error() != lerr.Error() || !strings.HasSuffix(perr.Error(), want)):
+					t.Errorf("%s = %d × %q: the page says %q, a link %q; want %q", f.Key, n, unit, perr, lerr, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d cases", checked)
 }

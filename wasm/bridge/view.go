@@ -6,7 +6,6 @@ package bridge
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
@@ -60,12 +59,9 @@ func setTyped(f *target.Field, t *target.Target, v Value) error {
 	switch k := f.Kind(); {
 	case k == target.KindString && v.Type == "string":
 		if len(v.Str) > maxStringLen {
-			// The field's own limit is the range to name (a 10 KB paste into the model field was
-			// told "at most 4096 characters", its limit being 300).
-			if f.MaxLen > 0 && f.MaxLen < maxStringLen { // characters, as target counts them
-				return f.Errorf(strconv.Itoa(utf8.RuneCountInString(v.Str)) + " characters")
-			}
-			return f.Err("must be at most " + strconv.Itoa(maxStringLen) + " characters (got " + strconv.Itoa(len(v.Str)) + ")")
+			// The field's own limit is the range to name, as a link's too-long value names it (a
+			// 10 KB paste into the model field was told "at most 4096 characters", its limit being 300).
+			return f.TooLong(v.Str)
 		}
 		return f.Set(t, v.Str)
 	case (k == target.KindNumber || k == target.KindInteger) && v.Type == "number":

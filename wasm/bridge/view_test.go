@@ -52,9 +52,9 @@ func TestTargetFromObjectErrors(t *testing.T) {
 		{map[string]Value{"count": {Type: "bigint"}}, `Devices (count, n): must be of type number (a whole one), not bigint`},
 		{map[string]Value{"efficiencyPct": {Type: "number", Num: 55.5}}, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 55.5)"},
 		{map[string]Value{"count": {Type: "number", Num: 1e300}}, "Devices (count, n): must be a whole number from 1 to 8 devices (got 1e+300)"},
-		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("x", 5000)}}, "Model (model, m): must be text of at most 300 characters (got 5000 characters)"},
+		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("x", 5000)}}, "Model (model, m): must be at most 300 characters (got 5000)"},
 		// Characters, not bytes: 2,000 of 模 are 6,000 bytes, over the bridge's bound.
-		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("模", 2000)}}, "Model (model, m): must be text of at most 300 characters (got 2000 characters)"},
+		{map[string]Value{"model": {Type: "string", Str: strings.Repeat("模", 2000)}}, "Model (model, m): must be at most 300 characters (got 2000)"},
 		{map[string]Value{"color": {Type: "string", Str: "red"}}, `target: unknown key "color"; known keys: model, paramsB, quant,`},
 	}
 	for _, c := range cases {

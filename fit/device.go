@@ -3,6 +3,7 @@ package fit
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/target"
@@ -40,6 +41,13 @@ const UnifiedGPUShare = 0.75
 
 // resolveDevice checks a device and fills it from the catalog when On names one.
 func resolveDevice(d Device) (Device, string, error) {
+	// The texts' own limits first, as Validate words them: an id of 2,000 characters was
+	// looked up, and its whole text quoted back in "unknown device …".
+	for _, text := range [...]struct{ field, v string }{{"on", d.On}, {"family", d.Family}} {
+		if f := deviceField(text.field); len(text.v) > f.MaxLen && utf8.RuneCountInString(text.v) > f.MaxLen {
+			return Device{}, "", f.TooLong(text.v)
+		}
+	}
 	if d.On != "" {
 		if d.MemoryGiB != 0 || d.BandwidthGBs != 0 || d.Family != "" || d.Unified {
 			return Device{}, "", fieldErr("on", "names a catalog device; give either on or memory, bandwidth and family, not both")
@@ -62,7 +70,7 @@ func resolveDevice(d Device) (Device, string, error) {
 	}
 	f, ok := LookupFamily(d.Family)
 	if !ok {
-		return Device{}, "", deviceField("family").Err("must be one of " + strings.Join(Families(), ", ") + " (got " + strconv.Quote(d.Family) + ")")
+		return Device{}, "", deviceField("family").Err("must be one of " + strings.Join(Families(), ", ") + " (got " + target.QuoteShort(d.Family) + ")")
 	}
 	d.Family = f.Family
 	name := ftoa(d.MemoryGiB) + " GiB, " + ftoa(d.BandwidthGBs) + " GB/s " + d.Family
@@ -96,7 +104,7 @@ const maxSuggestedAccelerators = 8
 // name or productName contain every word of the query ("h100" → the three H100 boards), or, when
 // none do, how the ids are spelled: listing all 144 would bury the answer.
 func unknownAcceleratorMessage(query string) string {
-	msg := "unknown device " + strconv.Quote(query)
+	msg := "unknown device " + target.QuoteShort(query)
 	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
 	})

@@ -61,3 +61,25 @@ func TestUnknownAcceleratorSuggestsClosest(t *testing.T) {
 		t.Errorf("message is %d characters long: %q", len(msg), msg)
 	}
 }
+
+// TestDeviceTextLimits: a device's id or family over the field's limit is refused with the
+// limit, as Validate words it, and an unknown one is quoted back cut short. An id of 129 to 512
+// characters was looked up and quoted whole ("unknown device "aaaa…" of 500 characters), the
+// limit (128) never said.
+func TestDeviceTextLimits(t *testing.T) {
+	for _, c := range []struct {
+		d    Device
+		want string
+	}{
+		{Device{On: strings.Repeat("a", 129)}, "Device (on): must be at most 128 characters (got 129)"},
+		{Device{On: strings.Repeat("模", 500)}, "Device (on): must be at most 128 characters (got 500)"},
+		{Device{MemoryGiB: 80, BandwidthGBs: 1000, Family: strings.Repeat("n", 33)}, "Device family (family): must be at most 32 characters (got 33)"},
+		{Device{On: strings.Repeat("x", 128)}, `Device (on): unknown device "` + strings.Repeat("x", 60) + `"…; give a catalog id`},
+		{Device{MemoryGiB: 80, BandwidthGBs: 1000, Family: strings.Repeat("q", 32)}, `Device family (family): must be one of nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other (got "` + strings.Repeat("q", 32) + `")`},
+	} {
+		_, _, err := resolveDevice(c.d)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.40v: %v; want %s", c.d, err, c.want)
+		}
+	}
+}

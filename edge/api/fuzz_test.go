@@ -23,7 +23,8 @@ var fuzzRoutes = []string{
 var hostileValues = []string{
 	"", " ", "%20", "-1", "0", "-0", "NaN", "Inf", "-Inf", "1e308", "1e-400", "2147483648", "9223372036854775808",
 	"99999999999999999999", "0x10", "010", "1_000", "%2B5", "+5", "5abc", "1e3", "1.0", "1.5", "%D9%A3", "%00", "%01",
-	"%FF%FE", "%zz", "%", "a%2", "true", "yes", "nvidia", "Qwen%2FQwen3-8B", strings.Repeat("x", 600),
+	"%FF%FE", "%zz", "%", "a%2", "true", "yes", "nvidia", "Qwen%2FQwen3-8B", strings.Repeat("x", 600), strings.Repeat("h100-", 400),
+	strings.Repeat("%E6%A8%A1", 300),
 }
 
 // fuzzKeys are the keys tried: every key of the field table and every route's own, and a few
@@ -41,9 +42,20 @@ func FuzzHandler(f *testing.F) {
 	for i, k := range keys {
 		for j, v := range hostileValues {
 			route := byte((i + j) % len(fuzzRoutes))
-			base := []string{"m=Qwen%2FQwen3-8B", "p=7", "on=h100&p=7", "q=qwen", "", "m=Qwen%2FQwen3-8B&" + k + "=1"}[(i*7+j)%6]
+			if f, ok := target.ByKey(k); ok && f.Device {
+				route = byte(3 + j%2) // estimate.json and fitting.json read the device's keys
+			}
+			base := []string{"m=Qwen%2FQwen3-8B", "p=7", "on=h100&p=7", "q=qwen", "", "m=Qwen%2FQwen3-8B&" + k + "=1", "p=7&memory=80&bandwidth=1000&family=nvidia"}[(i*7+j)%7]
 			f.Add(route, base+"&"+k+"="+v, "")
 		}
+	}
+	for _, long := range []string{strings.Repeat("h100-", 400), strings.Repeat("%E6%A8%A1", 300), strings.Repeat("a", 129)} {
+		for _, k := range []string{"on", "family"} {
+			f.Add(byte(3), "p=7&"+k+"="+long, "")
+			f.Add(byte(4), k+"="+long, "")
+		}
+		f.Add(byte(0), "m="+long, "")
+		f.Add(byte(2), "m=Qwen%2FQwen3-8B&image="+long, "")
 	}
 	f.Add(byte(7), "p=7", "kind: List\nitems: []\n")
 	f.Add(byte(7), "p=7", "\xff\xfe")
@@ -80,10 +92,17 @@ func checkAnswer(t *testing.T, path, query string, status int, body string) {
 	if !utf8.ValidString(body) || !strings.HasSuffix(body, "\n") || strings.Count(body, "\n") != 1 {
 		t.Fatalf("%s?%.200q: %d: the message is not one line of UTF-8: %q", path, query, status, body)
 	}
+	if len(body) > maxRefusal {
+		t.Fatalf("%s?%.200q: %d: a message of %d bytes (it quotes the input whole?): %.300q", path, query, status, len(body), body)
+	}
 	if !namesField(body) {
 		t.Fatalf("%s?%.200q: %d: the message names no field: %q", path, query, status, body)
 	}
 }
+
+// maxRefusal bounds a refusal's length: it quotes the input cut short (target.QuoteShort), and
+// its longest lists (ten catalog names, every key) are under a kilobyte.
+const maxRefusal = 1200
 
 // namesField reports whether a refusal starts with what it is about: a field as the engine
 // names it ("Label (name, key): "), or a route's own parameter or input ("limit: ", "query: ",

@@ -153,6 +153,10 @@ func TestIssueEstimate(t *testing.T) {
 	if code != 0 || !slices.Equal(keysOf(t, out), []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "tokensPerSecond", "usableGiB"}) {
 		t.Errorf("exit %d (%s): %s", code, errOut, out)
 	}
+	// issue 13: "--on NAME converts its driver figure itself": an H100 80GB is 79.18 GiB as CUDA sees it
+	if out, _, _ := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-h100-sxm", "--engine", "vllm", "--json"); !strings.Contains(out, `"usableGiB":79.18,`) {
+		t.Errorf("--on nvidia-h100-sxm --engine vllm: %s", out)
+	}
 	// issue 11 § 2: "KV cache in fp16/bf16, fp8, q8_0, q4_0": --kv-cache bf16 is the 16-bit cache
 	fp16, _, _ := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-l4", "--context", "32768", "--kv-cache", "fp16", "--json")
 	bf16, errOut, code := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-l4", "--context", "32768", "--kv-cache", "bf16", "--json")

@@ -103,10 +103,43 @@ func parseQuery(v Values, all bool, more *leastKey) (Target, []error) {
 	}
 	smallsort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, &FieldError{Field: "query", Msg: "unknown key " + QuoteShort(k) + "; known keys: " + knownKeys()})
+		errs = append(errs, unknownKeyError(k))
 	}
 	return t, errs
 }
+
+// unknownKeyError is the error about a key no field has; a key that is a field's in another
+// case (TPS) or the field's JSON name or flag (minTps, min-tps) says which key is meant.
+func unknownKeyError(k string) *FieldError {
+	msg := "unknown key " + QuoteShort(k)
+	if f, ok := NearKey(k); ok {
+		msg += " (did you mean " + f.Key + "?)"
+	}
+	return &FieldError{Field: "query", Msg: msg + "; known keys: " + knownKeys()}
+}
+
+// NearKey is the field a key that is not one means, when it is a field's key, JSON name or
+// flag in any case ("TPS", "minTps", "min-tps", "--min-tps" are tps): what an unknown key's
+// or an unknown flag's message suggests.
+func NearKey(k string) (*Field, bool) {
+	f, ok := nearKeys()[strings.ToLower(strings.TrimPrefix(k, "--"))]
+	return f, ok
+}
+
+// nearKeys maps every field's key, name and flag, in lower case, to the field (made once; the
+// first field of a spelling keeps it).
+var nearKeys = sync.OnceValue(func() map[string]*Field {
+	m := map[string]*Field{}
+	for i := range Fields {
+		f := &Fields[i]
+		for _, s := range []string{f.Key, f.Name, f.Flag} {
+			if s = strings.ToLower(s); s != "" && m[s] == nil {
+				m[s] = f
+			}
+		}
+	}
+	return m
+})
 
 // fieldIndexesByKey maps each key of the field table to the indexes in Fields of every field
 // that has it (made once).

@@ -43,7 +43,7 @@ func oldParseQueryPartial(v Values) (Target, []error) {
 	}
 	smallsort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, &FieldError{Field: "query", Msg: "unknown key " + QuoteShort(k) + "; known keys: " + knownKeys()})
+		errs = append(errs, unknownKeyError(k))
 	}
 	return t, errs
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/edge/api"
 	"github.com/fitclaim/fitclaim/estimate"
@@ -28,73 +29,108 @@ func TestBadFlagNamesTheFlag(t *testing.T) {
 	checked := 0
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		if f.Flag == "" || f.Kind() == target.KindBool {
-			continue
-		}
-		command, route, base := "claim", "claim.json", "m=Qwen%2FQwen3-8B&s=kv"
-		switch {
-		case f.Device || slices.Contains(estimate.Flags, f.Flag) && readerOf(f) == "estimate":
-			command, route, base = "estimate", "estimate.json", "m=Qwen%2FQwen3-8B&memory=80&bandwidth=1000&family=nvidia"
-		case readerOf(f) == "deploy":
-			command, route, base = "deploy", "deploy.yaml", "m=Qwen%2FQwen3-8B"
-		}
-		if f.Key == "on" {
-			base = "m=Qwen%2FQwen3-8B"
-		}
-		if f.Key == "p" || f.Key == "ap" {
-			base = strings.Replace(base, "m=Qwen%2FQwen3-8B", "p=70", 1)
-		}
 		for _, v := range badValues[f.Kind()] {
-			vals, err := url.ParseQuery(base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vals.Del(f.Key)
-			q := vals.Encode() + "&" + f.Key + "=" + url.QueryEscape(v)
-			args := []string{command}
-			for k, vs := range vals {
-				if k == "m" {
-					args = append(args, vs[0])
-					continue
-				}
-				g, _ := target.ByKey(k)
-				args = append(args, "--"+g.Flag, vs[0])
-			}
-			args = append(args, "--"+f.Flag, v)
-			_, cli, code := runCLI(args...)
-			w := httptest.NewRecorder()
-			api.Handler().ServeHTTP(w, httptest.NewRequest("GET", api.Prefix+route+"?"+q, nil))
-			apiMsg := strings.TrimSuffix(w.Body.String(), "\n")
-			if code != exitError || w.Code != 400 {
-				if code == 0 && w.Code == 200 && f.Open {
-					continue // an open field's text the engine takes as it is (a family it does not know, on this route)
-				}
-				t.Errorf("%s --%s %q: exit %d %q; API %s?%s: %d %q", command, f.Flag, v, code, cli, route, q, w.Code, apiMsg)
+			if f.Flag == "" || f.Kind() == target.KindBool {
 				continue
+			}
+			if refused := checkFlagAgreesWithAPI(t, f, v); !refused && !f.Open {
+				t.Errorf("--%s %q: accepted", f.Flag, v) // an open field's text the engine may take as it is
 			}
 			checked++
-			names := f.Label + " (" + f.Name + ", " + f.Key + "): "
-			if f.Key == f.Name {
-				names = f.Label + " (" + f.Name + "): "
-			}
-			msg, ok := strings.CutPrefix(apiMsg, names)
-			if !ok {
-				t.Errorf("API %s?%s: %q does not name %s", route, q, apiMsg, names)
-				continue
-			}
-			if want := "fitclaim " + command + ": " + f.Label + " (--" + f.Flag + "): " + msg + "\n"; cli != want {
-				t.Errorf("%s --%s %q:\n got %q\nwant %q", command, f.Flag, v, cli, want)
-			}
-			if command == "claim" {
-				_, viaLink, _ := runCLI(command, "--permalink", q)
-				if want := "fitclaim " + command + ": " + apiMsg + "\n"; viaLink != want {
-					t.Errorf("%s --permalink %q:\n got %q\nwant %q", command, q, viaLink, want)
-				}
-			}
 		}
 	}
 	if checked < 100 {
 		t.Errorf("only %d cases checked", checked)
 	}
-	t.Logf("%d cases", checked)
+}
+
+// FuzzFlagAgreesWithAPI: any value of any flag is refused by the command line exactly when the
+// API refuses it for the same key, with the same words after the field's names.
+func FuzzFlagAgreesWithAPI(f *testing.F) {
+	values := []string{"", " ", "0", "-0", "1", "+5", "1e3", "1.0", "1.5", "-1", "NaN", "Inf", "1e308", "1e-400", "2147483648",
+		"0x10", "010", "1_000", "5abc", "٣", "\x00", "\xff\xfe", "true", "kv", "nvidia", "llama.cpp", "Q4_K_M", "fp8", "my-claim",
+		"Bad_Name", "qualified", "nvidia-h100-sxm", "a b", strings.Repeat("x", 600), strings.Repeat("模", 301)}
+	for i := range target.Fields {
+		for j, v := range values {
+			if (i+j)%3 == 0 {
+				f.Add(uint8(i), v)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint8, v string) {
+		fl := &target.Fields[int(i)%len(target.Fields)]
+		if fl.Flag == "" || fl.Kind() == target.KindBool || v == "-h" || v == "--help" {
+			return // the model is positional; a switch takes no value; -h anywhere asks for the usage
+		}
+		checkFlagAgreesWithAPI(t, fl, v)
+	})
+}
+
+// checkFlagAgreesWithAPI gives f the value v with its flag, on the command that reads it (with
+// a model, or a device, to make the rest valid), and with its key to the matching API route,
+// and checks that both refuse it or neither, in the same words; it reports whether they did.
+func checkFlagAgreesWithAPI(t *testing.T, f *target.Field, v string) (refused bool) {
+	t.Helper()
+	command, route, base := "claim", "claim.json", "m=Qwen%2FQwen3-8B&s=kv"
+	switch {
+	case f.Device || slices.Contains(estimate.Flags, f.Flag) && readerOf(f) == "estimate":
+		command, route, base = "estimate", "estimate.json", "m=Qwen%2FQwen3-8B&memory=80&bandwidth=1000&family=nvidia"
+	case readerOf(f) == "deploy":
+		command, route, base = "deploy", "deploy.yaml", "m=Qwen%2FQwen3-8B"
+	}
+	if f.Key == "on" {
+		base = "m=Qwen%2FQwen3-8B"
+	}
+	if f.Key == "p" || f.Key == "ap" {
+		base = strings.Replace(base, "m=Qwen%2FQwen3-8B", "p=70", 1)
+	}
+	vals, err := url.ParseQuery(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals.Del(f.Key)
+	q := vals.Encode() + "&" + f.Key + "=" + url.QueryEscape(v)
+	args := []string{command}
+	for k, vs := range vals {
+		if k == "m" {
+			args = append(args, vs[0])
+			continue
+		}
+		g, _ := target.ByKey(k)
+		args = append(args, "--"+g.Flag, vs[0])
+	}
+	args = append(args, "--"+f.Flag, v)
+	_, cli, code := runCLI(args...)
+	w := httptest.NewRecorder()
+	api.Handler().ServeHTTP(w, httptest.NewRequest("GET", api.Prefix+route+"?"+q, nil))
+	apiMsg := strings.TrimSuffix(w.Body.String(), "\n")
+	switch {
+	case code == 0 && w.Code == 200:
+		return false
+	case code != exitError || w.Code != 400:
+		t.Fatalf("%s --%s %q: exit %d %q; API %s?%s: %d %q", command, f.Flag, v, code, cli, route, q, w.Code, apiMsg)
+	}
+	names := f.Label + " (" + f.Name + ", " + f.Key + "): "
+	if f.Key == f.Name {
+		names = f.Label + " (" + f.Name + "): "
+	}
+	msg, ok := strings.CutPrefix(apiMsg, names)
+	if !ok {
+		// Another field's error (a value that makes the rest invalid: --params 1e-400 is none, so
+		// the model is missing): the same error, each naming it as its user knows it.
+		if !utf8.ValidString(cli) || !strings.HasPrefix(cli, "fitclaim "+command+": ") {
+			t.Fatalf("%s --%s %q: %q; API %q", command, f.Flag, v, cli, apiMsg)
+		}
+		return true
+	}
+	if want := "fitclaim " + command + ": " + f.Label + " (--" + f.Flag + "): " + otherFlags().Replace(msg) + "\n"; cli != want {
+		t.Fatalf("%s --%s %q:\n got %q\nwant %q", command, f.Flag, v, cli, want)
+	}
+	if command == "claim" {
+		_, viaLink, _ := runCLI(command, "--permalink", q)
+		if want := "fitclaim " + command + ": " + apiMsg + "\n"; viaLink != want {
+			t.Fatalf("%s --permalink %q:\n got %q\nwant %q", command, q, viaLink, want)
+		}
+	}
+	return true
 }

@@ -52,7 +52,7 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 		}
 		if !isField && name != flagPermalink {
 			typed, _, _ := strings.Cut(a, "=") // as typed: "-s" is not "--s"
-			return c, fmt.Errorf("unknown flag %s", typed)
+			return c, fmt.Errorf("unknown flag %s%s", typed, meantFlag(name))
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
@@ -81,6 +81,19 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 		return c, fmt.Errorf("--permalink carries the whole target; give no model or other target flags with it")
 	}
 	return c, nil
+}
+
+// meantFlag says which flag an unknown one means when it is a field's link key, JSON name or
+// flag in another case (--tps, --minTps, --MIN-TPS are --min-tps), or the model given as a flag.
+func meantFlag(name string) string {
+	f, ok := target.NearKey(name)
+	switch {
+	case !ok:
+		return ""
+	case f.Flag == "":
+		return " (the model is the argument, not a flag)"
+	}
+	return " (did you mean --" + f.Flag + "?)"
 }
 
 // target reads the target: the whole of --permalink (a fragment, or a whole page or API URL),

@@ -65,7 +65,12 @@ func TestClaimErrors(t *testing.T) {
 		{[]string{"claim", "meta-llama/Llama-3.1-8B-Instruct", "--name", "Bad_Name"}, exitError, "fitclaim claim: Claim name (--name): must be a DNS-1123 subdomain"},
 		{[]string{"claim", "--bogus"}, exitUsage, "unknown flag --bogus"},
 		// The flag as typed: a permalink key tried as a short flag was reported as "--s".
-		{[]string{"claim", "x", "-s", "kv"}, exitUsage, "unknown flag -s\n"},
+		{[]string{"claim", "x", "-s", "kv"}, exitUsage, "unknown flag -s (did you mean --sizing?)\n"},
+		// A link key, a JSON name or a flag in another case says which flag it means.
+		{[]string{"claim", "x", "--tps", "30"}, exitUsage, "unknown flag --tps (did you mean --min-tps?)\n"},
+		{[]string{"claim", "x", "--minTps=30"}, exitUsage, "unknown flag --minTps (did you mean --min-tps?)\n"},
+		{[]string{"deploy", "x", "--MIN-TPS", "30"}, exitUsage, "unknown flag --MIN-TPS (did you mean --min-tps?)\n"},
+		{[]string{"claim", "--model", "x"}, exitUsage, "unknown flag --model (the model is the argument, not a flag)\n"},
 		{[]string{"claim", "x", "--bogus=1"}, exitUsage, "unknown flag --bogus\n"},
 		{[]string{"claim", "a", "b"}, exitUsage, "one model at a time"},
 		{[]string{"claim", "x", "--min-tps"}, exitUsage, "--min-tps needs a value"},

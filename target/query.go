@@ -156,8 +156,8 @@ func checkFormat(vals []string) error {
 	if len(vals) != 1 {
 		return formatErr("given " + strconv.Itoa(len(vals)) + " times; give it once")
 	}
-	n, err := strconv.Atoi(vals[0])
-	if err != nil || n < 1 {
+	n, ok := ParseWhole(vals[0]) // as every whole number of a link: v=1.0 is 1
+	if !ok || n < 1 {
 		return formatErr("the link format version must be a whole number from 1 (got " + QuoteShort(vals[0]) + ")")
 	}
 	if n > FormatVersion {

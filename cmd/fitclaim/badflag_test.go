@@ -18,11 +18,13 @@ var badValues = map[target.Kind][]string{
 	target.KindNumber:  {"abc", "-1", "1e308", "0x10", "NaN", "1_000", "5abc"},
 	target.KindInteger: {"abc", "1.5", "-3", "99999999999", "0x10", "1e10", "Inf"},
 	target.KindString:  {"no such value", "\x00", "\xff\xfe"},
+	target.KindBool:    {"maybe", "2", "-1", "\x00"},
 }
 
 // TestBadFlagNamesTheFlag: a bad value given with a flag is refused on the command line with
 // the flag the user typed ("Target decode speed (--min-tps): …"; it was "(minTps, tps)", the
-// page's and the API's names, in claim, deploy and check), and the same value given to the API
+// page's and the API's names, in claim, deploy and check; a switch's, --template=maybe, was
+// "--template takes no value (or =true, =false)"), and the same value given to the API
 // with the same words after the field's names (its key, as the API's user typed it); through
 // --permalink the command line names the key too.
 func TestBadFlagNamesTheFlag(t *testing.T) {
@@ -30,7 +32,7 @@ func TestBadFlagNamesTheFlag(t *testing.T) {
 	for i := range target.Fields {
 		f := &target.Fields[i]
 		for _, v := range badValues[f.Kind()] {
-			if f.Flag == "" || f.Kind() == target.KindBool {
+			if f.Flag == "" {
 				continue
 			}
 			if refused := checkFlagAgreesWithAPI(t, f, v); !refused && !f.Open {
@@ -59,8 +61,8 @@ func FuzzFlagAgreesWithAPI(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, i uint8, v string) {
 		fl := &target.Fields[int(i)%len(target.Fields)]
-		if fl.Flag == "" || fl.Kind() == target.KindBool || v == "-h" || v == "--help" {
-			return // the model is positional; a switch takes no value; -h anywhere asks for the usage
+		if fl.Flag == "" || v == "-h" || v == "--help" {
+			return // the model is positional; -h anywhere asks for the usage
 		}
 		checkFlagAgreesWithAPI(t, fl, v)
 	})
@@ -99,7 +101,11 @@ func checkFlagAgreesWithAPI(t *testing.T, f *target.Field, v string) (refused bo
 		g, _ := target.ByKey(k)
 		args = append(args, "--"+g.Flag, vs[0])
 	}
-	args = append(args, "--"+f.Flag, v)
+	if f.Kind() == target.KindBool {
+		args = append(args, "--"+f.Flag+"="+v) // a switch's value is given with '='
+	} else {
+		args = append(args, "--"+f.Flag, v)
+	}
 	_, cli, code := runCLI(args...)
 	w := httptest.NewRecorder()
 	api.Handler().ServeHTTP(w, httptest.NewRequest("GET", api.Prefix+route+"?"+q, nil))

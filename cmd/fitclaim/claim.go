@@ -38,16 +38,22 @@ func parseClaimArgs(args []string) (claimArgs, error) {
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		field, isField := target.ByFlag(name)
-		if name == flagJSON || isField && field.Kind() == target.KindBool {
+		if isField && field.Kind() == target.KindBool {
+			// A target's switch: alone it is on; a value (--template=0) is read as a link's
+			// boolean, by the field's codec, so --template=maybe is "Template (--template): must be
+			// 1 or 0", as tpl=maybe is, and given twice it is refused as a key given twice.
+			if !hasValue {
+				value = "1"
+			}
+			c.values[field.Key] = append(c.values[field.Key], value)
+			continue
+		}
+		if name == flagJSON {
 			on, err := switchValue(name, value, hasValue)
 			if err != nil {
 				return c, err
 			}
-			if name == flagJSON {
-				c.json = on
-			} else {
-				c.values[field.Key] = []string{target.SpellBool(on)}
-			}
+			c.json = on
 			continue
 		}
 		if !isField && name != flagPermalink {

@@ -153,6 +153,10 @@ func TestIssueEstimate(t *testing.T) {
 	if code != 0 || !slices.Equal(keysOf(t, out), []string{"fits", "maxContextTokens", "maxSequences", "needGiB", "tokensPerSecond", "usableGiB"}) {
 		t.Errorf("exit %d (%s): %s", code, errOut, out)
 	}
+	// issue 11 § 3: unified memory gives "the platform's GPU share, 75 % on macOS": 48 of 64 GiB
+	if out, _, _ := runCLI("estimate", "--params", "8", "--memory", "64", "--bandwidth", "546", "--family", "apple", "--unified", "--json"); !strings.Contains(out, `"usableGiB":48,`) {
+		t.Errorf("64 GiB unified on apple: %s", out)
+	}
 	// issue 13: "--on NAME converts its driver figure itself": an H100 80GB is 79.18 GiB as CUDA sees it
 	if out, _, _ := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-h100-sxm", "--engine", "vllm", "--json"); !strings.Contains(out, `"usableGiB":79.18,`) {
 		t.Errorf("--on nvidia-h100-sxm --engine vllm: %s", out)

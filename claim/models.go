@@ -3,6 +3,7 @@ package claim
 import (
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/fit"
@@ -30,6 +31,23 @@ func SearchModels(query string, limit int) []ModelSummary {
 		out[k] = ModelSummary{Name: m.Name, ParamsB: fit.ParamsB(m), Quant: m.Quantization, ContextLength: fit.ArchitectureOf(m).MaxContext, MoE: m.MoE}
 	}
 	return out
+}
+
+// MaxModelsQuery bounds the search text as the engine bounds a model name (the page's model
+// input, whose text is the page's search, takes no more).
+const MaxModelsQuery = target.MaxModelQuery
+
+// ModelsQueryError is the error about a search text over MaxModelsQuery characters (nil when
+// it is not), spelled "must be at most 300 characters (got N)": the API's q and the command
+// line's QUERY say it.
+func ModelsQueryError(query string) string {
+	if len(query) <= MaxModelsQuery {
+		return ""
+	}
+	if n := utf8.RuneCountInString(query); n > MaxModelsQuery {
+		return "must be at most " + strconv.Itoa(MaxModelsQuery) + " characters (got " + strconv.Itoa(n) + ")"
+	}
+	return ""
 }
 
 // ModelsLimit checks the search's limit given as a number (the bridge's).

@@ -217,3 +217,13 @@ func TestUsageErrorIsShort(t *testing.T) {
 		t.Errorf("estimate --help: exit %d", code)
 	}
 }
+
+// The search text is held to the API's limit (q: 300 characters), counted in characters.
+func TestModelsQueryLimit(t *testing.T) {
+	if _, errOut, code := runCLI("models", strings.Repeat("模", 301)); code != exitUsage || !strings.Contains(errOut, "fitclaim models: QUERY must be at most 300 characters (got 301)") {
+		t.Errorf("301 characters: exit %d %q", code, errOut)
+	}
+	if _, errOut, code := runCLI("models", strings.Repeat("模", 150), strings.Repeat("模", 149)); code != exitError || !strings.Contains(errOut, "nothing in the catalog") {
+		t.Errorf("300 characters: exit %d %q", code, errOut)
+	}
+}

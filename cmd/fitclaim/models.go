@@ -45,6 +45,9 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "models", errors.New("unknown flag "+args[i]))
 		}
 	}
+	if msg := claim.ModelsQueryError(strings.Join(query, " ")); msg != "" { // as the API's q
+		return usageError(stderr, "models", errors.New("QUERY "+msg))
+	}
 	found := claim.SearchModels(strings.Join(query, " "), limit)
 	if asJSON {
 		b, err := json.MarshalIndent(found, "", "  ")
@@ -56,7 +59,7 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(found) == 0 {
-		fmt.Fprintf(stderr, "fitclaim models: nothing in the catalog (%d models, %s) matches %q\n", len(catalog.Models()), catalog.Date, strings.Join(query, " "))
+		fmt.Fprintf(stderr, "fitclaim models: nothing in the catalog (%d models, %s) matches %s\n", len(catalog.Models()), catalog.Date, target.QuoteShort(strings.Join(query, " ")))
 		return exitError
 	}
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)

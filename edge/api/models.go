@@ -13,9 +13,6 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 )
 
-// maxSearch bounds the search text as the engine bounds a model name.
-const maxSearch = 300
-
 // models answers /models?q=&limit= with claim.SearchModels as a JSON array.
 func models(raw string) (string, string, error) {
 	q, err := values(raw, "q", "limit")
@@ -29,8 +26,8 @@ func models(raw string) (string, string, error) {
 		}
 	}
 	query := q.Get("q")
-	if n := utf8.RuneCountInString(query); n > maxSearch { // characters, as the model's own limit counts them
-		return "", "", &paramError{"q", "must be at most " + strconv.Itoa(maxSearch) + " characters (got " + strconv.Itoa(n) + ")"}
+	if msg := claim.ModelsQueryError(query); msg != "" { // characters, as the model's own limit counts them
+		return "", "", &paramError{"q", msg}
 	}
 	found := claim.SearchModels(query, limit)
 	if text, ok := modelsJSON(found); ok {

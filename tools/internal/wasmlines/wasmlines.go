@@ -14,11 +14,12 @@
 // What stays: every function's entry, name, frame size table (pcsp, for unwinding and stack
 // growth), pcdata tables (stack maps, unsafe points, inline-tree indexes, bounds-check panics)
 // and funcdata. What goes: each function's pcfile and pcln offsets are set to 0 (the runtime's
-// pcvalue answers -1 for offset 0, and funcline1 then "?", 0), the bytes of those tables are
-// zeroed where no kept table uses them (the linker shares identical tables between functions
-// and kinds), and the compilation units' file-name tables (cutab, filetab), read only through
-// pcfile, are zeroed. Zeros compress to nothing; wasmdata then drops long runs of them from the
-// data segments altogether.
+// pcvalue answers -1 for offset 0, and funcline1 then "?", 0) and its startLine (its func
+// keyword's line, read only for runtime.Frame's start line, which pprof writes); the bytes of
+// those tables are zeroed where no kept table uses them (the linker shares identical tables
+// between functions and kinds), and the compilation units' file-name tables (cutab, filetab),
+// read only through pcfile, are zeroed. Zeros compress to nothing; wasmdata then drops long
+// runs of them from the data segments altogether.
 //
 // The layout read is Go 1.20's and later (pclntab magic 0xfffffff1, _func of runtime2.go);
 // Strip checks every offset it follows and refuses, with an error, a table it cannot read, so
@@ -44,6 +45,7 @@ const (
 	offPcfile    = 20
 	offPcln      = 24
 	offNpcdata   = 28
+	offStartLine = 36
 	offNfuncdata = 43
 
 	maxPcdata   = 16 // abi has 5 PCDATA and 8 FUNCDATA kinds; more means a layout not understood
@@ -123,6 +125,7 @@ func Strip(img []byte) (Stats, error) {
 	for _, f := range funcs {
 		binary.LittleEndian.PutUint32(img[f.at+offPcfile:], 0)
 		binary.LittleEndian.PutUint32(img[f.at+offPcln:], 0)
+		binary.LittleEndian.PutUint32(img[f.at+offStartLine:], 0)
 	}
 	names := img[h.cutab:h.pctab] // cutab then filetab
 	clear(names)

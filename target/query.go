@@ -328,6 +328,16 @@ func isKey(k string) bool {
 // BadEscapeError is the error about a pair whose percent-encoding does not decode.
 func BadEscapeError(pair string) *FieldError { return badEscape(pair) }
 
+// badEscape is about the field whose key the pair spells, when its key decodes ("Target decode
+// speed (minTps, tps): invalid percent-encoding in "tps=%zz"", so the page can point at the
+// field), else about the query.
 func badEscape(pair string) *FieldError {
-	return &FieldError{Field: "query", Msg: "invalid percent-encoding in " + QuoteShort(pair)}
+	msg := "invalid percent-encoding in " + QuoteShort(pair)
+	k, _, _ := strings.Cut(pair, "=")
+	if key, err := queryUnescape(k); err == nil {
+		if f, ok := ByKey(key); ok {
+			return f.Err(msg)
+		}
+	}
+	return &FieldError{Field: "query", Msg: msg}
 }

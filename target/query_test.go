@@ -178,8 +178,11 @@ func TestParsePermalinkErrors(t *testing.T) {
 		{"M=x", `query: unknown key "M" (did you mean m?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
 		{"tps=1&tps=2", "Target decode speed (minTps, tps): given 2 times; give it once"},
 		{"m=a&m=a&m=a", "Model (model, m): given 3 times; give it once"},
-		{"m=%zz", `query: invalid percent-encoding in "m=%zz"`},
-		{"m=abc%", `query: invalid percent-encoding in "m=abc%"`},
+		{"m=%zz", `Model (model, m): invalid percent-encoding in "m=%zz"`},
+		{"m=abc%", `Model (model, m): invalid percent-encoding in "m=abc%"`},
+		{"tps=%2", `Target decode speed (minTps, tps): invalid percent-encoding in "tps=%2"`},
+		{"t%70s=%zz", `Target decode speed (minTps, tps): invalid percent-encoding in "t%70s=%zz"`},
+		{"zz=%zz", `query: invalid percent-encoding in "zz=%zz"`},
 		{"%g1=2", `query: invalid percent-encoding in "%g1=2"`},
 		{"m=" + long, "Model (model, m): must be at most 300 characters (got 10000)"},
 		{"name=" + long, "Claim name (name): must be at most 253 characters (got 10000)"},
@@ -241,7 +244,7 @@ func TestParsePermalinkPartial(t *testing.T) {
 		msgs = append(msgs, e.Error())
 	}
 	wantMsgs := []string{
-		`query: invalid percent-encoding in "q=%zz"`,
+		`Quantization (quant, q): invalid percent-encoding in "q=%zz"`,
 		`Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "abc")`,
 		"Devices (count, n): given 2 times; give it once",
 		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`,

@@ -30,7 +30,7 @@ func TestRepairLink(t *testing.T) {
 				"• “p=7”: Parameters (paramsB, p): a link names either a catalog model or a custom size; the catalog model \"x\" was kept"},
 		{"p=7&m=%zz", "p=7",
 			"This link has a part that could not be used; the rest of it was kept.\n" +
-				"• “m=%zz”: query: invalid percent-encoding in \"m=%zz\""},
+				"• “m=%zz”: Model (model, m): invalid percent-encoding in \"m=%zz\""},
 		// Out of range, one after the other.
 		{"p=7&s=KV&seq=0", "p=7",
 			"This link has 2 parts that could not be used; the rest of it was kept.\n" +

@@ -191,7 +191,7 @@ func cases(t *testing.T) []tcase {
 		{"models: repeated q", "models?q=a&q=b", "q: given 2 times"},
 		{"models: unknown key", "models?m=llama", "query: unknown key \"m\""},
 		{"models: 10,000-character q", "models?q=" + long, "q: must be at most 300"},
-		{"models: bad percent-encoding", "models?q=%E2%9", "query: invalid percent-encoding"},
+		{"models: bad percent-encoding", "models?q=%E2%9", "q: invalid percent-encoding"},
 		{"version: unknown key", "version?x=1", "query: unknown key \"x\""},
 		{"deploy: bad engine", "deploy.yaml?" + mq + "&engine=tgi", "Serving engine (engine): must be vllm or llama.cpp"},
 		{"deploy: repeated engine", "deploy.yaml?" + mq + "&engine=vllm&engine=vllm", "Serving engine (engine): given 2 times"},

@@ -81,7 +81,11 @@ func values(raw string, keys ...string) (url.Values, error) {
 		key, err1 := url.QueryUnescape(k)
 		value, err2 := url.QueryUnescape(val)
 		if err1 != nil || err2 != nil {
-			return nil, &paramError{"query", "invalid percent-encoding in " + strconv.Quote(clip(pair))}
+			about := "query" // the route's key the pair spells, when it decodes, as the permalink codec says it
+			if err1 == nil && slices.Contains(keys, key) {
+				about = key
+			}
+			return nil, &paramError{about, "invalid percent-encoding in " + strconv.Quote(clip(pair))}
 		}
 		if !slices.Contains(keys, key) {
 			// An unknown key is only named, the least of them: not kept (a 16 KiB query

@@ -21,7 +21,13 @@ func valuesBefore(raw string, keys ...string) (url.Values, error) {
 		key, err1 := url.QueryUnescape(k)
 		value, err2 := url.QueryUnescape(val)
 		if err1 != nil || err2 != nil {
-			return nil, &paramError{"query", "invalid percent-encoding in " + strconv.Quote(clip(pair))}
+			about := "query" // since 2026-12-03: the route's key the pair spells, when it decodes
+			for _, want := range keys {
+				if err1 == nil && key == want {
+					about = key
+				}
+			}
+			return nil, &paramError{about, "invalid percent-encoding in " + strconv.Quote(clip(pair))}
 		}
 		v[key] = append(v[key], value)
 	}
@@ -51,7 +57,7 @@ func TestValuesAsBefore(t *testing.T) {
 		many.WriteString("k" + strconv.Itoa(i*7919%1000) + "=1&")
 	}
 	for _, raw := range []string{
-		"", "&&", "q=a", "q=a&limit=5", "q=a&q=b", "limit=1&limit=2&q=a&q=b", "q=a&zz=1", "aa=1&q=a&q=b", "q=%zz",
+		"", "&&", "q=a", "q=a&limit=5", "q=a&q=b", "limit=1&limit=2&q=a&q=b", "q=a&zz=1", "aa=1&q=a&q=b", "q=%zz", "limit=%", "%zz=1", "zz=%zz",
 		"q=a&limit=5&limit=6&m=1", "Q=1&q=1", "q=1&limit=2&%7A=1", many.String(), "limit=1&limit=1&" + many.String(),
 		"q=" + strings.Repeat("x", 100) + "&" + strings.Repeat("y", 60) + "=1",
 	} {

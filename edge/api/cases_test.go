@@ -138,6 +138,20 @@ func cases(t *testing.T) []tcase {
 		tcase{name: "head 304", method: "HEAD", target: v + "claim.yaml?" + mq, header: map[string]string{"If-None-Match": etagOf(def.YAML)}, status: 304},
 	)
 
+	// The issues' words, literally (issues_test.go): issue 3's example page link turned into an API
+	// link by swapping "#" for "/api/v1/claim.yaml?" (issue 5), answered as
+	// "application/yaml; charset=utf-8"; issue 12's name without its org, answered as the most
+	// downloaded model of that repository name.
+	example := target.Default()
+	example.Model, example.MinTps, example.EfficiencyPct = "NousResearch/Llama-2-7b-chat-hf", 30, 60
+	qwen3 := target.Default()
+	qwen3.Model = "Qwen/Qwen3-8B"
+	cs = append(cs,
+		tcase{name: "issue 5: a page link swapped to an API link", target: v + "claim.yaml?m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60",
+			status: 200, ctype: "application/yaml; charset=utf-8", body: mustRender(t, example).YAML},
+		tcase{name: "issue 12: a name without its org", target: v + "claim.yaml?m=qwen3-8b", status: 200, ctype: api.TypeYAML, body: mustRender(t, qwen3).YAML},
+	)
+
 	// Models and version.
 	for _, m := range []struct {
 		name, query, q string

@@ -126,8 +126,8 @@
         const raw = node.value.trim();
         if (raw === "") continue;
         const n = Number(raw);
-        // A custom size of 0 is no size: the engine would say the hidden Model field is missing.
-        if (n === 0 && f.key === "paramsB") problems.push({ key: f.key, msg: refusal(f, raw) });
+        // No field's range holds 0, and the engine reads 0 as "not given" (ctx=0: the model's).
+        if (n === 0 && !/from 0\b/.test(f.def.allowed || "")) problems.push({ key: f.key, msg: refusal(f, raw) });
         else if (Number.isFinite(n)) target[f.key] = n;
         else problems.push({ key: f.key, msg: refusal(f, raw) });
         continue;

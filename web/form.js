@@ -54,7 +54,7 @@
       if (f.kind === "number") {
         if (d.max) node.max = String(d.max);
         if (d.min) node.min = String(d.min);
-        node.placeholder = d.default ? String(d.default) : d.derived || "";
+        node.placeholder = d.default ? String(d.default) : shortDerived(f);
       } else if (f.kind === "text" && f.key !== "model") {
         node.placeholder = d.derived || "";
         if (d.maxLength) node.maxLength = d.maxLength;
@@ -62,8 +62,20 @@
         addChoices(f, d.choices);
       }
       const hint = $(f.key + "-hint");
-      if (hint && f.key !== "model") hint.textContent = d.help.charAt(0).toUpperCase() + d.help.slice(1) + (d.range ? "; " + d.range : "") + ".";
+      // Not a select's range: the link's spelling ("1 or 0") of what it words ("yes: …").
+      const range = d.range && (f.kind === "number" || f.kind === "text") ? "; " + d.range : "";
+      const help = /^llmfit\b/.test(d.help) ? d.help : d.help.charAt(0).toUpperCase() + d.help.slice(1);
+      const empty = f.kind === "number" && d.derived && /[;,]/.test(d.derived) ? " Empty: " + d.derived + "." : "";
+      if (hint && f.key !== "model") hint.textContent = help + range + "." + empty;
     }
+  }
+
+  // An empty number field's placeholder, short enough for its box (the hint has the whole):
+  // "A; kv: B" by the sizing mode, "X, else Y" as Y in the custom group, else up to a comma.
+  function shortDerived(f) {
+    const d = f.def.derived || "", kv = d.split("; kv: "), other = d.split(", else ");
+    if (kv[1]) return sizingKV() ? kv[1] : kv[0];
+    return other[1] && input(f.key).closest("#custom-fields") ? other[1] : d.split(", ")[0];
   }
 
   // A select keeps the page's wording of the choices it names and gains the engine's others;
@@ -94,6 +106,7 @@
     $("custom-fields").hidden = !custom;
     $("catalog-fields").hidden = custom;
     for (const n of document.querySelectorAll(".kv-only")) n.hidden = !sizingKV();
+    for (const f of FIELDS) if (/; kv: /.test(f.def.derived)) input(f.key).placeholder = shortDerived(f);
   }
 
   function fieldActive(f) { return !input(f.key).closest("[hidden]"); }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -62,6 +64,58 @@ func TestZeroIsRefusedByItsField(t *testing.T) {
 		if got := form(); got != before {
 			t.Errorf("%s=0 and back: the form changed:\n got %s\nwant %s", f.id, got, before)
 		}
+	}
+	p.noProblems()
+}
+
+// What a form control shows fits its box: the placeholders of empty number fields (the engine's
+// "llmfit's 55; kv: the device family's calibrated efficiency" was cut off at "calibrat", Layers'
+// "the model's, else unknown" at 1280 px) and the chosen options ("no: a shared device gives its
+// default shar"), at 1280 and 390 px, in both sizing modes, for a catalog and a custom model. And
+// a select's hint does not end in the link's spelling of its choices ("; 1 or 0" beside a yes/no
+// select, "; llmfit, kv"), nor spell llmfit "Llmfit".
+func TestFormTextFitsItsBox(t *testing.T) {
+	s := serve(t)
+	for _, w := range []int64{1280, 390} {
+		p := newPage(t, s.URL, w, 900)
+		p.open(target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel })))
+		p.waitText("yaml", nonEmpty, "a claim")
+		for _, sizing := range []string{"", "kv"} {
+			for _, src := range []string{"catalog", "custom"} {
+				p.run(chromedp.Click("#source-"+src, chromedp.ByQuery))
+				p.eval(`(() => { const s = document.getElementById("sizing"); s.value = `+jsString(sizing)+`;
+					s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+				var over []string
+				p.eval(`(() => { const c = document.createElement("canvas").getContext("2d"), out = [];
+					for (const n of document.querySelectorAll("#form input:not([type=radio]), #form select")) {
+						if (!n.checkVisibility()) continue;
+						const cs = getComputedStyle(n); c.font = cs.font;
+						const text = n.tagName === "SELECT" ? (n.selectedOptions[0] || {}).text || "" : n.value || n.placeholder;
+						// a select's arrow takes about 20 px of its box
+						const room = n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (n.tagName === "SELECT" ? 20 : 0);
+						const need = c.measureText(text).width;
+						if (need > room) out.push(n.id + " " + JSON.stringify(text) + ": " + Math.round(need) + " px in " + Math.round(room));
+					}
+					return out; })()`, &over)
+				for _, o := range over {
+					t.Errorf("%d px, sizing %q, %s model: cut off: %s", w, sizing, src, o)
+				}
+			}
+		}
+	}
+	p := newPage(t, s.URL, 1280, 900)
+	p.open("")
+	p.waitText("yaml", nonEmpty, "the example")
+	for id, bad := range map[string]string{"capacityRequest-hint": "; 1 or 0.", "sizing-hint": "llmfit, kv.", "driver-hint": "any.", "capacityName-hint": "memory, qualified."} {
+		if h := p.text(id); strings.HasSuffix(h, bad) {
+			t.Errorf("#%s ends in the link's spelling of the choices: %q", id, h)
+		}
+	}
+	if h := p.text("sizing-hint"); !strings.HasPrefix(h, "llmfit's") {
+		t.Errorf("#sizing-hint: %q, want llmfit spelt lower-case", h)
+	}
+	if h := p.text("efficiencyPct-hint"); !strings.Contains(h, "llmfit's 55; kv: the device family's calibrated efficiency") {
+		t.Errorf("#efficiencyPct-hint: %q, want it to say what an empty field stands for", h)
 	}
 	p.noProblems()
 }

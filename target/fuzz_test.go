@@ -66,3 +66,51 @@ func checkFieldError(t *testing.T, frag string, err error) {
 		t.Fatalf("%q: an error about %q, no field", frag, fe.Field)
 	}
 }
+
+// FuzzRepairLink: the page reads every link through RepairLink. Any fragment is repaired
+// without a panic; each dropped part has a field error as the codec's; what is kept is a link
+// that reads back to the same target; and the kept target breaks no rule of the table about a
+// pair it kept (Validate's remaining error, if any, is about a field the link did not give or
+// whose pair was dropped: the model to choose, an architecture to complete).
+func FuzzRepairLink(f *testing.F) {
+	for _, s := range []string{"m=x&eff=500&tps=fast&zz=1&n=2&n=3", "#garbage", "m=x&p=7&tps=30", "p=7&L=32", "p=7&L=32&kvh=8&hd=128&sl=40",
+		"m=x&capn=qualified", "m=x&engine=llama.cpp&gmu=0.5", "m=x&name=Bad_Name&image=a%20b&dc=GPU", "p=7&ap=9", "v=2&m=x", "%zz&tps=%zz",
+		"m=x&ne=8&nept=9", "m=x&att=mla&klr=0", "p=1e-400&m=x", "m=" + strings.Repeat("%E6%A8%A1", 700)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, frag string) {
+		r := RepairLink(frag)
+		kept := map[string]bool{} // the keys of the pairs kept (a dropped pair is as if not given)
+		v, _ := readPairs(Permalink(r.Target), nil, nil)
+		for k := range v {
+			kept[k] = true
+		}
+		for _, d := range r.Dropped {
+			if d.Err == nil {
+				t.Fatalf("%q: a drop without an error", frag)
+			}
+			checkFieldError(t, frag, d.Err)
+		}
+		_ = r.Message()
+		back, err := ParsePermalink(Permalink(r.Target))
+		if err != nil || back != r.Target && !hasNaN(r.Target) {
+			t.Fatalf("%q: the kept target's link %q reads back as %+v, %v", frag, Permalink(r.Target), back, err)
+		}
+		if err := r.Target.Validate(); err != nil {
+			fe, _ := errors.AsType[*FieldError](err)
+			if f, ok := ByName(fe.Field); ok && kept[f.Key] && f.Name != "model" && f.Name != "paramsB" {
+				t.Fatalf("%q: kept %q, which still breaks a rule of a pair the link gave: %v", frag, Permalink(r.Target), err)
+			}
+		}
+	})
+}
+
+// hasNaN: a target with a NaN reads back unequal to itself.
+func hasNaN(t Target) bool {
+	for i := range Fields {
+		if f := &Fields[i]; f.Kind() == KindNumber && f.Get(&t) == "NaN" {
+			return true
+		}
+	}
+	return false
+}

@@ -469,7 +469,14 @@ func TestLookupAmbiguous(t *testing.T) {
 			total++
 		}
 	}
-	if amb.Total != total || len(amb.Matches) != 10 || amb.Matches[0] != Search("qwen", 1)[0].Name || !strings.Contains(err.Error(), "matches "+strconv.Itoa(total)+" models: ") ||
+	var top []string
+	for _, m := range Search("qwen", 10) {
+		top = append(top, m.Name)
+	}
+	if !slices.Equal(amb.Matches, top) {
+		t.Errorf("qwen lists %q; the type-ahead's ten are %q", amb.Matches, top)
+	}
+	if amb.Total != total || len(amb.Matches) != 10 || !strings.Contains(err.Error(), "matches "+strconv.Itoa(total)+" models: ") ||
 		!strings.HasSuffix(err.Error(), ", …; give the full name") {
 		t.Errorf("qwen: total %d (want %d), %d listed: %q", amb.Total, total, len(amb.Matches), err)
 	}

@@ -44,7 +44,7 @@ const maxListed = 10
 // publisher's slash ignoring case ("qwen3-8b" is Qwen/Qwen3-8B or unsloth/Qwen3-8B, not the 20
 // other names that contain it, such as nvidia/Qwen3-8B-NVFP4: the most downloaded of them,
 // Resolve), then a unique case-insensitive substring. Several matches are an *AmbiguousError
-// listing the ten most downloaded; none is a *NotFoundError suggesting the closest names.
+// listing the first ten the type-ahead lists for it; none is a *NotFoundError suggesting the closest names.
 //
 // It reads the names only and decodes the entries it weighs (see model).
 func Lookup(name string) (*Model, error) {
@@ -116,15 +116,37 @@ func byPopularity(idx []int) {
 	})
 }
 
-// ambiguous lists the ten most downloaded of the names a query matches (issue 12: "an
-// ambiguous link offers the top ten").
+// ambiguous lists the top ten of the names a query matches (issue 12: "an ambiguous link offers
+// the top ten"): the first ten the type-ahead lists for it (Search's order: exact, prefix, word
+// start, substring, each most downloaded first; every name Lookup matches is in those ranks,
+// ahead of Search's all-words rank), so the page can offer the type-ahead's own ten.
 func ambiguous(query string, idx []int) *AmbiguousError {
 	names := Names()
 	e := &AmbiguousError{Query: query, Total: len(idx)}
-	idx = slices.Clone(idx)
-	byPopularity(idx)
-	for _, i := range idx[:min(len(idx), maxListed)] {
-		e.Matches = append(e.Matches, names[i])
+	in := make(map[int]bool, len(idx))
+	for _, i := range idx {
+		in[i] = true
+	}
+	for _, i := range SearchIndexes(query, MaxSearchResults) {
+		if len(e.Matches) == maxListed {
+			break
+		}
+		if in[i] {
+			e.Matches = append(e.Matches, names[i])
+			delete(in, i)
+		}
+	}
+	if len(e.Matches) < min(len(idx), maxListed) { // not expected (Search ranks them all first); most downloaded then
+		rest := make([]int, 0, len(in))
+		for _, i := range idx {
+			if in[i] {
+				rest = append(rest, i)
+			}
+		}
+		byPopularity(rest)
+		for _, i := range rest[:min(len(rest), maxListed-len(e.Matches))] {
+			e.Matches = append(e.Matches, names[i])
+		}
 	}
 	return e
 }

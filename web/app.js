@@ -97,6 +97,7 @@
       const msg = errMessage(e);
       if (key) showFieldError(key, msg);
       showError(msg, key ? [key] : [], panelInput(e));
+      if (key === "model" && target.model) offerModels(target.model, seq);
       return e;
     }
     if (seq !== renderSeq) return null;
@@ -272,6 +273,33 @@
       summary.appendChild(el("p", null, "No claim yet: the form has an error (below, and by its field)."));
       $("output").hidden = true;
     }
+  }
+
+  // offerModels: a model name the engine cannot take (it matches several, or none) gets the
+  // type-ahead's first ten for it as buttons under the message, each picking that model. For an
+  // ambiguous name they are the ten the message lists (catalog.Lookup lists the type-ahead's
+  // order): issue 12, "an ambiguous link offers the top ten".
+  async function offerModels(q, seq) {
+    let list;
+    try {
+      list = await window.fitclaim.models(q, 10);
+    } catch (_) {
+      return;
+    }
+    if (seq !== renderSeq || !Array.isArray(list) || !list.length) return;
+    const offer = el("p", "model-offer");
+    offer.id = "model-offer";
+    offer.append(list.length === 1 ? "The catalog's closest model: " : "The catalog's first " + list.length + ": ");
+    list.forEach((m, i) => {
+      const btn = el("button", "btn link", m.name);
+      btn.type = "button";
+      btn.addEventListener("click", () => {
+        $("model").value = m.name;
+        rerender("commit");
+      });
+      offer.append(i ? ", " : "", btn);
+    });
+    $("result-error").append(offer);
   }
 
   function markStale(stale) {

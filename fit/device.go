@@ -33,6 +33,16 @@ func deviceField(name string) *target.Field {
 	return f
 }
 
+// checkDeviceNumber checks a device's memory or bandwidth; 0 is absent (0 means not given), and
+// "(got 0)" beside a field left empty misled.
+func checkDeviceNumber(name string, x float64) error {
+	f := deviceField(name)
+	if x == 0 {
+		return f.Err("missing: give " + f.Allowed())
+	}
+	return f.CheckNumber(x)
+}
+
 // UnifiedGPUShare is the share of unified memory the GPU may use: macOS's default GPU working-set
 // limit (recommendedMaxWorkingSetSize) is about 75 % of RAM, and the same share is assumed for
 // other unified-memory platforms (GB10, integrated GPUs), whose OS also needs its part. It is
@@ -62,10 +72,10 @@ func resolveDevice(d Device) (Device, string, error) {
 	if d.MemoryGiB == 0 && d.BandwidthGBs == 0 && d.Family == "" {
 		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give its memory, bandwidth and family")
 	}
-	if err := deviceField("memoryGiB").CheckNumber(d.MemoryGiB); err != nil {
+	if err := checkDeviceNumber("memoryGiB", d.MemoryGiB); err != nil {
 		return Device{}, "", err
 	}
-	if err := deviceField("bandwidthGBs").CheckNumber(d.BandwidthGBs); err != nil {
+	if err := checkDeviceNumber("bandwidthGBs", d.BandwidthGBs); err != nil {
 		return Device{}, "", err
 	}
 	f, ok := LookupFamily(d.Family)

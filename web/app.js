@@ -38,6 +38,11 @@
     return node && !node.closest("[hidden]") ? node : null;
   }
 
+  // A panel's own field is wrong: the message goes beside it too; else a panel's earlier one goes.
+  function panelProblem(e, msg) {
+    for (const panel of P.panels || []) if (panel.problem) panel.problem(e && panel.keys.includes(e.field) ? msg : "");
+  }
+
   function clearErrors() {
     clearFieldErrors();
     for (const node of document.querySelectorAll("[data-target-field][aria-invalid]")) {
@@ -78,6 +83,7 @@
 
     if (problems.length) {
       clearErrors();
+      panelProblem(null, "");
       for (const p of problems) showFieldError(p.key, p.msg);
       showError(problems.map((p) => p.msg).join("; "), problems.map((p) => p.key));
       return null;
@@ -96,6 +102,7 @@
       const key = fieldOf(e);
       const msg = errMessage(e);
       if (key) showFieldError(key, msg);
+      panelProblem(e, msg);
       showError(msg, key ? [key] : [], panelInput(e));
       if (key === "model" && target.model) offerModels(target.model, seq);
       return e;

@@ -152,6 +152,17 @@
     h.announce = false;
   }
 
+  // problem: the engine refused the target for this panel's field (msg), or for another ("").
+  function problem(msg) {
+    const err = $("hw-error");
+    setText(err, msg);
+    err.hidden = !msg;
+    if (!msg) return;
+    h.seq++; // an estimate on its way is of the last good target
+    setText($("hw-text"), "");
+    showFitting([]);
+  }
+
   function wire() {
     for (const id of ["hw-on", "hw-family", "hw-unified"]) {
       $(id).addEventListener("change", () => { readForm(); h.announce = true; P.rerender("commit"); });
@@ -182,5 +193,5 @@
     wire();
   }
   // keys: the target fields this panel owns (form.js does not keep them from a link for itself).
-  (P.panels || (P.panels = [])).push({ keys: ["on", "memoryGiB", "bandwidthGBs", "family", "unified"], fields, fromTarget, render });
+  (P.panels || (P.panels = [])).push({ keys: ["on", "memoryGiB", "bandwidthGBs", "family", "unified"], fields, fromTarget, render, problem });
 })();

@@ -119,3 +119,42 @@ func TestFormTextFitsItsBox(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// A device given by its numbers, mistyped: the message is right beside the panel's fields, for
+// the value now in the field, and goes when the field is fixed. Before, a -5 (refused with the
+// whole target) put its message only at the top of the claim, and the panel's box went on saying
+// what an earlier value had got ("(got 0)" after -5, 1e9, and for an emptied field); an emptied
+// field was "(got 0)" rather than missing.
+func TestHardwareFieldMessageBeside(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	good := targetWith(func(x *target.Target) {
+		x.Model = exampleModel
+		x.MemoryGiB, x.BandwidthGBs, x.Family = 24, 1008, "nvidia"
+	})
+	p.open(target.Permalink(good))
+	p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "24 GiB") }, "the estimate on the link's device")
+	for _, c := range []struct{ id, value, says string }{
+		{"hw-memory", "0", "Device memory (memoryGiB, memory): missing: give a decimal number greater than 0"},
+		{"hw-memory", "-5", "Device memory (memoryGiB, memory): must be a decimal number greater than 0 and at most 1048576 GiB (got -5)"},
+		{"hw-memory", "", "Device memory (memoryGiB, memory): missing"},
+		{"hw-memory", "24", ""},
+		{"hw-bandwidth", "-5", "Device bandwidth (bandwidthGBs, bandwidth): must be a decimal number greater than 0 and at most 1000000 GB/s (got -5)"},
+		{"hw-bandwidth", "", "Device bandwidth (bandwidthGBs, bandwidth): missing"},
+		{"hw-bandwidth", "1008", ""},
+	} {
+		p.setField(c.id, c.value)
+		if c.says == "" {
+			p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "24 GiB, 1008 GB/s") }, "the estimate again after "+c.id+" is fixed")
+			if p.visible("hw-error") {
+				t.Errorf("%s=%q: the panel still says %q", c.id, c.value, p.text("hw-error"))
+			}
+			continue
+		}
+		got := p.waitText("hw-error", func(s string) bool { return strings.HasPrefix(s, c.says) && p.visible("hw-error") }, fmt.Sprintf("the panel's message for %s=%q", c.id, c.value))
+		if strings.Contains(got, "(got 0)") {
+			t.Errorf("%s=%q: %q", c.id, c.value, got)
+		}
+	}
+	p.noProblems()
+}

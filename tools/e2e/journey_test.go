@@ -158,3 +158,24 @@ func TestHardwareFieldMessageBeside(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// The estimate on your hardware is sentences, and they wrap: in a box that scrolled sideways
+// (white-space: pre) the verdict's end ("but NVIDIA H200 SXM gives 140.40 GiB; at most 29505
+// tokens of context fit …") was out of sight, at 1280 px as at 390.
+func TestHardwareEstimateWraps(t *testing.T) {
+	s := serve(t)
+	tg := targetWith(func(x *target.Target) {
+		x.Model, x.Quant, x.MinTps, x.Sizing, x.Context, x.Sequences, x.Driver, x.On = "meta-llama/Llama-3.1-70B", "FP8", 30, "kv", 32768, 8, "nvidia", "nvidia-h200"
+	})
+	for _, w := range []int64{1280, 390} {
+		p := newPage(t, s.URL, w, 900)
+		p.open(target.Permalink(tg))
+		p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "does not fit") }, "the estimate")
+		var sizes []int
+		p.eval(`(() => { const n = document.getElementById("hw-out"); return [n.scrollWidth, n.clientWidth]; })()`, &sizes)
+		if len(sizes) != 2 || sizes[0] > sizes[1] {
+			t.Errorf("%d px: the estimate is %v px wide in a box of %v: part of it is out of sight", w, sizes[0], sizes[1])
+		}
+		p.noProblems()
+	}
+}

@@ -123,6 +123,18 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 	if !slices.Equal(ctr.Args, r.Args) {
 		t.Errorf("%s: args decoded %q, rendered %q", where, ctr.Args, r.Args)
 	}
+	if pod.EnableServiceLinks == nil || *pod.EnableServiceLinks {
+		t.Errorf("%s: service links are on: a Service named vllm in the namespace sets VLLM_PORT=tcp://…, which vLLM refuses", where)
+	}
+	flags := map[string]bool{}
+	for _, a := range ctr.Args {
+		if len(a) > 1 && a[0] == '-' && (a[1] < '0' || a[1] > '9') {
+			if flags[a] {
+				t.Errorf("%s: %s given twice (the engine keeps the last; the header explains one): %q", where, a, ctr.Args)
+			}
+			flags[a] = true
+		}
+	}
 	count := strconv.Itoa(max(1, tg.Count))
 	shm := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "shm" && v.EmptyDir != nil })
 	switch engine {
@@ -138,6 +150,64 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 			t.Errorf("%s: llama.cpp args %q, shm %v", where, ctr.Args, shm)
 		}
 	}
+}
+
+// deployVariantModels are the cases an SRE would deploy first: a dense 8B, a mixture of experts,
+// a checkpoint-quantized release (gpt-oss's MXFP4), an FP8 671B on 8 devices and a GGUF
+// repository (llama.cpp's).
+var deployVariantModels = []string{
+	"meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-30B-A3B-Instruct-2507", "openai/gpt-oss-120b",
+	"deepseek-ai/DeepSeek-V3", "unsloth/Llama-3.3-70B-Instruct-GGUF",
+}
+
+// Every deploy variant of those models, exhaustively: engine × driver × 1, 2, 8 devices ×
+// template off and on × both sizings. deploy always writes a template, so a target asking for
+// one gets the same bytes as one that does not; each output passes every check of
+// TestDeployConforms.
+func TestDeployEveryVariant(t *testing.T) {
+	checked := 0
+	for _, model := range deployVariantModels {
+		if m, err := catalog.Lookup(model); err != nil || m.Name != model {
+			t.Fatalf("%s is not in the catalog: %v", model, err)
+		}
+		for _, engine := range deploy.Engines() {
+			for _, driver := range fit.DriverNames() {
+				for _, count := range []int{1, 2, 8} {
+					for _, sizing := range []string{target.SizingLlmfit, target.SizingKV} {
+						tg := target.Default()
+						tg.Model, tg.Engine, tg.Driver, tg.Count, tg.Sizing = model, engine, driver, count, sizing
+						if sizing == target.SizingKV {
+							tg.Context, tg.Sequences = 8192, 4
+						}
+						off, errOff := deploy.Render(tg)
+						tg.Template = true
+						on, errOn := deploy.Render(tg)
+						if (errOff == nil) != (errOn == nil) || errOff != nil && errOff.Error() != errOn.Error() {
+							t.Errorf("%s: template off %v, on %v", target.Permalink(tg), errOff, errOn)
+							continue
+						}
+						if errOn != nil {
+							if _, cerr := claim.Render(tg); cerr == nil {
+								t.Errorf("%s: deploy refused a target claim renders: %v", target.Permalink(tg), errOn)
+							}
+							continue
+						}
+						if off.YAML != on.YAML {
+							t.Errorf("%s: template on changes the output", target.Permalink(tg))
+						}
+						tg.Template = false
+						checkWorkload(t, tg, engine, off)
+						tg.Template = true
+						checkWorkload(t, tg, engine, on)
+						checked += 2
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d deploy variants decoded, validated and cross-checked", checked)
+	readmeFigure(t, `every variant \(([0-9,]+) outputs`, checked)
+	confFigure(t, `every variant \(([0-9,]+) outputs`, checked)
 }
 
 // The validators are not vacuous: each mutation of a good output is refused.

@@ -144,7 +144,9 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 	h = append(h,
 		"probe:  readiness GET /health on port "+itoa(r.Port)+": the Service sends requests once the model is loaded; "+
 			"no liveness probe, so a long download is never restarted",
-		"env:    HF_TOKEN from Secret hf-token (key token) when it exists, for gated repositories")
+		"env:    HF_TOKEN from Secret hf-token (key token) when it exists, for gated repositories; "+
+			"enableServiceLinks false: no Service's variables in the container (a Service named vllm "+
+			"would set VLLM_PORT=tcp://…, which vLLM refuses to start with)")
 	if p.SHM {
 		h = append(h, "shm:    /dev/shm in memory: vLLM's "+itoa(b.Target.Count)+" tensor-parallel workers exchange tensors through it")
 	}
@@ -194,6 +196,10 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(4, "metadata:")
 	labels(6)
 	w.line(4, "spec:")
+	// Kubernetes sets {NAME}_PORT=tcp://IP:PORT in the container for every Service of the
+	// namespace (enableServiceLinks, on by default); a Service named vllm sets VLLM_PORT, which
+	// vLLM reads as its own port and refuses ("VLLM_PORT 'tcp://…' appears to be a URI", vllm/envs.py).
+	w.line(6, "enableServiceLinks: false")
 	w.line(6, "resourceClaims:")
 	w.line(8, "- name: "+claimRef)
 	w.line(10, "resourceClaimTemplateName: ", quote(r.Claim.Name))

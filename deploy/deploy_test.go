@@ -453,3 +453,23 @@ func TestIgnoredWarningNamesTheAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestNoServiceLinks: the pod spec turns Kubernetes' service links off. With them on (the
+// default) every Service of the namespace puts {NAME}_PORT=tcp://IP:PORT in the container's
+// environment, and a Service named vllm (ours with name vllm, or any other in the namespace)
+// sets VLLM_PORT, which vLLM reads as its own port: it stops with "VLLM_PORT 'tcp://…' appears
+// to be a URI. This may be caused by a Kubernetes service discovery issue" (vllm/envs.py,
+// get_vllm_port). llama.cpp's server reads LLAMA_ARG_* the same way.
+func TestNoServiceLinks(t *testing.T) {
+	for _, engine := range Engines() {
+		r := mustRender(t, "m=Qwen%2FQwen3-8B&drv=nvidia&n=2&name=vllm", with{Engine: engine})
+		pod := r.YAML[strings.Index(r.YAML, "kind: Deployment"):]
+		pod = pod[strings.Index(pod, "\n    spec:\n"):]
+		if !strings.HasPrefix(pod, "\n    spec:\n      enableServiceLinks: false\n") {
+			t.Errorf("%s: the pod spec does not turn service links off:\n%s", engine, pod[:min(len(pod), 200)])
+		}
+		if r.Name != "vllm" {
+			t.Errorf("%s: name %q, want vllm (the Service whose link would set VLLM_PORT)", engine, r.Name)
+		}
+	}
+}

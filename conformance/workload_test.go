@@ -142,12 +142,21 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 		if i := slices.Index(ctr.Args, "--tensor-parallel-size"); i < 0 || ctr.Args[i+1] != count {
 			t.Errorf("%s: --tensor-parallel-size is not %s: %q", where, count, ctr.Args)
 		}
+		if !slices.Equal(ctr.Command, []string{"vllm", "serve"}) {
+			t.Errorf("%s: vLLM's command %q, want vllm serve (an image's entrypoint may be a shell)", where, ctr.Command)
+		}
 		if shm != (tg.Count > 1) {
 			t.Errorf("%s: shm volume %v with %s devices", where, shm, count)
 		}
 	case target.EngineLlamaCpp:
-		if !slices.Contains(ctr.Args, "-ngl") || shm {
-			t.Errorf("%s: llama.cpp args %q, shm %v", where, ctr.Args, shm)
+		if !slices.Contains(ctr.Args, "-ngl") || shm || len(ctr.Command) > 0 {
+			t.Errorf("%s: llama.cpp command %q, args %q, shm %v", where, ctr.Command, ctr.Args, shm)
+		}
+		// llama.cpp keeps a quantized V cache only with flash attention (src/llama-context.cpp)
+		if i := slices.Index(ctr.Args, "--cache-type-v"); i >= 0 && ctr.Args[i+1] != "f16" {
+			if j := slices.Index(ctr.Args, "--flash-attn"); j < 0 || ctr.Args[j+1] != "on" {
+				t.Errorf("%s: --cache-type-v %s without --flash-attn on: %q", where, ctr.Args[i+1], ctr.Args)
+			}
 		}
 	}
 }
@@ -161,7 +170,8 @@ var deployVariantModels = []string{
 }
 
 // Every deploy variant of those models, exhaustively: engine × driver × 1, 2, 8 devices ×
-// template off and on × both sizings. deploy always writes a template, so a target asking for
+// template off and on × both sizings (kv with the engine's 1-byte KV cache: vLLM's fp8,
+// llama.cpp's q8_0). deploy always writes a template, so a target asking for
 // one gets the same bytes as one that does not; each output passes every check of
 // TestDeployConforms.
 func TestDeployEveryVariant(t *testing.T) {
@@ -176,8 +186,9 @@ func TestDeployEveryVariant(t *testing.T) {
 					for _, sizing := range []string{target.SizingLlmfit, target.SizingKV} {
 						tg := target.Default()
 						tg.Model, tg.Engine, tg.Driver, tg.Count, tg.Sizing = model, engine, driver, count, sizing
-						if sizing == target.SizingKV {
+						if sizing == target.SizingKV { // and the engine's 1-byte KV cache
 							tg.Context, tg.Sequences = 8192, 4
+							tg.KVCache = map[string]string{target.EngineVLLM: "fp8", target.EngineLlamaCpp: "q8_0"}[engine]
 						}
 						off, errOff := deploy.Render(tg)
 						tg.Template = true

@@ -206,6 +206,12 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(6, "containers:")
 	w.line(8, "- name: ", p.Name)
 	w.line(10, "image: ", quote(r.Image))
+	if len(p.Command) > 0 {
+		w.line(10, "command:")
+		for _, c := range p.Command {
+			w.line(12, "- ", quote(c))
+		}
+	}
 	w.line(10, "args:")
 	for _, a := range r.Args {
 		w.line(12, "- ", quote(a))

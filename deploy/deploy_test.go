@@ -98,13 +98,14 @@ func TestArgs(t *testing.T) {
 		starts: true, summary: "vLLM starts: 1 request of 2048 tokens at once",
 	}, {
 		// llama.cpp: one context pool of 8192 × 4 = 32,768 tokens shared by 4 slots; AMD → ROCm image.
+		// A q8_0 V cache needs flash attention: --flash-attn on (llama.cpp's on|off|auto form).
 		// The model's own format in kv mode is its release format, BF16 (fit.ReleaseFormat).
 		// Qwen/Qwen3-8B holds safetensors only: -hf names its GGUF re-upload unsloth/Qwen3-8B-GGUF.
 		name: "llama.cpp on AMD", link: "m=Qwen%2FQwen3-8B&s=kv&ctx=8192&seq=4&kv=q8_0&drv=amd",
 		o:     with{Engine: "llama.cpp"},
 		image: "ghcr.io/ggml-org/llama.cpp:server-rocm-b9603",
 		args: []string{"-hf", "unsloth/Qwen3-8B-GGUF:BF16", "--ctx-size", "32768", "--parallel", "4", "-ngl", "999",
-			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0"},
+			"--host", "0.0.0.0", "--port", "8080", "--cache-type-k", "q8_0", "--cache-type-v", "q8_0", "--flash-attn", "on"},
 		starts: true, summary: "llama.cpp starts: 4 slots of 8192 tokens",
 	}, {
 		// The image override replaces the pinned one and nothing else.
@@ -470,6 +471,26 @@ func TestNoServiceLinks(t *testing.T) {
 		}
 		if r.Name != "vllm" {
 			t.Errorf("%s: name %q, want vllm (the Service whose link would set VLLM_PORT)", engine, r.Name)
+		}
+	}
+}
+
+// TestVLLMCommand: the vLLM container's command is `vllm serve`, the pinned image's entrypoint,
+// written out: vLLM's ROCm build (docker/Dockerfile.rocm) ends in a stage with CMD /bin/bash and
+// no entrypoint, so an image given for AMD devices would run the first argument, "--model", as
+// its program. llama.cpp's server images all start llama-server: no command.
+func TestVLLMCommand(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		o    with
+		want string
+	}{
+		{"m=Qwen%2FQwen3-8B&drv=nvidia&q=BF16", with{}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"--model\"\n"},
+		{"m=Qwen%2FQwen3-8B&drv=amd&q=BF16", with{Image: "rocm/vllm:latest"}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"--model\"\n"},
+		{"m=Qwen%2FQwen3-8B&drv=amd", with{Engine: "llama.cpp"}, "          image: \"ghcr.io/ggml-org/llama.cpp:server-rocm-" + LlamaCppBuild + "\"\n          args:\n"},
+	} {
+		if y := mustRender(t, c.link, c.o).YAML; !strings.Contains(y, c.want) {
+			t.Errorf("%s %+v: no %q in\n%s", c.link, c.o, c.want, y)
 		}
 	}
 }

@@ -9,11 +9,12 @@ import (
 
 // container is the serving container an engine asks for.
 type container struct {
-	Name  string // the container's name (a DNS label)
-	Image string
-	Args  []string
-	Port  int  // where the OpenAI-compatible server listens; /health answers there
-	SHM   bool // mount a memory-backed /dev/shm (tensor-parallel workers talk through it)
+	Name    string // the container's name (a DNS label)
+	Image   string
+	Command []string // the container's command; none: the image's entrypoint
+	Args    []string
+	Port    int  // where the OpenAI-compatible server listens; /health answers there
+	SHM     bool // mount a memory-backed /dev/shm (tensor-parallel workers talk through it)
 }
 
 // plan is an engine's answer for a fit: the container, the header lines that explain its

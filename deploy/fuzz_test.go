@@ -43,9 +43,12 @@ func FuzzRender(f *testing.F) {
 		if err != nil || c.YAML != r.Claim.YAML {
 			t.Fatalf("%q: the claim differs from claim's template (%v)", link, err)
 		}
-		args := 0
+		args, inArgs := 0, false
 		for _, l := range strings.Split(docs[1], "\n") {
-			if strings.HasPrefix(l, "            - \"") {
+			if strings.HasPrefix(l, "          ") && !strings.HasPrefix(l, "            ") {
+				inArgs = l == "          args:" // the container's fields, at 10 spaces
+			}
+			if inArgs && strings.HasPrefix(l, "            - \"") {
 				args++
 			}
 			if l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, " ") && !strings.HasSuffix(l, ":") &&

@@ -36,8 +36,13 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 			": the slots share it), -ngl 999 = every layer on the "+plural(t.Count, "claimed device"))
 	switch b.KVCache {
 	case "q8_0", "q4_0":
-		p.Args = append(p.Args, "--cache-type-k", b.KVCache, "--cache-type-v", b.KVCache)
-		p.Explain = append(p.Explain, "kv:     --cache-type-k/-v "+b.KVCache+kvSizedAs(b, ""))
+		// llama.cpp keeps a quantized V cache only with flash attention: llama_init_from_model
+		// refuses it with flash attention off, and under the default --flash-attn auto the
+		// context throws "quantized V cache was requested, but this requires Flash Attention"
+		// when the device probe turns it off (src/llama-context.cpp); on says so outright.
+		p.Args = append(p.Args, "--cache-type-k", b.KVCache, "--cache-type-v", b.KVCache, "--flash-attn", "on")
+		p.Explain = append(p.Explain, "kv:     --cache-type-k/-v "+b.KVCache+kvSizedAs(b, ""),
+			"fa:     --flash-attn on: llama.cpp keeps a quantized V cache only with flash attention")
 	case "fp8":
 		p.Problems = append(p.Problems, "llama.cpp has no fp8 KV cache: set kvCache q8_0 (the same 1 byte per element), or engine vllm")
 	}

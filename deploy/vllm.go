@@ -5,13 +5,22 @@ import "github.com/fitclaim/fitclaim/fit"
 // vllmPort is where vLLM's OpenAI-compatible server listens by default.
 const vllmPort = 8000
 
-// vllmPlan writes vLLM's arguments from the fit. The model is passed with --model: the image's
-// entrypoint is `vllm serve`, and vLLM's Docker guide asks for --model there (a positional
-// model is silently replaced by the image's default).
+// vllmCommand is the container's command: `vllm serve`, the entrypoint of vLLM's own
+// vllm/vllm-openai images (docker/Dockerfile's vllm-openai stage), written out because the
+// Deployment's args are that command's: vLLM's ROCm build ends in a stage whose CMD is
+// /bin/bash and no entrypoint (docker/Dockerfile.rocm's final stage; only its vllm-openai stage
+// adds `vllm serve`), so a ROCm or XPU image given for the AMD or Intel driver would otherwise
+// run "--model" as its program and the pod would not start.
+var vllmCommand = []string{"vllm", "serve"}
+
+// vllmPlan writes vLLM's arguments from the fit. The model is passed with --model, as vLLM's
+// Docker guide writes it after the image: `vllm serve` moves it to the front as its positional
+// model and logs that --model "will be removed in a future version" (FlexibleArgumentParser.
+// parse_args, vllm/utils/argparse_utils.py); a newer pinned image should pass it positionally.
 func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) plan {
 	t := &b.Target
 	bud, budgetLines, batched := vllmBudget(b, matches)
-	p := plan{container: container{Name: "vllm", Image: image, Port: vllmPort, SHM: t.Count > 1}}
+	p := plan{container: container{Name: "vllm", Image: image, Command: vllmCommand, Port: vllmPort, SHM: t.Count > 1}}
 	u := utilization(t, &bud)
 	seqsWhy, uWhy := " = the sequences", " = the share of each device vLLM may use"
 	if seqsAsked {
@@ -29,7 +38,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 	}
 	p.Args = append(p.Args, batched...)
 	p.Explain = append(p.Explain,
-		"engine: vLLM "+VLLMVersion+" serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
+		"engine: vLLM "+VLLMVersion+" (command vllm serve, whatever the image's entrypoint) serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
 			" = the claimed devices, --max-model-len "+itoa(bud.MaxModelLen)+" = the context, --max-num-seqs "+itoa(bud.MaxNumSeqs)+
 			seqsWhy+", --gpu-memory-utilization "+u+uWhy)
 	// blocking reasons come first: the summary names the first of them.

@@ -140,10 +140,14 @@ func Text(e fit.Estimate) string {
 	if e.Count > 1 && !b.LayersInTurn(e.Count) {
 		read = " GB read per token by each device at "
 	}
-	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (calibrated: " +
+	calibrated, family := "calibrated: ", " GB/s for the "+e.Device.Family+" family, "
+	if b.EfficiencyGiven {
+		calibrated, family = "", " GB/s (efficiencyPct), "
+	}
+	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (" + calibrated +
 		strconv.FormatFloat(e.ReadBytesPerDevice/1e9, 'f', 2, 64) + read +
 		strconv.FormatFloat(e.Efficiency*100, 'f', 1, 64) + " % of " + strconv.FormatFloat(e.Device.BandwidthGBs, 'f', -1, 64) +
-		" GB/s for the " + e.Device.Family + " family, " + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token" +
+		family + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token" +
 		moeOverheadText(b))
 	if e.CommSeconds > 0 {
 		s.WriteString(", " + strconv.FormatFloat(e.CommSeconds*1e3, 'f', 2, 64) + " ms between devices, not calibrated")

@@ -113,6 +113,9 @@ func (e *Estimate) judge(b *Bounds, dev Device, name string, sequences bool) {
 
 	fam, _ := LookupFamily(dev.Family)
 	e.Efficiency = fam.Efficiency
+	if b.EfficiencyGiven { // given, it overrides the family's here as in the claim's speeds (kvSpeed)
+		e.Efficiency = float64(b.Target.EfficiencyPct) / 100
+	}
 	e.OverheadSeconds = b.SpeedOverheadSeconds
 	if n > 1 {
 		e.CommSeconds = CommSecondsPerExtraDevice * float64(n-1)

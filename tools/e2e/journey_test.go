@@ -179,3 +179,34 @@ func TestHardwareEstimateWraps(t *testing.T) {
 		p.noProblems()
 	}
 }
+
+// The panel's speed on a device and the table's Est. tok/s for the same device are one figure:
+// a Bandwidth efficiency given in kv mode overrides the family's calibrated one in both (before,
+// eff=60 on an H100 SXM: the table said 103.3 tok/s, the panel 128.5 at the calibrated 79.4 %),
+// and after an edit of the field both follow.
+func TestHardwareSpeedFollowsEfficiency(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := targetWith(func(x *target.Target) {
+		x.Model, x.Quant, x.Sizing, x.Context, x.Driver, x.EfficiencyPct, x.On = exampleModel, "BF16", "kv", 4096, "nvidia", 60, "nvidia-h100-sxm"
+	})
+	p.open(target.Permalink(tg))
+	speeds := func() (panel, row string) {
+		var got []string
+		p.eval(`(() => { const m = /speed: ([0-9.]+) tokens/.exec(document.getElementById("hw-text").textContent);
+			const r = Array.from(document.querySelectorAll("#matches tr")).find((tr) => /H100 SXM/.test(tr.children[0].textContent));
+			return [m ? m[1] : "", r ? r.children[2].textContent : ""]; })()`, &got)
+		return got[0], got[1]
+	}
+	for _, eff := range []string{"60", "70"} {
+		if eff != "60" {
+			p.setField("efficiencyPct", eff)
+		}
+		p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "at "+eff+".0 % of 3350 GB/s") }, "the panel's speed at "+eff+" %")
+		panel, row := speeds()
+		if panel == "" || panel != row {
+			t.Errorf("eff=%s: the panel says %q tok/s on the H100 SXM, the table %q", eff, panel, row)
+		}
+	}
+	p.noProblems()
+}

@@ -138,6 +138,8 @@
     if (!$("panel-deploy")) return;
     fromLink(); // now: by the tab's first showing the address may hold a later edit
     $("deploy-engine").addEventListener("change", update);
+    // The engine chosen is the link's (the address holds what is shown) and sizes the claim too.
+    $("deploy-engine").addEventListener("change", () => { P.form.carry("engine", $("deploy-engine").value); P.rerender("commit"); });
     let typing = 0;
     $("deploy-image").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(update, 300); });
     $("deploy-copy").addEventListener("click", () => copy(st.yaml, "Deployment YAML"));

@@ -39,6 +39,7 @@
   const MODEL_OWN = new Set(readTable().filter((f) => /^the model's/.test(f.derived || "")).map((f) => f.name));
   let carriedModel = "";
   function carriedFields() { return Object.assign({}, carried); }
+  function carry(key, value) { if (value) carried[key] = value; else delete carried[key]; } // deploy.js's engine
   function isPanelField(key) {
     return (P.panels || []).some((panel) => Array.isArray(panel.keys) && panel.keys.includes(key));
   }
@@ -238,6 +239,6 @@
     err.hidden = false;
   }
 
-  P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields, carriedFields,
+  P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields, carriedFields, carry,
     labelForm, fieldOf, clearFieldErrors, showFieldError, table: readTable };
 })();

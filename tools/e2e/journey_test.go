@@ -210,3 +210,41 @@ func TestHardwareSpeedFollowsEfficiency(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// The serving engine chosen in the Deployment tab is in the address, as README promises of
+// everything shown ("the address bar always holds the permalink of what you see"), so the link
+// shared opens the same Deployment; and, the link's engine sizing the claim, the Claim tab's
+// claim is then sized for that engine too. Before, the choice changed nothing in the address:
+// the link opened on vLLM, and a claim tab sized for llama.cpp's reserve (149 Gi for Llama-3.1-70B
+// FP8 at 32k × 8) sat beside a vLLM Deployment whose template asked 165 Gi.
+func TestDeploymentEngineInAddress(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := targetWith(func(x *target.Target) {
+		x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-8B", target.SizingKV, 4096, 2, "nvidia"
+	})
+	p.open(target.Permalink(tg))
+	p.waitText("yaml", nonEmpty, "a claim")
+	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+	p.waitText("deploy-yaml", nonEmpty, "the Deployment")
+	for _, engine := range []string{"llama.cpp", "vllm"} {
+		p.eval(`(() => { const s = document.getElementById("deploy-engine"); s.value = `+jsString(engine)+`;
+			s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+		want := tg
+		want.Engine = engine
+		claim, dep := render(t, want), deployed(t, want)
+		p.waitText("deploy-yaml", func(s string) bool { return s == dep.YAML }, "the "+engine+" Deployment")
+		p.waitText("yaml", func(s string) bool { return s == claim.YAML }, "the claim sized for "+engine)
+		if got, w := p.fragment(), target.Permalink(want); got != w {
+			t.Errorf("%s chosen: the address is #%s, want #%s", engine, got, w)
+			continue
+		}
+		q := p.newTab(1280, 1000)
+		q.open(p.fragment())
+		q.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+		q.waitText("deploy-yaml", func(s string) bool { return s == dep.YAML }, "the shared link's "+engine+" Deployment")
+		q.waitText("yaml", func(s string) bool { return s == claim.YAML }, "the shared link's claim")
+		q.noProblems()
+	}
+	p.noProblems()
+}

@@ -135,6 +135,10 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 			flags[a] = true
 		}
 	}
+	cache := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "cache" && v.EmptyDir != nil && v.EmptyDir.Medium == "" })
+	if !cache || !slices.ContainsFunc(ctr.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == "cache" && m.MountPath == "/root/.cache" }) {
+		t.Errorf("%s: no emptyDir cache at /root/.cache: a restarted container downloads the weights again", where)
+	}
 	count := strconv.Itoa(max(1, tg.Count))
 	shm := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "shm" && v.EmptyDir != nil })
 	switch engine {

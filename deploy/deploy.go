@@ -27,6 +27,12 @@ type Result struct {
 	Query    string // the API query (GET /api/v1/deploy.yaml?…) that gives these bytes
 }
 
+// cacheDir is where both engines' images download to, as root: vLLM through huggingface_hub
+// ($HOME/.cache/huggingface, HF_HOME's default), llama.cpp's -hf ($HOME/.cache/llama.cpp, or
+// the Hugging Face cache in newer builds). In the container's own layer a download is lost when
+// the container restarts (DeepSeek-V3 is ~690 GB); an emptyDir keeps it for the pod's life.
+const cacheDir = "/root/.cache"
+
 // claimRef is the name the pod spec gives its claim, and the container's reference to it.
 const claimRef = "gpus"
 
@@ -147,6 +153,8 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 		"env:    HF_TOKEN from Secret hf-token (key token) when it exists, for gated repositories; "+
 			"enableServiceLinks false: no Service's variables in the container (a Service named vllm "+
 			"would set VLLM_PORT=tcp://…, which vLLM refuses to start with)")
+	h = append(h, "cache:  "+cacheDir+" in an emptyDir: a restarted container keeps what it downloaded (the weights, "+
+		"under huggingface/ or llama.cpp/) instead of downloading it again; it lives as long as the pod, on its node's disk")
 	if p.SHM {
 		h = append(h, "shm:    /dev/shm in memory: vLLM's "+itoa(b.Target.Count)+" tensor-parallel workers exchange tensors through it")
 	}
@@ -235,11 +243,17 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(10, "resources:")
 	w.line(12, "claims:")
 	w.line(14, "- name: "+claimRef)
+	w.line(10, "volumeMounts:")
+	w.line(12, "- name: cache")
+	w.line(14, "mountPath: "+cacheDir)
 	if p.SHM {
-		w.line(10, "volumeMounts:")
 		w.line(12, "- name: shm")
 		w.line(14, "mountPath: /dev/shm")
-		w.line(6, "volumes:")
+	}
+	w.line(6, "volumes:")
+	w.line(8, "- name: cache")
+	w.line(10, "emptyDir: {}")
+	if p.SHM {
 		w.line(8, "- name: shm")
 		w.line(10, "emptyDir:")
 		w.line(12, "medium: Memory")

@@ -494,3 +494,28 @@ func TestVLLMCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheVolume: both engines download into /root/.cache (vLLM's huggingface_hub, llama.cpp's
+// -hf), which the pod keeps in an emptyDir, so a container that restarts (an out-of-memory kill,
+// a crash while capturing graphs) finds the weights it downloaded instead of fetching them again.
+func TestCacheVolume(t *testing.T) {
+	for _, c := range []struct {
+		link string
+		o    with
+	}{
+		{"m=Qwen%2FQwen3-8B&drv=nvidia&q=BF16", with{}},
+		{"m=Qwen%2FQwen3-8B&drv=nvidia&q=BF16&n=2", with{}},
+		{"m=Qwen%2FQwen3-8B&drv=amd&n=2", with{Engine: "llama.cpp"}},
+	} {
+		y := mustRender(t, c.link, c.o).YAML
+		for _, want := range []string{
+			"          volumeMounts:\n            - name: cache\n              mountPath: /root/.cache\n",
+			"      volumes:\n        - name: cache\n          emptyDir: {}\n",
+			"# cache:  /root/.cache in an emptyDir",
+		} {
+			if !strings.Contains(y, want) {
+				t.Errorf("%s %+v: no %q in\n%s", c.link, c.o, want, y)
+			}
+		}
+	}
+}

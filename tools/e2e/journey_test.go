@@ -248,3 +248,22 @@ func TestDeploymentEngineInAddress(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// In llmfit mode the hardware panel's estimate is of another size than the claim (README's
+// example link: the claim Q4_K_M ≈ 3.9 GB, the panel BF16, 15.06 GiB): fit.EstimateOn always
+// sizes as kv mode does. The panel says so, where it said nothing and the two looked at odds.
+func TestHardwarePanelSaysHowItSizes(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	p.open("m=NousResearch%2FLlama-2-7b-chat-hf&tps=30&eff=60&on=nvidia-h100-sxm")
+	p.waitText("hw-text", func(s string) bool { return strings.Contains(s, "(BF16,") }, "the panel's estimate, in the model's own format")
+	if y := p.text("yaml"); !strings.Contains(y, "Q4_K_M") {
+		t.Fatalf("the claim is not llmfit's Q4_K_M any more; this test's example is stale")
+	}
+	var hint string
+	p.eval(`document.querySelector("#hardware > .hint").textContent`, &hint)
+	if !strings.Contains(hint, "Sized as kv mode sizes, in either mode") {
+		t.Errorf("the panel's hint %q does not say the estimate is sized as kv mode sizes", hint)
+	}
+	p.noProblems()
+}

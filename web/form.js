@@ -72,11 +72,12 @@
   }
 
   // An empty number field's placeholder, short enough for its box (the hint has the whole):
-  // "A; kv: B" by the sizing mode, "X, else Y" as Y in the custom group, else up to a comma.
+  // "A; kv: B" by the sizing mode, "X, else Y" as Y in the custom group, else up to a comma;
+  // past 24 characters, its last two words ("calibrated efficiency").
   function shortDerived(f) {
     const d = f.def.derived || "", kv = d.split("; kv: "), other = d.split(", else ");
-    if (kv[1]) return sizingKV() ? kv[1] : kv[0];
-    return other[1] && input(f.key).closest("#custom-fields") ? other[1] : d.split(", ")[0];
+    const s = kv[1] ? (sizingKV() ? kv[1] : kv[0]) : other[1] && input(f.key).closest("#custom-fields") ? other[1] : d.split(", ")[0];
+    return s.length > 24 ? s.split(" ").slice(-2).join(" ") : s;
   }
 
   // A select keeps the page's wording of the choices it names and gains the engine's others;

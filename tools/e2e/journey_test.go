@@ -90,9 +90,11 @@ func TestFormTextFitsItsBox(t *testing.T) {
 					for (const n of document.querySelectorAll("#form input:not([type=radio]), #form select")) {
 						if (!n.checkVisibility()) continue;
 						const cs = getComputedStyle(n); c.font = cs.font;
-						const text = n.tagName === "SELECT" ? (n.selectedOptions[0] || {}).text || "" : n.value || n.placeholder;
-						// a select's arrow takes about 20 px of its box
-						const room = n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (n.tagName === "SELECT" ? 20 : 0);
+						const select = n.tagName === "SELECT";
+						const text = select ? (n.selectedOptions[0] || {}).text || "" : n.value || n.placeholder;
+						// a select's arrow, and a number input's spin buttons (Chromium keeps their
+						// room even when hidden), take about 20 px of the box
+						const room = n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (select || n.type === "number" ? 20 : 0);
 						const need = c.measureText(text).width;
 						if (need > room) out.push(n.id + " " + JSON.stringify(text) + ": " + Math.round(need) + " px in " + Math.round(room));
 					}

@@ -4,22 +4,17 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/tools/internal/gowasm"
 )
 
 // goWasm builds a small Go program for GOOS=js GOARCH=wasm with the site's flags: a real
 // module from the Go release the site is built with, with the runtime's many small segments.
 func goWasm(t *testing.T) []byte {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds a Go wasm")
-	}
-	dir := t.TempDir()
-	src := `package main
+	return gowasm.Build(t, `package main
 
 import (
 	"fmt"
@@ -38,25 +33,7 @@ func main() {
 	sort.Strings(ks)
 	fmt.Fprintln(os.Stdout, strings.Join(ks, ","))
 }
-`
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module wasmdatatest\n\ngo 1.21\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "m.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+`)
 }
 
 // otherSections returns the raw bytes of every section but the data section, in order.

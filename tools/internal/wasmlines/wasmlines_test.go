@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/tools/internal/gowasm"
 	"github.com/fitclaim/fitclaim/tools/internal/wasmdata"
 	"github.com/fitclaim/fitclaim/tools/internal/wasmlines"
 )
@@ -95,27 +96,7 @@ func printStack(n int) {
 
 func build(t *testing.T) []byte {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds a Go wasm")
-	}
-	dir := t.TempDir()
-	for name, text := range map[string]string{"main.go": program, "go.mod": "module linestest\n\ngo 1.21\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out := filepath.Join(dir, "m.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return gowasm.Build(t, program)
 }
 
 // run runs a js/wasm module under Node with Go's own glue and returns what it printed.

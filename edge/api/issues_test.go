@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -75,11 +76,7 @@ func TestIssue5Routes(t *testing.T) {
 		t.Fatalf("models: %d %v %s", rec.Code, err, rec.Body)
 	}
 	for _, m := range models {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		if !slices.Equal(keys, []string{"contextLength", "moe", "name", "paramsB", "quant"}) {
 			t.Errorf("models: keys %v", keys)
 		}

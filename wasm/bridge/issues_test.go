@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -28,11 +29,7 @@ func TestIssue3Bridge(t *testing.T) {
 		t.Fatalf("models: %v %v", err, models)
 	}
 	for _, m := range models {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		if !slices.Equal(keys, []string{"contextLength", "moe", "name", "paramsB", "quant"}) {
 			t.Errorf("a model's keys: %v", keys)
 		}

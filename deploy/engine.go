@@ -51,6 +51,26 @@ func vendorNote(b *fit.Bounds, engine string) string {
 	return ""
 }
 
+// anyVendorNote is the risk of a pinned image (the engines' CUDA builds) under a driver whose class
+// names no vendor: the llmfit.ai class (driver llmfit, and the first alternative of driver any)
+// publishes no vendor attribute, so the claim may be given an AMD or Intel device, where the CUDA
+// build stops at CUDA's initialisation. Not a refusal: the device may well be NVIDIA's. An image
+// given is taken at its word, as vendorNote's is.
+func anyVendorNote(b *fit.Bounds, engine string) string {
+	var class string
+	switch b.Target.Driver {
+	case fit.DriverLlmfit:
+		class = "the claim's class, llmfit.ai, names no vendor"
+	case fit.DriverAny:
+		class = "the claim's first alternative, the llmfit.ai class, names no vendor"
+	default:
+		return ""
+	}
+	return "the " + engine + " image is its CUDA build and " + class + ", so the claim may get an AMD or Intel device, " +
+		"where that build does not run: set driver to your devices' vendor (nvidia; amd or intel with their build as image), " +
+		"or set image to the build for your devices"
+}
+
 // kvSizedAs is what the header's kv line says of the claim beside the engine's KV-cache flag:
 // the claim was sized for that cache in sizing kv; in llmfit's sizing it holds no KV cache at
 // all (the line said "as the claim was sized" there too).

@@ -59,6 +59,9 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 	default:
 		p.Explain = append(p.Explain, "weights: -hf downloads the "+b.Quant+" GGUF file of "+repo)
 	}
+	if n := anyVendorNote(b, "llama.cpp"); n != "" && image == llamaCppImage(t.Driver) {
+		p.Problems = append(p.Problems, n) // after the blocking ones: the summary names the first
+	}
 	p.Starts = formatOK && hasGGUF && b.KVCache != "fp8"
 	if p.Starts {
 		p.Summary = "llama.cpp starts: " + plural(t.Sequences, "slot") + " of " + itoa(b.ContextTokens) + " tokens"

@@ -80,6 +80,9 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		// image given for the vendor is taken at its word
 		blocking = append([]string{n}, blocking...)
 	}
+	if n := anyVendorNote(b, "vLLM"); n != "" && image == VLLMImage {
+		notes = append(notes, n)
+	}
 	if n := bf16Note(b, matches); n != "" {
 		notes = append(notes, n)
 	}

@@ -466,7 +466,7 @@
         });
       } else {
         node.addEventListener("input", () => rerender("typing"));
-        node.addEventListener("change", () => { state.typing = false; }); // the edit is done
+        node.addEventListener("change", () => { state.typing = false; P.form.settleZero(f.key); }); // the edit is done
       }
     }
     for (const r of document.querySelectorAll('input[name="source"]')) {

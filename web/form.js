@@ -66,7 +66,7 @@
       // Not a select's range: the link's spelling ("1 or 0") of what it words ("yes: …").
       const range = d.range && (f.kind === "number" || f.kind === "text") ? "; " + d.range : "";
       const help = /^llmfit\b/.test(d.help) ? d.help : d.help.charAt(0).toUpperCase() + d.help.slice(1);
-      const empty = f.kind === "number" && d.derived && /[;,]/.test(d.derived) ? " Empty: " + d.derived + "." : "";
+      const empty = f.kind === "number" && d.derived && /[;,]/.test(d.derived) ? (d.zeroMeansDerived ? " Empty or 0: " : " Empty: ") + d.derived + "." : "";
       if (hint && f.key !== "model") hint.textContent = help + range + "." + empty;
     }
   }
@@ -141,7 +141,10 @@
         const raw = node.value.trim();
         if (raw === "") continue;
         const n = Number(raw);
-        // No field's range holds 0, and the engine reads 0 as "not given" (ctx=0: the model's).
+        // One rule for a 0, the table's: where a link's, a flag's and the API's 0 means the field
+        // left out ("absent or 0: the model's"), a typed 0 is the empty field (and is emptied when
+        // the edit is done, settleZero); elsewhere no range holds it (tps, seq, eff) and it is refused.
+        if (n === 0 && zeroIsEmpty(f)) continue;
         if (n === 0 && !/from 0\b/.test(f.def.allowed || "")) problems.push({ key: f.key, msg: refusal(f, raw) });
         else if (Number.isFinite(n)) target[f.key] = n;
         else problems.push({ key: f.key, msg: refusal(f, raw) });
@@ -204,8 +207,31 @@
     }
   }
 
+  // settleZero: a finished edit that left a 0 where 0 is the empty field empties the field, so
+  // the form shows what is sized (its placeholder: the model's, all of them) and what a link of
+  // it reopens, and says so beside it until the field holds something else.
+  const zeroed = new Set();
+  // A custom size's 0 (derived "none": no model at all) stays refused by its field, as the link
+  // p=0 without a model is refused: the custom size must be given.
+  function zeroIsEmpty(f) { return f.def.zeroMeansDerived === true && f.def.derived !== "none"; }
+  function settleZero(key) {
+    const f = BY_KEY.get(key), node = input(key);
+    if (!f || f.kind !== "number" || !zeroIsEmpty(f) || node.value.trim() === "" || Number(node.value) !== 0) return;
+    node.value = "";
+    zeroed.add(key);
+    if (node.getAttribute("aria-invalid") !== "true") showZeroNote(f); // the engine's word on the empty field comes first
+  }
+  function showZeroNote(f) {
+    const err = $(f.key + "-err");
+    if (!err) return;
+    err.textContent = "0 is the empty field here, as " + f.pk + "=0 is in a link: " + f.def.derived + ".";
+    err.classList.add("note");
+    err.hidden = false;
+  }
+
   function resetFields(keepModel) {
     carried = {};
+    zeroed.clear();
     for (const f of FIELDS) {
       if (keepModel && (f.key === "model")) continue;
       const node = input(f.key);
@@ -226,8 +252,10 @@
     for (const f of FIELDS) {
       const node = input(f.key);
       if (node.hasAttribute("aria-invalid")) node.removeAttribute("aria-invalid");
+      if (zeroed.has(f.key) && node.value === "") { showZeroNote(f); continue; }
+      zeroed.delete(f.key);
       const err = $(f.key + "-err");
-      if (err && (!err.hidden || err.firstChild)) { err.hidden = true; err.textContent = ""; }
+      if (err && (!err.hidden || err.firstChild)) { err.hidden = true; err.textContent = ""; err.classList.remove("note"); }
     }
   }
 
@@ -236,10 +264,11 @@
     const err = $(key + "-err");
     if (!node || !err) return;
     node.setAttribute("aria-invalid", "true");
+    err.classList.remove("note");
     err.textContent = msg;
     err.hidden = false;
   }
 
   P.form = { FIELDS, BY_KEY, input, source, setSource, syncVisibility, readTarget, fillForm, resetFields, carriedFields, carry,
-    labelForm, fieldOf, clearFieldErrors, showFieldError, table: readTable };
+    labelForm, fieldOf, clearFieldErrors, showFieldError, settleZero, table: readTable };
 })();

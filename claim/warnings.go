@@ -102,7 +102,7 @@ func IgnoredBySizing(t *target.Target) string {
 	names := ""
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		if !f.KVOnly || f.Same(t, &def) || f.Fold && strings.EqualFold(f.Get(t), f.Get(&def)) {
+		if !f.KVOnly || f.Same(t, &def) || f.Canonical(f.Get(t)) == f.Get(&def) {
 			continue
 		}
 		if names != "" {

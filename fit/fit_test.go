@@ -138,7 +138,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) { t.EfficiencyPct = -5 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -5)"},
 		{func(t *target.Target) { t.EfficiencyPct = 101 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 101)"},
 		{func(t *target.Target) { t.EfficiencyPct = -55 }, "Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got -55)"},
-		{func(t *target.Target) { t.Sizing = "KV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KV")`},
+		{func(t *target.Target) { t.Sizing = "KVV" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "KVV")`},
 		{func(t *target.Target) { t.Sizing = "" }, `Sizing mode (sizing, s): must be one of llmfit, kv (got "")`},
 		{func(t *target.Target) { t.Context = -1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got -1)"},
 		{func(t *target.Target) { t.Context = 1<<24 + 1 }, "Context (context, ctx): must be a whole number from 1 to 16777216 tokens (got 16777217)"},
@@ -157,7 +157,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
 		{func(t *target.Target) { t.ParamsB = 100001 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got 100001)"},
 		{func(t *target.Target) { t.Model, t.Layers = "NousResearch/Llama-2-7b-chat-hf", 1001 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
-		{func(t *target.Target) { t.Model, t.Attention = "NousResearch/Llama-2-7b-chat-hf", "GQA" }, `Attention kind (attention, att): must be one of gqa, mha, mqa, mla, hybrid, csa (got "GQA")`},
+		{func(t *target.Target) { t.Model, t.Attention = "NousResearch/Llama-2-7b-chat-hf", "GQA2" }, `Attention kind (attention, att): must be one of gqa, mha, mqa, mla, hybrid, csa (got "GQA2")`},
 		{func(t *target.Target) { t.Model, t.Layers, t.SlidingLayers = "NousResearch/Llama-2-7b-chat-hf", 32, 33 }, "Sliding-window layers (slidingLayers, sl): must be at most Layers (32) (got 33)"},
 		{func(t *target.Target) { t.Model, t.SlidingWindow = "NousResearch/Llama-2-7b-chat-hf", -1 }, "Sliding window (slidingWindow, sw): must be a whole number from 1 to 16777216 tokens (got -1)"},
 		{func(t *target.Target) {

@@ -2,6 +2,7 @@ package target
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +35,7 @@ type Field struct {
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the
 	// default; for a string, "") passes and means Derived. Strings: at most MaxLen characters and, when Choices is set
-	// and Open is not, one of Choices (ignoring case when Fold).
+	// and Open is not, one of Choices (in any case when no two differ only by case: FoldsCase).
 	Min, Max float64
 	ZeroOK   bool
 	// ZeroAbsent: with ZeroOK, 0 means only "not given"; a 0 given in a link, a flag or the
@@ -44,7 +45,6 @@ type Field struct {
 	MaxLen     int
 	Choices    func() []string
 	Open       bool // Choices are the usual values; package fit accepts others it knows
-	Fold       bool
 	// Aliases are other spellings of a choice, each read as the choice it names (ignoring case):
 	// the value is then that choice everywhere, links and JSON included.
 	Aliases [][2]string
@@ -234,10 +234,49 @@ func (f *Field) Set(t *Target, v string) error {
 					break
 				}
 			}
+			v = f.Canonical(v)
 		}
 		*f.str(t) = v
 	}
 	return nil
+}
+
+// FoldsCase says the field's choices are read in any case: it has choices and no two of them
+// differ only by case. One rule for every choice field, on every surface (links, the API, flags,
+// the bridge): `s=KV`, `drv=NVIDIA`, `--engine VLLM` are the choice they spell, as `kv=FP8` and
+// `q=q4_k_m` were.
+func (f *Field) FoldsCase() bool {
+	if f.Choices == nil {
+		return false
+	}
+	c := f.Choices()
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			if strings.EqualFold(c[i], c[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Canonical is v as the field's choices spell it when v is one of them in another case and the
+// field FoldsCase ("KV" is "kv"); else v. A value given so reads back, and is written in links
+// and JSON, as the choice.
+func (f *Field) Canonical(v string) string {
+	if f.Choices == nil {
+		return v
+	}
+	c := f.Choices()
+	if slices.Contains(c, v) {
+		return v // most values: no folding to do
+	}
+	for _, choice := range c {
+		if strings.EqualFold(choice, v) && f.FoldsCase() {
+			return choice
+		}
+	}
+	return v
 }
 
 // ParseWhole reads a whole number as a link, a flag or the API spells it: decimal, in any

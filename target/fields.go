@@ -64,7 +64,7 @@ var Fields = []Field{
 		integer: func(t *Target) *int { return &t.Sequences }},
 	// bf16: issue 11 names the 16-bit cache "fp16/bf16"; both are 2 bytes an element, and the
 	// engines' own 16-bit cache (vLLM's auto) is the model's dtype, so bf16 reads as fp16.
-	{Name: "kvCache", KVOnly: true, Key: "kv", Flag: "kv-cache", Arg: "T", Label: "KV cache type", Default: "fp16", Fold: true, MaxLen: 16,
+	{Name: "kvCache", KVOnly: true, Key: "kv", Flag: "kv-cache", Arg: "T", Label: "KV cache type", Default: "fp16", MaxLen: 16,
 		Aliases: [][2]string{{"bf16", "fp16"}},
 		Help:    "kv: KV-cache element type (bf16 is read as fp16: the same 2 bytes an element)",
 		str:     func(t *Target) *string { return &t.KVCache }},
@@ -95,7 +95,7 @@ var Fields = []Field{
 	{Name: "bandwidthGBs", Device: true, Key: "bandwidth", Flag: "bandwidth", Arg: "GBs", Label: "Device bandwidth", Unit: "GB/s", Max: MaxDeviceBandwidthGBs, ZeroOK: true,
 		Help: "estimate: one device's memory bandwidth", Derived: "none",
 		number: func(t *Target) *float64 { return &t.BandwidthGBs }},
-	{Name: "family", Device: true, Key: "family", Flag: "family", Arg: "F", Label: "Device family", Open: true, Fold: true, MaxLen: 32,
+	{Name: "family", Device: true, Key: "family", Flag: "family", Arg: "F", Label: "Device family", Open: true, MaxLen: 32,
 		Help: "estimate: the device's speed family", Derived: "none",
 		str: func(t *Target) *string { return &t.Family }},
 	{Name: "unified", Device: true, Key: "unified", Flag: "unified", Label: "Unified memory",

@@ -32,9 +32,9 @@ func TestRepairLink(t *testing.T) {
 			"This link has a part that could not be used; the rest of it was kept.\n" +
 				"• “m=%zz”: Model (model, m): invalid percent-encoding in \"m=%zz\""},
 		// Out of range, one after the other.
-		{"p=7&s=KV&seq=0", "p=7",
+		{"p=7&s=KVV&seq=0", "p=7",
 			"This link has 2 parts that could not be used; the rest of it was kept.\n" +
-				"• “s=KV”: Sizing mode (sizing, s): must be one of llmfit, kv (got \"KV\")\n" +
+				"• “s=KVV”: Sizing mode (sizing, s): must be one of llmfit, kv (got \"KVV\")\n" +
 				"• “seq=0”: Concurrent sequences (sequences, seq): must be a whole number from 1 to 4096 (got 0)"},
 		// No model at all: nothing of the link is wrong, the page asks for one.
 		{"tps=30", "tps=30", ""},

@@ -10,7 +10,7 @@ import (
 )
 
 // Validate checks every field against the table, in the table's order, then the rules that tie
-// fields together. It needs no catalog: package fit checks what does (the model's name, its own
+// fields together. A choice given in another case is put in its spelling (FoldsCase). It needs no catalog: package fit checks what does (the model's name, its own
 // quantization).
 func (t *Target) Validate() error {
 	for i := range Fields {
@@ -52,9 +52,14 @@ func (f *Field) check(t *Target) error {
 		if s == "" && f.Derived != "" { // the zero value means "derive it"
 			return nil
 		}
-		if f.Choices != nil && !f.Open && !slices.ContainsFunc(f.Choices(), func(c string) bool {
-			return c == s || f.Fold && strings.EqualFold(c, s)
-		}) {
+		// A choice in another case is the choice (FoldsCase): the codec (Set: links, the API,
+		// flags, the bridge) already wrote it so; a Target built in Go gets it here, so that what
+		// reads the target after Validate (package fit, claim, deploy) sees one spelling.
+		if f.Choices != nil {
+			s = f.Canonical(s)
+			*f.str(t) = s
+		}
+		if f.Choices != nil && !f.Open && !slices.Contains(f.Choices(), s) {
 			return f.Errorf(strconv.Quote(s))
 		}
 	}

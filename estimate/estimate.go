@@ -66,18 +66,20 @@ func Run(v target.Values) (fit.Estimate, error) {
 }
 
 // JSON is the contract's object, exactly: fits, needGiB, usableGiB, tokensPerSecond (only when it
-// fits), maxContextTokens, maxSequences, reason (only when it does not fit). GiB to 2 decimals,
-// tokens/s to 1.
+// fits), maxContextTokens, maxSequences, reason (only when it does not fit). GiB to 2 decimals
+// (need and usable with more where 2 would print a need that does not fit as equal to what is
+// usable: fit.GiBDecimals), tokens/s to 1.
 func JSON(e fit.Estimate) string {
 	var w jsontext.Writer
 	w.Grow(256) // the object is about 110-200 bytes: grown once, not doubled up from 8 as it is written
 	w.BeginObject()
 	w.Key("fits")
 	w.Bool(e.Fits)
+	d := e.GiBDecimals() // 2, more where 2 would print a need that does not fit as equal to what is usable
 	w.Key("needGiB")
-	w.Num(jsontext.Round(e.NeedGiB, 2))
+	w.Num(jsontext.Round(e.NeedGiB, d))
 	w.Key("usableGiB")
-	w.Num(jsontext.Round(e.UsableGiB, 2))
+	w.Num(jsontext.Round(e.UsableGiB, d))
 	if e.Fits {
 		w.Key("tokensPerSecond")
 		w.Num(jsontext.Round(e.TokensPerSecond, 1))

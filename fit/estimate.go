@@ -178,15 +178,32 @@ func largestAbove(lo, hi int64, ok func(int64) bool) int64 {
 
 func gibText(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
+// GiBDecimals is how many decimals show a need and what the devices have (GiB) in the order they
+// compare: 2, or more where 2 would print a need above what the devices have as the same figure
+// ("does not fit: needs 79.65 GiB … gives 79.65 GiB", a context one token past the longest that
+// fits), up to 6 (a KiB). Rounding to nearest never reverses an order, so a fit shows need ≤ have.
+func GiBDecimals(need, have float64) int {
+	d := 2
+	for need > have && d < 6 && strconv.FormatFloat(need, 'f', d, 64) == strconv.FormatFloat(have, 'f', d, 64) {
+		d++
+	}
+	return d
+}
+
+// GiBDecimals is the decimals of the estimate's need and usable memory (the package-level rule):
+// its words and its JSON print both with them.
+func (e *Estimate) GiBDecimals() int { return GiBDecimals(e.NeedGiB, e.UsableGiB) }
+
 func (e *Estimate) reason() string {
 	b := &e.Bounds
 	devices := e.DeviceName
 	if e.Count > 1 {
 		devices = itoa(e.Count) + " × " + devices
 	}
-	s := "needs " + gibText(e.NeedGiB) + " GiB (weights " + gibText(e.WeightsGiB) + " + KV cache " + gibText(e.KVGiB) +
+	d := e.GiBDecimals()
+	s := "needs " + strconv.FormatFloat(e.NeedGiB, 'f', d, 64) + " GiB (weights " + gibText(e.WeightsGiB) + " + KV cache " + gibText(e.KVGiB) +
 		" for " + itoa(b.ContextTokens) + " tokens × " + SequencesText(b.Target.Sequences) + " + reserve " + gibText(e.ReserveGiB) +
-		") but " + devices + " gives " + gibText(e.UsableGiB) + " GiB"
+		") but " + devices + " gives " + strconv.FormatFloat(e.UsableGiB, 'f', d, 64) + " GiB"
 	if e.Device.Unified {
 		s += " (" + strconv.Itoa(int(UnifiedGPUShare*100)) + " % of unified memory, the GPU's share)"
 	}

@@ -63,11 +63,12 @@ func (e *Estimate) vllmReason(floor, total float64) string {
 	b := &e.Bounds
 	r := e.VLLM
 	rt := RuntimeFor(e.Device.Family)
-	s := "vLLM needs " + gibText(floor) + " GiB per device (weights " + gibText(r.WeightsGiB) + " + activation " +
+	d := GiBDecimals(floor, total) // "needs 79.65 … gives 79.65" would hide why it does not fit
+	s := "vLLM needs " + strconv.FormatFloat(floor, 'f', d, 64) + " GiB per device (weights " + gibText(r.WeightsGiB) + " + activation " +
 		gibText(r.ActivationGiB) + " + non-torch " + gibText(r.NonTorchGiB) + " + KV cache for " + itoa(b.ContextTokens) +
 		" tokens × " + SequencesText(b.Target.Sequences) + ", over --gpu-memory-utilization " +
 		strconv.FormatFloat(r.Utilization, 'f', -1, 64) + ", with room beside it for " + gibText(VLLMCUDAGraphGiB) +
-		" GiB of " + rt.Graphs + ") but " + e.DeviceName + " gives " + gibText(total) + " GiB as " + rt.Name + " counts it"
+		" GiB of " + rt.Graphs + ") but " + e.DeviceName + " gives " + strconv.FormatFloat(total, 'f', d, 64) + " GiB as " + rt.Name + " counts it"
 	if e.MaxContextTokens > 0 {
 		s += "; at most " + strconv.FormatInt(e.MaxContextTokens, 10) + " tokens of context fit for " + SequencesText(b.Target.Sequences)
 	}

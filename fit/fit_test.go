@@ -990,3 +990,33 @@ func BenchmarkMatches(b *testing.B) {
 		Matches(bd)
 	}
 }
+
+// A device under the bandwidth floor whose own estimated speed meets the target is not "too
+// slow": Llama-3.1-8B-Instruct (BF16, kv, 8,192 tokens) for 20 tok/s on the llmfit.ai class asks
+// 820 GB/s, its floor at the least efficient family's 43.45 %; an RTX A6000 (768 GB/s, nvidia's
+// 79.37 %) decodes it at 1 / ((16.06 + 1.07) GB / (768 GB/s × 0.7937) + 1.903 ms) = 33.3 tok/s,
+// +67 %, which the table printed beside "too slow". An RTX 2060 (336 GB/s) is too slow.
+func TestVerdictTooSlowOnlyBelowTheTarget(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing = "meta-llama/Llama-3.1-8B-Instruct", target.SizingKV
+	b, err := Resolve(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.MinBandwidthGBs != 820 {
+		t.Fatalf("floor %d GB/s, want 820", b.MinBandwidthGBs)
+	}
+	ms := Matches(b)
+	a6000 := findMatch(t, ms, "nvidia-rtx-a6000")
+	if a6000.FitsBandwidth || !within(a6000.EstTps, 33.3, 0.05) || a6000.Verdict != "under the bandwidth floor" {
+		t.Errorf("RTX A6000: fits bandwidth %v, %.2f tok/s, %q", a6000.FitsBandwidth, a6000.EstTps, a6000.Verdict)
+	}
+	for _, m := range ms {
+		if slow := strings.HasSuffix(m.Verdict, "too slow"); slow && m.EstTps >= tg.MinTps || !m.FitsBandwidth && !slow && m.EstTps < tg.MinTps && m.DevicesNeeded <= 1 && m.FitsMemory {
+			t.Errorf("%s: %.2f tok/s for %v: %q", m.Accelerator.ID, m.EstTps, tg.MinTps, m.Verdict)
+		}
+	}
+	if m := findMatch(t, ms, "nvidia-rtx-2060"); m.Verdict != "too little memory and too slow" {
+		t.Errorf("RTX 2060: %.2f tok/s, %q", m.EstTps, m.Verdict)
+	}
+}

@@ -97,7 +97,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		m.Selected = m.Selectable && b.selects(a, m.FitsMemory, m.FitsBandwidth)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
 		m.DevicesNeeded = b.devicesNeeded(a, &floors)
-		m.Verdict = verdict(m, b.Target.Count)
+		m.Verdict = verdict(m, b.Target.Count, b.Target.MinTps)
 		if n := m.DevicesNeeded; n > b.Target.Count {
 			m.NeededTps = b.estTps(a, n)
 			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
@@ -204,7 +204,16 @@ func (b *Bounds) nvidiaFloorApplies(a *catalog.Accelerator) bool {
 	return b.Driver.Name == DriverAny && a.Vendor == "nvidia" && a.ProductName != ""
 }
 
-func verdict(m *Match, count int) string {
+func verdict(m *Match, count int, minTps float64) string {
+	// A device under the bandwidth floor is "too slow" only when its own estimated speed misses
+	// the target. The floor of a class any vendor's device may satisfy (llmfit.ai, any's first
+	// alternative) assumes the least efficient family, and a floor rounds up to whole GB/s, so a
+	// device can miss the floor at a speed above the target: the table printed "33.3 tok/s, +67 %,
+	// too slow" for an RTX A6000 (768 GB/s) under Llama-3.1-8B's 820 GB/s llmfit.ai floor.
+	slow, both := "too slow", "too little memory and too slow"
+	if m.EstTps >= minTps {
+		slow, both = "under the bandwidth floor", "too little memory and under the bandwidth floor"
+	}
 	switch {
 	case m.Fits():
 		return fitsOn(count)
@@ -214,13 +223,13 @@ func verdict(m *Match, count int) string {
 		if !m.FitsMemory {
 			return "too little memory"
 		}
-		return "too slow"
+		return slow
 	case !m.FitsMemory && !m.FitsBandwidth:
-		return "too little memory and too slow"
+		return both
 	case !m.FitsMemory:
 		return "too little memory"
 	default:
-		return "too slow"
+		return slow
 	}
 }
 

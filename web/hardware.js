@@ -62,6 +62,15 @@
     if (h.family && !Array.from(fam.options).some((o) => o.value === h.family)) fam.appendChild(new Option(h.family, h.family));
     fam.value = h.family;
     $("hw-unified").checked = h.unified;
+    showFigures();
+  }
+
+  // showFigures: the chosen catalog device in words under the select (its description), wrapped.
+  function showFigures() {
+    const d = h.devices && h.devices.get($("hw-on").value);
+    const p = $("hw-on-figures");
+    setText(p, d ? d.name + ": " + num(d.memoryGiB) + " GiB, " + num(d.bandwidthGBs) + " GB/s per device" : "");
+    p.hidden = !d;
   }
 
   function readForm() {
@@ -73,6 +82,7 @@
     h.family = byNumbers ? $("hw-family").value : "";
     h.unified = byNumbers && $("hw-unified").checked;
     for (const n of document.querySelectorAll(".hw-custom")) n.hidden = !byNumbers;
+    showFigures();
   }
 
   async function listDevices() {
@@ -82,8 +92,12 @@
     try { d = await window.fitclaim.devices(); } catch (_) { h.listed = false; return; }
     const sel = $("hw-on");
     const custom = sel.querySelector('option[value="custom"]');
+    h.devices = new Map();
     for (const dev of d.devices || []) {
-      const label = dev.name + " (" + num(dev.memoryGiB) + " GiB, " + num(dev.bandwidthGBs) + " GB/s)";
+      // The name alone: with its figures ("NVIDIA H200 SXM (140.4 GiB, 4,800 GB/s)") the closed
+      // select cut it at 390 px; the chosen device's figures are the line under it (showFigures).
+      const label = dev.name;
+      h.devices.set(dev.id, dev);
       const had = Array.from(sel.options).find((o) => o.value === dev.id); // a link's device, listed early
       if (had) sel.removeChild(had);
       sel.insertBefore(new Option(label, dev.id), custom);

@@ -1020,3 +1020,26 @@ func TestVerdictTooSlowOnlyBelowTheTarget(t *testing.T) {
 		t.Errorf("RTX 2060: %.2f tok/s, %q", m.EstTps, m.Verdict)
 	}
 }
+
+// llmfit mode's warning counts the room its floor leaves with the KV cache the KV-aware sizing
+// counts where the architecture is known, not llmfit's per-parameter estimate:
+// Llama-3.1-8B-Instruct (catalog: no layers; architectures.csv: 32 layers × 8 KV heads × 128)
+// at Q4_K_M, floor 5 Gi: room = 5 × 2^30 − 8.03 B × 0.58 − 2^29 B = 174,220,000 B or so;
+// 2 × 32 × 8 × 128 × 2 B = 131,072 B a token → 1,329 tokens (the estimate's 64,240 B: 2,712).
+// Gemma-3-27B's sliding layers hold at most 1,024 tokens each, so its room is more than the
+// full-attention count alone would give, and never more than the longest context a target asks.
+func TestKVTokensRoomOnTheArchitecture(t *testing.T) {
+	b := resolve(t, func(t *target.Target) { t.Model = "meta-llama/Llama-3.1-8B-Instruct" })
+	if b.MemoryGi != 5 || b.KVTokensRoom != 1329 {
+		t.Errorf("Llama-3.1-8B: %d Gi, room %d tokens; want 5, 1329", b.MemoryGi, b.KVTokensRoom)
+	}
+	b = resolve(t, func(t *target.Target) { t.Model = "google/gemma-3-27b-it" })
+	room := float64(b.MemoryGi)*gib - b.residentWeightBytes() - runtimeOverhead*gib
+	if got := b.Arch.KVCacheBytes(int(b.KVTokensRoom), 2); got > room || b.Arch.KVCacheBytes(int(b.KVTokensRoom)+1, 2) <= room {
+		t.Errorf("gemma-3-27b: room %d tokens is not the largest that fits %.0f B", b.KVTokensRoom, room)
+	}
+	b = resolve(t, func(t *target.Target) { t.Model = "mistralai/Mistral-7B-v0.1" })
+	if b.Arch.SlidingLayers == b.Arch.Layers && b.KVTokensRoom != target.MaxContext {
+		t.Errorf("Mistral-7B-v0.1 (every layer a window): room %d", b.KVTokensRoom)
+	}
+}

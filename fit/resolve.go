@@ -420,11 +420,30 @@ func (b *Bounds) kvBytesPerToken(elem float64) float64 {
 }
 
 // kvTokensRoom says how many fp16 KV-cache tokens fit in the memory floor beside the weights and
-// the runtime overhead: what llmfit's "KV/runtime headroom" really buys.
+// the runtime overhead: what llmfit's "KV/runtime headroom" really buys. The cache is the one the
+// KV-aware sizing counts (per layer kind on the verified architecture, kvcache.go) where it is
+// known: llmfit's per-parameter estimate, 64,240 B a token for Llama-3.1-8B, said 2,712 tokens
+// where its 131,072 B a token leave 1,329. A cache that stops growing (every layer a sliding
+// window) has room for any context a target can ask: target.MaxContext.
 func (b *Bounds) kvTokensRoom() int64 {
-	perToken := b.kvBytesPerToken(2)
 	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.residentWeightBytes() - runtimeOverhead*gib*float64(b.Target.Count)
-	if room <= 0 || perToken <= 0 {
+	if room <= 0 {
+		return 0
+	}
+	if b.Arch.CachesKV() {
+		fits := func(c int64) bool { return b.Arch.KVCacheBytes(int(c), 2) <= room }
+		// most caches grow by the same bytes a token (a hybrid's state aside): the answer from
+		// the first two tokens, checked, is a render's answer without a bisection's 24 steps
+		one, two := b.Arch.KVCacheBytes(1, 2), b.Arch.KVCacheBytes(2, 2)
+		if per := two - one; per > 0 {
+			if n := math.Floor((room - one + per) / per); n >= 1 && n < target.MaxContext && fits(int64(n)) && !fits(int64(n)+1) {
+				return int64(n)
+			}
+		}
+		return largestFitting(target.MaxContext, fits)
+	}
+	perToken := b.kvBytesPerToken(2)
+	if perToken <= 0 {
 		return 0
 	}
 	if n := room / perToken; !(n < maxFloor) { // a tiny custom model (paramsB 1e-300) leaves room for ~1e304 tokens

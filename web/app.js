@@ -59,6 +59,7 @@
     const box = $("result-error");
     box.textContent = "Something went wrong in this page: " + errMessage(e);
     box.hidden = false;
+    announce(box.textContent);
   }
 
   // rerender after an edit: "typing" (each key of a text or number field) or "commit" (a
@@ -86,6 +87,7 @@
       panelProblem(null, "");
       for (const p of problems) showFieldError(p.key, p.msg);
       showError(problems.map((p) => p.msg).join("; "), problems.map((p) => p.key));
+      announce("Not updated: " + problems.map((p) => p.msg).join("; "), edit);
       return null;
     }
     if (!("model" in target) && !("paramsB" in target)) {
@@ -104,6 +106,7 @@
       if (key) showFieldError(key, msg);
       panelProblem(e, msg);
       showError(msg, key ? [key] : [], panelInput(e));
+      announce("Not updated: " + msg, edit);
       if (key === "model" && target.model) offerModels(target.model, seq);
       return e;
     }
@@ -111,7 +114,20 @@
     if (!edit) mark("rendered");
     clearErrors();
     showResult(res, target, !edit);
+    if (edit || state.loaded) announce($("summary").textContent, edit);
     return null;
+  }
+
+  // announce: the polite live region (#announce) says a new claim, or why the form is not
+  // updated, once the edit is done: at once for a choice, a button or Back, a second after the
+  // last key when typing (each key renders; the summary, which was the live region, was read out
+  // for every one). Not for the link's first claim: a screen reader reads the page then.
+  let announceTimer = 0;
+  function announce(text, edit) {
+    clearTimeout(announceTimer);
+    const say = () => setText($("announce"), text);
+    if (edit === "typing") announceTimer = setTimeout(say, 1000);
+    else say();
   }
 
   // renderTable is the page's render: the accelerator table comes as columns (a sixth of the
@@ -586,6 +602,7 @@
     $("version").textContent = "fitclaim " + (fc.version || "") + (cat.date ? ", catalog of " + cat.date : "");
     $("boot").hidden = true;
     if (!(bare && state.example) || fragment()) await loadFromLink();
+    state.loaded = true; // a link followed from now on (Back, Forward) has its claim said
     document.documentElement.dataset.state = "ready";
     whenIdle(registerSW);
     warmUp();

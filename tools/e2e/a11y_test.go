@@ -351,9 +351,10 @@ func TestAccessibleNamesAndRoles(t *testing.T) {
 	if a := p.ax("#copy-yaml"); a.Role != "button" || a.Name != "Copy YAML" {
 		t.Errorf("copy button: %+v", a)
 	}
-	// The live region is the summary (the verdict), not the YAML.
-	if a := p.ax("#summary"); a.Props["live"] != "polite" {
-		t.Errorf("summary: live %q, want polite", a.Props["live"])
+	// The live region says the summary (the verdict) once an edit is done (#announce, since the
+	// summary itself was read out on every key: TestClaimAnnouncedOnceTypingPauses), not the YAML.
+	if a := p.ax("#announce"); a.Props["live"] != "polite" || a.Role != "status" {
+		t.Errorf("#announce: role %q, live %q; want a polite status", a.Role, a.Props["live"])
 	}
 	var liveAboveYAML bool
 	p.eval(`!!document.getElementById("yaml").closest("[aria-live], [role=status], [role=alert], [role=log]")`, &liveAboveYAML)

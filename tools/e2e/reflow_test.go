@@ -17,7 +17,12 @@ import (
 func TestReflowAt320(t *testing.T) {
 	s := serve(t)
 	p := newPage(t, s.URL, 320, 800)
-	tg := targetWith(func(x *target.Target) { x.Model = exampleModel; x.Driver = "nvidia"; x.On = "nvidia-h200"; x.Sizing = "kv" })
+	tg := targetWith(func(x *target.Target) {
+		x.Model = exampleModel
+		x.Driver = "nvidia"
+		x.On = "nvidia-h200"
+		x.Sizing = "kv"
+	})
 	p.open(target.Permalink(tg))
 	p.waitEval(`document.getElementById("hw-text").textContent !== ""`, "the hardware estimate")
 	check := func(state string) {

@@ -391,6 +391,10 @@ func kvKeptWhy(b *fit.Bounds) string {
 	if full, _ := b.Arch.FullLayerShape(); full != heads { // Gemma-4's, MiMo-V2-Flash's full layers: fewer heads
 		heads, whose = full, " of the full layers"
 	}
+	if n := b.Target.Count; heads >= n { // not copied: they do not divide (fit's tokenBytes counts the fullest device)
+		return "the " + strconv.Itoa(heads) + " KV heads" + whose + " do not divide over the " + strconv.Itoa(n) +
+			" devices: " + strconv.Itoa((heads+n-1)/n) + " on the fullest"
+	}
 	return "vLLM copies the " + strconv.Itoa(heads) + " KV heads" + whose + " over the " + strconv.Itoa(b.Target.Count) + " devices"
 }
 

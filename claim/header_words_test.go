@@ -32,12 +32,16 @@ func explainText(t *testing.T, q string) string {
 	return strings.Join(explainLines(&r.Bounds), "\n")
 }
 
-// A device's share of the KV cache under vLLM is what it keeps: 5 KV heads on 2 devices keep 2
-// each, 2/5 (it read "1/3": 1/0.4 rounded), and 32 heads on 3 keep 10, 5/16 (it read "1/3").
+// A device's share of the KV cache under vLLM is what the fullest device keeps: 5 KV heads on 2
+// devices, 3 on one, 3/5 (it read "1/3": 1/0.4 rounded, then 2/5, ⌊5/2⌋, which loses a head), and
+// 32 heads on 3, 11 on one, 11/32 (5/16 before: 10 a device hold 30 of 32). Such heads are not
+// copied: they do not divide (vLLM refuses the split, and the claim warns); 4 heads on 8 are.
 func TestHeaderKVShareWords(t *testing.T) {
 	for q, want := range map[string]string{
-		"m=HuggingFaceTB%2FSmolLM2-360M-Instruct&s=kv&n=2&engine=vllm": "0.36 GB weights + 0.13 GB KV each (2/5 of the KV cache: vLLM copies the 5 KV heads over the 2 devices)",
-		"m=NousResearch%2FLlama-2-7b-chat-hf&s=kv&n=3&engine=vllm":     "5/16 of the KV cache on each device (vLLM copies the 32 KV heads over the 3 devices)",
+		"m=HuggingFaceTB%2FSmolLM2-360M-Instruct&s=kv&n=2&engine=vllm":          "0.36 GB weights + 0.20 GB KV each (3/5 of the KV cache: the 5 KV heads do not divide over the 2 devices: 3 on the fullest)",
+		"m=NousResearch%2FLlama-2-7b-chat-hf&s=kv&n=3&engine=vllm":              "11/32 of the KV cache on each device (the 32 KV heads do not divide over the 3 devices: 11 on the fullest)",
+		"m=meta-llama%2FLlama-3.3-70B-Instruct&s=kv&n=3&engine=vllm&drv=nvidia": "≥ 57 Gi per device = ceil(131.42 GiB weights + 2.50 GiB KV cache, the weights split 3 ways, 3/8 of the KV cache on each device",
+		"m=Qwen%2FQwen3-235B-A22B-Instruct-2507&s=kv&n=8&engine=vllm":           "1/4 of the KV cache: vLLM copies the 4 KV heads over the 8 devices",
 	} {
 		if h := explainText(t, q); !strings.Contains(h, want) {
 			t.Errorf("%s: want %q in\n%s", q, want, h)

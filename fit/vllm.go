@@ -120,8 +120,11 @@ func (c VLLMCache) blockSize() int {
 }
 
 // layerTokenBytes is one sliding-window layer's cache (or any layer's, where the kinds have one
-// shape) for one token on one device: K and V for max(1, kvHeads/tp) heads, or one MLA latent,
-// which every rank keeps whole.
+// shape) for one token on one device: K and V for max(1, ⌈kvHeads/tp⌉) heads, or one MLA latent,
+// which every rank keeps whole. Heads that do not divide over the devices (a split vLLM refuses,
+// vllm_refuse.go, but the claim is still written, with a warning) count as the fullest device's
+// ⌈kvHeads/tp⌉: ⌊kvHeads/tp⌋ lost heads (32 on 3: 10 a device, 30 of 32) and printed a floor
+// below what any such split holds.
 func (c VLLMCache) layerTokenBytes(tp int) float64 {
 	return c.tokenBytes(tp, c.KVHeads, c.HeadDim)
 }
@@ -145,7 +148,7 @@ func (c VLLMCache) tokenBytes(tp, kvHeads, headDim int) float64 {
 	if c.MLALatent > 0 {
 		return float64(c.MLALatent)*c.ElemBytes + c.MLAExtraBytes
 	}
-	heads := max(1, kvHeads/max(1, tp))
+	heads := max(1, ceilDiv(kvHeads, max(1, tp)))
 	vDim := headDim
 	if c.VHeadDim > 0 {
 		vDim = c.VHeadDim

@@ -135,6 +135,9 @@ func Text(e fit.Estimate) string {
 	}
 	s.WriteString("fits: needs " + gib(e.NeedGiB) + " GiB (weights " + gib(e.WeightsGiB) + " + KV cache " + gib(e.KVGiB) +
 		" + reserve " + gib(e.ReserveGiB) + ") of " + gib(e.UsableGiB) + " GiB usable\n")
+	if w := e.ClaimFloorWords(); w != "" {
+		s.WriteString(w + "\n")
+	}
 	if b.Model.Embedding {
 		s.WriteString(fit.EmbeddingNote(b.Model.Name) + "\n")
 	}

@@ -56,3 +56,41 @@ func figureAfter(s, cue string) float64 {
 	x, _ := strconv.ParseFloat(s[:end], 64)
 	return x
 }
+
+// An estimate that fits says when the claim for the same target would not select the device: a
+// claim asks whole Gi, so a need of 79.65 GiB asks 80 Gi, more than an H100 SXM's 79.65 GiB
+// (81,559 MiB). At 60,192 tokens × 4 Qwen3-30B-A3B fits the H100 and its claim asks 80 Gi; at
+// 32,768 tokens it needs 69.60 GiB and the claim asks 70 Gi, which the H100 meets. The same
+// under vLLM's budget at 23,792 tokens (79.17 GiB of 79.18 as CUDA counts it; the claim 80 Gi).
+func TestEstimateSaysWhenTheClaimWouldNotSelect(t *testing.T) {
+	for q, want := range map[string]string{
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=60192":             "the claim for it asks ≥ 80 Gi a device (its floor, rounded up to whole Gi), more than the 79.65 GiB NVIDIA H100 SXM 80GB reports",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=23792&engine=vllm": "asks ≥ 80 Gi a device",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=32768":             "",
+	} {
+		e, err := RunRaw(q)
+		if err != nil {
+			t.Fatal(q, err)
+		}
+		text := Text(e)
+		if strings.Contains(text, "asks ≥") && e.Device.MemoryGiB < 79.9 && strings.Contains(text, "80.00 GiB") {
+			t.Errorf("%s: the device's memory rounded up to the floor:\n%s", q, text)
+		}
+		if got := strings.Contains(text, "asks ≥"); !e.Fits || got != (want != "") || want != "" && !strings.Contains(text, want) {
+			t.Errorf("%s: fits %v, want %q in\n%s", q, e.Fits, want, text)
+		}
+	}
+}
+
+// A device just under the claim's whole Gi prints as under it: a custom 8 B model in BF16 at
+// 131,072 tokens × 4 needs 14.90 + 64 + 0.97 = 79.87 GiB, and its claim asks 80 Gi; a device of
+// 79.996 GiB, by its numbers, reads 79.996 beside it, not 80.00.
+func TestClaimFloorWordsNeverRoundUpToTheFloor(t *testing.T) {
+	e, err := RunRaw("p=8&L=32&kvh=8&hd=128&q=BF16&ctx=131072&seq=4&memory=79.996&bandwidth=3000&family=nvidia")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := e.ClaimFloorWords(); !e.Fits || e.Bounds.MemoryGi != 80 || !strings.Contains(w, "more than the 79.996 GiB") {
+		t.Errorf("fits %v, floor %d Gi: %q", e.Fits, e.Bounds.MemoryGi, w)
+	}
+}

@@ -178,6 +178,20 @@ func largestAbove(lo, hi int64, ok func(int64) bool) int64 {
 
 func gibText(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
+// ClaimFloorWords says, for an estimate that fits, that the KV-aware claim for the same target
+// would not select the device: its memory floor, rounded up to whole Gi (Bounds.MemoryGi, what a
+// claim can ask), is above what the device reports; "" otherwise. Both verdicts hold, and the page
+// shows them side by side: Qwen3-30B-A3B (BF16, 60,192 tokens × 4) needs 79.65 GiB and fits an
+// H100 SXM (81,559 MiB, 79.65 GiB), whose row in the claim's table says "needs 80 Gi, has 79.6".
+func (e *Estimate) ClaimFloorWords() string {
+	if !e.Fits || !(float64(e.Bounds.MemoryGi) > e.Device.MemoryGiB) {
+		return ""
+	}
+	return "the claim for it asks ≥ " + strconv.FormatInt(e.Bounds.MemoryGi, 10) + " Gi a device (its floor, rounded up to whole Gi), more than the " +
+		strconv.FormatFloat(e.Device.MemoryGiB, 'f', GiBDecimals(float64(e.Bounds.MemoryGi), e.Device.MemoryGiB), 64) + " GiB " + e.DeviceName +
+		" reports: that claim will not select this device"
+}
+
 // GiBDecimals is how many decimals show a need and what the devices have (GiB) in the order they
 // compare: 2, or more where 2 would print a need above what the devices have as the same figure
 // ("does not fit: needs 79.65 GiB … gives 79.65 GiB", a context one token past the longest that

@@ -122,12 +122,23 @@
   // updated, once the edit is done: at once for a choice, a button or Back, a second after the
   // last key when typing (each key renders; the summary, which was the live region, was read out
   // for every one). Not for the link's first claim: a screen reader reads the page then.
-  let announceTimer = 0;
+  // With the Deployment tab shown, its verdict ("vLLM starts: …", deploy.js) is said after the
+  // claim's words, when either changes: that line was a live region of its own, read out on every
+  // key too (deployWatch, installed once the first claim is on screen).
+  let announceTimer = 0, claimWords = "";
   function announce(text, edit) {
     clearTimeout(announceTimer);
-    const say = () => setText($("announce"), text);
+    claimWords = text;
+    const say = () => {
+      const d = $("deploy-summary");
+      setText($("announce"), claimWords + (d.textContent && d.checkVisibility() ? " " + d.textContent : ""));
+    };
     if (edit === "typing") announceTimer = setTimeout(say, 1000);
     else say();
+  }
+  function deployWatch() {
+    new MutationObserver(() => { if (claimWords) announce(claimWords, state.typing ? "typing" : "commit"); })
+      .observe($("deploy-summary"), { childList: true, characterData: true, subtree: true });
   }
 
   // renderTable is the page's render: the accelerator table comes as columns (a sixth of the
@@ -603,6 +614,7 @@
     $("boot").hidden = true;
     if (!(bare && state.example) || fragment()) await loadFromLink();
     state.loaded = true; // a link followed from now on (Back, Forward) has its claim said
+    deployWatch();
     document.documentElement.dataset.state = "ready";
     whenIdle(registerSW);
     warmUp();

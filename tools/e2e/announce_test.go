@@ -77,5 +77,23 @@ func TestClaimAnnouncedOnceTypingPauses(t *testing.T) {
 	if got := said(); len(got) != 1 || !strings.Contains(got[0], claim.Explain(&want).Summary) {
 		t.Errorf("a choice said %q; want once, the claim: %q", got, claim.Explain(&want).Summary)
 	}
+
+	// The Deployment tab shown: its verdict is said with the claim, once, when typing pauses.
+	// Before, its own polite line was read out for 4, 40, 409, 4096 and 40960 tokens.
+	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+	p.waitEval(`document.getElementById("deploy-yaml").textContent !== ""`, "the Deployment")
+	p.eval(`(() => { const s = document.getElementById("sizing"); s.value = "kv"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+	p.waitEval(`document.getElementById("deploy-summary").textContent.includes("tokens at once")`, "the Deployment in kv mode")
+	time.Sleep(patient(500 * time.Millisecond))
+	p.eval(`window.said = []; true`, nil)
+	p.run(chromedp.Focus("#context", chromedp.ByQuery))
+	p.typeText("40960")
+	p.waitEval(`document.getElementById("deploy-summary").textContent.includes("40960 tokens")`, "the Deployment at 40960 tokens")
+	time.Sleep(patient(1500 * time.Millisecond))
+	tg.Sizing, tg.Context = "kv", 40960
+	want = render(t, tg)
+	if got := said(); len(got) != 1 || !strings.Contains(got[0], claim.Explain(&want).Summary) || !strings.Contains(got[0], "40960 tokens") {
+		t.Errorf("typing 40960 with the Deployment tab shown said %d times: %q; want once, the claim and the Deployment's verdict", len(got), got)
+	}
 	p.noProblems()
 }

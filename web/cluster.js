@@ -48,15 +48,26 @@
 
   function status(msg) { setText($("cluster-status"), msg); }
 
+  // showError: the message under the boxes, and on the box it is about (the engine names it
+  // first: "slices: …", "claims: …", "nodes: …", "pod: …") aria-invalid, described by it.
   function showError(msg) {
     const box = $("cluster-error");
     setText(box, msg);
     box.hidden = false;
     $("cluster-result").hidden = true;
+    markBox((/^(slices|claims|nodes|pod): /.exec(msg) || [])[1] || "");
+  }
+  function markBox(id) {
+    for (const b of ["slices", "claims", "nodes", "pod"]) {
+      const n = $(b), by = (n.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== "cluster-error");
+      if (b === id) { n.setAttribute("aria-invalid", "true"); by.push("cluster-error"); } else n.removeAttribute("aria-invalid");
+      n.setAttribute("aria-describedby", by.join(" "));
+    }
   }
 
   function showReport(rep) {
     $("cluster-error").hidden = true;
+    markBox("");
     const verdict = $("cluster-verdict");
     setText(verdict, rep.placement);
     verdict.className = "cluster-verdict " + (rep.allocatable ? "ok" : "bad");
@@ -97,6 +108,7 @@
     const claim = claimJSON();
     if (!text.trim()) {
       $("cluster-error").hidden = true;
+      markBox("");
       $("cluster-result").hidden = true;
       status("");
       return;

@@ -1043,3 +1043,16 @@ func TestKVTokensRoomOnTheArchitecture(t *testing.T) {
 		t.Errorf("Mistral-7B-v0.1 (every layer a window): room %d", b.KVTokensRoom)
 	}
 }
+
+// The NVIDIA driver's refusal asks to raise the count only where a count up to 8 would do:
+// Llama-3.1-8B-Instruct (kv, llama.cpp's layer split) at 400 tok/s needs 36,161 GB/s a device,
+// which no number of devices taking their layers in turn reaches; the best candidates fit at no
+// count, and the refusal said "lower minTps, raise count or choose another driver".
+func TestNVIDIANoProductRaiseCountOnlyWhereItHelps(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Driver, tg.MinTps = "meta-llama/Llama-3.1-8B-Instruct", target.SizingKV, "nvidia", 400
+	_, err := Resolve(tg)
+	if err == nil || !strings.HasSuffix(err.Error(), "NVIDIA B300 (217 tok/s); lower minTps or choose another driver") {
+		t.Errorf("error = %v", err)
+	}
+}

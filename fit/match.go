@@ -302,16 +302,21 @@ func (b *Bounds) resolveProducts() error {
 		}
 	}
 	smallsort.Func(cands, func(x, y cand) int { return cmp.Compare(y.tps, x.tps) }) // fastest first, stable
+	// "raise count" only where a count up to 8 would do: with llama.cpp's layer split more devices
+	// never decode faster, and past 8 no count is allowed (Llama-3.1-8B at 400 tok/s was told to
+	// raise it, beside candidates none of which fits at any count)
+	fix := "lower minTps or choose another driver"
 	for _, c := range cands[:min(3, len(cands))] {
 		s := c.name + " (" + strconv.FormatInt(int64(math.Round(c.tps)), 10) + " tok/s"
 		if c.n > 0 {
 			s += ", fits as " + strconv.Itoa(c.n) + " devices"
+			fix = "lower minTps, raise count or choose another driver"
 		}
 		best = append(best, s+")")
 	}
 	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
 		" Gi and bandwidth ≥ "+strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
-		strings.Join(best, ", ")+"; lower minTps, raise count or choose another driver")
+		strings.Join(best, ", ")+"; "+fix)
 }
 
 // productFirsts maps each accelerator to the first one of the table with the same

@@ -1056,3 +1056,27 @@ func TestNVIDIANoProductRaiseCountOnlyWhereItHelps(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+// The memory parts (the page's picture of one device, and each match's free memory) add up to the
+// floor before its ceiling in the KV-aware mode, whatever each device keeps of the KV cache:
+// DeepSeek-V3 on 8 under vLLM keeps all 8.58 GiB of its MLA latent on each device (the parts
+// drew 1.07, 1/8, and summed to 95.51 GiB under the 104 Gi floor of 103.02); Llama-3.3-70B's 8
+// KV heads on 3 keep 3/8; Qwen3-235B's 4 on 8 are copied, 1/4; llama.cpp splits 1/n.
+func TestPartsAddUpToTheFloor(t *testing.T) {
+	for _, tc := range []func(*target.Target){
+		func(t *target.Target) {
+			t.Model, t.Context, t.Sequences, t.Count, t.Engine, t.KVCache = "deepseek-ai/DeepSeek-V3", 32768, 8, 8, "vllm", "fp8"
+		},
+		func(t *target.Target) { t.Model, t.Count, t.Engine = "meta-llama/Llama-3.3-70B-Instruct", 3, "vllm" },
+		func(t *target.Target) { t.Model, t.Count, t.Engine = "Qwen/Qwen3-235B-A22B-Instruct-2507", 8, "vllm" },
+		func(t *target.Target) { t.Model, t.Count, t.Context = "meta-llama/Llama-3.3-70B-Instruct", 2, 32768 },
+		func(t *target.Target) { t.Model = "google/gemma-3-27b-it" },
+	} {
+		b := resolve(t, func(t *target.Target) { t.Sizing = target.SizingKV; tc(t) })
+		p := b.Parts()
+		if !within(p.Total(), b.MemoryGB, 1e-9) || !within(p.KVGiB, b.KVBytes*b.KVDeviceShare(b.Target.Count)/gib, 1e-12) {
+			t.Errorf("%s on %d: parts %.3f + %.3f + %.3f = %.3f GiB, floor %.3f (%d Gi)", b.Model.Name, b.Target.Count,
+				p.WeightsGiB, p.KVGiB, p.ReserveGiB, p.Total(), b.MemoryGB, b.MemoryGi)
+		}
+	}
+}

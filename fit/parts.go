@@ -16,13 +16,17 @@ type MemoryParts struct {
 // Total is the memory the parts take on one device.
 func (p MemoryParts) Total() float64 { return p.WeightsGiB + p.KVGiB + p.ReserveGiB }
 
-// Parts splits the per-device memory of the bounds: weights and KV cache shared over Count
-// devices (as sizeKV and sizeLlmfit split them), plus the reserve.
+// Parts splits the per-device memory of the bounds: weights shared over Count devices, each
+// device's KV cache (KVDeviceShare: 1/n, more under vLLM where a device keeps an MLA latent
+// whole or copies KV heads), as sizeKV and sizeLlmfit split them, plus the reserve: in kv mode
+// they add up to the floor before its ceiling (MemoryGB). The KV part was 1/n whatever vLLM
+// keeps: DeepSeek-V3 on 8 (32k × 8, fp8) drew 1.07 GiB of KV a device where the floor holds
+// 8.58, and the picture's parts summed to 95.51 GiB under a 104 Gi floor.
 func (b *Bounds) Parts() MemoryParts {
 	n := float64(max(b.Target.Count, 1))
 	p := MemoryParts{WeightsGiB: b.residentWeightBytes() / n / gib}
 	if b.Target.Sizing == target.SizingKV {
-		p.KVGiB = b.KVBytes / n / gib
+		p.KVGiB = b.KVBytes * b.KVDeviceShare(b.Target.Count) / gib
 		p.ReserveGiB = b.OverheadGiB
 	} else {
 		p.ReserveGiB = max(0, float64(b.MemoryGi)-p.WeightsGiB)

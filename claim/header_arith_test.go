@@ -89,6 +89,7 @@ var (
 	reEffective  = regexp.MustCompile(` \(the effective ` + reNum + `B of ` + reNum + `B: [^)]*\)`)
 	reReadSplit  = regexp.MustCompile(`^\((.*)\) (?:÷ ([0-9]+) devices|on ([0-9]+) devices in turn \(llama\.cpp's layer split\)|on ([0-9]+) devices: ` + reNum + ` GB weights \+ ` + reNum + ` GB KV each \((all|[0-9]+/[0-9]+|[0-9.]+%) of the KV cache: .*)$`)
 	reMem        = regexp.MustCompile(`^memory: ≥ ([0-9]+) Gi( per device)? = ceil\(` + reNum + ` GiB weights \+ ` + reNum + ` GiB KV cache(, split ([0-9]+) ways,|, the weights split ([0-9]+) ways, (all|[0-9]+/[0-9]+|[0-9.]+%) of the KV cache on each device \([^)]*\),)? \+ ` + reNum + ` GiB (.*)\)$`)
+	reMemTotal   = regexp.MustCompile(`^(.*) = ` + reNum + ` GiB$`)
 	reReserveLC  = regexp.MustCompile(`^llama\.cpp reserve \(` + reNum + ` [^()]+ context \+ ` + reNum + ` compute buffer\)$`)
 	reReserveV   = regexp.MustCompile(`^for vLLM V1 engine [^:]*: (.*)$`)
 	reVTerm      = regexp.MustCompile(`^` + reNum + ` (activation peak|non-torch|outside --gpu-memory-utilization ` + reNum + ` \(vLLM's \S+ graphs, ≤ ` + reNum + `\)|budget left to KV blocks \(` + reNum + ` GiB is the least device that leaves the \S+ graphs their room\)|KV blocks beyond the cache|the driver keeps)$`)
@@ -448,8 +449,17 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 				fail(l, "%v GiB weights = %.3f GB, the model line says %v GB", wg.v, wg.v*gibGB, modelW.v)
 			}
 			perDevice := func(w, k float64) float64 { return w/float64(n) + k*share }
-			// the reserve's parts add up to it
+			// the reserve's parts add up to it; a total after them (" = 1.004 GiB") is their sum
 			words := m[10]
+			var total *num
+			if tm := reMemTotal.FindStringSubmatch(words); tm != nil {
+				words = tm[1]
+				v := parseNum(t, tm[2])
+				total = &v
+				if int64(math.Ceil(v.v)) != mem {
+					fail(l, "the total %v GiB does not ceil to the %d Gi floor", v.v, mem)
+				}
+			}
 			if rm := reReserveLC.FindStringSubmatch(words); rm != nil {
 				a, b := parseNum(t, rm[1]), parseNum(t, rm[2])
 				contextGi = a
@@ -504,6 +514,14 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			hi := wg.hi()/float64(n) + kg.hi()*share + res.hi()
 			if !ceilIn(mem, lo, hi) {
 				fail(l, "ceil(%v / %d + %v × %.4f + %v) = ceil(%.3f … %.3f), not %d", wg.v, n, kg.v, share, res.v, lo, hi, mem)
+			}
+			// as a reader redoes it: the printed figures' own sum ceils to the floor, or the line
+			// says its total (0.42 + 0.05 + 0.53 = 1.00 read as 1 Gi under "≥ 2 Gi")
+			if printed := wg.v/float64(n) + kg.v*share + res.v; total == nil && int64(math.Ceil(printed-1e-9)) != mem {
+				fail(l, "the printed parts sum to %.4f, whose ceiling is not the %d Gi floor, and no total is said", printed, mem)
+			}
+			if total != nil && !(total.v >= lo-total.r-1e-9 && total.v <= hi+total.r+1e-9) {
+				fail(l, "the total %v GiB is not the parts' %.4f … %.4f", total.v, lo, hi)
 			}
 			checked++
 		case reDriverNo.MatchString(l):

@@ -94,6 +94,7 @@ func TestColourContrastAA(t *testing.T) {
 		{"muted", "panel"}, {"muted", "bg"}, {"muted", "code-bg"}, // hints, placeholders (on bg), unselected tabs, the kubectl lines
 		{"accent", "panel"}, {"accent", "bg"}, {"accent", "code-bg"}, // links, secondary buttons
 		{"accent-fg", "accent"}, // buttons, the highlighted option
+		{"accent", "err-bg"},    // an error's "Go to …" buttons and the models it offers (.btn.link in .result-error)
 		{"err", "err-bg"}, {"err", "panel"}, {"warn", "warn-bg"}, {"warn", "panel"},
 		{"ok", "ok-bg"}, {"ok", "panel"}, {"bad", "bad-bg"}, {"bad", "panel"},
 	}

@@ -92,7 +92,7 @@
     const tps = multi && typeof m.neededTps === "number" ? num(m.neededTps, 1) + " on " + m.devicesNeeded : num(m.estTps, 1);
     put(r, "estTps", r.cells.estTps, tps);
     put(r, "headroom", r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
-    put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "over 8");
+    put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "none of 1–8"); // 0: no count up to 8 meets both floors; with llama.cpp's layer split, more devices never decode faster
     const mem = num(m.memoryGiB, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
     put(r, "memory", r.cells.memory, mem);
     put(r, "bandwidth", r.cells.bandwidth, num(m.bandwidthGBs));
@@ -104,7 +104,9 @@
     let list = t.list.filter((m) => (!vendor || m.vendor === vendor) && (!onlySel || m.selectable !== false));
     if (t.sortKey) {
       const k = t.sortKey;
-      const val = (m) => (k === "name" ? String(m.name || m.id).toLowerCase() : k === "verdict" ? String(m.verdict) : m[k]);
+      // devicesNeeded 0 is "none of 1–8": after 8 when the fewest come first, not before 1
+      const val = (m) => (k === "name" ? String(m.name || m.id).toLowerCase() : k === "verdict" ? String(m.verdict) :
+        k === "devicesNeeded" && !(m[k] > 0) ? Infinity : m[k]);
       list = list.slice().sort((a, b) => {
         const x = val(a), y = val(b);
         return (x < y ? -1 : x > y ? 1 : 0) * t.sortDir;

@@ -87,7 +87,7 @@
     const scale = (W - 20) / Math.max(dev.memoryGiB, used);
     const words = parts.map((p) => p.label + " " + num(p.gi, 1) + " GiB");
     words.push(dev.freeGi >= 0 ? "free " + num(dev.freeGi, 1) + " GiB" : "short by " + num(-dev.freeGi, 1) + " GiB");
-    const title = "Memory on one " + dev.name + " (" + num(dev.memoryGiB, 1) + " GiB)";
+    const title = "Memory on one " + dev.name + " (" + num(Math.floor(dev.memoryGiB * 10) / 10, 1) + " GiB)"; // tenths down, as the table
     return figure("chart-memory", title, words.join(", "), 70, (s) => {
       let x = 10;
       for (const p of parts) {

@@ -93,7 +93,9 @@
     put(r, "estTps", r.cells.estTps, tps);
     put(r, "headroom", r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
     put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "none of 1–8"); // 0: no count up to 8 meets both floors; with llama.cpp's layer split, more devices never decode faster
-    const mem = num(m.memoryGiB, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
+    // tenths rounded down, as the row's why and the cluster check write a device's memory: rounded,
+    // an RTX 4090's 23.99 GiB read "24.0" beside "too little memory" and "needs 24 Gi, has 23.9"
+    const mem = num(Math.floor(m.memoryGiB * 10) / 10, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
     put(r, "memory", r.cells.memory, mem);
     put(r, "bandwidth", r.cells.bandwidth, num(m.bandwidthGBs));
   }

@@ -22,6 +22,9 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 		}
 	}
 	if t.Sizing == target.SizingLlmfit {
+		if w1 := llmfitCountWarning(b); w1 != "" {
+			w = append(w, w1)
+		}
 		if m := b.Model.ContextLength; m > 0 && b.KVTokensRoom < int64(min(m, fit.DefaultContextCap)) {
 			room := "room for about " + strconv.FormatInt(b.KVTokensRoom, 10) + " tokens of fp16 KV cache"
 			if b.KVTokensRoom == 0 {
@@ -125,4 +128,23 @@ func ModelChoice(b *fit.Bounds) string {
 	return "model " + strconv.Quote(b.ModelAsked) + " is the name of " + strconv.Itoa(len(b.ModelOthers)+1) +
 		" catalog models; took " + b.Model.Name + ", the most downloaded (also " + strings.Join(b.ModelOthers, ", ") +
 		"); give the full name for another"
+}
+
+// llmfitCountWarning says when llmfit's arithmetic sizes a catalog entry on a parameter count that
+// is not its release's (fit.ReleaseParamsOf, what the KV-aware sizing counts): a packed
+// AWQ/GPTQ/NVFP4/GGUF repository's containers, a count of no shapes. llmfit's claim for
+// unsloth/gpt-oss-20b-GGUF asks 2 Gi for 1.8B parameters (1.0 GB at Q4_K_M) where the release
+// holds 20.9B and its Q4_K_M file 10.81 GiB; its bytes stay llmfit's, the warning says so. Said
+// only where the release's count at llmfit's own bytes a parameter does not fit the floor.
+func llmfitCountWarning(b *fit.Bounds) string {
+	if b.Custom || !(b.ParamsB > 0) {
+		return ""
+	}
+	real := fit.ReleaseParamsOf(&b.Model).TotalB
+	if !(real > b.ParamsB*1.1) || real*b.BytesPerParam*1e9 <= float64(b.MemoryGi)*float64(max(1, b.Target.Count))*(1<<30) {
+		return "" // the release's count at llmfit's bytes a parameter still fits the floor
+	}
+	return "llmfit sizes " + b.Model.Name + " on the catalog's " + oneDecimal(b.ParamsB) + "B parameters, but its release holds " +
+		oneDecimal(real) + "B (sizing kv's params line says why), whose " + oneDecimal(real*b.BytesPerParam*1e9/(1<<30)) + " GiB at " + b.Quant +
+		" this claim's " + strconv.FormatInt(b.MemoryGi, 10) + " Gi floor cannot hold; use sizing kv to size on the release's"
 }

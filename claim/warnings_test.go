@@ -169,3 +169,33 @@ func TestWarningIgnoredBySizing(t *testing.T) {
 		t.Errorf("kv: %q", IgnoredBySizing(&tg))
 	}
 }
+
+// llmfit's arithmetic sizes unsloth/gpt-oss-20b-GGUF on the catalog's 1.8B parameters (packed
+// tensors): 1.0 GB at Q4_K_M, a 2 Gi floor. The release holds 20.91B, × 0.58 B = 12.13 GB = 11.3 GiB at
+// llmfit's own bytes a parameter, which the floor cannot hold: the claim's bytes stay llmfit's,
+// a warning says so. Llama-3.1-8B (the counts agree) and Qwen2-0.5B (0.4B counted, 0.5B real,
+// both in its 1 Gi floor) get none.
+func TestWarningLlmfitCountIsNotTheRelease(t *testing.T) {
+	want := "llmfit sizes unsloth/gpt-oss-20b-GGUF on the catalog's 1.8B parameters, but its release holds 20.9B " +
+		"(sizing kv's params line says why), whose 11.3 GiB at Q4_K_M this claim's 2 Gi floor cannot hold; use sizing kv to size on the release's"
+	for model, warned := range map[string]bool{"unsloth/gpt-oss-20b-GGUF": true, "meta-llama/Llama-3.1-8B-Instruct": false, "Qwen/Qwen2-0.5B": false} {
+		tg := target.Default()
+		tg.Model = model
+		r, err := Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range r.Warnings {
+			if strings.HasPrefix(w, "llmfit sizes ") {
+				got = true
+				if warned && w != want {
+					t.Errorf("%s:\n got %q\nwant %q", model, w, want)
+				}
+			}
+		}
+		if got != warned {
+			t.Errorf("%s: warned %v, want %v (%q)", model, got, warned, r.Warnings)
+		}
+	}
+}

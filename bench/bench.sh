@@ -90,7 +90,7 @@ snapshot() {
 		if [ -f "$DIST/index.html" ] && cp -a "$DIST" "$WORK/dist" 2>/dev/null && [ -f "$WORK/dist/index.html" ]; then
 			local ok=1
 			for f in $(cat "$WORK/dist/index.html" "$WORK/dist/sw.js" "$WORK"/dist/assets/*.js 2>/dev/null |
-				grep -oE 'assets/[A-Za-z0-9._-]+\.[a-z0-9]+' | sort -u); do
+				grep -oE 'assets/[A-Za-z0-9._-]+\.[a-z0-9]+' | grep -v '^assets/catalog-shard\.' | sort -u); do
 				[ -f "$WORK/dist/$f" ] || { ok=0; break; }
 			done
 			[ $ok = 1 ] && return 0
@@ -114,7 +114,8 @@ echo "(the machine is shared: other work running at the same time makes every ti
 section "1. first-load bytes (dist/, $(date -r "$DIST/index.html" '+built %H:%M:%S'))"
 # The first load: index.html, everything it references (recursively through stylesheets,
 # scripts and the manifest, so the wasm that app.js fetches is in), and the service worker.
-refs() { grep -oE 'assets/[A-Za-z0-9._-]+|manifest\.webmanifest' "$DIST/$1" 2>/dev/null | sort -u || true; }
+# (Not the catalog's shards, named in index.html with "{}" for a shard's number: counted below.)
+refs() { grep -oE 'assets/[A-Za-z0-9._-]+|manifest\.webmanifest' "$DIST/$1" 2>/dev/null | grep -v '^assets/catalog-shard\.' | sort -u || true; }
 declare -A SEEN=()
 QUEUE=(index.html)
 FIRST=()
@@ -148,6 +149,18 @@ for f in "${FIRST[@]}"; do
 	traw=$((traw + raw)) tgz=$((tgz + gz)) tbr=$((tbr + br))
 	printf '%-40s %11d %11d %11d\n' "$f" "$raw" "$gz" "$br"
 done
+# A permalink's load also fetches the link's shard of the model catalog (tools/cmd/site/catalog.go):
+# counted at the largest of them.
+shard_raw=0 shard_gz=0 shard_br=0 shard_f=
+for f in "$DIST"/assets/catalog-shard.*.txt; do
+	[ -f "$f" ] || continue
+	read -r raw gz br < <(sizes "$f")
+	[ "$br" -gt "$shard_br" ] && shard_raw=$raw shard_gz=$gz shard_br=$br shard_f=${f#"$DIST"/}
+done
+if [ -n "$shard_f" ]; then
+	traw=$((traw + shard_raw)) tgz=$((tgz + shard_gz)) tbr=$((tbr + shard_br))
+	printf '%-40s %11d %11d %11d\n' "a permalink's catalog shard (largest)" "$shard_raw" "$shard_gz" "$shard_br"
+fi
 printf '%-40s %11d %11d %11d\n' "TOTAL first load" "$traw" "$tgz" "$tbr"
 printf 'total first load: %s raw, %s gzip, %s brotli (gzip %s%% and brotli %s%% of raw)\n' \
 	"$(human $traw)" "$(human $tgz)" "$(human $tbr)" "$(awk -v a=$tgz -v b=$traw 'BEGIN{printf "%.0f", 100*a/b}')" \

@@ -151,10 +151,15 @@ func entries() {
 func model(i int) *Model {
 	entries()
 	rowMu.Lock()
-	if !decoded[i] {
-		models[i], decoded[i] = parseModel(modelLine(i)), true
+	defer rowMu.Unlock()
+	if !decoded[i] || loaded != loadedFull {
+		// entryLine: in shard mode the shard's line, or it panics (source.go), whatever a test
+		// decoded before
+		line := entryLine(i)
+		if !decoded[i] {
+			models[i], decoded[i] = parseModel(line), true
+		}
 	}
-	rowMu.Unlock()
 	return &models[i]
 }
 
@@ -175,6 +180,7 @@ func Named(name string) *Model {
 // Names returns every entry's name, index for index with Models(), without decoding the
 // entries. The slice is shared: do not modify it.
 func Names() []string {
+	needFull("Names")
 	indexModels()
 	return modelNames
 }
@@ -184,6 +190,9 @@ func Names() []string {
 // permalink the page writes, so most edge requests and the page's first claim; the search
 // builds nothing (a map of the 1,852 names was one-time work on the page's first claim).
 func exactName(name string) (int, bool) {
+	if loaded != loadedFull {
+		return shardExact(name)
+	}
 	i, found := slices.BinarySearchFunc(modelByName[:], name, func(e uint16, name string) int { return strings.Compare(modelName(int(e)), name) })
 	if !found {
 		return 0, false
@@ -194,6 +203,7 @@ func exactName(name string) (int, bool) {
 // lowerNames returns the lower-case names, index for index with Models(). They are made on
 // first use: an exact-name lookup (the edge worker's usual request) never needs them.
 func lowerNames() []string {
+	needFull("lowerNames")
 	lowerOnce.Do(func() {
 		names := Names()
 		lowered = make([]string, len(names))
@@ -234,6 +244,7 @@ func rows(text string) iter.Seq[string] {
 
 // Models returns every catalog entry in llmfit's order. The slice is shared: do not modify it.
 func Models() []Model {
+	needFull("Models")
 	allOnce.Do(func() {
 		entries()
 		rowMu.Lock()

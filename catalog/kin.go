@@ -37,6 +37,7 @@ func (m *Model) Vocabulary() int {
 	case m.Arch.VocabSize > 0:
 		return m.Arch.VocabSize
 	}
+	needFull("the vocabulary of " + m.Arch.Base) // before kinVocab's Once reads the whole table
 	return kinVocab()[m.Arch.Base]
 }
 

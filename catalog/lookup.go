@@ -70,6 +70,9 @@ func Resolve(name string) (m *Model, others []string, err error) {
 		return model(i), nil, nil
 	}
 	lower := strings.ToLower(query)
+	if loaded != loadedFull {
+		return resolveInShard(query, lower)
+	}
 	var same, repo, contains []int
 	for i, n := range lowerNames() {
 		switch {
@@ -86,12 +89,7 @@ func Resolve(name string) (m *Model, others []string, err error) {
 		case len(set) == 1:
 			return model(set[0]), nil, nil
 		case len(set) > 1 && k == 1: // the repository's whole name, without its publisher
-			byPopularity(set)
-			names := Names()
-			for _, i := range set[1:] {
-				others = append(others, names[i])
-			}
-			return model(set[0]), others, nil
+			return mostPopular(set)
 		case len(set) > 1:
 			return nil, nil, ambiguous(query, set)
 		}
@@ -99,11 +97,47 @@ func Resolve(name string) (m *Model, others []string, err error) {
 	return nil, nil, &NotFoundError{Query: query, Suggestions: closest(lower, 3)}
 }
 
+// mostPopular is Resolve's answer for a name that is the whole repository name of several
+// entries: the most downloaded, and the others' names, most downloaded first.
+func mostPopular(set []int) (m *Model, others []string, err error) {
+	byPopularity(set)
+	for _, i := range set[1:] {
+		others = append(others, nameOf(i))
+	}
+	return model(set[0]), others, nil
+}
+
+// resolveInShard is Resolve in shard mode (source.go), for a query that is no exact name: the
+// entries of the name in any case, else of the repository's name without its publisher, are
+// all in the query's shard (ShardKey); an ambiguous name and a substring need the whole table,
+// as the closest names of one that matches nothing do, so they panic with an *IncompleteError.
+func resolveInShard(query, lower string) (*Model, []string, error) {
+	covers(query)
+	var same, repo []int
+	for _, i := range shard.order {
+		n := strings.ToLower(nameOf(i))
+		switch {
+		case n == lower:
+			same = append(same, i)
+		case strings.HasSuffix(n, lower) && n[len(n)-len(lower)-1] == '/':
+			repo = append(repo, i)
+		}
+	}
+	switch {
+	case len(same) == 1:
+		return model(same[0]), nil, nil
+	case len(same) == 0 && len(repo) == 1:
+		return model(repo[0]), nil, nil
+	case len(same) == 0 && len(repo) > 1:
+		return mostPopular(repo)
+	}
+	panic(&IncompleteError{What: "resolving " + strconv.Quote(query), Entry: -1})
+}
+
 // byPopularity sorts catalog indexes as Search ranks equals: most downloaded first, then by
 // name. It decodes the entries it sorts (a name's whole-repository matches are a few; a
 // substring's at most the catalog, on an error's path).
 func byPopularity(idx []int) {
-	names := Names()
 	downloads := make(map[int]int64, len(idx))
 	for _, i := range idx {
 		downloads[i] = model(i).Downloads
@@ -112,7 +146,7 @@ func byPopularity(idx []int) {
 		if d := cmp.Compare(downloads[y], downloads[x]); d != 0 {
 			return d
 		}
-		return strings.Compare(names[x], names[y])
+		return strings.Compare(nameOf(x), nameOf(y))
 	})
 }
 

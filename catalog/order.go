@@ -11,7 +11,12 @@ import (
 // downloads keep the catalog's order. It is made once per process and shared: the caller must
 // not change it. The list of popular models that fit a device walks it instead of sorting the
 // whole catalog per request (in the edge worker's wasm that sort was most of the request).
-var ByDownloads = sync.OnceValue(func() []int {
+func ByDownloads() []int {
+	needFull("ByDownloads") // before the Once reads the whole table
+	return byDownloads()
+}
+
+var byDownloads = sync.OnceValue(func() []int {
 	all := Models()
 	order := indexes(len(all))
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].Downloads, all[x].Downloads) })

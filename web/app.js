@@ -558,6 +558,15 @@
   async function loadEngine() {
     const { exited, error } = await window.fitclaimBoot.engine;
     if (error) throw error;
+    // The engine is built without the model catalog: boot.js gives it the whole table (after a
+    // permalink's first claim, which a shard of it may answer); everything here asks for it.
+    if (window.fitclaimBoot.catalog) {
+      try {
+        await window.fitclaimBoot.catalog;
+      } catch (e) {
+        throw new Error("the model catalog could not load (" + errMessage(e) + ")");
+      }
+    }
     // Go's main installs the global before go.run returns to this script; on a slow or busy
     // machine that can take a while, so wait as long as the program is alive.
     const t0 = Date.now();
@@ -697,7 +706,7 @@
       };
       w.onerror = () => end(false);
       w.onmessageerror = () => end(false);
-      w.postMessage({ module: boot.module, glue: new URL("wasm_exec.js", document.baseURI).href });
+      w.postMessage({ module: boot.module, glue: new URL("wasm_exec.js", document.baseURI).href, catalog: boot.catalogBytes || null });
     } catch (_) {
       return null;
     }

@@ -21,6 +21,9 @@
 // result: {yaml, json}, rest()}, is the promise fitclaimBoot.early; app.js adopts it when its
 // form reads the same hash and the same target, and takes the rest of the answer (the table, the
 // words, the pictures) from rest(), so there is one render and the bytes are app.js's.
+//
+// The engine holds no model catalog: a link's first claim is made from the link's shard of it,
+// fetched beside the engine, else from the whole table (tools/cmd/site/catalog.go says when).
 "use strict";
 
 (() => {
@@ -87,6 +90,60 @@
     ? ready.then(compile).then(start).catch((error) => ({ error }))
     : Promise.resolve({ error: new Error("this browser has no WebAssembly") });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const cat = document.querySelector('meta[name="fitclaim-catalog"]');
+  const bytesOf = async (url) => {
+    const resp = await fetch(url);
+    if (!resp.ok) throw new Error("the model catalog could not be fetched: HTTP " + resp.status);
+    return new Uint8Array(await resp.arrayBuffer());
+  };
+  // shardKey and shardOf are catalog.ShardKey and catalog.ShardOf (a test holds them together).
+  const shardKey = (name) => { const k = name.trim().toLowerCase(); return k.slice(k.lastIndexOf("/") + 1); };
+  const shardOf = (name, count) => {
+    let h = 0x811c9dc5;
+    for (const b of new TextEncoder().encode(shardKey(name))) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    return h % count;
+  };
+  boot.shardOf = shardOf;
+  const hash = location.hash.startsWith("#") ? location.hash.slice(1) : location.hash;
+  const local = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+  let model = null;
+  try { model = link ? new URLSearchParams(hash).get("m") : null; } catch (_) { /* left to the engine */ }
+  const count = cat ? Number(cat.dataset.count) : 0;
+  const shard = link && model && !local && cat && cat.dataset.shards && count > 0
+    ? bytesOf(cat.dataset.shards.replace("{}", String(shardOf(model, count)))).catch(() => null) : null;
+  let table = null;
+  const fetchCatalog = () => table || (table = cat ? bytesOf(cat.content) : Promise.reject(new Error("index.html names no model catalog")));
+  // give writes the catalog's bytes into the engine (fitclaim_catalog): the table, or a shard.
+  const give = (ex, bytes, isShard) => {
+    const at = ex.fitclaim_call_buffer(bytes.length); // may grow the memory: the view comes after
+    new Uint8Array(ex.mem.buffer, at, bytes.length).set(bytes);
+    const n = ex.fitclaim_catalog(bytes.length, isShard ? 1 : 0);
+    if (n < 0) throw new Error(JSON.parse(new TextDecoder().decode(new Uint8Array(ex.mem.buffer, ex.fitclaim_answer(), -n))).message);
+  };
+  // engineUp: the engine has started and Go's main has installed the global (else an error);
+  // briefly (the first claim: else app.js reads the link), or while the program runs (patient).
+  const engineUp = async (patient) => {
+    const { error, exited } = await engine;
+    if (error) throw error;
+    for (let i = 0; !(window.fitclaim && typeof window.fitclaim.render === "function"); i++) {
+      if (patient ? exited() : i > 200) throw new Error("the engine did not start");
+      await sleep(5);
+    }
+    const ex = boot.exports;
+    if (!ex || typeof ex.fitclaim_catalog !== "function" || !(ex.mem instanceof WebAssembly.Memory)) throw new Error("the engine takes no catalog");
+    return ex;
+  };
+  let wantCatalog;
+  const catalogWanted = new Promise((resolve) => { wantCatalog = resolve; });
+  // Settles once the engine holds the whole table (kept for app.js's warm-up worker).
+  const catalog = catalogWanted.then(async () => {
+    const bytes = await fetchCatalog();
+    give(await engineUp(true), bytes, false);
+    boot.catalogBytes = bytes;
+    mark("catalog");
+  });
+  catalog.catch(() => {}); // app.js says what failed
+  if (local || !link) (local ? Promise.resolve() : ready).then(wantCatalog);
   // parsedPast resolves once the parser has made the element with this id (everything before it
   // in index.html is parsed), or the document is parsed anyway.
   const parsedPast = (id) => new Promise((resolve) => {
@@ -96,30 +153,36 @@
     mo.observe(document, { childList: true, subtree: true });
     document.addEventListener("DOMContentLoaded", done, { once: true });
   });
-  const hash = location.hash.startsWith("#") ? location.hash.slice(1) : location.hash;
   const showLink = async () => {
-    const { error } = await engine;
-    if (error) return null;
     // Go's main installs the global while go.run starts; wait for it briefly, else leave it to app.js.
-    for (let i = 0; !(window.fitclaim && typeof window.fitclaim.render === "function"); i++) {
-      if (i > 200) return null;
-      await sleep(5);
-    }
+    const ex = await engineUp().catch(() => null);
+    if (!ex || typeof ex.fitclaim_first !== "function") return null;
+    // The link's shard, if it came (else the engine holds no catalog, and says it needs one).
+    const part = shard && !local ? await shard : null;
+    if (part) try { give(ex, part, true); } catch (_) { /* the whole table then */ }
     // One call through the engine's exports (wasm/page/export.go, fitclaim_first): the link
     // read as fitclaim.repairLink reads it and its claim rendered as fitclaim.render renders it,
     // only the YAML and JSON; the rest of the answer waits for app.js (first.rest below), so
-    // none of its code is compiled before the claim shows. 0: app.js reads the link itself.
-    const ex = boot.exports;
-    if (!ex || typeof ex.fitclaim_first !== "function" || !(ex.mem instanceof WebAssembly.Memory)) return null;
+    // none of its code is compiled before the claim shows. 0: app.js reads the link itself;
+    // -1: the catalog the engine holds cannot answer it, the whole table can.
     const bytes = new TextEncoder().encode(hash);
-    const at = ex.fitclaim_call_buffer(bytes.length); // may grow the memory: the view comes after
-    new Uint8Array(ex.mem.buffer, at, bytes.length).set(bytes);
+    const first = () => {
+      const at = ex.fitclaim_call_buffer(bytes.length); // may grow the memory: the view comes after
+      new Uint8Array(ex.mem.buffer, at, bytes.length).set(bytes);
+      return ex.fitclaim_first(bytes.length);
+    };
     const answer = (n) => JSON.parse(new TextDecoder().decode(new Uint8Array(ex.mem.buffer, ex.fitclaim_answer(), n)));
-    const n = ex.fitclaim_first(bytes.length);
+    let n = first();
+    if (n === -1) {
+      mark("early-waits");
+      wantCatalog();
+      await catalog;
+      n = first();
+    }
     mark("early-rendered");
     if (n <= 0) return null;
-    const first = answer(n);
-    const target = first.target, result = { yaml: first.yaml, json: first.json };
+    const claim = answer(n);
+    const target = claim.target, result = { yaml: claim.yaml, json: claim.json };
     // The claim's output ends inside #panel-json; #panel-deploy follows it (index.html).
     await parsedPast("panel-deploy");
     if (location.hash.slice(1) !== hash) return null; // the address moved on meanwhile
@@ -144,9 +207,11 @@
   };
   const early = link ? showLink().catch(() => null).then((first) => {
     if (first) requestAnimationFrame(() => setTimeout(unhide, 0)); else unhide();
+    wantCatalog(); // the claim is shown (or left to app.js): the whole table now
     return first;
   }) : null;
   boot.engine = engine;
   boot.early = early;
+  boot.catalog = catalog;
   window.fitclaimBoot = boot;
 })();

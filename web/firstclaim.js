@@ -20,9 +20,9 @@
 let started = null;
 
 self.onmessage = ({ data }) => {
-  const { glue, warm, module } = data || {};
+  const { glue, warm, module, catalog } = data || {};
   if (module && !started) {
-    started = start(module, glue);
+    started = start(module, glue, catalog);
     started.catch(() => {}); // said when the targets come
   }
   if (warm) warmUp(warm);
@@ -38,7 +38,7 @@ function fail(message) {
 // collection calls some 200 functions nothing else calls, which V8 compiles at their first call
 // (~50 ms); compiled here, the page's own first collection finds them compiled (issue 10 §3: it
 // fell in the page's 180th render or so, 100 ms).
-async function start(module, glue) {
+async function start(module, glue, catalog) {
   if (typeof Go !== "function") importScripts(glue);
   const go = new Go();
   go.env = Object.assign({}, go.env, { GOGC: "100" }); // wasm/page/main.go says why
@@ -49,6 +49,13 @@ async function start(module, glue) {
     await new Promise((r) => setTimeout(r, 5));
   }
   const fc = self.fitclaim;
+  // The page's engine is built without the model catalog: the page's copy of it (boot.js).
+  const ex = instance.exports;
+  if (catalog && typeof ex.fitclaim_catalog === "function") {
+    const at = ex.fitclaim_call_buffer(catalog.length);
+    new Uint8Array(ex.mem.buffer, at, catalog.length).set(catalog);
+    if (ex.fitclaim_catalog(catalog.length, 0) !== 0) throw new Error("the engine refused the model catalog");
+  }
   if (typeof fc.collect === "function") fc.collect();
   self.postMessage({ collected: true });
   // The page's own render call (render.js, which the site build puts in front of this file, as

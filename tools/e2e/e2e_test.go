@@ -791,6 +791,21 @@ func TestOffline(t *testing.T) {
 	p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+target.Permalink(b)), nil))
 	p.waitText("yaml", func(s string) bool { return s == wantB.YAML }, "a new link's claim offline")
 
+	// A link to another model, loaded offline: its catalog shard was never fetched; the page,
+	// which the service worker controls, takes the whole table from its cache (boot.js).
+	c := targetWith(func(x *target.Target) { x.Model = "Qwen/Qwen3-8B"; x.Sizing = target.SizingKV })
+	wantC := render(t, c)
+	p.run(chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, "#"+target.Permalink(c)), nil))
+	p.waitText("yaml", func(s string) bool { return s == wantC.YAML }, "another model's link offline")
+	p.run(chromedp.Reload())
+	p.waitReady()
+	p.waitText("yaml", func(s string) bool { return s == wantC.YAML }, "another model's link loaded offline")
+	var shards int
+	p.eval(`performance.getEntriesByType("resource").filter((e) => e.name.includes("/assets/catalog-shard.")).length`, &shards)
+	if shards != 0 {
+		t.Errorf("offline, under the service worker, the page fetched %d catalog shards, want the whole table only", shards)
+	}
+
 	// The only failures allowed offline are the page's own probes of the dead network.
 	for _, e := range p.errs.get() {
 		t.Errorf("browser reported: %s", e)

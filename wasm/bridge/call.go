@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
@@ -226,7 +227,12 @@ func (r *callReader) object() (byte, map[string]Value) {
 
 // PanicError is a recovered Go panic as the Error the page's calls answer with, so the page
 // stays alive.
-func PanicError(p any) error { return errors.New("internal error in fitclaim: " + panicText(p)) }
+func PanicError(p any) error {
+	if e, ok := p.(*catalog.IncompleteError); ok { // not a bug: the page asked before the catalog came
+		return e
+	}
+	return errors.New("internal error in fitclaim: " + panicText(p))
+}
 
 // panicText describes a recovered panic without fmt, which the browser build leaves out.
 func panicText(p any) string {

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/internal/jsontext"
 	"github.com/fitclaim/fitclaim/target"
@@ -50,6 +51,34 @@ func FirstClaim(fragment string) (f First, ok bool) {
 		return First{}, false
 	}
 	return First{Link: r.Target, Asked: asked, Result: res}, true
+}
+
+// FirstClaimOrWait is FirstClaim for an engine that may hold only a shard of the model catalog
+// (catalog.LoadShard), or none yet: wait is true when the catalog it holds cannot answer exactly
+// as the whole catalog would (catalog.IncompleteError), and the page must load the whole
+// catalog (LoadCatalog) and ask again. Else it is FirstClaim's answer, byte for byte
+// (TestFirstClaimFromShard).
+func FirstClaimOrWait(fragment string) (f First, ok, wait bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			if _, incomplete := p.(*catalog.IncompleteError); !incomplete {
+				panic(p)
+			}
+			f, ok, wait = First{}, false, true
+		}
+	}()
+	f, ok = FirstClaim(fragment)
+	return f, ok, false
+}
+
+// LoadCatalog gives an engine built without the model catalog (the tag catalogext: the page's)
+// the catalog's text, as the site writes it: the whole table (catalog.LoadText), or, when shard
+// is true, one shard of it (catalog.LoadShard). The error says what is wrong with the text.
+func LoadCatalog(text string, shard bool) error {
+	if shard {
+		return catalog.LoadShard(text)
+	}
+	return catalog.LoadText(text)
 }
 
 // targetValues is a target's non-default fields as the page's target object holds them (the

@@ -95,6 +95,11 @@ func address(b []byte) uint32 {
 // first is the last first claim, kept until its rest is asked for.
 var first *bridge.First
 
+// The engine is built without the model catalog (the tag catalogext): the page gives it the
+// catalog's text, or first the link's shard of it, through fitclaim_catalog. fitclaim_first
+// returns -1 when the catalog it holds cannot answer the link exactly as the whole catalog would
+// (bridge.FirstClaimOrWait): the page then gives it the whole catalog and asks again.
+//
 //go:wasmexport fitclaim_first
 func firstClaim(n int32) (length int32) {
 	defer func() {
@@ -106,7 +111,10 @@ func firstClaim(n int32) (length int32) {
 	if n < 0 || int(n) > len(call) {
 		return 0
 	}
-	f, ok := bridge.FirstClaim(string(call[:n]))
+	f, ok, wait := bridge.FirstClaimOrWait(string(call[:n]))
+	if wait {
+		return -1
+	}
 	if !ok {
 		return 0
 	}
@@ -128,4 +136,22 @@ func firstRest() (length int32) {
 	}
 	answer = bridge.AppendFirstRest(answer[:0], first)
 	return int32(len(answer))
+}
+
+// fitclaim_catalog gives the engine the model catalog's text written in the buffer's first n
+// bytes (the asset tools/cmd/site writes): the whole table, or one shard of it when shard is 1
+// (bridge.LoadCatalog). It returns 0, or minus the length of the error's JSON at
+// fitclaim_answer (bridge.AppendErrorJSON: the text is not the catalog this engine was built
+// with, or is malformed).
+//
+//go:wasmexport fitclaim_catalog
+func loadCatalog(n, shard int32) int32 {
+	if n < 0 || int(n) > len(call) {
+		n = 0
+	}
+	if err := bridge.LoadCatalog(string(call[:n]), shard == 1); err != nil {
+		answer = bridge.AppendErrorJSON(answer[:0], err)
+		return -int32(len(answer))
+	}
+	return 0
 }

@@ -19,6 +19,7 @@ type site struct {
 	bundle bool              // serve index.html's deferred scripts as one asset (bundle.go)
 	order  []string          // plain names in the order they were hashed
 	hashed map[string]string // plain name -> "assets/<name>.<hash>.<ext>"
+	shards string            // the catalog's shards' names, "{}" for the shard's number (writeShards)
 }
 
 func newSite(dir string) *site { return &site{dir: dir, hashed: map[string]string{}} }
@@ -122,6 +123,11 @@ func (s *site) assemble(web string, extra map[string]string, ex *example) error 
 		}
 		if name == "index.html" && len(deferred) > 0 {
 			b = useBundle(b)
+		}
+		if name == "index.html" {
+			if b, err = s.nameShards(b); err != nil {
+				return err
+			}
 		}
 		if strings.HasSuffix(name, ".html") { // before the rewrite: it would rename their src
 			if b, err = s.inlineScripts(b, web, extra, s.config); err != nil {

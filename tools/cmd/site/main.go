@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/tools/internal/precompress"
 	"github.com/fitclaim/fitclaim/tools/internal/wasmdata"
 	"github.com/fitclaim/fitclaim/tools/internal/wasmlines"
@@ -76,13 +77,18 @@ func build(root, out, wasmPkg, example string, bundle, compress bool) error {
 	}
 
 	wasm := filepath.Join(work, wasmName)
-	if err := buildWasm(root, wasmPkg, wasm, noInline); err != nil {
+	if err := buildWasm(root, wasmPkg, wasm, noInline, pageTags); err != nil {
 		return err
 	}
 	assets := map[string]string{wasmName: wasm}
+	cat := filepath.Join(work, catalogName)
+	if err := os.WriteFile(cat, []byte(catalog.Text()), 0o644); err != nil {
+		return err
+	}
+	assets[catalogName] = cat
 	if _, err := os.Stat(filepath.Join(root, laterWasmPkg)); err == nil {
 		lw := filepath.Join(work, laterWasmName)
-		if err := buildWasm(root, laterWasmPkg, lw, laterNoInline); err != nil {
+		if err := buildWasm(root, laterWasmPkg, lw, laterNoInline, ""); err != nil {
 			return err
 		}
 		assets[laterWasmName] = lw
@@ -102,6 +108,9 @@ func build(root, out, wasmPkg, example string, bundle, compress bool) error {
 	}
 	s := newSite(tmp)
 	s.bundle = bundle
+	if s.shards, err = writeShards(tmp); err != nil {
+		return err
+	}
 	if cfg := filepath.Join(root, "netlify.toml"); fileExists(cfg) {
 		s.config = cfg
 	}
@@ -158,11 +167,17 @@ const noInline = "-gcflags=github.com/fitclaim/fitclaim/...=-l"
 // 1.40-1.53x (bench/README.md, "less inlining").
 const laterNoInline = "-gcflags=all=-l"
 
+// pageTags are the page's engine's build tags: catalogext leaves the model catalog's table
+// out of it (catalog/source.go); the page fetches the table as an asset of its own
+// (catalogName, and first the link's shard: writeShards) and gives it to the engine
+// (web/boot.js). The second engine keeps the table compiled in.
+const pageTags = "catalogext"
+
 // buildWasm builds one of the page's engines with the flags that keep it small (gcflags:
-// noInline or laterNoInline).
-func buildWasm(root, pkg, out, gcflags string) error {
+// noInline or laterNoInline) and its build tags ("": none).
+func buildWasm(root, pkg, out, gcflags, tags string) error {
 	fmt.Fprintf(os.Stderr, "==> building %s -> %s\n", pkg, filepath.Base(out))
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", gcflags, "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", gcflags, "-tags="+tags, "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

@@ -50,7 +50,8 @@ func writeServiceWorker(dir string) error {
 		// Every asset, the second engine (fitclaim-later.wasm) too: the page fetches it only
 		// when a panel needs it, but offline the Deployment tab, the hardware panel and the
 		// cluster check need it cached. The worker installs once the first claim is shown.
-		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") {
+		// Not the catalog's shards: a page the worker controls loads the whole table (boot.js).
+		if f == "manifest.webmanifest" || strings.HasPrefix(f, "assets/") && !isShard(f) {
 			precache = append(precache, f)
 		}
 	}

@@ -47,6 +47,14 @@
         if (exited) throw new Error("the second engine stopped while starting");
         await new Promise((r) => setTimeout(r, 10));
       }
+      // Built without the model catalog, as the first engine: the table boot.js gave that one.
+      if (typeof window.fitclaimCluster.catalog === "function") {
+        const boot = window.fitclaimBoot || {};
+        if (!boot.catalogBytes && boot.catalog) await boot.catalog;
+        if (!boot.catalogBytes) throw new Error("the model catalog has not loaded");
+        const error = window.fitclaimCluster.catalog(boot.catalogBytes);
+        if (error) throw new Error(error);
+      }
     })();
     engine.catch(() => { engine = null; }); // a failed fetch may be retried
     return engine;

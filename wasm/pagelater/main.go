@@ -7,6 +7,7 @@
 // (package later) and installs the global fitclaimCluster:
 //
 //	fitclaimCluster.check(claimJSON, slicesText[, claimsText[, nodesText[, podText]]]) → {report: "<cluster.Report.ViewJSON>"} | {error: "<message>"}
+//	fitclaimCluster.catalog(bytes) → null | "<message>" (the model catalog's text: loadCatalog)
 //
 // claimJSON is the claim's JSON as the page shows it (the main wasm's render result);
 // claimsText, optional (absent or "": none given), is `kubectl get resourceclaims -A -o yaml`,
@@ -21,6 +22,7 @@ import (
 	"strconv"
 	"syscall/js"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/cluster"
 	"github.com/fitclaim/fitclaim/wasm/later"
 )
@@ -29,6 +31,7 @@ func main() {
 	later.Register()
 	api := js.Global().Get("Object").New()
 	api.Set("check", js.FuncOf(check))
+	api.Set("catalog", js.FuncOf(loadCatalog))
 	js.Global().Set("fitclaimCluster", api)
 	select {} // keep the Go runtime alive for the panel's calls
 }
@@ -56,6 +59,25 @@ func check(_ js.Value, args []js.Value) (out any) {
 		return map[string]any{"error": err.Error()}
 	}
 	return map[string]any{"report": report}
+}
+
+// loadCatalog is fitclaimCluster.catalog(bytes): the model catalog's text (a Uint8Array, the
+// asset the page's first engine was given: web/boot.js), which this engine, built without it
+// like the first (tools/cmd/site: -tags catalogext), needs for the Deployment tab and the
+// hardware panel (web/later.js gives it before either asks). It answers null, or the error's
+// message.
+func loadCatalog(_ js.Value, args []js.Value) any {
+	if len(args) < 1 || args[0].Type() != js.TypeObject || args[0].Get("length").Type() != js.TypeNumber {
+		return "catalog(bytes): a Uint8Array of the model catalog's text"
+	}
+	b := make([]byte, args[0].Get("length").Int())
+	if js.CopyBytesToGo(b, args[0]) != len(b) {
+		return "catalog(bytes): a Uint8Array of the model catalog's text"
+	}
+	if err := catalog.LoadText(string(b)); err != nil {
+		return err.Error()
+	}
+	return nil
 }
 
 // optional is the i-th argument's text, or nil when it is absent, not a string or "" (not given).

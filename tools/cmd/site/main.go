@@ -88,7 +88,7 @@ func build(root, out, wasmPkg, example string, bundle, compress bool) error {
 	assets[catalogName] = cat
 	if _, err := os.Stat(filepath.Join(root, laterWasmPkg)); err == nil {
 		lw := filepath.Join(work, laterWasmName)
-		if err := buildWasm(root, laterWasmPkg, lw, laterNoInline, ""); err != nil {
+		if err := buildWasm(root, laterWasmPkg, lw, laterNoInline, pageTags); err != nil {
 			return err
 		}
 		assets[laterWasmName] = lw
@@ -170,7 +170,7 @@ const laterNoInline = "-gcflags=all=-l"
 // pageTags are the page's engine's build tags: catalogext leaves the model catalog's table
 // out of it (catalog/source.go); the page fetches the table as an asset of its own
 // (catalogName, and first the link's shard: writeShards) and gives it to the engine
-// (web/boot.js). The second engine keeps the table compiled in.
+// (web/boot.js). The second engine is built so too: web/later.js gives it the same bytes.
 const pageTags = "catalogext"
 
 // buildWasm builds one of the page's engines with the flags that keep it small (gcflags:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -32,6 +33,15 @@ func deployGrid(step int) []target.Target {
 				t.Sizing, t.Sequences, t.Context = target.SizingKV, 1+j, 4096*j
 			}
 			out = append(out, t)
+		}
+	}
+	// Every third target gives the pod what only the Deployment reads: vLLM's
+	// --trust-remote-code and CPU and memory requests, in the quantity spellings the form takes.
+	requests := [][2]string{{"8", "64Gi"}, {"500m", ""}, {"", "1.5Ti"}, {"2.5", "96G"}, {"16", "131072Mi"}}
+	for i := range out {
+		if i%3 == 2 {
+			r := requests[(i/3)%len(requests)]
+			out[i].TrustRemoteCode, out[i].CPURequest, out[i].MemoryRequest = true, r[0], r[1]
 		}
 	}
 	named := target.Default()
@@ -134,6 +144,23 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 			}
 			flags[a] = true
 		}
+	}
+	// The requests asked, read back by Kubernetes' own quantity parser; none asked, none written
+	// (the pod is BestEffort, as the header says).
+	for name, asked := range map[corev1.ResourceName]string{corev1.ResourceCPU: tg.CPURequest, corev1.ResourceMemory: tg.MemoryRequest} {
+		got, ok := ctr.Resources.Requests[name]
+		switch {
+		case asked == "" && ok:
+			t.Errorf("%s: %s request %s, none asked", where, name, got.String())
+		case asked != "" && (!ok || got.Cmp(resource.MustParse(asked)) != 0 || got.Sign() <= 0):
+			t.Errorf("%s: %s request %v, asked %s", where, name, ctr.Resources.Requests, asked)
+		}
+	}
+	if len(ctr.Resources.Limits) > 0 {
+		t.Errorf("%s: limits %v: a memory limit would stop the container while it loads the weights", where, ctr.Resources.Limits)
+	}
+	if trust := slices.Contains(ctr.Args, "--trust-remote-code"); trust != (tg.TrustRemoteCode && engine == target.EngineVLLM) {
+		t.Errorf("%s: --trust-remote-code written %v, asked %v (vLLM only): %q", where, trust, tg.TrustRemoteCode, ctr.Args)
 	}
 	cache := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "cache" && v.EmptyDir != nil && v.EmptyDir.Medium == "" })
 	if !cache || !slices.ContainsFunc(ctr.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == "cache" && m.MountPath == "/root/.cache" }) {
@@ -260,5 +287,51 @@ func TestDeployMutationsRefused(t *testing.T) {
 		} else {
 			t.Logf("%s: %v", what, err)
 		}
+	}
+}
+
+// Every quantity the table's request fields take (target.FormQuantity) is one Kubernetes reads,
+// above 0, and a Deployment carrying it as a request passes ValidateDeployment; the spellings it
+// refuses are said. Kubernetes takes more (1e3, 5n, +1), which the form leaves out.
+func TestDeployRequestQuantities(t *testing.T) {
+	cpu, ok := target.ByName("cpuRequest")
+	if !ok {
+		t.Fatal("no field cpuRequest")
+	}
+	accepted := 0
+	for _, q := range []string{"1", "8", "500m", "0.5", "2.5", "100m", "64Gi", "1.5Ti", "96G", "131072Mi", "1k", "1E", "1Ei",
+		"0001", "1.000", "007.5Gi", "123456789012", "0.001", "1000000m",
+		"0", "0.0", "000m", "-1", "+1", "1e3", "1E3", ".5", "5.", "1.5.5", "5Gb", "5gi", "5 Gi", " 5", "5n", "5u", "1Gi ", "", "Gi", "m", "0x10", "٣"} {
+		tg := target.Default()
+		tg.Model, tg.Driver = "Qwen/Qwen3-8B", fit.DriverNVIDIA
+		tg.CPURequest, tg.MemoryRequest = q, q
+		formErr := cpu.CheckForm(&tg)
+		parsed, perr := resource.ParseQuantity(q)
+		if formErr != nil {
+			if q != "" {
+				t.Logf("%q refused: %v", q, formErr)
+			}
+			continue
+		}
+		if q == "" {
+			continue
+		}
+		if perr != nil || parsed.Sign() <= 0 {
+			t.Errorf("%q: the form takes it, Kubernetes reads %v (%v)", q, parsed.String(), perr)
+			continue
+		}
+		for _, engine := range deploy.Engines() {
+			tg.Engine = engine
+			r, err := deploy.Render(tg)
+			if err != nil {
+				t.Errorf("%q %s: %v", q, engine, err)
+				continue
+			}
+			checkWorkload(t, tg, engine, r)
+		}
+		accepted++
+	}
+	if accepted < 15 {
+		t.Errorf("only %d quantities accepted", accepted)
 	}
 }

@@ -6,6 +6,8 @@
 package deploy
 
 import (
+	"strings"
+
 	"github.com/fitclaim/fitclaim/claim"
 	"github.com/fitclaim/fitclaim/fit"
 	"github.com/fitclaim/fitclaim/target"
@@ -127,7 +129,7 @@ func ClaimTarget(t target.Target) (target.Target, error) {
 	if err != nil {
 		return t, err
 	}
-	if err := checkImage(&t); err != nil {
+	if err := checkDeployFields(&t); err != nil {
 		return t, err
 	}
 	t.Template, t.Engine = true, engine
@@ -155,6 +157,7 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 			"would set VLLM_PORT=tcp://…, which vLLM refuses to start with)")
 	h = append(h, "cache:  "+cacheDir+" in an emptyDir: a restarted container keeps what it downloaded (the weights, "+
 		"under huggingface/ or llama.cpp/) instead of downloading it again; it lives as long as the pod, on its node's disk")
+	h = append(h, qosLine(&b.Target))
 	if p.SHM {
 		h = append(h, "shm:    /dev/shm in memory: vLLM's "+itoa(b.Target.Count)+" tensor-parallel workers exchange tensors through it")
 	}
@@ -162,6 +165,29 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 		h = append(h, "WARNING: "+problem)
 	}
 	return append(h, r.Summary)
+}
+
+// qosLine says what the container asks of its node besides the devices: its CPU and memory
+// requests as given (cpuRequest, memoryRequest), else none, and what the pod's QoS class then
+// means. No figure is written for the user: the host memory an engine takes to load the weights
+// depends on its loader (vLLM's safetensors and llama.cpp's GGUF files are memory-mapped, the
+// page cache they fill is charged to the pod but reclaimable), not on a rule fitclaim can source.
+func qosLine(t *target.Target) string {
+	if t.CPURequest == "" && t.MemoryRequest == "" {
+		return "qos:    BestEffort: no CPU or memory request, so the pod is the first its node evicts when short of memory " +
+			"and its engine (API server, tokenizer, scheduler) gets only the CPU other pods leave; set cpuRequest and " +
+			"memoryRequest (--cpu-request, --memory-request) for your nodes: no figure is written for you, as the host " +
+			"memory loading takes depends on the engine's loader (it maps the weights' files), not on a rule fitclaim can source"
+	}
+	var asked []string
+	if t.CPURequest != "" {
+		asked = append(asked, "cpu "+t.CPURequest)
+	}
+	if t.MemoryRequest != "" {
+		asked = append(asked, "memory "+t.MemoryRequest)
+	}
+	return "qos:    Burstable: requests " + strings.Join(asked, " and ") + ", as asked, and no limits " +
+		"(a memory limit would stop the container if loading the weights took more)"
 }
 
 // manifestsSize is room for the Deployment and the Service with their header: 3-4 KB for the
@@ -241,6 +267,15 @@ func manifests(r *Result, p *plan, b *fit.Bounds) string {
 	w.line(14, "port: http")
 	w.line(12, "periodSeconds: 10")
 	w.line(10, "resources:")
+	if t := &b.Target; t.CPURequest != "" || t.MemoryRequest != "" {
+		w.line(12, "requests:")
+		if t.CPURequest != "" {
+			w.line(14, "cpu: ", quote(t.CPURequest))
+		}
+		if t.MemoryRequest != "" {
+			w.line(14, "memory: ", quote(t.MemoryRequest))
+		}
+	}
 	w.line(12, "claims:")
 	w.line(14, "- name: "+claimRef)
 	w.line(10, "volumeMounts:")

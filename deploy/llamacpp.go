@@ -34,6 +34,12 @@ func llamaCppPlan(b *fit.Bounds, image string) plan {
 		"engine: llama.cpp server "+LlamaCppBuild+" on port "+itoa(llamaCppPort)+"; --ctx-size "+itoa(ctx)+" = "+
 			itoa(b.ContextTokens)+" tokens × "+plural(t.Sequences, "sequence")+" (--parallel "+itoa(t.Sequences)+
 			": the slots share it), -ngl 999 = every layer on the "+plural(t.Count, "claimed device"))
+	if t.TrustRemoteCode {
+		// llama.cpp's server reads the model, its tokenizer and chat template from the GGUF file
+		// and has no such flag: nothing to write, but the header says why it is not there.
+		p.Explain = append(p.Explain, "trust:  trustRemoteCode is vLLM's --trust-remote-code: llama.cpp reads the GGUF file "+
+			"and runs no code from the repository, so there is nothing to trust")
+	}
 	switch b.KVCache {
 	case "q8_0", "q4_0":
 		// llama.cpp keeps a quantized V cache only with flash attention: llama_init_from_model

@@ -23,16 +23,28 @@ func engineOf(t *target.Target) (string, error) {
 	return "", target.NewFieldError("engine", "must be "+strings.Join(Engines(), " or ")+" (got "+target.QuoteShort(t.Engine)+")")
 }
 
-// checkImage is the image's Form in the table (target.Field.CheckForm: the characters of the
-// OCI reference grammar), which the page's link repair checks too; the table bounds its length.
-func checkImage(t *target.Target) error {
-	return imageRow().CheckForm(t)
+// checkDeployFields checks the Form of every field only the Deployment reads (the table's Deploy
+// column: the image's characters of the OCI reference grammar, the requests' Kubernetes
+// quantities; target.Field.CheckForm), which the page's link repair checks too; the table bounds
+// their length.
+func checkDeployFields(t *target.Target) error {
+	for _, f := range deployRows() {
+		if err := f.CheckForm(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-var imageRow = sync.OnceValue(func() *target.Field {
-	f, ok := target.ByName("image")
-	if !ok {
-		panic("deploy: no field image")
+var deployRows = sync.OnceValue(func() []*target.Field {
+	var rows []*target.Field
+	for i := range target.Fields {
+		if f := &target.Fields[i]; f.Deploy {
+			rows = append(rows, f)
+		}
 	}
-	return f
+	if len(rows) == 0 {
+		panic("deploy: no field of the Deployment in the table")
+	}
+	return rows
 })

@@ -13,6 +13,11 @@ const vllmPort = 8000
 // run "--model" as its program and the pod would not start.
 var vllmCommand = []string{"vllm", "serve"}
 
+// trustLine explains --trust-remote-code, written only when asked (trustRemoteCode): fitclaim
+// cannot know which repositories need it, and on it runs whatever Python a repository ships.
+const trustLine = "trust:  --trust-remote-code, as asked: vLLM imports and runs the Python files the model's repository " +
+	"ships (config.json's auto_map) in this pod, with its HF_TOKEN and network; only for a repository you trust"
+
 // vllmPlan writes vLLM's arguments from the fit. The model is passed with --model, as vLLM's
 // Docker guide writes it after the image: `vllm serve` moves it to the front as its positional
 // model and logs that --model "will be removed in a future version" (FlexibleArgumentParser.
@@ -37,10 +42,16 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		"--gpu-memory-utilization", u,
 	}
 	p.Args = append(p.Args, batched...)
+	if t.TrustRemoteCode {
+		p.Args = append(p.Args, "--trust-remote-code")
+	}
 	p.Explain = append(p.Explain,
 		"engine: vLLM "+VLLMVersion+" (command vllm serve, whatever the image's entrypoint) serving "+b.Model.Name+" on port "+itoa(vllmPort)+"; --tensor-parallel-size "+itoa(t.Count)+
 			" = the claimed devices, --max-model-len "+itoa(bud.MaxModelLen)+" = the context, --max-num-seqs "+itoa(bud.MaxNumSeqs)+
 			seqsWhy+", --gpu-memory-utilization "+u+uWhy)
+	if t.TrustRemoteCode {
+		p.Explain = append(p.Explain, trustLine)
+	}
 	// blocking reasons come first: the summary names the first of them.
 	var blocking, notes []string
 	if why := fit.VLLMRefusal(b); why != "" { // before any memory is counted

@@ -31,6 +31,7 @@ type Field struct {
 	Derived string // what the zero value means where it is derived ("the model's own")
 	Help    string // one line for the command line and the page
 	Device  bool   // one of the device the estimate runs on: only fitclaim estimate reads it
+	Deploy  bool   // what the Deployment's pod is given (its image, requests): only fitclaim deploy reads it
 	KVOnly  bool   // read by sizing kv (and the engine's budget) only: llmfit's sizing ignores a value given (claim.IgnoredBySizing)
 
 	// The allowed values. Integers: Min ≤ n ≤ Max. Numbers: Min < x ≤ Max. ZeroOK: 0 (the

@@ -106,7 +106,7 @@ var Fields = []Field{
 		Help:    "the server: deploy runs it; with vllm the estimate and a kv claim size for vLLM's own budget (utilization, activation peak, CUDA graphs)",
 		Derived: "deploy: vllm; estimate and claim: the llama.cpp-style reserve",
 		str:     func(t *Target) *string { return &t.Engine }},
-	{Name: "image", Key: "image", Flag: "image", Arg: "I", Label: "Container image", MaxLen: 512, Form: FormImage,
+	{Name: "image", Deploy: true, Key: "image", Flag: "image", Arg: "I", Label: "Container image", MaxLen: 512, Form: FormImage,
 		Help: "deploy: the container image, instead of the engine's pinned one", Derived: "the engine's pinned image",
 		str: func(t *Target) *string { return &t.Image }},
 	{Name: "attention", KVOnly: true, Key: "att", Flag: "attention", Arg: "K", Label: "Attention kind", MaxLen: 16,
@@ -155,4 +155,15 @@ var Fields = []Field{
 		Choices: sync.OnceValue(CapacityNames),
 		Help:    "with capacityRequest: the name the request gives the devices' memory, as their driver publishes it: memory, or qualified (<the driver's domain>/memory, each alternative its own); the allocator takes a device only if it publishes the name asked",
 		str:     func(t *Target) *string { return &t.CapacityName }},
+	// Off by default: on, vLLM imports and runs the Python files a model repository ships
+	// (config.json's auto_map) in the pod; fitclaim cannot know which repositories need it.
+	{Name: "trustRemoteCode", Deploy: true, Key: "trc", Flag: "trust-remote-code", Label: "Trust remote code",
+		Help:    "deploy, vllm: --trust-remote-code: vLLM runs the Python code the model's repository ships (its config.json auto_map), which a model transformers does not know needs; only for a repository you trust (llama.cpp runs no code from it)",
+		boolean: func(t *Target) *bool { return &t.TrustRemoteCode }},
+	{Name: "cpuRequest", Deploy: true, Key: "cpu", Flag: "cpu-request", Arg: "Q", Label: "CPU request", MaxLen: 32, Form: FormQuantity,
+		Help: "deploy: the container's resources.requests.cpu, a Kubernetes quantity (8, 500m); with none, and no memory request, the pod is BestEffort", Derived: "none",
+		str: func(t *Target) *string { return &t.CPURequest }},
+	{Name: "memoryRequest", Deploy: true, Key: "mem", Flag: "memory-request", Arg: "Q", Label: "Memory request", MaxLen: 32, Form: FormQuantity,
+		Help: "deploy: the container's resources.requests.memory, a Kubernetes quantity (64Gi); host memory for loading the weights and serving, besides the devices'", Derived: "none",
+		str: func(t *Target) *string { return &t.MemoryRequest }},
 }

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,6 +19,7 @@ const (
 	FormText      Form = iota // any text within MaxLen
 	FormSubdomain             // a DNS-1123 subdomain, as Kubernetes names objects and DeviceClasses
 	FormImage                 // a container image reference
+	FormQuantity              // a Kubernetes resource quantity above 0 (8, 500m, 64Gi)
 )
 
 // CheckForm checks the field's value against its Form; the zero value ("": derived) passes,
@@ -35,6 +37,8 @@ func (f *Field) CheckForm(t *Target) error {
 		return f.checkSubdomain(s)
 	case FormImage:
 		return f.checkImage(s)
+	case FormQuantity:
+		return f.checkQuantity(s)
 	}
 	return nil
 }
@@ -92,6 +96,44 @@ func (f *Field) checkImage(s string) error {
 			return f.Err("must be a container image reference such as registry.example/vllm/vllm-openai:v0.20.0 " +
 				"(letters, digits and . _ - / : @ only; got " + QuoteShort(s) + ")")
 		}
+	}
+	return nil
+}
+
+// quantitySuffixes are the suffixes of Kubernetes' quantity grammar (k8s.io/apimachinery's
+// resource.Quantity) a request is written with: the binary (Ki … Ei) and decimal (m, k … E) ones.
+// Its exponent form (1e3) and the nano and micro suffixes are not taken: no request needs them.
+var quantitySuffixes = []string{"", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
+
+// checkQuantity accepts a Kubernetes quantity a resource request is written with: digits, an
+// optional fraction, and one of quantitySuffixes, above 0 (a request of 0 is none). Every value it
+// accepts, Kubernetes' ParseQuantity reads and its validation of a container's requests passes
+// (conformance checks both).
+func (f *Field) checkQuantity(s string) error {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	digits := i > 0
+	nonZero := strings.Trim(s[:i], "0") != ""
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		digits = digits && j > i+1
+		nonZero = nonZero || strings.Trim(s[i+1:j], "0") != ""
+		i = j
+	}
+	bad := func(why string) error {
+		return f.Err("must be " + why + " Kubernetes quantity such as 8, 500m or 64Gi (digits, an optional fraction, then " +
+			"m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi or Ei or none; got " + QuoteShort(s) + ")")
+	}
+	if !digits || !slices.Contains(quantitySuffixes, s[i:]) {
+		return bad("a")
+	}
+	if !nonZero {
+		return bad("more than 0 (leave it out for no request), a")
 	}
 	return nil
 }

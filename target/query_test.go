@@ -168,14 +168,14 @@ func TestFieldsCoverTarget(t *testing.T) {
 func TestParsePermalinkErrors(t *testing.T) {
 	long := strings.Repeat("a", 10000)
 	cases := []struct{ in, want string }{
-		{"TPS=30", `query: unknown key "TPS" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"minTps=30", `query: unknown key "minTps" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"min-tps=30", `query: unknown key "min-tps" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"device-class=x", `query: unknown key "device-class" (did you mean dc?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"l=32", `query: unknown key "l" (did you mean L?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"model=x", `query: unknown key "model" (did you mean m?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
-		{"M=x", `query: unknown key "M" (did you mean m?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`},
+		{"TPS=30", `query: unknown key "TPS" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"minTps=30", `query: unknown key "minTps" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"min-tps=30", `query: unknown key "min-tps" (did you mean tps?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"device-class=x", `query: unknown key "device-class" (did you mean dc?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"l=32", `query: unknown key "l" (did you mean L?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"model=x", `query: unknown key "model" (did you mean m?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"foo=1", `query: unknown key "foo"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
+		{"M=x", `query: unknown key "M" (did you mean m?); known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`},
 		{"tps=1&tps=2", "Target decode speed (minTps, tps): given 2 times; give it once"},
 		{"m=a&m=a&m=a", "Model (model, m): given 3 times; give it once"},
 		{"m=%zz", `Model (model, m): invalid percent-encoding in "m=%zz"`},
@@ -247,7 +247,7 @@ func TestParsePermalinkPartial(t *testing.T) {
 		`Quantization (quant, q): invalid percent-encoding in "q=%zz"`,
 		`Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "abc")`,
 		"Devices (count, n): given 2 times; give it once",
-		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn`,
+		`query: unknown key "zz"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem`,
 	}
 	if !reflect.DeepEqual(msgs, wantMsgs) {
 		t.Errorf("errors:\n got %q\nwant %q", msgs, wantMsgs)

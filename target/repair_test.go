@@ -18,12 +18,12 @@ func TestRepairLink(t *testing.T) {
 			"This link has 4 parts that could not be used; the rest of it was kept.\n" +
 				"• “tps=fast”: Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got \"fast\")\n" +
 				"• “n=2&n=3”: Devices (count, n): given 2 times; give it once\n" +
-				"• “zz=1”: query: unknown key \"zz\"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn\n" +
+				"• “zz=1”: query: unknown key \"zz\"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem\n" +
 				"• “eff=500”: Bandwidth efficiency (efficiencyPct, eff): must be a whole number from 1 to 100 percent (got 500)"},
 		// Garbage is not pinned to a field.
 		{"#garbage", "",
 			"This link has a part that could not be used; the rest of it was kept.\n" +
-				"• “garbage”: query: unknown key \"garbage\"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn"},
+				"• “garbage”: query: unknown key \"garbage\"; known keys: v, m, p, q, tps, eff, tpl, name, dc, s, ctx, seq, kv, drv, n, L, kvh, hd, ap, on, memory, bandwidth, family, unified, engine, image, att, sw, sl, fal, csal, hcal, klr, qkr, ne, nept, gmu, mns, mbt, cap, capn, trc, cpu, mem"},
 		// A catalog model and a custom size: the model is kept, the size refused in words.
 		{"m=x&p=7&tps=30", "m=x&tps=30",
 			"This link has a part that could not be used; the rest of it was kept.\n" +

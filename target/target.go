@@ -69,6 +69,13 @@ type Target struct {
 	GPUMemoryUtilization float64
 	MaxNumSeqs           int
 	MaxNumBatchedTokens  int
+
+	// What else a Deployment's pod is given (package deploy): vLLM's --trust-remote-code (off:
+	// vLLM runs no Python a model repository ships), and the container's CPU and memory requests
+	// as Kubernetes quantities ("" = none: the pod is BestEffort, as before they existed).
+	TrustRemoteCode bool
+	CPURequest      string
+	MemoryRequest   string
 }
 
 // The spellings of the capacity a capacity request names.

@@ -7,12 +7,13 @@ import (
 )
 
 // readerOf names the one command that reads a field, for the fields only one command reads
-// (the device of estimate, the container image of deploy); "" = every claim-writing command.
+// (the device of estimate; the container image, trust-remote-code and requests of deploy: the
+// table's Deploy column); "" = every claim-writing command.
 func readerOf(f *target.Field) string {
 	switch {
 	case f.Device:
 		return "estimate"
-	case f.Name == "image":
+	case f.Deploy:
 		return "deploy"
 	}
 	return ""

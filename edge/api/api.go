@@ -7,7 +7,7 @@
 //
 //	/api/v1/claim.yaml?<permalink keys>  the ResourceClaim(Template) YAML
 //	/api/v1/claim.json?<permalink keys>  the same fit as JSON
-//	/api/v1/deploy.yaml?<permalink keys>  the claim template, a Deployment and a Service (keys engine, image)
+//	/api/v1/deploy.yaml?<permalink keys>  the claim template, a Deployment and a Service (keys engine, image, trc, cpu, mem)
 //	/api/v1/models?q=…&limit=…           catalog search: [{name, paramsB, quant, contextLength, moe}]
 //	/api/v1/estimate.json?<keys>&on=…     on this hardware: {fits, needGiB, usableGiB, tokensPerSecond,
 //	                                      maxContextTokens, maxSequences, reason} (estimate.go)

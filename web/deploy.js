@@ -8,7 +8,26 @@
   const P = window.fitclaimPage;
   const { $, el, clear, setText, errMessage, linkPairs } = P.util;
   const ENGINE_NAMES = { vllm: "vLLM", "llama.cpp": "llama.cpp server" };
-  const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "" };
+  const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "", typing: false };
+
+  // The tab's own fields besides the engine, each a row of the engine's field table (its name, as
+  // the bridge and the link's repaired target spell it): the container image, vLLM's
+  // --trust-remote-code and the container's CPU and memory requests. They are the link's too
+  // (form.js carries them into every render, as it does the engine), but only once the
+  // Deployment has taken them: a value it refuses (an image with a space, 64GB) is said here, by
+  // its field, and the claim and the address keep the last one it took.
+  const CONTROLS = [
+    { name: "image", id: "deploy-image" },
+    { name: "trustRemoteCode", id: "deploy-trust", bool: true },
+    { name: "cpuRequest", id: "deploy-cpu" },
+    { name: "memoryRequest", id: "deploy-memory" },
+  ];
+  const valueOf = (c) => (c.bool ? $(c.id).checked : $(c.id).value.trim());
+  function setControl(c, v) {
+    if (c.bool) $(c.id).checked = v === true;
+    else $(c.id).value = typeof v === "string" ? v : "";
+  }
+  const empty = (v) => v === "" || v === false || v === undefined || v === null;
 
   // The query of the claim on screen, from its API link.
   function shownQuery() {
@@ -32,12 +51,65 @@
     if (pairs.has("image") && !engineOnly) $("deploy-image").value = pairs.get("image");
   }
 
+  // A link's tab fields are the link's, as its form fields are: what it does not name is the
+  // default (a link that kept the tab's image would get it written back into the address, and Back
+  // would lead forward again).
   function fromTarget(t) {
-    if (!$("panel-deploy") || !linkPairs().has("image")) return; // a link that names no image keeps the tab's choice
-    const image = typeof t.image === "string" ? t.image : "";
-    if ($("deploy-image").value === image) return;
-    $("deploy-image").value = image;
-    update();
+    if (!$("panel-deploy")) return;
+    let changed = false;
+    for (const c of CONTROLS) {
+      const v = t ? t[c.name] : undefined;
+      if (valueOf(c) === (c.bool ? v === true : typeof v === "string" ? v : "")) continue;
+      setControl(c, v);
+      changed = true;
+    }
+    markInvalid(null);
+    if (changed) update();
+  }
+
+  // The Deployment took the tab's values: they go into the link (form.js carries them into the
+  // claim's target, so the address and the claim's API link hold them). A typed text replaces
+  // its history entry while typing goes on, as the form's fields do.
+  function carryTaken() {
+    const carried = P.form.carriedFields();
+    let changed = false;
+    for (const c of CONTROLS) {
+      const v = valueOf(c), had = carried[c.name];
+      if (empty(v) ? empty(had) : v === had) continue;
+      P.form.carry(c.name, empty(v) ? "" : v);
+      changed = true;
+    }
+    if (changed) P.rerender(st.typing ? "typing" : "commit");
+  }
+
+  // markInvalid ties the tab's message to the field it names (the engine's .field), or clears it.
+  function markInvalid(field) {
+    for (const c of CONTROLS) {
+      const node = $(c.id), hint = $(c.id + "-hint") ? c.id + "-hint" : "";
+      if (c.name === field) {
+        node.setAttribute("aria-invalid", "true");
+        node.setAttribute("aria-describedby", ("deploy-error " + hint).trim());
+      } else if (node.hasAttribute("aria-invalid")) {
+        node.removeAttribute("aria-invalid");
+        if (hint) node.setAttribute("aria-describedby", hint);
+        else node.removeAttribute("aria-describedby");
+      }
+    }
+  }
+
+  // The labels and hints of the tab's fields are the table's (index.html's copy of fitclaim.fields()).
+  function labelControls() {
+    const rows = new Map(P.form.table().map((f) => [f.name, f]));
+    for (const c of CONTROLS) {
+      const f = rows.get(c.name);
+      if (!f) continue;
+      const label = document.querySelector('label[for="' + c.id + '"]');
+      if (label) label.textContent = f.label;
+      const hint = $(c.id + "-hint");
+      const help = String(f.help || "").replace(/^deploy(, vllm)?: /, ""); // the tab is the Deployment's
+      if (hint && help) hint.textContent = help.charAt(0).toUpperCase() + help.slice(1) + ".";
+      if (!c.bool && f.maxLength) $(c.id).maxLength = f.maxLength;
+    }
   }
 
   function fillEngines() {
@@ -78,7 +150,10 @@
       if (seq === st.seq) showError(e);
       return;
     }
-    if (seq === st.seq) show(res);
+    if (seq === st.seq) {
+      show(res);
+      carryTaken();
+    }
   }
 
   // render is the second engine's deploy answer for the claim whose query is q (the shown
@@ -91,22 +166,25 @@
     fillEngines();
     const target = await window.fitclaim.parsePermalink(q);
     const engine = $("deploy-engine").value;
-    const image = $("deploy-image").value.trim();
     delete target.engine;
-    delete target.image;
     if (engine && engine !== st.defaultEngine) target.engine = engine;
-    if (image) target.image = image;
+    for (const c of CONTROLS) {
+      delete target[c.name];
+      const v = valueOf(c);
+      if (!empty(v)) target[c.name] = v;
+    }
     return window.fitclaim.deploy(target);
   }
 
   function show(res) {
     $("deploy-error").hidden = true;
+    markInvalid(null);
     $("deploy-output").hidden = false;
     st.yaml = String(res.yaml || "");
     st.name = res.name || "deployment";
     st.api = location.origin + "/api/v1/deploy.yaml?" + (res.apiQuery || "");
     setText($("deploy-yaml"), st.yaml);
-    setText($("deploy-download-name"), st.name + ".yaml");
+    setText($("deploy-download-name"), fileName());
     const sum = $("deploy-summary");
     setText(sum, res.summary || "");
     sum.classList.toggle("bad", !res.starts);
@@ -125,7 +203,12 @@
     box.textContent = errMessage(e);
     box.hidden = false;
     $("deploy-output").hidden = true;
+    markInvalid(e && e.field);
   }
+
+  // The Deployment's file is not the claim's (<claim name>.yaml, actions.js): both were saved
+  // under the same name, and the browser numbered the second.
+  const fileName = () => st.name + "-deployment.yaml";
 
   // Copy and download as the claim's own buttons do (actions.js), with this tab's words.
   async function copy(text, what) {
@@ -140,11 +223,24 @@
     $("deploy-engine").addEventListener("change", update);
     // The engine chosen is the link's (the address holds what is shown) and sizes the claim too.
     $("deploy-engine").addEventListener("change", () => { P.form.carry("engine", $("deploy-engine").value); P.rerender("commit"); });
+    labelControls();
     let typing = 0;
-    $("deploy-image").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(update, 300); });
+    for (const c of CONTROLS) {
+      const node = $(c.id);
+      if (c.bool) {
+        node.addEventListener("change", () => { st.typing = false; update(); });
+        continue;
+      }
+      node.addEventListener("input", () => { st.typing = true; clearTimeout(typing); typing = setTimeout(update, 300); });
+      // the edit is done: the next one gets its own history entry (app.js reads P.state.typing)
+      node.addEventListener("change", () => { st.typing = false; if (P.state) P.state.typing = false; });
+    }
+    // Reset to defaults empties what the tab carries into the link: its fields go back too.
+    const reset = $("reset");
+    if (reset) reset.addEventListener("click", () => { for (const c of CONTROLS) setControl(c, c.bool ? false : ""); markInvalid(null); });
     $("deploy-copy").addEventListener("click", () => copy(st.yaml, "Deployment YAML"));
     $("deploy-copy-apply").addEventListener("click", () => copy($("deploy-apply").textContent, "kubectl command"));
-    $("deploy-download").addEventListener("click", () => P.actions.download(st.name + ".yaml", st.yaml));
+    $("deploy-download").addEventListener("click", () => P.actions.download(fileName(), st.yaml));
     // A new claim on screen (its API link changes) or the engine becoming ready: render again.
     new MutationObserver(update).observe($("api-link"), { attributes: true, attributeFilter: ["href"] });
     new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["data-state"] });
@@ -161,7 +257,7 @@
   }
 
   P.deploy = { render };
-  // keys: none (form.js does not carry the image: NOT_CARRIED); fromTarget: the repaired link.
+  // keys: none (form.js carries the tab's fields, as carryTaken gives them); fromTarget: the repaired link.
   (P.panels || (P.panels = [])).push({ keys: [], fromTarget });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
   else wire();

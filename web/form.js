@@ -30,16 +30,17 @@
   // mode's architecture overrides; a catalog model's L, kvh, hd, whose inputs are hidden) are kept as the link gave them and sent with every render:
   // the claim on screen is then the link's claim, the one the API and the command line write
   // for it (dropped, a link with engine=vllm showed a claim sized for llama.cpp). A new link
-  // replaces them; Reset to defaults drops them. Not kept: what a panel or the Deployment tab
-  // reads from the link itself (the device, the image).
-  const NOT_CARRIED = new Set(["image"]);
+  // replaces them; Reset to defaults drops them. The Deployment tab's fields (its image,
+  // trust-remote-code and requests) are kept too, so the address holds them (deploy.js carries
+  // them once the Deployment took them). Not kept: what a panel reads from the link itself (the device).
+  const NOT_CARRIED = new Set();
   let carried = {};
   // The fields whose default is the model's own (the table's "derived": "the model's…": its
   // architecture) describe the link's model: kept only while that catalog model is chosen.
   const MODEL_OWN = new Set(readTable().filter((f) => /^the model's/.test(f.derived || "")).map((f) => f.name));
   let carriedModel = "";
   function carriedFields() { return Object.assign({}, carried); }
-  function carry(key, value) { if (value) carried[key] = value; else delete carried[key]; } // deploy.js's engine
+  function carry(key, value) { if (value) carried[key] = value; else delete carried[key]; } // deploy.js's engine and fields
   function isPanelField(key) {
     return (P.panels || []).some((panel) => Array.isArray(panel.keys) && panel.keys.includes(key));
   }

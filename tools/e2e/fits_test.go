@@ -14,11 +14,11 @@ import (
 )
 
 // fitsJS lists the controls among sel whose shown text (a select's chosen option, an input's value
-// or placeholder) is wider than their box, as TestFormTextFitsItsBox measures it; each select is
-// tried on every option when all is set.
+// or placeholder; a checkbox shows none) is wider than their box, as TestFormTextFitsItsBox
+// measures it; each select is tried on every option when all is set.
 const fitsJS = `((sel, all) => { const c = document.createElement("canvas").getContext("2d"), out = [];
 	for (const n of document.querySelectorAll(sel)) {
-		if (!n.checkVisibility()) continue;
+		if (!n.checkVisibility() || n.type === "checkbox" || n.type === "radio") continue; // no text shown: its value is "on"
 		const cs = getComputedStyle(n); c.font = cs.font;
 		const select = n.tagName === "SELECT";
 		const room = n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (select || n.type === "number" ? 20 : 0);

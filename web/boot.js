@@ -73,6 +73,9 @@
   // start instantiates and runs the module; {exited()} says whether the Go program has ended.
   const start = async (module) => {
     mark("compiled");
+    // The engine's bytes are all here: the whole table's download (given to the engine only
+    // once the link's first claim is settled) overlaps Go's start and that claim.
+    if (link && !local) fetchCatalog().catch(() => {});
     await glue;
     if (typeof Go !== "function") throw new Error("the Go runtime script did not load");
     const go = new Go();

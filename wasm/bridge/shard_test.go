@@ -5,6 +5,7 @@ package bridge
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -19,7 +20,7 @@ import (
 // The shard is asked first, so a cache a shard's answer left behind would show in the whole
 // catalog's answer after it.
 func TestFirstClaimFromShard(t *testing.T) {
-	shards := CatalogShards()
+	shards := testShards()
 	names := catalog.Names()
 	answered, waited := 0, 0
 	check := func(link, name string) {
@@ -82,7 +83,7 @@ func TestFirstClaimFromShard(t *testing.T) {
 
 // A shard answers nothing outside its names, and an engine without a catalog says so.
 func TestCatalogShardRefuses(t *testing.T) {
-	shards := CatalogShards()
+	shards := testShards()
 	name := "NousResearch/Llama-2-7b-chat-hf"
 	other := shards[(catalog.ShardOf(name)+1)%catalog.ShardCount]
 	restore, err := catalog.EnterShardForTest(other)
@@ -107,3 +108,6 @@ func TestCatalogShardRefuses(t *testing.T) {
 		t.Errorf("LoadCatalog(the catalog) = %v", err)
 	}
 }
+
+// testShards is CatalogShards, made once for the tests (it makes some 4,000 claims).
+var testShards = sync.OnceValue(CatalogShards)

@@ -28,8 +28,9 @@ import (
 //
 // web/boot.js: on a permalink load the link's shard (its key: catalog.ShardKey, boot.js's
 // shardKey) is fetched beside the engine and the first claim is made from it
-// (wasm/page/export.go: fitclaim_catalog, fitclaim_first); the whole table is fetched once that
-// claim is shown, or at once when the shard cannot answer exactly as the table would
+// (wasm/page/export.go: fitclaim_catalog, fitclaim_first); the whole table's download starts
+// when the engine's compile ends (its bytes are all in) and the table is given to the engine once
+// that claim is shown, or at once when the shard cannot answer exactly as the table would
 // (fitclaim_first answers -1), on a bare visit when the engine's compile starts, and at once
 // when a service worker controls the page (it has the table cached, not the shards).
 // fitclaimBoot.catalog settles once the engine has the whole table: app.js waits for it before

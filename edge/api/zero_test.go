@@ -1,8 +1,6 @@
 package api
 
 import (
-	"io"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,19 +12,13 @@ import (
 // on the claim, deploy and estimate routes.
 func TestZeroIsTheTableRuleAPI(t *testing.T) {
 	h := Handler()
-	get := func(u string) (int, string) {
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest("GET", u, nil))
-		b, _ := io.ReadAll(w.Result().Body)
-		return w.Code, string(b)
-	}
 	for _, base := range []string{
 		"/api/v1/claim.yaml?m=Qwen%2FQwen3-8B&s=kv&drv=nvidia",
 		"/api/v1/claim.json?p=70&L=80&kvh=8&hd=128&s=kv",
 		"/api/v1/deploy.yaml?m=Qwen%2FQwen3-8B&s=kv&engine=vllm",
 		"/api/v1/estimate.json?m=Qwen%2FQwen3-8B&memory=24&bandwidth=900&family=nvidia",
 	} {
-		code0, body0 := get(base)
+		code0, body0 := getAPI(h, base)
 		if code0 != 200 {
 			t.Fatalf("%s: %d %s", base, code0, body0)
 		}
@@ -35,7 +27,7 @@ func TestZeroIsTheTableRuleAPI(t *testing.T) {
 			if k := f.Kind(); (k != target.KindNumber && k != target.KindInteger) || strings.Contains(base, "&"+f.Key+"=") || strings.Contains(base, "?"+f.Key+"=") {
 				continue
 			}
-			code, body := get(base + "&" + f.Key + "=0")
+			code, body := getAPI(h, base+"&"+f.Key+"=0")
 			if f.ZeroMeansDerived() {
 				if code != code0 || body != body0 {
 					t.Errorf("%s&%s=0: %d, not the bytes without it (%q)", base, f.Key, code, body)

@@ -173,6 +173,11 @@ func checkWorkload(t *testing.T, tg target.Target, engine string, r deploy.Resul
 		if i := slices.Index(ctr.Args, "--tensor-parallel-size"); i < 0 || ctr.Args[i+1] != count {
 			t.Errorf("%s: --tensor-parallel-size is not %s: %q", where, count, ctr.Args)
 		}
+		// the model is `vllm serve`'s positional argument, first: --model is deprecated in v0.20
+		// and unknown to the builds that only take `vllm serve <model_tag>`
+		if len(ctr.Args) == 0 || ctr.Args[0] != c.Bounds.Model.Name || slices.Contains(ctr.Args, "--model") {
+			t.Errorf("%s: vLLM's args do not start with the model %s: %q", where, c.Bounds.Model.Name, ctr.Args)
+		}
 		if !slices.Equal(ctr.Command, []string{"vllm", "serve"}) {
 			t.Errorf("%s: vLLM's command %q, want vllm serve (an image's entrypoint may be a shell)", where, ctr.Command)
 		}

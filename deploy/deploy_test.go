@@ -60,7 +60,7 @@ func TestArgs(t *testing.T) {
 		// no --quantization.
 		name: "AWQ over 2 devices", link: "m=Qwen%2FQwen2.5-7B-Instruct-AWQ&s=kv&ctx=8192&seq=4&drv=nvidia&n=2",
 		image: "vllm/vllm-openai:v0.20.0",
-		args: []string{"--model", "Qwen/Qwen2.5-7B-Instruct-AWQ", "--tensor-parallel-size", "2", "--max-model-len", "8192",
+		args: []string{"Qwen/Qwen2.5-7B-Instruct-AWQ", "--tensor-parallel-size", "2", "--max-model-len", "8192",
 			"--max-num-seqs", "4", "--gpu-memory-utilization", "0.90"},
 		starts: true, summary: "vLLM starts: 4 requests of 8192 tokens at once",
 	}, {
@@ -72,7 +72,7 @@ func TestArgs(t *testing.T) {
 		// × 8 × 128 × 1 B × 4096 = 0.281 GiB → 15.8 at once; 2 held.
 		name: "BF16 with an fp8 KV cache", link: "m=Qwen%2FQwen3-8B&q=BF16&s=kv&ctx=4096&seq=2&kv=fp8&drv=nvidia",
 		image: "vllm/vllm-openai:v0.20.0",
-		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "4096",
+		args: []string{"Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "4096",
 			"--max-num-seqs", "2", "--gpu-memory-utilization", "0.90", "--kv-cache-dtype", "fp8", "--dtype", "bfloat16"},
 		starts: true, summary: "vLLM starts: 2 requests of 4096 tokens at once",
 	}, {
@@ -84,7 +84,7 @@ func TestArgs(t *testing.T) {
 		// pool 0.94 × 19.56 − 15.397 = 2.99 GiB < 4.5 GiB: vLLM does not start.
 		name: "does not start", link: "m=Qwen%2FQwen3-8B&q=BF16&ctx=32768",
 		image: "vllm/vllm-openai:v0.20.0",
-		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "32768",
+		args: []string{"Qwen/Qwen3-8B", "--tensor-parallel-size", "1", "--max-model-len", "32768",
 			"--max-num-seqs", "1", "--gpu-memory-utilization", "0.94", "--dtype", "bfloat16"},
 		summary: "vLLM does not start on the claimed devices: To serve at least one request with the model's max seq len (32768), (4.50 GiB KV cache is needed, which is larger than the available KV cache memory (2.99 GiB).",
 	}, {
@@ -93,7 +93,7 @@ func TestArgs(t *testing.T) {
 		// 0.55: pool 0.90 × 14.74 − 2.58 = 10.69 GiB, far more than one 2048-token request.
 		name: "Q8_0 as fp8", link: "m=Qwen%2FQwen3-8B&q=Q8_0&s=kv&ctx=2048&drv=nvidia&n=4",
 		image: "vllm/vllm-openai:v0.20.0",
-		args: []string{"--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "4", "--max-model-len", "2048",
+		args: []string{"Qwen/Qwen3-8B", "--tensor-parallel-size", "4", "--max-model-len", "2048",
 			"--max-num-seqs", "1", "--gpu-memory-utilization", "0.90", "--quantization", "fp8"},
 		starts: true, summary: "vLLM starts: 1 request of 2048 tokens at once",
 	}, {
@@ -477,16 +477,16 @@ func TestNoServiceLinks(t *testing.T) {
 
 // TestVLLMCommand: the vLLM container's command is `vllm serve`, the pinned image's entrypoint,
 // written out: vLLM's ROCm build (docker/Dockerfile.rocm) ends in a stage with CMD /bin/bash and
-// no entrypoint, so an image given for AMD devices would run the first argument, "--model", as
-// its program. llama.cpp's server images all start llama-server: no command.
+// no entrypoint, so an image given for AMD devices would run the first argument, the model, as
+// its program. The model is the command's positional argument, the first (vLLM's own form). llama.cpp's server images all start llama-server: no command.
 func TestVLLMCommand(t *testing.T) {
 	for _, c := range []struct {
 		link string
 		o    with
 		want string
 	}{
-		{"m=Qwen%2FQwen3-8B&drv=nvidia&q=BF16", with{}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"--model\"\n"},
-		{"m=Qwen%2FQwen3-8B&drv=amd&q=BF16", with{Image: "rocm/vllm:latest"}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"--model\"\n"},
+		{"m=Qwen%2FQwen3-8B&drv=nvidia&q=BF16", with{}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"Qwen/Qwen3-8B\"\n            - \"--tensor-parallel-size\"\n"},
+		{"m=Qwen%2FQwen3-8B&drv=amd&q=BF16", with{Image: "rocm/vllm:latest"}, "          command:\n            - \"vllm\"\n            - \"serve\"\n          args:\n            - \"Qwen/Qwen3-8B\"\n            - \"--tensor-parallel-size\"\n"},
 		{"m=Qwen%2FQwen3-8B&drv=amd", with{Engine: "llama.cpp"}, "          image: \"ghcr.io/ggml-org/llama.cpp:server-rocm-" + LlamaCppBuild + "\"\n          args:\n"},
 	} {
 		if y := mustRender(t, c.link, c.o).YAML; !strings.Contains(y, c.want) {

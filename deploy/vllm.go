@@ -10,7 +10,7 @@ const vllmPort = 8000
 // Deployment's args are that command's: vLLM's ROCm build ends in a stage whose CMD is
 // /bin/bash and no entrypoint (docker/Dockerfile.rocm's final stage; only its vllm-openai stage
 // adds `vllm serve`), so a ROCm or XPU image given for the AMD or Intel driver would otherwise
-// run "--model" as its program and the pod would not start.
+// run the model's name as its program and the pod would not start.
 var vllmCommand = []string{"vllm", "serve"}
 
 // trustLine explains --trust-remote-code, written only when asked (trustRemoteCode): fitclaim
@@ -18,10 +18,10 @@ var vllmCommand = []string{"vllm", "serve"}
 const trustLine = "trust:  --trust-remote-code, as asked: vLLM imports and runs the Python files the model's repository " +
 	"ships (config.json's auto_map) in this pod, with its HF_TOKEN and network; only for a repository you trust"
 
-// vllmPlan writes vLLM's arguments from the fit. The model is passed with --model, as vLLM's
-// Docker guide writes it after the image: `vllm serve` moves it to the front as its positional
-// model and logs that --model "will be removed in a future version" (FlexibleArgumentParser.
-// parse_args, vllm/utils/argparse_utils.py); a newer pinned image should pass it positionally.
+// vllmPlan writes vLLM's arguments from the fit. The model is `vllm serve`'s positional argument,
+// its first: v0.20's parser moves a --model to that place and logs that the option "will be
+// removed in a future version" (FlexibleArgumentParser.parse_args, vllm/utils/argparse_utils.py),
+// and older builds (a ROCm or XPU image given as image) know only `vllm serve <model_tag>`.
 func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) plan {
 	t := &b.Target
 	bud, budgetLines, batched := vllmBudget(b, matches)
@@ -35,7 +35,7 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 		uWhy = ", as asked: the share of each device vLLM may use"
 	}
 	p.Args = []string{
-		"--model", b.Model.Name,
+		b.Model.Name,
 		"--tensor-parallel-size", itoa(t.Count),
 		"--max-model-len", itoa(bud.MaxModelLen),
 		"--max-num-seqs", itoa(bud.MaxNumSeqs),

@@ -251,7 +251,7 @@ func TestIssueCheck(t *testing.T) {
 // Issue 12 § 2: `fitclaim deploy MODEL [every claim flag] [--engine vllm|llama.cpp] [--image
 // IMAGE]` writes the ResourceClaimTemplate, an apps/v1 Deployment whose pod references it
 // (spec.resourceClaims and the container's resources.claims) and a v1 Service; vLLM (the
-// default) gets --model, --tensor-parallel-size (the devices), --max-model-len (the context),
+// default) gets the model (positional), --tensor-parallel-size (the devices), --max-model-len (the context),
 // --max-num-seqs (the sequences), --gpu-memory-utilization and --kv-cache-dtype fp8 for an fp8
 // cache; llama.cpp's server --ctx-size, --parallel and -ngl. Issue 13: the header says "vLLM
 // starts: N requests of L tokens at once".
@@ -268,7 +268,7 @@ func TestIssueDeploy(t *testing.T) {
 	}
 	for _, want := range []string{"resourceClaims:\n        - name: gpus\n          resourceClaimTemplateName: \"qwen-qwen3-8b-fit\"",
 		"resources:\n            claims:\n              - name: gpus", `image: "reg.example/vllm:1"`,
-		"- \"--model\"\n            - \"Qwen/Qwen3-8B\"", "- \"--tensor-parallel-size\"\n            - \"2\"",
+		"args:\n            - \"Qwen/Qwen3-8B\"\n            - \"--tensor-parallel-size\"\n            - \"2\"",
 		"- \"--max-model-len\"\n            - \"8192\"", "- \"--max-num-seqs\"\n            - \"4\"", "- \"--gpu-memory-utilization\"",
 		"- \"--kv-cache-dtype\"\n            - \"fp8\""} {
 		if !strings.Contains(docs[1], want) {

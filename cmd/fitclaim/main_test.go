@@ -206,6 +206,8 @@ func TestUsageErrorIsShort(t *testing.T) {
 		{[]string{"frobnicate"}, "fitclaim: unknown command \"frobnicate\"\nrun 'fitclaim help' for the commands\n"},
 		{[]string{"models", "--bogus"}, "fitclaim models: unknown flag --bogus\nrun 'fitclaim models --help' for the usage\n"},
 		{[]string{"models", "--limit", "0"}, "fitclaim models: --limit must be a whole number from 1 to 100 (got \"0\")\nrun 'fitclaim models --help' for the usage\n"},
+		// given twice: refused as --permalink and --slices are (and the API's limit), not the last silently
+		{[]string{"models", "qwen", "--limit", "2", "--limit=3"}, "fitclaim models: --limit: given more than once; give it once\nrun 'fitclaim models --help' for the usage\n"},
 	} {
 		out, errOut, code := runCLI(c.args...)
 		if code != exitUsage || out != "" || !strings.HasSuffix(errOut, c.want) || strings.Count(errOut, "\n") != 2 {

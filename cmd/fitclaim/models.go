@@ -15,7 +15,7 @@ import (
 )
 
 func runModels(args []string, stdout, stderr io.Writer) int {
-	limit, asJSON := target.DefaultListLimit, false
+	limit, asJSON, limitGiven := target.DefaultListLimit, false, false
 	var query []string
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
@@ -29,6 +29,10 @@ func runModels(args []string, stdout, stderr io.Writer) int {
 			}
 			asJSON = on
 		case name == "limit":
+			if limitGiven { // not the last silently: the API refuses limit given twice
+				return usageError(stderr, "models", errors.New("--limit: given more than once; give it once"))
+			}
+			limitGiven = true
 			if !hasValue {
 				if i+1 >= len(args) {
 					return usageError(stderr, "models", errors.New("--limit needs a value"))

@@ -79,6 +79,7 @@ func asksHelp(args []string) bool {
 
 func usage() string {
 	s := strings.Replace(usageText, "TARGETFLAGS", claimFlagsHelp(), 1)
+	s = strings.Replace(s, "EXITSTATUS", exitStatusHelp(), 1)
 	return strings.Replace(s, "FAMILIES", "F: "+strings.Join(fit.Families(), ", "), 1)
 }
 
@@ -111,10 +112,33 @@ Usage:
   fitclaim models [QUERY] [--limit N] [--json]   search the catalog
   fitclaim version [--json]
 
+Exit status:
+EXITSTATUS
 Claim flags (defaults are llmfit's):
   --json               write the fit as JSON instead of YAML
   --permalink LINK     read the whole target from a page link or API query
 TARGETFLAGS`
+
+// exitStatusHelp lists the exit statuses, from their constants, for scripts (README.md says
+// the same): the usage named only check's 3.
+func exitStatusHelp() string {
+	var b strings.Builder
+	for _, e := range []struct {
+		code int
+		what string
+	}{
+		{0, "done: written, or estimate's answer whether the model fits or not"},
+		{exitError, "refused: a bad target, model or input, or a target flag given twice (the\n" +
+			"     message on stderr names the field by its flag and what it allows);\n" +
+			"     models: nothing matches (with --json: [] and 0)"},
+		{exitUsage, "a command line that cannot be read: an unknown command or flag, a flag\n" +
+			"     without its value, a second --permalink, --slices or --limit"},
+		{exitNotAllocatable, "check: the claim cannot be allocated on the cluster given"},
+	} {
+		fmt.Fprintf(&b, "  %d  %s\n", e.code, e.what)
+	}
+	return b.String()
+}
 
 // claimFlagsHelp lists the target's flags from the field table: help, allowed values, default.
 func claimFlagsHelp() string {

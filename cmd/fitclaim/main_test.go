@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -227,5 +229,52 @@ func TestModelsQueryLimit(t *testing.T) {
 	}
 	if _, errOut, code := runCLI("models", strings.Repeat("模", 150), strings.Repeat("模", 149)); code != exitError || !strings.Contains(errOut, "nothing in the catalog") {
 		t.Errorf("300 characters: exit %d %q", code, errOut)
+	}
+}
+
+// The usage lists every exit status a script meets, and each is what the command returns: the
+// usage named only check's 3 (README.md had them, piecemeal).
+func TestUsageSaysExitStatuses(t *testing.T) {
+	u := usage()
+	_, section, ok := strings.Cut(u, "\nExit status:\n")
+	if !ok {
+		t.Fatal("the usage has no Exit status section")
+	}
+	section, _, _ = strings.Cut(section, "\n\n")
+	listed := map[string]bool{}
+	for _, l := range strings.Split(section, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && len(l) > 3 && l[2] != ' ' {
+			listed[f[0]] = true
+		}
+	}
+	f := t.TempDir() + "/slices.yaml"
+	slices, err := os.ReadFile("../../cluster/testdata/amd.yaml")
+	if err != nil || os.WriteFile(f, slices, 0o644) != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		code int
+		args []string
+	}{
+		{0, []string{"claim", "Qwen/Qwen3-8B"}},
+		{0, []string{"estimate", "Qwen/Qwen3-8B", "--on", "nvidia-t4", "--quant", "BF16"}}, // does not fit
+		{exitError, []string{"claim", "Qwen/Qwen3-8B", "--min-tps", "fast"}},
+		{exitError, []string{"claim", "Qwen/Qwen3-8B", "--min-tps", "3", "--min-tps", "4"}},
+		{exitError, []string{"models", "zzzzqqqq"}},
+		{0, []string{"models", "zzzzqqqq", "--json"}},
+		{exitUsage, []string{"claim", "Qwen/Qwen3-8B", "--bogus"}},
+		{exitUsage, []string{"claim", "Qwen/Qwen3-8B", "--min-tps"}},
+		{exitUsage, []string{"models", "--limit", "2", "--limit", "3"}},
+		{exitNotAllocatable, []string{"check", "--slices", f, "Qwen/Qwen3-8B"}},
+	} {
+		if _, _, code := runCLI(c.args...); code != c.code {
+			t.Errorf("fitclaim %q exits %d, want %d", c.args, code, c.code)
+		}
+		if !listed[strconv.Itoa(c.code)] {
+			t.Errorf("the usage's Exit status section does not list %d:\n%s", c.code, section)
+		}
+	}
+	if len(listed) != 4 {
+		t.Errorf("the usage lists exit statuses %v; the command has 0, %d, %d and %d", listed, exitError, exitUsage, exitNotAllocatable)
 	}
 }

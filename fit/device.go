@@ -43,6 +43,18 @@ func checkDeviceNumber(name string, x float64) error {
 	return f.CheckNumber(x)
 }
 
+// deviceRef names a device field in a message as the field table's label and its names, which
+// each surface rewrites to its own spelling ("Device memory (memoryGiB, memory)"; the command
+// line's "Device memory (--memory)"): the words were the link keys, "choose a catalog device
+// (on), or give its memory, bandwidth and family", also on the command line.
+func deviceRef(name string) string {
+	f := deviceField(name)
+	if f.Key == f.Name {
+		return f.Label + " (" + f.Name + ")"
+	}
+	return f.Label + " (" + f.Name + ", " + f.Key + ")"
+}
+
 // UnifiedGPUShare is the share of unified memory the GPU may use: macOS's default GPU working-set
 // limit (recommendedMaxWorkingSetSize) is about 75 % of RAM, and the same share is assumed for
 // other unified-memory platforms (GB10, integrated GPUs), whose OS also needs its part. It is
@@ -60,7 +72,7 @@ func resolveDevice(d Device) (Device, string, error) {
 	}
 	if d.On != "" {
 		if d.MemoryGiB != 0 || d.BandwidthGBs != 0 || d.Family != "" || d.Unified {
-			return Device{}, "", fieldErr("on", "names a catalog device; give either on or memory, bandwidth and family, not both")
+			return Device{}, "", fieldErr("on", "names a catalog device; give either it or "+deviceRef("memoryGiB")+", "+deviceRef("bandwidthGBs")+", "+deviceRef("family")+" and "+deviceRef("unified")+", not both")
 		}
 		a, ok := LookupAccelerator(d.On)
 		if !ok {
@@ -70,7 +82,7 @@ func resolveDevice(d Device) (Device, string, error) {
 		return Device{On: a.Name, MemoryGiB: float64(a.MemoryMiB) / 1024, BandwidthGBs: a.BandwidthGBs, Family: fam, Unified: unified}, a.Name, nil
 	}
 	if d.MemoryGiB == 0 && d.BandwidthGBs == 0 && d.Family == "" {
-		return Device{}, "", fieldErr("on", "choose a catalog device (on), or give its memory, bandwidth and family")
+		return Device{}, "", fieldErr("on", "choose a catalog "+deviceRef("on")+", or give "+deviceRef("memoryGiB")+", "+deviceRef("bandwidthGBs")+" and "+deviceRef("family"))
 	}
 	if err := checkDeviceNumber("memoryGiB", d.MemoryGiB); err != nil {
 		return Device{}, "", err
@@ -79,6 +91,9 @@ func resolveDevice(d Device) (Device, string, error) {
 		return Device{}, "", err
 	}
 	f, ok := LookupFamily(d.Family)
+	if d.Family == "" { // as a missing memory or bandwidth: "(got "")" beside a field left out misled
+		return Device{}, "", deviceField("family").Err("missing: give one of " + strings.Join(Families(), ", "))
+	}
 	if !ok {
 		return Device{}, "", deviceField("family").Err("must be one of " + strings.Join(Families(), ", ") + " (got " + target.QuoteShort(d.Family) + ")")
 	}

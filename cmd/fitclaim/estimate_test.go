@@ -69,8 +69,12 @@ func TestEstimateBadInput(t *testing.T) {
 		{[]string{"--params", "8", "--active-params", "9", "--on", "nvidia-t4"}, exitError, []string{"Active parameters (--active-params)", "at most"}},
 		{[]string{"--params", "8", "--count", "9", "--on", "nvidia-t4"}, exitError, []string{"Devices (--count)", "1 to 8"}},
 		{[]string{"--params", "8", "--context", "-1", "--on", "nvidia-t4"}, exitError, []string{"Context (--context)", "1 to"}},
-		{[]string{"--params", "8"}, exitError, []string{"Device (--on)", "memory, bandwidth and family"}},
-		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"Device (--on)", "not both"}},
+		// The other device fields by their flags, as the user types them: the words were the
+		// link keys ("choose a catalog device (on), or give its memory, bandwidth and family").
+		{[]string{"--params", "8"}, exitError, []string{"Device (--on): choose a catalog Device (--on), or give Device memory (--memory), Device bandwidth (--bandwidth) and Device family (--family)\n"}},
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"Device (--on): names a catalog device; give either it or Device memory (--memory), Device bandwidth (--bandwidth), Device family (--family) and Unified memory (--unified), not both\n"}},
+		// A family left out is missing, as a memory or bandwidth left out: it was `(got "")`.
+		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "1000"}, exitError, []string{"Device family (--family): missing: give one of nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other\n"}},
 		{[]string{"--params", "8", "--on", "nvidia-t4", "--min-tps", "3"}, exitUsage, []string{"unknown flag --min-tps"}},
 		{[]string{"--params", "8", "--on"}, exitUsage, []string{"--on needs a value"}},
 	} {

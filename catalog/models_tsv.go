@@ -1312,7 +1312,7 @@ lyf/Qwen3.5-27B-Uncensored-HauhauCS-Aggressive-NVFP4	16.7B	16713682960	9.3	8.6	Q
 inclusionAI/Ling-lite	16.8B	16801974272	9.4	8.6	Q4_K_M	32768	28	4	128	2048	1	2336524543	321	126464																															
 inclusionAI/Ling-lite-1.5	16.8B	16801974272	9.4	8.6	Q4_K_M	32768	28	4	128	2048	1	2336524543	34312	126464																															
 Zyphra/Zamba2-7B-Instruct	16.9B	16876568576	9.4	8.6	Q4_K_M	4096	81	32	112	3584			54339	32000																															
-nvidia/Nemotron-H-8B-Base-8K	17.0B	16995319808	9.5	8.7	Q4_K_M	8192	52	8	128	4096			48330	131072																															
+nvidia/Nemotron-H-8B-Base-8K	17.0B	16995319808	9.5	8.7	Q4_K_M	8192	52	8	128	4096			48330	131072		nvidia/Nemotron-H-8B-Base-8K	52	32	8	128	4096	8192			hybrid			4											25903104			737280	float32		
 AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-Multimodal-NVFP4-MTP-XS	17.1B	17128059632	9.6	8.8	Q4_K_M	262144	64	4	256	5120			20218	248320																															
 sakamakismile/Huihui-Qwen3.6-27B-abliterated-NVFP4-MTP	17.1B	17128059632	9.6	8.8	Q4_K_M	262144	64	4	256	5120			40750	248320																															
 ocicek/Qwen3.6-27B-NVFP4	17.1B	17128060624	9.6	8.8	Q4_K_M	262144	64	4	256	5120			16855	248320																															
@@ -1736,7 +1736,7 @@ Qwen/Qwen3-Next-80B-A3B-Instruct-FP8	81.3B	81329784384	45.4	41.7	Q4_K_M	262144	4
 cyankiwi/Qwen3-Next-80B-A3B-Instruct-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4bit	262144	48	2	256	2048	1	5744283910	370369	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144	bfloat16	awq-int4	hybrid			12			512	10	1						19759104			884736			
 cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4bit	262144	48	2	256	2048	1	5744283910	124458	151936																															
 saricles/MiniMax-M2.7-REAP-172B-A10B-NVFP4-GB10	86.9B	86887015424	48.6	44.5	Q4_K_M	196608	62	8	128	3072	1	7783628459	15801	200064																															
-nvidia/Nemotron-H-56B-Base-8K	96.1B	96099893248	53.7	49.2	Q4_K_M	8192	118	8	128	8192			14561	131072																															
+nvidia/Nemotron-H-56B-Base-8K	96.1B	96099893248	53.7	49.2	Q4_K_M	8192	118	8	128	8192			14561	131072		nvidia/Nemotron-H-56B-Base-8K	118	64	8	128	8192	8192			hybrid			10											229810176			3317760	float32		
 inclusionAI/LLaDA2.1-flash	102.9B	102889705216	57.5	52.7	Q4_K_M	32768	32	4	128	4096	1	8199023380	113337	157184																															
 sarvamai/sarvam-105b	106.0B	106031767424	59.2	54.3	Q4_K_M	5242880	32	64	576	4096	1	11597224555	20156	262144																															
 zai-org/GLM-4.5V	107.7B	107710933120	60.2	55.2	Q4_K_M	65536	46	8	128	4096	1	11780883304	96239	151552																															

@@ -270,6 +270,32 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 145.54 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 4 full-attention layers (of 56) × 8",
 			"#         KV heads × 128 head dim × 2 B = 0.28 GB"}},
+		// Nemotron-H-8B-Base-8K (its row: Megatron-Bridge's NemotronHModelProvider8B): 24 Mamba-2 layers ×
+		// (128 × 64 × 128 + (8,192 + 2 × 8 × 128) × 3) = 25,903,104 × 4 B = 103.61 MB + 2 × 4 × 8 × 128
+		// × 2 B × 8,192 = 134,217,728 B → 237,830,144 B = 0.24 GB; BF16 weights 8,100,852,736 × 2 B =
+		// 16.20 GB; 15.09 + 0.22 + 0.70 GiB → 17 Gi (without the row: llmfit's 52 full layers, 1.74 GB,
+		// and the catalog's 17.0B, 33.99 GB: 34 Gi)
+		{"m=nvidia%2FNemotron-H-8B-Base-8K&s=kv&ctx=8192", []string{
+			"# model:  nvidia/Nemotron-H-8B-Base-8K (8.1B params, BF16 ≈ 16.2 GB weights)",
+			"# params: counted from config.json's shapes (8.10B; NVIDIA: 8B); the catalog's",
+			"#         17.0B is not the model's",
+			"# arch:   from config.json of nvidia/Nemotron-H-8B-Base-8K via",
+			"#         architectures.csv; maximum context 8192 tokens",
+			"# kv:     8192 tokens × 1 sequence, fp16: 103.61 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 4 full-attention layers (of 52) × 8",
+			"#         KV heads × 128 head dim × 2 B = 0.24 GB"}},
+		// Nemotron-H-56B-Base-8K: 54 Mamba-2 layers × (256 × 64 × 256 + (16,384 + 2 × 8 × 256) × 3) =
+		// 229,810,176 × 4 B = 919.24 MB + 2 × 10 × 8 × 128 × 2 B × 8,192 = 335,544,320 B → 1.25 GB
+		// (without the row 3.96 GB); 56,324,350,464 × 2 B = 112.65 GB (192.20): 107 Gi (184)
+		{"m=nvidia%2FNemotron-H-56B-Base-8K&s=kv&ctx=8192", []string{
+			"# model:  nvidia/Nemotron-H-56B-Base-8K (56.3B params, BF16 ≈ 112.6 GB weights)",
+			"# params: counted from config.json's shapes (56.32B; NVIDIA: 56B); the catalog's",
+			"#         96.1B is not the model's",
+			"# arch:   from config.json of nvidia/Nemotron-H-56B-Base-8K via",
+			"#         architectures.csv; maximum context 8192 tokens",
+			"# kv:     8192 tokens × 1 sequence, fp16: 919.24 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 2 × 10 full-attention layers (of 118) ×",
+			"#         8 KV heads × 128 head dim × 2 B = 1.25 GB"}},
 		// Qwen3.5-2B: the 0.8B's 18 Gated DeltaNet layers of 16 key / 16 value heads of 128 (NVIDIA
 		// cudnn-frontend's copy of its config.json): 5,050,368 elements × 4 B = 20.20 MB + 2 × 6 × 2 ×
 		// 256 × 2 B × 8,192 = 100,663,296 B → 120,864,768 B = 0.12 GB (it said 0.10 GB, state left out)

@@ -109,6 +109,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"mixtral-8x22b-instruct-v0.1", 1756},                         // mistralai/Mixtral-8x22B-Instruct-v0.1
 	{"mixtral-8x7b-instruct-v0.1", 1646},                          // mistralai/Mixtral-8x7B-Instruct-v0.1
 	{"nanonets-ocr2-3b", 634},                                     // nanonets/Nanonets-OCR2-3B
+	{"nemotron-h-56b-8k", 1729},                                   // nvidia/Nemotron-H-56B-Base-8K
+	{"nemotron-h-8b-8k", 1305},                                    // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-3-nano-30b-a3b", 1521},                      // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16
 	{"nvidia-nemotron-3-super-120b-a12b", 1662},                   // nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
@@ -321,6 +323,8 @@ var verifiedByStemTable = [...]stemEntry{
 	{"mistral-7b-v0.3", 879},                                      // unsloth/mistral-7b-v0.3-bnb-4bit
 	{"mixtral-8x22b-instruct-v0.1", 1756},                         // mistralai/Mixtral-8x22B-Instruct-v0.1
 	{"mixtral-8x7b-instruct-v0.1", 1646},                          // mistralai/Mixtral-8x7B-Instruct-v0.1
+	{"nemotron-h-56b-8k+base", 1729},                              // nvidia/Nemotron-H-56B-Base-8K
+	{"nemotron-h-8b-8k+base", 1305},                               // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B

@@ -109,8 +109,23 @@ var releaseFacts = map[string]ReleaseParams{
 	// 4,971,331,952 is gemma-3-4b-it's 4,300,079,472 plus a stored copy of the 262,208 × 2,560
 	// embedding (671,252,480), exactly (params_test.go)
 	"google/gemma-3-4b-it/pt": {TotalB: 4.300079472, ActiveB: 4.300079472, From: "the count of google/gemma-3-4b-it, whose LM head is the embedding: the repository's copy of it (lm_head.weight), which the catalog counts, vLLM does not load"},
-	"openai/gpt-oss-120b":     {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":      {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// Nemotron-H-8B-Base-8K and -56B-Base-8K (architectures.csv: NVIDIA-NeMo/Megatron-Bridge's
+	// NemotronHModelProvider8B / 56B, which its test holds equal to the config.json conversions):
+	// width h, a Mamba-2 layer of H heads × 64 (d = 64H), state N, 8 groups: in_proj h × (2d + 16N +
+	// H), conv1d (d + 16N) × 4 weights + (d + 16N) biases, dt_bias, A_log and D H each, the gated norm d,
+	// out_proj d × h; an MLP layer (squared ReLU, no gate) 2 × h × ffn; an attention layer q and o
+	// 2 × h × 128Q, k and v 2 × h × 1,024; a norm h before every layer and after the last; embedding
+	// and LM head (untied) 2 × 131,072 × h. 8B (h 4,096, H 128, N 128, ffn 21,504, Q 32; 24 M, 24 MLP,
+	// 4 attention): 24 × 109,635,968 + 24 × 176,160,768 + 4 × 41,943,040 + 53 × 4,096 + 1,073,741,824
+	// = 8,100,852,736 (NVIDIA: 8B). 56B (h 8,192, H 256, N 256, ffn 32,768, Q 64; 54, 54, 10):
+	// 54 × 438,424,320 + 54 × 536,870,912 + 10 × 150,994,944 + 119 × 8,192 + 2,147,483,648 =
+	// 56,324,350,464 (NVIDIA: 56B). The same sum for NemotronNanoModelProvider9Bv2's shapes is
+	// NVIDIA-Nemotron-Nano-9B-v2's catalog count, 8,888,227,328, exactly (params_test.go). llmfit's
+	// 16,995,319,808 and 96,099,893,248 (2.10 and 1.71 times these) are no count of these shapes.
+	"nvidia/Nemotron-H-8B-Base-8K":  {TotalB: 8.100852736, ActiveB: 8.100852736, From: "counted from config.json's shapes (8.10B; NVIDIA: 8B)"},
+	"nvidia/Nemotron-H-56B-Base-8K": {TotalB: 56.324350464, ActiveB: 56.324350464, From: "counted from config.json's shapes (56.32B; NVIDIA: 56B)"},
+	"openai/gpt-oss-120b":           {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":            {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.

@@ -51,6 +51,10 @@ var vllmStateLayers = map[string]int{
 var denseStateLayers = map[string]int{
 	"nvidia/NVIDIA-Nemotron-Nano-9B-v2":                                27,
 	"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL (LM: Nemotron-Nano-12B-v2)": 28,
+	// Nemotron-H (NemotronHModelProvider8B / 56B's patterns): 8B M-M-M-M*-… 24 of 52, 56B 54 of 118;
+	// 25,903,104 = 24 × 1,079,296 and 229,810,176 = 54 × 4,255,744 elements
+	"nvidia/Nemotron-H-8B-Base-8K":  24,
+	"nvidia/Nemotron-H-56B-Base-8K": 54,
 }
 
 // stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers or

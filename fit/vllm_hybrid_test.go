@@ -42,6 +42,13 @@ import (
 //	B; groups of 4: 1 attention + ⌈27 / 4⌉ = 7 state. Nemotron-Nano-12B-v2 (the VL's LM): 6 of the
 //	same attention layers, 28 of the same Mamba-2 layers (1,032,192 × 2 + 36,700,160 × 4 =
 //	148,865,024 B / 28 = 5,316,608): the same block and page; groups of 6: 1 + ⌈28 / 6⌉ = 5 state.
+//	Nemotron-H-8B, bf16: 4 attention layers of 8 KV heads × 128 (4,096 B a token); 24 Mamba-2
+//	layers of 128 heads × 64, state 128 (737,280 × 2 + 25,165,824 × 4 = 102,137,856 B) / 24 =
+//	4,255,744 B a layer; block 16 × ⌈4,255,744 / 65,536⌉ = 16 × 65 = 1,040 tokens, page 1,040 ×
+//	4,096 = 4,259,840 B; groups of 4: 1 attention + 6 state (before its row: 52 full layers, 16-token
+//	pages, no state). Nemotron-H-56B: 10 such attention layers, 54 Mamba-2 layers of 256 × 64, state
+//	256 ((3,317,760 × 2 + 226,492,416 × 4) / 54 = 16,900,096 B); block 16 × 258 = 4,128, page
+//	16,908,288 B; groups of 10: 1 + ⌈54 / 10⌉ = 6 state.
 func TestVLLMPagesHybridState(t *testing.T) {
 	for _, c := range []struct {
 		model, kv     string
@@ -61,6 +68,8 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		{"LiquidAI/LFM2.5-1.2B-Instruct", "fp16", 16, 3, 32768, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "fp16", 1312, 8, 5373952, 0, 1, 0, 0, 0},
 		{"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", "fp16", 1312, 6, 5373952, 0, 1, 0, 0, 0},
+		{"nvidia/Nemotron-H-8B-Base-8K", "fp16", 1040, 7, 4259840, 0, 1, 0, 0, 0},
+		{"nvidia/Nemotron-H-56B-Base-8K", "fp16", 4128, 7, 16908288, 0, 1, 0, 0, 0},
 	} {
 		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Engine, t.KVCache = c.model, "kv", target.EngineVLLM, c.kv

@@ -178,3 +178,39 @@ func TestEstimatePermalink(t *testing.T) {
 		t.Errorf("--permalink with --on: exit %d %q", code, errOut)
 	}
 }
+
+// The API answers a command's query with the command's bytes, the last newline included, and
+// every JSON answer ends in one: claim.json, estimate.json and fitting.json ended at the closing
+// brace (models and version, and the command line, with a newline), so `curl URL` left the
+// prompt on the brace and `curl URL | cmp - <(fitclaim … --json)` differed by that byte.
+func TestAPIBytesAreTheCommandLines(t *testing.T) {
+	get := func(path string) string {
+		w := httptest.NewRecorder()
+		api.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
+		}
+		return w.Body.String()
+	}
+	for _, c := range []struct {
+		args []string
+		path string
+	}{
+		{[]string{"claim", "Qwen/Qwen3-8B", "--json"}, "claim.json?m=Qwen%2FQwen3-8B"},
+		{[]string{"claim", "Qwen/Qwen3-8B", "--json", "--sizing", "kv", "--driver", "any", "--count", "2"}, "claim.json?m=Qwen%2FQwen3-8B&s=kv&drv=any&n=2"},
+		{[]string{"claim", "Qwen/Qwen3-8B", "--sizing", "kv"}, "claim.yaml?m=Qwen%2FQwen3-8B&s=kv"},
+		{[]string{"deploy", "Qwen/Qwen3-8B", "--driver", "nvidia"}, "deploy.yaml?m=Qwen%2FQwen3-8B&drv=nvidia"},
+		{[]string{"estimate", "Qwen/Qwen3-8B", "--on", "nvidia-h100-sxm", "--json"}, "estimate.json?m=Qwen%2FQwen3-8B&on=nvidia-h100-sxm"},
+		{[]string{"estimate", "Qwen/Qwen3-8B", "--on", "nvidia-t4", "--quant", "BF16", "--json"}, "estimate.json?m=Qwen%2FQwen3-8B&on=nvidia-t4&q=BF16"},
+	} {
+		out, errOut, code := runCLI(c.args...)
+		if body := get("/api/v1/" + c.path); code != 0 || body != out {
+			t.Errorf("fitclaim %q (exit %d, %q) and GET %s differ:\n%q\n%q", c.args, code, errOut, c.path, out, body)
+		}
+	}
+	for _, path := range []string{"claim.json?m=Qwen%2FQwen3-8B", "estimate.json?m=Qwen%2FQwen3-8B&on=nvidia-t4", "fitting.json?on=nvidia-t4&limit=2", "models?q=qwen&limit=2", "version"} {
+		if body := get("/api/v1/" + path); !strings.HasSuffix(body, "\n") || !json.Valid([]byte(body)) {
+			t.Errorf("GET %s: %q does not end in a newline or is no JSON", path, body[max(0, len(body)-20):])
+		}
+	}
+}

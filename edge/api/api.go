@@ -245,8 +245,20 @@ func claimYAML(raw string) (string, string, error) {
 	return renderOne(raw, claim.RenderYAML, TypeYAML)
 }
 
+// claimJSON is `fitclaim claim --json`'s bytes, its last newline included, as the models and
+// version routes end theirs: the JSON routes' bodies ended three with a newline and two
+// (this and estimate.json, fitting.json) without, so `curl URL` left the shell's prompt on
+// the closing brace and the bytes were the command line's but for the last one.
 func claimJSON(raw string) (string, string, error) {
-	return renderOne(raw, claim.RenderJSON, TypeJSON)
+	return renderOne(raw, renderJSONLine, TypeJSON)
+}
+
+func renderJSONLine(t target.Target) (string, error) {
+	s, err := claim.RenderJSON(t)
+	if err != nil {
+		return "", err
+	}
+	return s + "\n", nil
 }
 
 // renderOne reads the query with the permalink codec (target.ParsePermalink, which does its

@@ -112,7 +112,7 @@ func cases(t *testing.T) []tcase {
 		q := target.Permalink(tg)
 		cs = append(cs,
 			tcase{name: "yaml " + name, target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML},
-			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON},
+			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON + "\n"}, // the command line's bytes
 			tcase{name: "head yaml " + name, method: "HEAD", target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML},
 		)
 	}

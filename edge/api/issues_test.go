@@ -52,7 +52,7 @@ func TestIssue5Routes(t *testing.T) {
 	apiLink := strings.Replace(page, "https://fitclaim.example/#", "/api/v1/claim.yaml?", 1)
 	for _, c := range []struct{ path, ctype, body string }{
 		{apiLink, "application/yaml; charset=utf-8", want.YAML},
-		{strings.Replace(apiLink, "claim.yaml", "claim.json", 1), "application/json", want.JSON},
+		{strings.Replace(apiLink, "claim.yaml", "claim.json", 1), "application/json", want.JSON + "\n"},
 	} {
 		rec := serveOne("GET", c.path, "", map[string]string{"Origin": "https://elsewhere.example"})
 		h := rec.Header()

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/fitclaim/fitclaim/edge/api"
+	"github.com/fitclaim/fitclaim/estimate"
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // The API the documents describe is the API that answers. Every API link README.md and
@@ -241,5 +243,57 @@ func TestDocumentedCheckPreflight(t *testing.T) {
 	}
 	if a := get(t, client, srv.URL, tcase{target: api.CheckPath}); a.status != 405 || a.header.Get("Allow") != "POST, OPTIONS" {
 		t.Errorf("GET %s: %d, Allow %q", api.CheckPath, a.status, a.header.Get("Allow"))
+	}
+}
+
+// The route tables name the keys each route takes beside a target's: the deploy route the
+// engine and every key only the Deployment reads (the field table's Deploy column), the hardware
+// routes every device key, the fitting route its count and limit. edge/README.md's deploy row
+// named `engine`, `image` (README.md's also trc, cpu, mem), and neither fitting row the device's
+// memory, bandwidth, family or unified, which it takes.
+func TestDocumentedRouteKeys(t *testing.T) {
+	deployKeys := []string{"engine"}
+	for i := range target.Fields {
+		if f := &target.Fields[i]; f.Deploy {
+			deployKeys = append(deployKeys, f.Key)
+		}
+	}
+	want := map[string][]string{
+		"deploy.yaml":   deployKeys,
+		"estimate.json": estimate.DeviceKeys,
+		"fitting.json":  append(slices.Clone(estimate.DeviceKeys), "n", "limit"),
+		"models":        {"q", "limit"},
+	}
+	for _, f := range docFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string]string{}
+		for _, l := range strings.Split(string(b), "\n") {
+			if m := reRouteRow.FindStringSubmatch(l); m != nil {
+				rows[strings.TrimPrefix(m[2], api.Prefix)] = l
+			}
+		}
+		for route, keys := range want {
+			row, ok := rows[route]
+			if !ok {
+				t.Errorf("%s has no row for %s", f, route)
+				continue
+			}
+			for _, k := range keys {
+				if !strings.Contains(row, "`"+k+"`") && !regexp.MustCompile(`[?&]`+regexp.QuoteMeta(k)+`=`).MatchString(row) {
+					t.Errorf("%s: the %s row does not name the key %s:\n%s", f, route, k, row)
+				}
+			}
+		}
+	}
+	// fitting.json's limit as the rows say: 1–100, default 20.
+	var found []any
+	if rec := serveOne("GET", api.Prefix+"fitting.json?on=nvidia-h100-sxm", "", nil); json.Unmarshal(rec.Body.Bytes(), &found) != nil || len(found) != 20 {
+		t.Errorf("fitting.json without a limit: %d models, the rows say 20", len(found))
+	}
+	if rec := serveOne("GET", api.Prefix+"fitting.json?on=nvidia-h100-sxm&limit=101", "", nil); rec.Code != 400 {
+		t.Errorf("fitting.json?limit=101: %d, the rows say 1–100", rec.Code)
 	}
 }

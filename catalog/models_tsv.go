@@ -480,7 +480,7 @@ activeDap/Qwen3-1.7B_hh_harmful	1.7B	1720574976	1	0.9	Q4_K_M	40960	28	8	128	2048
 bigscience/bloom-1b7	1.7B	1722408960	1	0.9	Q4_K_M	4096		16					46886	250880																															
 z-lab/Qwen3.6-27B-DFlash	1.7B	1730213120	1	0.9	Q4_K_M	4096							32213																																
 unsloth/gpt-oss-20b-GGUF	1.8B	1773527040	1	0.9	Q4_K_M	4194304	24	8	64	2880	1	299282688	299350	201088		openai/gpt-oss-20b	24	64	8	64	2880	131072	bfloat16	gguf (several quant files)	gqa	128	12				32	4	0												
-openai/gpt-oss-safeguard-20b	1.8B	1773527040	1	0.9	Q4_K_M	4194304	24	8	64	2880	1	299282688	76203	201088																															
+openai/gpt-oss-safeguard-20b	1.8B	1773527040	1	0.9	Q4_K_M	4194304	24	8	64	2880	1	299282688	76203	201088		openai/gpt-oss-20b	24	64	8	64	2880	131072	bfloat16	mxfp4 (MoE weights, native release)	gqa	128	12				32	4	0												
 huihui-ai/Huihui-gpt-oss-20b-BF16-abliterated	1.8B	1773527040	1	0.9	Q4_K_M	4194304	24	8	64	2880	1	299282688	39276	201088																															
 OpenMOSS-Team/MOSS-Audio-Tokenizer	1.8B	1774566400	1	0.9	Q4_K_M	4096							169393																																
 z-lab/Qwen3.5-4B-DFlash	1.8B	1776025600	1	0.9	Q4_K_M	262144	5	8	128	2560			22483	248320																															
@@ -528,7 +528,7 @@ unsloth/Qwen3.5-2B	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			97164	2
 raxcore-dev/rax-3.5-chat	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			11794	248320																															
 cyankiwi/Qwen3.5-2B-AWQ-4bit	2.3B	2318569082	1.3	1.2	AWQ-4bit	262144	24	2	256	2048			25329	248320																															
 unsloth/gpt-oss-120b-GGUF	2.4B	2370723840	1.3	1.2	Q4_K_M	4194304	36	8	64	2880	1	188917056	270674	201088		openai/gpt-oss-120b	36	64	8	64	2880	131072	bfloat16	gguf (several quant files)	gqa	128	18				128	4	0												
-openai/gpt-oss-safeguard-120b	2.4B	2370723840	1.3	1.2	Q4_K_M	4194304	36	8	64	2880	1	188917056	25839	201088																															
+openai/gpt-oss-safeguard-120b	2.4B	2370723840	1.3	1.2	Q4_K_M	4194304	36	8	64	2880	1	188917056	25839	201088		openai/gpt-oss-120b	36	64	8	64	2880	131072	bfloat16	mxfp4 (MoE weights, native release)	gqa	128	18				128	4	0												
 LGAI-EXAONE/EXAONE-3.5-2.4B-Instruct	2.4B	2405327360	1.3	1.2	Q4_K_M	262144		8	80	2560			23735	102400																															
 Qwen/Qwen3-VL-2B-Instruct-FP8	2.4B	2438782976	1.4	1.2	Q4_K_M	262144	28	8	128	2048			267855	151936		Qwen/Qwen3-VL-2B-Instruct	28	16	8	128	2048	262144	bfloat16	fp8	gqa																				
 Qwen/Qwen3-VL-2B-Thinking-FP8	2.4B	2438782976	1.4	1.2	Q4_K_M	262144	28	8	128	2048			46258	151936																															
@@ -1130,7 +1130,7 @@ ibm-granite/granite-4.1-8b	8.8B	8791592960	4.9	4.5	Q4_K_M	131072	40	8	128	4096		
 Doradus-AI/RnJ-1-Instruct-FP8	8.8B	8837345280	4.9	4.5	Q4_K_M	131072	32	8	128	4096			51855	128256																															
 tiiuae/falcon-mamba-7b	8.9B	8856272896	4.9	4.5	Q4_K_M	4096	64			4096			78674	65024																															
 nvidia/NVIDIA-Nemotron-Nano-9B-v2	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			539316	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4											36384768			995328	float32		
-nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			97878	131072																															
+nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			97878	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4											36384768			995328	float32		
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-Base	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			24864	131072																															
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8	8.9B	8888227432	5	4.6	Q4_K_M	131072	56	8	128	4480			69414	131072																															
 LCO-Embedding/LCO-Embedding-Omni-7B	8.9B	8931813888	5	4.6	Q4_K_M	32768	28	4	128	3584			18518	152064	1																														
@@ -1529,7 +1529,7 @@ lmstudio-community/NVIDIA-Nemotron-3-Nano-30B-A3B-MLX-8bit	31.6B	31577935872	17.
 lmstudio-community/NVIDIA-Nemotron-3-Nano-30B-A3B-MLX-6bit	31.6B	31577935872	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101745	91163	131072																															
 lmstudio-community/NVIDIA-Nemotron-3-Nano-30B-A3B-MLX-5bit	31.6B	31577935872	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101745	90921	131072																															
 nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	3000000000	1154823	131072		nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B	52	32	2	128	2688		bfloat16		hybrid			6			128	6	1						12482560			423936	float32		
-nvidia/Nemotron-Cascade-2-30B-A3B	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101885	94773	131072																															
+nvidia/Nemotron-Cascade-2-30B-A3B	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101885	94773	131072		nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B	52	32	2	128	2688		bfloat16		hybrid			6			128	6	1						12482560			423936	float32		
 nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-Base-BF16	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101885	52109	131072																															
 chankhavu/Nemotron-Cascade-2-30B-A3B-FP8	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101885	14821	131072																															
 unsloth/Nemotron-3-Nano-30B-A3B	31.6B	31577937344	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101885	12118	131072																															

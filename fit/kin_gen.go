@@ -61,6 +61,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"gpt-oss-120b", 1742},                                        // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                         // openai/gpt-oss-20b
 	{"gpt-oss-20b-q8", 1329},                                      // mlx-community/gpt-oss-20b-MXFP4-Q8
+	{"gpt-oss-safeguard-120b", 521},                               // openai/gpt-oss-safeguard-120b
+	{"gpt-oss-safeguard-20b", 473},                                // openai/gpt-oss-safeguard-20b
 	{"gpt2", 128},                                                 // openai-community/gpt2
 	{"gpt2-large", 301},                                           // openai-community/gpt2-large
 	{"gpt2-medium", 220},                                          // openai-community/gpt2-medium
@@ -109,12 +111,14 @@ var rowsByStemTable = [...]stemEntry{
 	{"mixtral-8x22b-instruct-v0.1", 1756},                         // mistralai/Mixtral-8x22B-Instruct-v0.1
 	{"mixtral-8x7b-instruct-v0.1", 1646},                          // mistralai/Mixtral-8x7B-Instruct-v0.1
 	{"nanonets-ocr2-3b", 634},                                     // nanonets/Nanonets-OCR2-3B
+	{"nemotron-cascade-2-30b-a3b", 1522},                          // nvidia/Nemotron-Cascade-2-30B-A3B
 	{"nemotron-h-56b-8k", 1729},                                   // nvidia/Nemotron-H-56B-Base-8K
 	{"nemotron-h-8b-8k", 1305},                                    // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-3-nano-30b-a3b", 1521},                      // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16
 	{"nvidia-nemotron-3-super-120b-a12b", 1662},                   // nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
+	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
@@ -277,6 +281,8 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gpt-oss-120b", 1742},                                        // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                         // openai/gpt-oss-20b
 	{"gpt-oss-20b-q8", 1329},                                      // mlx-community/gpt-oss-20b-MXFP4-Q8
+	{"gpt-oss-safeguard-120b", 521},                               // openai/gpt-oss-safeguard-120b
+	{"gpt-oss-safeguard-20b", 473},                                // openai/gpt-oss-safeguard-20b
 	{"gpt2", 128},                                                 // openai-community/gpt2
 	{"gpt2-large", 301},                                           // openai-community/gpt2-large
 	{"gpt2-medium", 220},                                          // openai-community/gpt2-medium
@@ -327,6 +333,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"nemotron-h-8b-8k+base", 1305},                               // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
+	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
@@ -701,8 +708,6 @@ var unpackedKinTable = [...]stemEntry{
 	{"gpt-oss-20b", 1332},                                            // unsloth/gpt-oss-20b-BF16
 	{"gpt-oss-20b-derestricted", 1331},                               // ArliAI/gpt-oss-20b-Derestricted
 	{"gpt-oss-20b-speculator.eagle3", 307},                           // RedHatAI/gpt-oss-20b-speculator.eagle3
-	{"gpt-oss-safeguard-120b", 521},                                  // openai/gpt-oss-safeguard-120b
-	{"gpt-oss-safeguard-20b", 473},                                   // openai/gpt-oss-safeguard-20b
 	{"gpt2", 128},                                                    // openai-community/gpt2
 	{"gpt2-large", 301},                                              // openai-community/gpt2-large
 	{"gpt2-medium", 220},                                             // openai-community/gpt2-medium

@@ -1,0 +1,49 @@
+package fit
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Fine-tunes whose catalog entry is their base's tensors (the same layers, width, KV heads, head
+// size and count, to the parameter) take their base's row (architectures.csv, each row's source
+// naming the model card that says which base), and size as their base does in kv mode. Before
+// their rows, at 32,768 tokens fp16 under llama.cpp: gpt-oss-safeguard-20b 1.8B BF16 (3.5 GB)
+// every layer full, 6 Gi; -120b 2.4B (4.7 GB), 8 Gi; Nemotron-Cascade-2-30B-A3B 52 full layers
+// (1.74 GB of KV), 62 Gi; NVIDIA-Nemotron-Nano-9B-v2-Japanese 56 full layers (7.52 GB), 25 Gi.
+// Now: 15, 63, 60 and 18 Gi, their bases' figures.
+func TestFineTunesTakeTheirBaseRow(t *testing.T) {
+	for _, c := range []struct {
+		name, base, sameCount string // sameCount: the entry whose catalog count the fine-tune's is
+		was                   int64  // the floor before the row
+	}{
+		{"openai/gpt-oss-safeguard-20b", "openai/gpt-oss-20b", "unsloth/gpt-oss-20b-GGUF", 6},
+		{"openai/gpt-oss-safeguard-120b", "openai/gpt-oss-120b", "unsloth/gpt-oss-120b-GGUF", 8},
+		{"nvidia/Nemotron-Cascade-2-30B-A3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", 62},
+		{"nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese", "nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia/NVIDIA-Nemotron-Nano-9B-v2", 25},
+	} {
+		m, k := catalog.Named(c.name), catalog.Named(c.sameCount)
+		if m.ParametersRaw != k.ParametersRaw || m.Layers != k.Layers || m.HiddenSize != k.HiddenSize || m.KVHeads != k.KVHeads || m.HeadDim != k.HeadDim {
+			t.Errorf("%s: the catalog's %d parameters, %d layers × %d is not %s's %d, %d × %d", c.name, m.ParametersRaw, m.Layers, m.HiddenSize, c.sameCount, k.ParametersRaw, k.Layers, k.HiddenSize)
+		}
+		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
+			at := func(name string) Bounds {
+				return resolve(t, func(t *target.Target) {
+					t.Model, t.Sizing, t.Context, t.Engine = name, target.SizingKV, 32768, engine
+				})
+			}
+			got, want := at(c.name), at(c.base)
+			if got.Arch.Source != SourceVerified || !near(got.ParamsB, want.ParamsB) || !near(got.ActiveParamsB, want.ActiveParamsB) ||
+				!near(got.WeightsGB, want.WeightsGB) || !near(got.KVBytes, want.KVBytes) || got.MemoryGi != want.MemoryGi || got.MinBandwidthGBs != want.MinBandwidthGBs {
+				t.Errorf("%s (%s): %s, %v B (%v active), %v GB, KV %v B, %d Gi, %d GB/s; %s: %v B (%v), %v GB, %v B, %d Gi, %d GB/s",
+					c.name, engine, got.Arch.Source, got.ParamsB, got.ActiveParamsB, got.WeightsGB, got.KVBytes, got.MemoryGi, got.MinBandwidthGBs,
+					c.base, want.ParamsB, want.ActiveParamsB, want.WeightsGB, want.KVBytes, want.MemoryGi, want.MinBandwidthGBs)
+			}
+			if engine == target.EngineLlamaCpp && got.MemoryGi == c.was {
+				t.Errorf("%s: floor %d Gi, as before its row", c.name, got.MemoryGi)
+			}
+		}
+	}
+}

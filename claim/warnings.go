@@ -116,7 +116,11 @@ func IgnoredBySizing(t *target.Target) string {
 	if names == "" {
 		return ""
 	}
-	return "sizing llmfit ignores " + names + ": use sizing kv to size the claim for them"
+	them := "them"
+	if !strings.Contains(names, ", ") { // one field: "ignores engine: … for them" read wrong
+		them = "it"
+	}
+	return "sizing llmfit ignores " + names + ": use sizing kv to size the claim for " + them
 }
 
 // ModelChoice says which catalog model a name without its publisher was taken for, when it

@@ -147,6 +147,12 @@ func TestWarningIgnoredBySizing(t *testing.T) {
 	if !slices.Contains(r.Warnings, want) {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
+	// One field is "it" ("ignores engine: … for them" read wrong).
+	one := target.Default()
+	one.Model, one.Engine = "Qwen/Qwen3-8B", "vllm"
+	if r, err := Render(one); err != nil || !slices.Contains(r.Warnings, "sizing llmfit ignores engine: use sizing kv to size the claim for it") {
+		t.Errorf("engine alone: %v %q", err, r.Warnings)
+	}
 	// The defaults, spelled as given (sequences 1, an upper-case fp16), ask nothing it lacks;
 	// nor does llmfit's own fixture (its goldens).
 	tg = target.Default()

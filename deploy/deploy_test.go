@@ -438,7 +438,7 @@ func TestIgnoredWarningNamesTheAsked(t *testing.T) {
 		o    with
 		want string // "" = no such warning
 	}{
-		{"m=Qwen%2FQwen3-8B&ctx=4096", with{}, "sizing llmfit ignores context: use sizing kv to size the claim for them"},
+		{"m=Qwen%2FQwen3-8B&ctx=4096", with{}, "sizing llmfit ignores context: use sizing kv to size the claim for it"},
 		{"m=Qwen%2FQwen3-8B", with{}, ""},
 		{"m=Qwen%2FQwen3-8B&seq=2", with{Engine: "vllm"}, "sizing llmfit ignores sequences, engine: use sizing kv to size the claim for them"},
 	} {

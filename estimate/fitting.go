@@ -74,8 +74,10 @@ func Fitting(raw string) ([]fit.ModelFit, error) {
 
 // fittingKeyError refuses a key the fitting list does not read.
 func fittingKeyError(key string) error {
-	return &target.FieldError{Field: "query", Msg: "unknown key " + target.QuoteShort(key) + "; known keys: " +
-		strings.Join(DeviceKeys, ", ") + ", n, limit"}
+	fields := append(DeviceKeys[:len(DeviceKeys):len(DeviceKeys)], "n")
+	keys := append(fields[:len(fields):len(fields)], "limit")
+	return &target.FieldError{Field: "query", Msg: "unknown key " + target.QuoteShort(key) + target.MeantKey(key, keys, fields) + "; known keys: " +
+		strings.Join(keys, ", ")}
 }
 
 // FittingJSON is the list as [{name, paramsB, quant, moe, needGiB, tokensPerSecond,

@@ -95,7 +95,7 @@ func TestFittingLimitAsTheOtherKeys(t *testing.T) {
 		"on=nvidia-rtx-4090&limit=%zz":         `query: invalid percent-encoding in "limit=%zz"`,
 		"on=nvidia-rtx-4090&limit=0x10":        `limit: must be a whole number from 1 to 100 (got "0x10")`,
 		"on=nvidia-rtx-4090&limit=2.5":         `limit: must be a whole number from 1 to 100 (got "2.5")`,
-		"on=nvidia-rtx-4090&LIMIT=2":           `query: unknown key "LIMIT"; known keys: on, memory, bandwidth, family, unified, n, limit`,
+		"on=nvidia-rtx-4090&LIMIT=2":           `query: unknown key "LIMIT" (did you mean limit?); known keys: on, memory, bandwidth, family, unified, n, limit`,
 		"on=nvidia-rtx-4090&tps=fast":          `Target decode speed (minTps, tps): must be a decimal number greater than 0 and at most 100000 tokens/s (got "fast")`,
 	} {
 		if _, err := Fitting(raw); err == nil || err.Error() != msg {

@@ -118,6 +118,27 @@ func unknownKeyError(k string) *FieldError {
 	return &FieldError{Field: "query", Msg: msg + "; known keys: " + knownKeys()}
 }
 
+// MeantKey is what an unknown key's message adds for a route with keys of its own (the models
+// route's q and limit, the fitting route's limit): " (did you mean KEY?)" when k is one of keys
+// in another case (LIMIT), or, when fields holds the keys that are a field's (the fitting
+// route's device keys and n), a field's JSON name or flag whose key is one of them (count is n),
+// as a link's unknown key says; "" otherwise. (The models route's q is no field's: quant is not it.)
+func MeantKey(k string, keys, fields []string) string {
+	for _, key := range keys {
+		if strings.EqualFold(k, key) {
+			return " (did you mean " + key + "?)"
+		}
+	}
+	if f, ok := NearKey(k); ok {
+		for _, key := range fields {
+			if f.Key == key {
+				return " (did you mean " + key + "?)"
+			}
+		}
+	}
+	return ""
+}
+
 // NearKey is the field a key that is not one means, when it is a field's key, JSON name or
 // flag in any case ("TPS", "minTps", "min-tps", "--min-tps" are tps): what an unknown key's
 // or an unknown flag's message suggests.

@@ -108,7 +108,7 @@ func values(raw string, keys ...string) (url.Values, error) {
 	case !found:
 		return v, nil
 	case !slices.Contains(keys, bad):
-		return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(bad)) + "; this route takes " + takes(keys)}
+		return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(bad)) + target.MeantKey(bad, keys, nil) + "; this route takes " + takes(keys)}
 	default:
 		return nil, &paramError{bad, "given " + strconv.Itoa(len(v[bad])) + " times; give it once"}
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
 )
 
 // valuesBefore is values as it was before it looked for the least bad key instead of sorting
@@ -42,7 +44,8 @@ func valuesBefore(raw string, keys ...string) (url.Values, error) {
 			known = known || k == want
 		}
 		if !known {
-			return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(k)) + "; this route takes " + takes(keys)}
+			// since the fourteenth session: the key meant, for one in another case
+			return nil, &paramError{"query", "unknown key " + strconv.Quote(clip(k)) + target.MeantKey(k, keys, nil) + "; this route takes " + takes(keys)}
 		}
 		if n := len(v[k]); n > 1 {
 			return nil, &paramError{k, "given " + strconv.Itoa(n) + " times; give it once"}

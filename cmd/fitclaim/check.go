@@ -148,6 +148,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if c.json {
 		fmt.Fprint(stdout, r.JSON())
+		// The table's notes (what the verdict assumes, inputs ignored, nodes left out) on
+		// stderr, as claim --json's warnings: they were dropped, the JSON being exact.
+		for _, n := range r.Notes {
+			fmt.Fprintln(stderr, "fitclaim: note:", n)
+		}
 	} else {
 		fmt.Fprint(stdout, r.Table())
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -296,4 +297,24 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// With --json the table's notes go to stderr, the JSON alone to stdout: a script was told
+// nothing of what the verdict assumes ("assumes no device is allocated to another claim yet")
+// or of the inputs ignored.
+func TestCheckJSONNotesOnStderr(t *testing.T) {
+	out, errOut, code := runCLI("check", "--slices", "../../cluster/testdata/amd.yaml", "Qwen/Qwen3-8B", "--driver", "amd", "--json")
+	if code != 0 || !json.Valid([]byte(out)) {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	table, _, _ := runCLI("check", "--slices", "../../cluster/testdata/amd.yaml", "Qwen/Qwen3-8B", "--driver", "amd")
+	var notes []string
+	for _, l := range strings.Split(table, "\n") {
+		if n, ok := strings.CutPrefix(l, "note: "); ok {
+			notes = append(notes, "fitclaim: note: "+n+"\n")
+		}
+	}
+	if len(notes) != 2 || errOut != strings.Join(notes, "") {
+		t.Errorf("stderr %q; the table's notes are %q", errOut, notes)
+	}
 }

@@ -152,7 +152,7 @@ func claimFlagsHelp() string {
 		if f.Arg != "" {
 			flag += " " + f.Arg
 		}
-		line := "  " + flag + strings.Repeat(" ", max(1, 21-len(flag))) + f.Help
+		line := "  " + flag + strings.Repeat(" ", max(1, 21-len(flag))) + helpFlags().Replace(f.Help)
 		if f.Kind() != target.KindBool {
 			line += ": " + f.Range()
 		}
@@ -166,6 +166,20 @@ func claimFlagsHelp() string {
 	}
 	return b.String()
 }
+
+// helpFlags rewrites the JSON names the table's help names another field by ("with
+// capacityRequest: …") as the command line's flags ("with --capacity-request: …"); the names in
+// camelCase only, which no English word of a help is.
+var helpFlags = sync.OnceValue(func() *strings.Replacer {
+	var pairs []string
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Flag != "" && strings.ToLower(f.Name) != f.Name {
+			pairs = append(pairs, f.Name, "--"+f.Flag)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+})
 
 // cliMessage is an error as the command line says it. A field's error names the flag that
 // gives it ("Target decode speed (--min-tps): must be …"), as the user typed it, where the page

@@ -278,3 +278,18 @@ func TestUsageSaysExitStatuses(t *testing.T) {
 		t.Errorf("the usage lists exit statuses %v; the command has 0, %d, %d and %d", listed, exitError, exitUsage, exitNotAllocatable)
 	}
 }
+
+// The flags' help names another field by its flag, as the user types it: --capacity-name said
+// "with capacityRequest:", the JSON name.
+func TestHelpNamesFlagsNotJSONNames(t *testing.T) {
+	u := usage()
+	for i := range target.Fields {
+		f := &target.Fields[i]
+		if f.Flag != "" && strings.ToLower(f.Name) != f.Name && strings.Contains(u, f.Name) {
+			t.Errorf("the usage names %s, the JSON name of --%s", f.Name, f.Flag)
+		}
+	}
+	if !strings.Contains(u, "--capacity-name N    with --capacity-request: ") {
+		t.Error("--capacity-name's help does not name --capacity-request")
+	}
+}

@@ -68,7 +68,8 @@ func Run(v target.Values) (fit.Estimate, error) {
 // JSON is the contract's object, exactly: fits, needGiB, usableGiB, tokensPerSecond (only when it
 // fits), maxContextTokens, maxSequences, reason (only when it does not fit). GiB to 2 decimals
 // (need and usable with more where 2 would print a need that does not fit as equal to what is
-// usable: fit.GiBDecimals), tokens/s to 1.
+// usable: fit.GiBDecimals), tokens/s as every estimated speed is printed (fit.SpeedDecimals: whole
+// at 10 and above, a tenth below, more where that would hide how it compares with the target).
 func JSON(e fit.Estimate) string {
 	var w jsontext.Writer
 	w.Grow(256) // the object is about 110-200 bytes: grown once, not doubled up from 8 as it is written
@@ -82,7 +83,7 @@ func JSON(e fit.Estimate) string {
 	w.Num(jsontext.Round(e.UsableGiB, d))
 	if e.Fits {
 		w.Key("tokensPerSecond")
-		w.Num(jsontext.Round(e.TokensPerSecond, 1))
+		w.Num(e.SpeedShown())
 	}
 	w.Key("maxContextTokens")
 	w.Int(e.MaxContextTokens)
@@ -149,7 +150,7 @@ func Text(e fit.Estimate) string {
 	if b.EfficiencyGiven {
 		calibrated, family = "", " GB/s (efficiencyPct), "
 	}
-	s.WriteString("speed: " + strconv.FormatFloat(jsontext.Round(e.TokensPerSecond, 1), 'f', 1, 64) + " tokens/s per sequence (" + calibrated +
+	s.WriteString("speed: " + e.SpeedText() + " tokens/s per sequence (" + calibrated +
 		strconv.FormatFloat(e.ReadBytesPerDevice/1e9, 'f', 2, 64) + read +
 		strconv.FormatFloat(e.Efficiency*100, 'f', 1, 64) + " % of " + strconv.FormatFloat(e.Device.BandwidthGBs, 'f', -1, 64) +
 		family + strconv.FormatFloat(e.OverheadSeconds*1e3, 'f', 2, 64) + " ms overhead per token" +

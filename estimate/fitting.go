@@ -99,7 +99,7 @@ func FittingJSON(list []fit.ModelFit) string {
 		w.Key("needGiB")
 		w.Num(jsontext.Round(m.NeedGiB, 2))
 		w.Key("tokensPerSecond")
-		w.Num(jsontext.Round(m.TokensPerSecond, 1))
+		w.Num(fit.RoundSpeed(m.TokensPerSecond, 0)) // no target: the models at their defaults
 		w.Key("maxContextTokens")
 		w.Int(m.MaxContextTokens)
 		w.EndObject()

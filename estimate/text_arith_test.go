@@ -73,7 +73,7 @@ func TestTextArithmeticCloses(t *testing.T) {
 						}
 						lo := 1 / ((read+half(m[2]))/(bw*(eff-0.0005)) + (over+half(m[5])+comm+0.005)/1e3)
 						hi := 1 / ((read-half(m[2]))/(bw*(eff+0.0005)) + (over-half(m[5])+comm-0.005)/1e3)
-						if tps < lo-0.05-1e-9 || tps > hi+0.05+1e-9 {
+						if d := half(m[1]); tps < lo-d-1e-9 || tps > hi+d+1e-9 { // the speed printed whole, or to a tenth below 10 (fit.SpeedDecimals)
 							fail("1 / (%s GB / (%s GB/s × %.3f) + %s ms + %v ms) = %.2f … %.2f tokens/s, not %s", m[2], m[4], eff, m[5], comm, lo, hi, m[1])
 						}
 						if m[6] != "" { // the MoE layers' time: layers × the calibrated layer time (87.32 µs)

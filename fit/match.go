@@ -3,7 +3,6 @@ package fit
 import (
 	"cmp"
 	"github.com/fitclaim/fitclaim/target"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,7 +306,7 @@ func (b *Bounds) resolveProducts() error {
 	// raise it, beside candidates none of which fits at any count)
 	fix := "lower minTps or choose another driver"
 	for _, c := range cands[:min(3, len(cands))] {
-		s := c.name + " (" + strconv.FormatInt(int64(math.Round(c.tps)), 10) + " tok/s"
+		s := c.name + " (" + SpeedText(c.tps, b.Target.MinTps) + " tok/s"
 		if c.n > 0 {
 			s += ", fits as " + strconv.Itoa(c.n) + " devices"
 			fix = "lower minTps, raise count or choose another driver"

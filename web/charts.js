@@ -7,7 +7,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, num } = P.util;
+  const { $, el, num, shown } = P.util;
   const NS = "http://www.w3.org/2000/svg";
   const W = 400; // viewBox width; the SVG scales to its column
   const BARS = 10;
@@ -112,11 +112,13 @@
     const list = (res.matches || []).slice(0, BARS);
     const b = res.bounds || {};
     if (!list.length) return null;
-    const tps = (m) => (typeof m.neededTps === "number" && !m.fits ? m.neededTps : m.estTps);
+    const more = (m) => typeof m.neededTps === "number" && !m.fits; // its speed on the devices it needs
+    const tps = (m) => (more(m) ? m.neededTps : m.estTps);
     const top = Math.max(b.minTps || 0, ...list.map(tps));
     const left = 150, right = W - 50, row = 18;
     const scale = (right - left) / top;
-    const desc = list.map((m) => m.name + " " + num(tps(m), 1) + " tok/s" + (tps(m) !== m.estTps ? " on " + m.devicesNeeded : "")).join("; ") +
+    // the speeds come rounded as every surface prints them (fit.RoundSpeed): the bars' figures and the words alike
+    const desc = list.map((m) => m.name + " " + shown(tps(m)) + " tok/s" + (more(m) ? " on " + m.devicesNeeded : "")).join("; ") +
       "; the target is " + num(b.minTps) + " tok/s";
     const height = list.length * row + 24;
     return figure("chart-speed", "Estimated speed per accelerator, tokens/s per sequence", desc, height, (s) => {
@@ -125,7 +127,7 @@
         const name = m.name.length > 21 ? m.name.slice(0, 20) + "…" : m.name;
         s.appendChild(shape("text", { x: left - 6, y: y + 12, "text-anchor": "end" }, name));
         s.appendChild(shape("rect", { x: left, y: y + 2, width: Math.max(tps(m) * scale, 1), height: row - 6, class: "bar" + (m.fits && m.selected ? "" : " no") }));
-        s.appendChild(shape("text", { x: left + tps(m) * scale + 4, y: y + 12 }, num(tps(m), 0)));
+        s.appendChild(shape("text", { x: left + tps(m) * scale + 4, y: y + 12 }, shown(tps(m))));
       });
       const x = left + (b.minTps || 0) * scale;
       s.appendChild(shape("line", { x1: x, x2: x, y1: 0, y2: list.length * row + 6, class: "floor" }));

@@ -10,7 +10,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, clear, setText, errMessage, num, linkPairs } = P.util;
+  const { $, el, clear, setText, errMessage, num, shown, linkPairs } = P.util;
 
   const h = { on: "", memory: "", bandwidth: "", family: "", unified: false, listed: false, seq: 0 };
 
@@ -123,7 +123,7 @@
         $("model").focus(); // this list is rebuilt by the render: the focus goes where the change is
       });
       li.appendChild(b);
-      li.appendChild(document.createTextNode(" — " + m.quant + ", " + num(m.tokensPerSecond, 1) + " tok/s, needs " +
+      li.appendChild(document.createTextNode(" — " + m.quant + ", " + shown(m.tokensPerSecond) + " tok/s, needs " +
         num(m.needGiB, 2) + " GiB, up to " + num(m.maxContextTokens) + " tokens of context"));
       ol.appendChild(li);
     }

@@ -6,7 +6,7 @@
 
 (() => {
   const P = window.fitclaimPage;
-  const { $, el, setText, num, afterPaint } = P.util;
+  const { $, el, setText, num, shown, afterPaint } = P.util;
 
   const SHOWN = 12; // rows before "Show all"
   const CAPTION = "Every accelerator of the catalog against this claim; the column headers sort";
@@ -89,9 +89,10 @@
     const pressed = m.id === t.picked ? "true" : "false"; // the device the memory picture shows
     if (r.said.pressed !== pressed) { r.said.pressed = pressed; r.name.setAttribute("aria-pressed", pressed); }
     const h = m.headroomPct;
-    const tps = multi && typeof m.neededTps === "number" ? num(m.neededTps, 1) + " on " + m.devicesNeeded : num(m.estTps, 1);
+    // the speeds and the headroom come rounded as every surface prints them (fit.RoundSpeed): shown as they come
+    const tps = multi && typeof m.neededTps === "number" ? shown(m.neededTps) + " on " + m.devicesNeeded : shown(m.estTps);
     put(r, "estTps", r.cells.estTps, tps);
-    put(r, "headroom", r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + num(Math.abs(h), 0) + "%" : "—");
+    put(r, "headroom", r.cells.headroom, typeof h === "number" && isFinite(h) ? (h > 0 ? "+" : h < 0 ? "−" : "") + shown(Math.abs(h)) + "%" : "—");
     put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "none of 1–8"); // 0: no count up to 8 meets both floors; with llama.cpp's layer split, more devices never decode faster
     // tenths rounded down, as the row's why and the cluster check write a device's memory: rounded,
     // an RTX 4090's 23.99 GiB read "24.0" beside "too little memory" and "needs 24 Gi, has 23.9"

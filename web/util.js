@@ -33,7 +33,18 @@
   // loads the locale data (~50 ms), which a page that must show a claim at once cannot spend.
   function num(v, digits) {
     if (typeof v !== "number" || !isFinite(v)) return "—";
-    let s = digits === undefined ? String(Number.isInteger(v) ? v : Math.round(v * 100) / 100) : v.toFixed(digits);
+    return grouped(digits === undefined ? String(Number.isInteger(v) ? v : Math.round(v * 100) / 100) : v.toFixed(digits));
+  }
+
+  // shown formats a figure the engine has already rounded as it is printed everywhere (an
+  // estimated speed or headroom: fit.RoundSpeed, fit.RoundHeadroom), with thousands separators
+  // and no rounding of the page's own: "74", "7.4", "29.96".
+  function shown(v) {
+    if (typeof v !== "number" || !isFinite(v)) return "—";
+    return grouped(String(v));
+  }
+
+  function grouped(s) {
     if (s.includes("e")) return s;
     const neg = s[0] === "-";
     if (neg) s = s.slice(1);
@@ -68,5 +79,5 @@
     setTimeout(run, 200);
   }
 
-  P.util = { $, el, clear, setText, errMessage, num, plural, linkPairs, afterPaint };
+  P.util = { $, el, clear, setText, errMessage, num, shown, plural, linkPairs, afterPaint };
 })();

@@ -46,11 +46,11 @@ func TestEstimateJSONContract(t *testing.T) {
 }
 
 // The figures of fit's hand-computed case, rounded as the contract prints them:
-// need 6.5344 → 6.53 GiB, 106.06 → 106.1 tok/s, 151,270 tokens, 18 sequences.
+// need 6.5344 → 6.53 GiB, 106.06 → 106 tok/s (whole at 10 and above: fit.SpeedDecimals), 151,270 tokens, 18 sequences.
 func TestEstimateJSONFigures(t *testing.T) {
 	out, errOut, code := runCLI("estimate", "--params", "8", "--layers", "32", "--kv-heads", "8", "--head-dim", "128",
 		"--memory", "24", "--bandwidth", "1000", "--family", "nvidia", "--json")
-	want := `{"fits":true,"needGiB":6.53,"usableGiB":24,"tokensPerSecond":106.1,"maxContextTokens":151270,"maxSequences":18}` + "\n"
+	want := `{"fits":true,"needGiB":6.53,"usableGiB":24,"tokensPerSecond":106,"maxContextTokens":151270,"maxSequences":18}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("exit %d: %s%s", code, out, errOut)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // estimateCases: the reverse question over HTTP gives the command line's bytes (the hand-computed
-// case of fit's estimate tests: 6.53 GiB of 24, 106.1 tok/s, 151,270 tokens, 18 sequences).
+// case of fit's estimate tests: 6.53 GiB of 24, 106 tok/s, 151,270 tokens, 18 sequences).
 func estimateCases(t *testing.T, v string) []tcase {
 	t.Helper()
 	fitting, err := estimate.Fitting("on=nvidia-rtx-4090&limit=5")
@@ -17,7 +17,7 @@ func estimateCases(t *testing.T, v string) []tcase {
 	}
 	return []tcase{
 		{name: "estimate by numbers", target: v + "estimate.json?p=8&L=32&kvh=8&hd=128&memory=24&bandwidth=1000&family=nvidia", status: 200, ctype: api.TypeJSON,
-			body: `{"fits":true,"needGiB":6.53,"usableGiB":24,"tokensPerSecond":106.1,"maxContextTokens":151270,"maxSequences":18}` + "\n"},
+			body: `{"fits":true,"needGiB":6.53,"usableGiB":24,"tokensPerSecond":106,"maxContextTokens":151270,"maxSequences":18}` + "\n"},
 		{name: "estimate does not fit", target: v + "estimate.json?p=70&memory=24&bandwidth=1000&family=nvidia", status: 200, ctype: api.TypeJSON,
 			contains: `"fits":false`},
 		{name: "estimate bad family", target: v + "estimate.json?p=8&memory=24&bandwidth=1000&family=tpu", status: 400, ctype: api.TypeText,

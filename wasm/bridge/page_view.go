@@ -62,7 +62,7 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 	w.Key("why")
 	w.StrBytes(*why)
 	if m.NeededTps > 0 {
-		num(w, "neededTps", m.NeededTps)
+		num(w, "neededTps", fit.RoundSpeed(m.NeededTps, b.Target.MinTps))
 		integer(w, "neededMemoryGi", m.NeededMemoryGi)
 	}
 }

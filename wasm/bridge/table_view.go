@@ -62,7 +62,8 @@ func writeAcceleratorFields(w *jsontext.Writer, a *catalog.Accelerator) {
 // fitsBandwidth 2, selected 4, selectable 8), estTps, headroomPct, devicesNeeded, verdict
 // (index into verdicts, the render's distinct verdicts), freeGi, why, and neededTps and
 // neededMemoryGi (0 where the match object leaves them out). The figures are the match
-// objects' own, unrounded.
+// objects' own: the speeds and headroom as printed (fit.RoundSpeed, fit.RoundHeadroom: the page
+// prints them as they come), the rest unrounded.
 func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	ms := r.Matches
 	used := b.Parts().Total()
@@ -78,8 +79,9 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	w.BeginObject()
 	column("accelerator", func(m *fit.Match) { w.Int(int64(m.Index)) })
 	column("flags", func(m *fit.Match) { w.Int(flags(b, m)) })
-	column("estTps", func(m *fit.Match) { w.Num(m.EstTps) })
-	column("headroomPct", func(m *fit.Match) { w.Num(m.HeadroomPct) })
+	minTps := b.Target.MinTps
+	column("estTps", func(m *fit.Match) { w.Num(fit.RoundSpeed(m.EstTps, minTps)) })
+	column("headroomPct", func(m *fit.Match) { w.Num(fit.RoundHeadroom(m.EstTps, minTps)) })
 	column("devicesNeeded", func(m *fit.Match) { w.Int(int64(m.DevicesNeeded)) })
 	// The verdicts are a handful of sentences ("fits on one device", "too slow"): each once.
 	var verdicts []string
@@ -101,7 +103,7 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 		why = appendWhy(why[:0], b, m, b.Selectable(m.Accelerator))
 		w.StrBytes(why)
 	})
-	column("neededTps", func(m *fit.Match) { w.Num(m.NeededTps) })
+	column("neededTps", func(m *fit.Match) { w.Num(fit.RoundSpeed(m.NeededTps, minTps)) })
 	column("neededMemoryGi", func(m *fit.Match) { w.Int(m.NeededMemoryGi) })
 	w.EndObject()
 }

@@ -117,13 +117,17 @@ func TestDocsAreTheFigures(t *testing.T) {
 	if byModel, _ := strconv.ParseFloat(m[2], 64); byModel != all1[3] {
 		t.Errorf("README.md says %s %% by model; bench/speedacc prints %v %%", m[2], all1[3])
 	}
-	// README's "What it computes": the constants, the speed ceiling they imply, the efficiencies
+	// README's "What it computes": the constants, the speed ceiling they imply and the figure the
+	// refusal says of it (floored to a tenth: fit/speedfloor.go), the efficiencies
 	t0 := fit.DecodeOverheadSeconds()
 	moe := fit.MoELayerSeconds()
+	tenth := func(x float64) string { return strconv.FormatFloat(math.Floor(x*10)/10, 'f', 1, 64) }
 	for _, want := range []string{
 		"t0 = " + strconv.FormatFloat(t0*1e3, 'f', -1, 64) + " ms",
-		"beyond " + strconv.FormatFloat(1/t0, 'f', 2, 64) + " tok/s is refused",
-		"(" + strconv.FormatFloat(1/(t0+48*moe), 'f', 2, 64) + " tok/s for Qwen3-30B-A3B's 48 MoE layers)",
+		"1 / t0 = " + strconv.FormatFloat(1/t0, 'f', 3, 64) + " tok/s",
+		`the refusal says a target "must be below ` + tenth(1/t0) + ` tokens/s"`,
+		"(" + tenth(1/(t0+48*moe)) + " for Qwen3-30B-A3B's 48 MoE layers, 1 / " + strconv.FormatFloat((t0+48*moe)*1e3, 'f', 3, 64) +
+			" ms = " + strconv.FormatFloat(1/(t0+48*moe), 'f', 3, 64) + ")",
 		"adds " + strconv.FormatFloat(math.Round(moe*1e8)/100, 'f', -1, 64) + " µs per layer with routed experts",
 	} {
 		if !strings.Contains(flat, want) {

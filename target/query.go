@@ -179,7 +179,7 @@ func checkFormat(vals []string) error {
 	}
 	n, ok := ParseWhole(vals[0]) // as every whole number of a link: v=1.0 is 1
 	if !ok || n < 1 {
-		return formatErr("the link format version must be a whole number from 1 (got " + QuoteShort(vals[0]) + ")")
+		return formatErr("the link format version must be a whole number of at least 1 (got " + QuoteShort(vals[0]) + ")")
 	}
 	if n > FormatVersion {
 		return formatErr("this link was made by a newer fitclaim (format " + strconv.Itoa(n) + "); this one reads formats up to " + strconv.Itoa(FormatVersion))

@@ -216,11 +216,11 @@ ibm-granite/granite-4.0-350m-base	352M	352379904	1	0.5	Q4_K_M	32768	28	4	64	1024
 LiquidAI/LFM2-ColBERT-350M	353M	353322752	1	0.5	Q4_K_M	128000	16	8	64	1024			96045	64402	1																														
 facebook/opt-350m	353M	353468416	1	0.5	Q4_K_M	2048	24	16	64	1024			149138	50272																															
 LiquidAI/LFM2-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			20998	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
-LiquidAI/LFM2-350M-Extract	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1134	65536																															
-LiquidAI/LFM2-350M-Math	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			415	65536																															
-LiquidAI/LFM2-350M-ENJP-MT	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1173	65536																															
-LiquidAI/LFM2-350M-PII-Extract-JP	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			742	65536																															
-distil-labs/distil-lfm25-shellper	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			245917	65536																															
+LiquidAI/LFM2-350M-Extract	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1134	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
+LiquidAI/LFM2-350M-Math	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			415	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
+LiquidAI/LFM2-350M-ENJP-MT	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1173	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
+LiquidAI/LFM2-350M-PII-Extract-JP	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			742	65536		LiquidAI/LFM2-350M	16	16	8	64	1024	128000			hybrid			6											20480			20480			
+distil-labs/distil-lfm25-shellper	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			245917	65536		LiquidAI/LFM2.5-350M (LFM2-350M architecture)	16	16	8	64	1024	128000			hybrid			6											20480			20480			
 LiquidAI/LFM2.5-350M	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			103734	65536		LiquidAI/LFM2.5-350M (LFM2-350M architecture)	16	16	8	64	1024	128000			hybrid			6											20480			20480			
 LiquidAI/LFM2.5-350M-Base	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			14196	65536																															
 ibm-research/materials.selfies-ted	358M	358059096	1	0.5	Q4_K_M	1024	12						12800	3160																															
@@ -298,7 +298,7 @@ lmstudio-community/LFM2-1.2B-MLX-8bit	705M	704643072	1	0.5	Q4_K_M	128000	16	8	64
 yuhuili/EAGLE-LLaMA3-Instruct-8B	710M	709885952	1	0.5	Q4_K_M	2048	1	8	128	4096			104773	128256																															
 microsoft/udop-large	742M	741653504	1	0.5	Q4_K_M	4096							72210	33201																															
 LiquidAI/LFM2-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			9224	65536		LiquidAI/LFM2-700M	16	24	8	64	1536	128000			hybrid			6											30720			30720			
-Etherll/Tashkeel-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			22724	65536																															
+Etherll/Tashkeel-700M	742M	742489344	1	0.5	Q4_K_M	128000	16	8	64	1536			22724	65536		LiquidAI/LFM2-700M	16	24	8	64	1536	128000			hybrid			6											30720			30720			
 Qwen/Qwen3-0.6B	752M	751632384	1	0.5	Q4_K_M	40960	28	8	128	1024			18554097	151936		Qwen/Qwen3-0.6B	28	16	8	128	1024	40960	bfloat16		gqa																				
 Qwen/Qwen3Guard-Gen-0.6B	752M	751632384	1	0.5	Q4_K_M	32768	28	8	128	1024			2241427	151936		Qwen/Qwen3-0.6B-Base	28	16	8	128	1024				gqa																				
 PrimeIntellect/Qwen3-0.6B	752M	751632384	1	0.5	Q4_K_M	40960	28	8	128	1024			19878	151936																															
@@ -372,13 +372,13 @@ haykgrigorian/TimeCapsuleLLM-v2-llama-1.2B	1.2B	1151952896	1	0.6	Q4_K_M	2048	22	
 opendatalab/MinerU2.5-2509-1.2B	1.2B	1156026624	1	0.6	Q4_K_M	16384	24	2	64	896			1484418	151936																															
 opendatalab/MinerU2.5-Pro-2604-1.2B	1.2B	1156026624	1	0.6	Q4_K_M	32768	24	2	64	896			224885	151936																															
 LiquidAI/LFM2-1.2B	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			79274	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
-LiquidAI/LFM2.5-1.2B-Base	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			18400	65536																															
+LiquidAI/LFM2.5-1.2B-Base	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			18400	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2.5-1.2B-Instruct	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			476398	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2.5-1.2B-Thinking	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			37158	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
-LiquidAI/LFM2.5-1.2B-JP	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2743	65536																															
-LiquidAI/LFM2-1.2B-Tool	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			704	65536																															
-LiquidAI/LFM2-1.2B-RAG	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			792	65536																															
-LiquidAI/LFM2-1.2B-Extract	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2316	65536																															
+LiquidAI/LFM2.5-1.2B-JP	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2743	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
+LiquidAI/LFM2-1.2B-Tool	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			704	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
+LiquidAI/LFM2-1.2B-RAG	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			792	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
+LiquidAI/LFM2-1.2B-Extract	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2316	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 lmstudio-community/LFM2-1.2B-MLX-bf16	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			24516	65536																															
 unsloth/LFM2.5-1.2B-Instruct	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			12214	65536																															
 tiiuae/Falcon3-1B-Base	1.2B	1174405120	1	0.6	Q4_K_M	4096	18	4	256	2048			16487	131072																															
@@ -525,7 +525,7 @@ unsloth/Qwen2-VL-2B-Instruct-unsloth-bnb-4bit	2.3B	2250483018	1.3	1.2	Q4_K_M	327
 Qwen/Qwen3.5-2B	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			1899676	248320		Qwen/Qwen3.5-2B	24	8	2	256	2048	262144			hybrid			6											5050368			331776	float32		
 Qwen/Qwen3.5-2B-Base	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			76580	248320																															
 unsloth/Qwen3.5-2B	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			97164	248320																															
-raxcore-dev/rax-3.5-chat	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			11794	248320																															
+raxcore-dev/rax-3.5-chat	2.3B	2274069824	1.3	1.2	Q4_K_M	262144	24	2	256	2048			11794	248320		Qwen/Qwen3.5-2B	24	8	2	256	2048	262144			hybrid			6											5050368			331776	float32		
 cyankiwi/Qwen3.5-2B-AWQ-4bit	2.3B	2318569082	1.3	1.2	AWQ-4bit	262144	24	2	256	2048			25329	248320																															
 unsloth/gpt-oss-120b-GGUF	2.4B	2370723840	1.3	1.2	Q4_K_M	4194304	36	8	64	2880	1	188917056	270674	201088		openai/gpt-oss-120b	36	64	8	64	2880	131072	bfloat16	gguf (several quant files)	gqa	128	18				128	4	0												
 openai/gpt-oss-safeguard-120b	2.4B	2370723840	1.3	1.2	Q4_K_M	4194304	36	8	64	2880	1	188917056	25839	201088		openai/gpt-oss-120b	36	64	8	64	2880	131072	bfloat16	mxfp4 (MoE weights, native release)	gqa	128	18				128	4	0												
@@ -736,7 +736,7 @@ Qwen/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			5887676	24
 Qwen/Qwen3.5-4B-Base	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			171402	248320																															
 unsloth/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			160122	248320																															
 QuantTrio/Qwen3.5-4B-AWQ	4.7B	4659865088	2.6	2.4	AWQ-4bit	262144	32	4	256	2560			21770	248320																															
-Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			10026	248320																															
+Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			10026	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32		
 lovedheart/Qwen3.5-4B-FP8	4.7B	4660089248	2.6	2.4	Q4_K_M	262144	32	4	256	2560			18080	248320																															
 nvidia/Qwen3-8B-NVFP4	4.7B	4717851648	2.6	2.4	Q4_K_M	40960	36	8	128	4096			49641	151936																															
 baidu/Qianfan-OCR	4.7B	4741408256	2.6	2.4	Q4_K_M	32768	36	8	128	2560			463115	153678																															
@@ -1156,14 +1156,14 @@ unsloth/gemma-2-9b-bnb-4bit	9.5B	9502508136	5.3	4.9	Q4_K_M	8192	42	8	256	3584			
 unsloth/gemma-2-9b-it-bnb-4bit	9.5B	9502508184	5.3	4.9	Q4_K_M	8192	42	8	256	3584			30559	256000																															
 Qwen/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8222051	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 Qwen/Qwen3.5-9B-Base	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			158907	248320																															
-Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8051	248320																															
-ansulev/Darwin-9B-NEG	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			75576	248320																															
+Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8051	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
+ansulev/Darwin-9B-NEG	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			75576	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			344886	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 Jackrong/Qwopus3.5-9B-v3	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			315732	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 unsloth/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			233605	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 QuantTrio/Qwen3.5-9B-AWQ	9.7B	9653104368	5.4	4.9	AWQ-4bit	262144	32	4	256	4096			232704	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		awq-int4	hybrid			8											13172736			589824	float32		
-huihui-ai/Huihui-Qwen3.5-9B-abliterated	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			32916	248320																															
-Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			13458	248320																															
+huihui-ai/Huihui-Qwen3.5-9B-abliterated	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			32916	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
+Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			13458	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 lovedheart/Qwen3.5-9B-FP8	9.7B	9653539056	5.4	4.9	Q4_K_M	262144	32	4	256	4096			252857	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8	hybrid			8											13172736			589824	float32		
 cckevinn/SeeClick	9.7B	9656935168	5.4	4.9	Q4_K_M	8192	32	32	128	4096			229628	151936																															
 ibm-ai-platform/Bamba-9B-v1	9.8B	9780235392	5.5	5	Q4_K_M	4096	32	8	128	4096			26469	128256																															
@@ -1443,8 +1443,8 @@ QuantTrio/Qwen3.6-27B-AWQ	27.8B	27781427952	15.5	14.2	AWQ-4bit	262144	64	4	256	5
 huihui-ai/Huihui-Qwen3.5-27B-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			249878	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
 QuantTrio/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-v2-AWQ	27.8B	27781427952	15.5	14.2	AWQ-4bit	262144	64	4	256	5120			123318	248320																															
 unsloth/Qwen3.6-27B	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			60843	248320																															
-huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			23525	248320																															
-huihui-ai/Huihui-Qwen3.6-27B-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19318	248320																															
+huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			23525	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
+huihui-ai/Huihui-Qwen3.6-27B-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19318	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
 TheCluster/Qwen3.6-27B-Heretic-MLX-bf16	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19185	248320																															
 QuantTrio/Qwen3.6-27B-AWQ-6Bit	27.8B	27781427952	15.5	14.2	AWQ-4bit	262144	64	4	256	5120			15307	248320																															
 Qwen/Qwen3.6-27B-FP8	27.8B	27782935472	15.5	14.2	Q4_K_M	262144	64	4	256	5120			3087118	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		fp8	hybrid			16											39223296			1474560	float32		
@@ -1622,8 +1622,8 @@ CohereLabs/c4ai-command-r-v01-4bit	35.5B	35494684112	19.8	18.2	Q4_K_M	4096						
 Qwen/Qwen3.5-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	3000000000	3479124	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144	bfloat16		hybrid			10			256	8	1						16465920			737280	float32		
 Jackrong/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	23246	248320																															
 Qwen/Qwen3.6-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	3000000000	3511378	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144	bfloat16		hybrid			10			256	8	1						16465920			737280	float32		
-lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	177657	248320																															
-huihui-ai/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	10929	248320																															
+lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	177657	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
+huihui-ai/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	10929	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
 Qwen/Qwen3.5-35B-A3B-GPTQ-Int4	36.0B	35951822704	20.1	18.4	GPTQ-Int4	262144	40	2	256	2048	1	2864910871	1098660	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144	bfloat16	gptq-int4	hybrid			10			256	8	1						16465920			737280	float32		
 QuantTrio/Qwen3.6-35B-A3B-AWQ	36.0B	35951822704	20.1	18.4	AWQ-4bit	262144	40	2	256	2048	1	2864910871	476936	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144	bfloat16	awq-int4	hybrid			10			256	8	1						16465920			737280	float32		
 QuantTrio/Qwen3.5-35B-A3B-AWQ	36.0B	35951822704	20.1	18.4	AWQ-4bit	262144	40	2	256	2048	1	2864910871	367823	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144	bfloat16	awq-int4	hybrid			10			256	8	1						16465920			737280	float32		
@@ -1631,9 +1631,9 @@ palmfuture/Qwen3.6-35B-A3B-GPTQ-Int4	36.0B	35951822704	20.1	18.4	GPTQ-Int4	26214
 unsloth/Qwen3.5-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	64721	248320																															
 Qwen/Qwen3.5-35B-A3B-Base	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	55327	248320																															
 unsloth/Qwen3.6-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	54884	248320																															
-huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	20681	248320																															
-huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	17488	248320																															
-hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	10903	248320																															
+huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	20681	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
+huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	17488	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
+hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	10903	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
 codgician/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled-GPTQ-int4	36.0B	35951822786	20.1	18.4	GPTQ-Int4	262144	40	2	256	2048	1	2864910875	501260	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144		gptq-int4	hybrid			10			256	8	1						16465920			737280	float32		
 Qwen/Qwen3.6-35B-A3B-FP8	36.0B	35953925552	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2865078437	3303777	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144	bfloat16	fp8	hybrid			10			256	8	1						16465920			737280	float32		
 Qwen/Qwen3.5-35B-A3B-FP8	36.0B	35953925552	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2865078437	1542961	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144	bfloat16	fp8	hybrid			10			256	8	1						16465920			737280	float32		

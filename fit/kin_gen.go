@@ -5,6 +5,7 @@ package fit
 // rowsByStemTable is rowsByStem (kinarch.go), sorted by stem; the entries are catalog.Entry indexes.
 var rowsByStemTable = [...]stemEntry{
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
+	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG
 	{"deepseek-ai-deepseek-v4-flash", 1793},                       // mlx-community/deepseek-ai-DeepSeek-V4-Flash-8bit
 	{"deepseek-coder-v2-lite-instruct", 1279},                     // deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct
 	{"deepseek-r1", 1827},                                         // deepseek-ai/DeepSeek-R1
@@ -28,6 +29,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"deepseek-v4-flash-2bit-dq", 1794},                           // mlx-community/DeepSeek-V4-Flash-2bit-DQ
 	{"deepseek-v4-flash-q2-mixed-gs128-affine", 1796},             // Thump604/DeepSeek-V4-Flash-MLX-Q2-mixed-gs128-affine
 	{"deepseek-v4-pro", 1841},                                     // deepseek-ai/DeepSeek-V4-Pro
+	{"distil-lfm25-shellper", 213},                                // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
@@ -69,6 +71,12 @@ var rowsByStemTable = [...]stemEntry{
 	{"granite-docling-258m", 170},                                 // ibm-granite/granite-docling-258M
 	{"hermes-3-llama-3.1-8b", 964},                                // NousResearch/Hermes-3-Llama-3.1-8B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                      // huihui-ai/Huihui-Qwen3.5-27B-abliterated
+	{"huihui-qwen3.5-27b-claude-4.6-opus-abliterated", 1436},      // huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated
+	{"huihui-qwen3.5-35b-a3b-abliterated", 1624},                  // huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated
+	{"huihui-qwen3.5-9b-abliterated", 1155},                       // huihui-ai/Huihui-Qwen3.5-9B-abliterated
+	{"huihui-qwen3.6-27b-abliterated", 1437},                      // huihui-ai/Huihui-Qwen3.6-27B-abliterated
+	{"huihui-qwen3.6-35b-a3b-abliterated", 1625},                  // huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated
+	{"huihui-qwen3.6-35b-a3b-claude-4.7-opus-abliterated", 1616},  // huihui-ai/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated
 	{"kimi-k2-instruct", 1845},                                    // moonshotai/Kimi-K2-Instruct
 	{"kimi-k2-instruct-0905", 1846},                               // moonshotai/Kimi-K2-Instruct-0905
 	{"kimi-k2-thinking", 1847},                                    // moonshotai/Kimi-K2-Thinking
@@ -76,10 +84,19 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-k2.6", 1849},                                           // moonshotai/Kimi-K2.6
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                   // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
+	{"lfm2-1.2b-extract", 371},                                    // LiquidAI/LFM2-1.2B-Extract
+	{"lfm2-1.2b-rag", 370},                                        // LiquidAI/LFM2-1.2B-RAG
+	{"lfm2-1.2b-tool", 369},                                       // LiquidAI/LFM2-1.2B-Tool
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
+	{"lfm2-350m-enjp-mt", 211},                                    // LiquidAI/LFM2-350M-ENJP-MT
+	{"lfm2-350m-extract", 209},                                    // LiquidAI/LFM2-350M-Extract
+	{"lfm2-350m-math", 210},                                       // LiquidAI/LFM2-350M-Math
+	{"lfm2-350m-pii-extract-jp", 212},                             // LiquidAI/LFM2-350M-PII-Extract-JP
 	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
 	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
+	{"lfm2.5-1.2b", 365},                                          // LiquidAI/LFM2.5-1.2B-Base
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-jp", 368},                                       // LiquidAI/LFM2.5-1.2B-JP
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"lfm2.5-350m", 214},                                          // LiquidAI/LFM2.5-350M
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
@@ -198,13 +215,19 @@ var rowsByStemTable = [...]stemEntry{
 	{"qwen3.5-35b-a3b-claude-4.6-opus-reasoning-distilled", 1627}, // codgician/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled-GPTQ-int4
 	{"qwen3.5-397b-a17b", 1815},                                   // Qwen/Qwen3.5-397B-A17B-FP8
 	{"qwen3.5-4b", 725},                                           // Qwen/Qwen3.5-4B
+	{"qwen3.5-4b-claude-4.6-opus-reasoning-distilled", 729},       // Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-9b", 1147},                                          // Qwen/Qwen3.5-9B
 	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},      // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},   // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                        // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
 	{"qwen3.6-27b", 1440},                                         // Qwen/Qwen3.6-27B-FP8
 	{"qwen3.6-27b-text-mtp", 1297},                                // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
 	{"qwen3.6-35b-a3b", 1614},                                     // Qwen/Qwen3.6-35B-A3B
+	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626}, // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615}, // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
 	{"qwen3guard-gen-0.6b", 293},                                  // Qwen/Qwen3Guard-Gen-0.6B
 	{"qwopus3.5-9b-v3", 1152},                                     // Jackrong/Qwopus3.5-9B-v3
+	{"rax-3.5-chat", 518},                                         // raxcore-dev/rax-3.5-chat
 	{"rio-3.0-open-mini", 665},                                    // prefeitura-rio/Rio-3.0-Open-Mini
 	{"rolmocr", 1070},                                             // reducto/RolmOCR
 	{"saiga_llama3_8b", 962},                                      // IlyaGusev/saiga_llama3_8b
@@ -215,6 +238,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"smollm2-360m", 218},                                         // HuggingFaceTB/SmolLM2-360M
 	{"smollm2-360m-instruct", 192},                                // HuggingFaceTB/SmolLM2-360M-Instruct
 	{"smolvlm-256m-instruct", 168},                                // HuggingFaceTB/SmolVLM-256M-Instruct
+	{"tashkeel-700m", 291},                                        // Etherll/Tashkeel-700M
 	{"tinyllama-1.1b-chat-v0.3", 357},                             // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
 	{"tinyllama-1.1b-chat-v1.0", 348},                             // TinyLlama/TinyLlama-1.1B-Chat-v1.0
 	{"translategemma-4b-it", 742},                                 // google/translategemma-4b-it
@@ -223,6 +247,7 @@ var rowsByStemTable = [...]stemEntry{
 // verifiedByStemTable is verifiedByStem (kincontext.go), sorted by stem; the entries are catalog.Entry indexes.
 var verifiedByStemTable = [...]stemEntry{
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
+	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG
 	{"deepseek-ai-deepseek-v4-flash", 1793},                       // mlx-community/deepseek-ai-DeepSeek-V4-Flash-8bit
 	{"deepseek-coder-v2-lite-instruct", 1279},                     // deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct
 	{"deepseek-r1", 1827},                                         // deepseek-ai/DeepSeek-R1
@@ -248,6 +273,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"deepseek-v4-flash-q2-mixed-gs128-affine", 1796},             // Thump604/DeepSeek-V4-Flash-MLX-Q2-mixed-gs128-affine
 	{"deepseek-v4-pro", 1841},                                     // deepseek-ai/DeepSeek-V4-Pro
 	{"deepseek-v4-pro+base", 1851},                                // deepseek-ai/DeepSeek-V4-Pro-Base
+	{"distil-lfm25-shellper", 213},                                // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
@@ -288,6 +314,12 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gpt2-medium", 220},                                          // openai-community/gpt2-medium
 	{"hermes-3-llama-3.1-8b", 964},                                // NousResearch/Hermes-3-Llama-3.1-8B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                      // huihui-ai/Huihui-Qwen3.5-27B-abliterated
+	{"huihui-qwen3.5-27b-claude-4.6-opus-abliterated", 1436},      // huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated
+	{"huihui-qwen3.5-35b-a3b-abliterated", 1624},                  // huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated
+	{"huihui-qwen3.5-9b-abliterated", 1155},                       // huihui-ai/Huihui-Qwen3.5-9B-abliterated
+	{"huihui-qwen3.6-27b-abliterated", 1437},                      // huihui-ai/Huihui-Qwen3.6-27B-abliterated
+	{"huihui-qwen3.6-35b-a3b-abliterated", 1625},                  // huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated
+	{"huihui-qwen3.6-35b-a3b-claude-4.7-opus-abliterated", 1616},  // huihui-ai/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated
 	{"kimi-k2-instruct", 1845},                                    // moonshotai/Kimi-K2-Instruct
 	{"kimi-k2-instruct-0905", 1846},                               // moonshotai/Kimi-K2-Instruct-0905
 	{"kimi-k2-thinking", 1847},                                    // moonshotai/Kimi-K2-Thinking
@@ -295,10 +327,19 @@ var verifiedByStemTable = [...]stemEntry{
 	{"kimi-k2.6", 1849},                                           // moonshotai/Kimi-K2.6
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                   // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
+	{"lfm2-1.2b-extract", 371},                                    // LiquidAI/LFM2-1.2B-Extract
+	{"lfm2-1.2b-rag", 370},                                        // LiquidAI/LFM2-1.2B-RAG
+	{"lfm2-1.2b-tool", 369},                                       // LiquidAI/LFM2-1.2B-Tool
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
+	{"lfm2-350m-enjp-mt", 211},                                    // LiquidAI/LFM2-350M-ENJP-MT
+	{"lfm2-350m-extract", 209},                                    // LiquidAI/LFM2-350M-Extract
+	{"lfm2-350m-math", 210},                                       // LiquidAI/LFM2-350M-Math
+	{"lfm2-350m-pii-extract-jp", 212},                             // LiquidAI/LFM2-350M-PII-Extract-JP
 	{"lfm2-700m", 290},                                            // LiquidAI/LFM2-700M
 	{"lfm2-8b-a1b", 1082},                                         // LiquidAI/LFM2-8B-A1B
+	{"lfm2.5-1.2b+base", 365},                                     // LiquidAI/LFM2.5-1.2B-Base
 	{"lfm2.5-1.2b-instruct", 366},                                 // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-jp", 368},                                       // LiquidAI/LFM2.5-1.2B-JP
 	{"lfm2.5-1.2b-thinking", 367},                                 // LiquidAI/LFM2.5-1.2B-Thinking
 	{"lfm2.5-350m", 214},                                          // LiquidAI/LFM2.5-350M
 	{"llama-2-7b-hf", 801},                                        // meta-llama/Llama-2-7b-hf
@@ -407,12 +448,18 @@ var verifiedByStemTable = [...]stemEntry{
 	{"qwen3.5-35b-a3b-claude-4.6-opus-reasoning-distilled", 1627}, // codgician/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled-GPTQ-int4
 	{"qwen3.5-397b-a17b", 1815},                                   // Qwen/Qwen3.5-397B-A17B-FP8
 	{"qwen3.5-4b", 725},                                           // Qwen/Qwen3.5-4B
+	{"qwen3.5-4b-claude-4.6-opus-reasoning-distilled", 729},       // Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-9b", 1147},                                          // Qwen/Qwen3.5-9B
 	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},      // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},   // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                        // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
 	{"qwen3.6-27b", 1440},                                         // Qwen/Qwen3.6-27B-FP8
 	{"qwen3.6-27b-text-mtp", 1297},                                // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
 	{"qwen3.6-35b-a3b", 1614},                                     // Qwen/Qwen3.6-35B-A3B
+	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626}, // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615}, // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
 	{"qwopus3.5-9b-v3", 1152},                                     // Jackrong/Qwopus3.5-9B-v3
+	{"rax-3.5-chat", 518},                                         // raxcore-dev/rax-3.5-chat
 	{"rio-3.0-open-mini", 665},                                    // prefeitura-rio/Rio-3.0-Open-Mini
 	{"rolmocr", 1070},                                             // reducto/RolmOCR
 	{"saiga_llama3_8b", 962},                                      // IlyaGusev/saiga_llama3_8b
@@ -422,6 +469,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"smollm2-135m-instruct", 121},                                // HuggingFaceTB/SmolLM2-135M-Instruct
 	{"smollm2-360m", 218},                                         // HuggingFaceTB/SmolLM2-360M
 	{"smollm2-360m-instruct", 192},                                // HuggingFaceTB/SmolLM2-360M-Instruct
+	{"tashkeel-700m", 291},                                        // Etherll/Tashkeel-700M
 	{"tinyllama-1.1b-chat-v0.3", 357},                             // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
 	{"tinyllama-1.1b-chat-v1.0", 348},                             // TinyLlama/TinyLlama-1.1B-Chat-v1.0
 	{"translategemma-4b-it", 742},                                 // google/translategemma-4b-it

@@ -340,7 +340,7 @@ PaddlePaddle/PaddleOCR-VL	959M	958588736	1	0.5	Q4_K_M	131072	18	2	128	1024			101
 tencent/HunyuanOCR	996M	996208112	1	0.5	Q4_K_M	32768	24	8	128	1024			201052	120818																															
 google/gemma-3-1b-it	1000M	999885952	1	0.5	Q4_K_M	4096							628229			google/gemma-3-1b-it	26	4	1	256	1152	32768	bfloat16		gqa	512	22																		
 unsloth/gemma-3-1b-it	1000M	999885952	1	0.5	Q4_K_M	32768	26	1	256	1152			218035	262144		google/gemma-3-1b-it	26	4	1	256	1152	32768	bfloat16		gqa	512	22																		
-farbodtavakkoli/OTel-LLM-1B-IT	1000M	999885952	1	0.5	Q4_K_M	32768	26	1	256	1152			171206	262144																															
+farbodtavakkoli/OTel-LLM-1B-IT	1000M	999885952	1	0.5	Q4_K_M	32768	26	1	256	1152			171206	262144		google/gemma-3-1b-it	26	4	1	256	1152	32768			gqa	512	22																		
 lightonai/LightOnOCR-2-1B	1.0B	1005647872	1	0.5	Q4_K_M	16384	28	8	128	1024			688790	151936																															
 deepseek-ai/deepseek-coder-1.3b-instruct	1.0B	1009778688	1	0.5	Q4_K_M	65536	24	16	128	2048			39432	32256																															
 deepseek-ai/deepseek-coder-1.3b-base	1.0B	1009778688	1	0.5	Q4_K_M	65536	24	16	128	2048			21656	32256																															
@@ -547,7 +547,7 @@ abeja/gpt-neox-japanese-2.7b	2.6B	2598502400	1.5	1.3	Q4_K_M	2048	32	32	80	2560		
 pfnet/plamo-3-nict-2b-base	2.6B	2603344384	1.5	1.3	Q4_K_M	4096							26366																																
 google/gemma-2-2b-it	2.6B	2614341888	1.5	1.3	Q4_K_M	4096							379808			google/gemma-2-2b(-it)	26	8	4	256	2304	8192	bfloat16		gqa	4096	13																	256000	
 Efficient-Large-Model/gemma-2-2b-it	2.6B	2614341888	1.5	1.3	Q4_K_M	8192	26	4	256	2304			134548	256000																															
-google/gemma-2-2b-jpn-it	2.6B	2614341888	1.5	1.3	Q4_K_M	4096							11484																																
+google/gemma-2-2b-jpn-it	2.6B	2614341888	1.5	1.3	Q4_K_M	4096							11484			google/gemma-2-2b(-it)	26	8	4	256	2304	8192			gqa	4096	13																	256000	
 RedHatAI/granite-3.1-2b-instruct-quantized.w4a16	2.6B	2634035200	1.5	1.3	Q4_K_M	131072	40	8	64	2048			81089	49155																															
 facebook/opt-2.7b	2.6B	2645278720	1.5	1.4	Q4_K_M	2048	32	32	80	2560			23578	50272																															
 cyberagent/open-calm-3b	2.7B	2650275840	1.5	1.4	Q4_K_M	2048	32	32	80	2560			229728	52224																															
@@ -873,11 +873,11 @@ Qwen/CodeQwen1.5-7B-Chat	7.3B	7250284544	4.1	3.7	Q4_K_M	65536	32	4	128	4096			22
 skt/A.X-4.0-Light	7.3B	7259624960	4.1	3.7	Q4_K_M	16384	28	4	128	3584			14714	102400																															
 tiiuae/falcon-mamba-7b-instruct	7.3B	7272665088	4.1	3.7	Q4_K_M	4096	64			4096			18896	65024																															
 allenai/Olmo-3-7B-Instruct	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			587551	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536	bfloat16		mha	4096	24																		
-allenai/Olmo-3-7B-Think	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			63473	100278																															
-allenai/Olmo-3-7B-Instruct-DPO	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			15946	100278																															
+allenai/Olmo-3-7B-Think	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			63473	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
+allenai/Olmo-3-7B-Instruct-DPO	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			15946	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
 allenai/Olmo-3-1025-7B	7.3B	7298011136	4.1	3.7	Q4_K_M	524288	32	32	128	4096			196001	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536	bfloat16		mha	4096	24																		
-allenai/Olmo-3-7B-Instruct-SFT	7.3B	7298011136	4.1	3.7	Q4_K_M	524288	32	32	128	4096			72351	100278																															
-allenai/Olmo-3-7B-Think-SFT	7.3B	7298011136	4.1	3.7	Q4_K_M	524288	32	32	128	4096			10681	100278																															
+allenai/Olmo-3-7B-Instruct-SFT	7.3B	7298011136	4.1	3.7	Q4_K_M	524288	32	32	128	4096			72351	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
+allenai/Olmo-3-7B-Think-SFT	7.3B	7298011136	4.1	3.7	Q4_K_M	524288	32	32	128	4096			10681	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
 allenai/OLMo-2-1124-7B-Instruct	7.3B	7298617344	4.1	3.7	Q4_K_M	4096	32	32	128	4096			34020	100352																															
 LanguageBind/Video-LLaVA-7B-hf	7.4B	7366279168	4.1	3.8	Q4_K_M	4096							14396	32064																															
 mlx-community/gemma-2-9b-it-4bit	7.4B	7391412224	4.1	3.8	Q4_K_M	8192	42	8	256	3584			13339	256000																															
@@ -1553,7 +1553,7 @@ LGAI-EXAONE/EXAONE-4.5-33B-AWQ	32.5B	32526827520	18.2	16.7	AWQ-4bit	262144	64	8	
 LilaRest/gemma-4-31B-it-NVFP4-turbo	32.5B	32527765820	18.2	16.7	Q4_K_M	262144	60	16	256	5376			551428	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	nvfp4	gqa	1024	50									4	512								
 huggyllama/llama-30b	32.5B	32528947456	18.2	16.7	Q4_K_M	2048	60	52	128	6656			10878	32000																															
 google/gemma-4-31B-it	32.7B	32682372656	18.3	16.7	Q4_K_M	262144	60	16	256	5376			8894303	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16		gqa	1024	50									4	512								
-TrevorJS/gemma-4-31B-it-uncensored	32.7B	32682372656	18.3	16.7	Q4_K_M	262144	60	16	256	5376			15737	262144																															
+TrevorJS/gemma-4-31B-it-uncensored	32.7B	32682372656	18.3	16.7	Q4_K_M	262144	60	16	256	5376			15737	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144			gqa	1024	50									4	512								
 google/gemma-4-31B	32.7B	32682372656	18.3	16.7	Q4_K_M	262144	60	16	256	5376			409485	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16		gqa	1024	50									4	512								
 unsloth/gemma-4-31B-it	32.7B	32682372656	18.3	16.7	Q4_K_M	262144	60	16	256	5376			51818	262144																															
 prithivMLmods/gemma-4-31B-it-FP8	32.7B	32686604140	18.3	16.7	Q4_K_M	262144	60	16	256	5376			21483	262144																															

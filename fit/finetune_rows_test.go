@@ -51,6 +51,14 @@ func TestFineTunesTakeTheirBaseRow(t *testing.T) {
 		{"LiquidAI/LFM2-350M-Extract", "LiquidAI/LFM2-350M", "LiquidAI/LFM2-350M", 0},
 		{"LiquidAI/LFM2-350M-PII-Extract-JP", "LiquidAI/LFM2-350M", "LiquidAI/LFM2-350M", 0},
 		{"LiquidAI/LFM2-350M-Math", "LiquidAI/LFM2-350M", "LiquidAI/LFM2-350M", 0},
+		// fine-tunes of the sliding-window families (Olmo-3 3 : 1, Gemma-2 1 : 1, Gemma-3/4 5 : 1)
+		{"allenai/Olmo-3-7B-Instruct-SFT", "allenai/Olmo-3-1025-7B", "allenai/Olmo-3-1025-7B", 0},
+		{"allenai/Olmo-3-7B-Think-SFT", "allenai/Olmo-3-1025-7B", "allenai/Olmo-3-1025-7B", 0},
+		{"allenai/Olmo-3-7B-Think", "allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-7B-Instruct", 0},
+		{"allenai/Olmo-3-7B-Instruct-DPO", "allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-7B-Instruct", 0},
+		{"TrevorJS/gemma-4-31B-it-uncensored", "google/gemma-4-31B-it", "google/gemma-4-31B-it", 0},
+		{"google/gemma-2-2b-jpn-it", "google/gemma-2-2b-it", "google/gemma-2-2b-it", 0},
+		{"farbodtavakkoli/OTel-LLM-1B-IT", "unsloth/gemma-3-1b-it", "unsloth/gemma-3-1b-it", 0},
 	} {
 		m, k := catalog.Named(c.name), catalog.Named(c.sameCount)
 		if m.ParametersRaw != k.ParametersRaw || m.Layers != k.Layers || m.HiddenSize != k.HiddenSize || m.KVHeads != k.KVHeads || m.HeadDim != k.HeadDim {

@@ -33,6 +33,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
+	{"gemma-2-2b-jpn-it", 540},                                    // google/gemma-2-2b-jpn-it
 	{"gemma-2-9b-it", 1132},                                       // google/gemma-2-9b-it
 	{"gemma-3-12b-it", 1189},                                      // google/gemma-3-12b-it
 	{"gemma-3-12b-pt", 1200},                                      // google/gemma-3-12b-pt
@@ -49,6 +50,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"gemma-4-31b-it-6bit", 1512},                                 // lmstudio-community/gemma-4-31B-it-MLX-6bit
 	{"gemma-4-31b-it-block", 1507},                                // RedHatAI/gemma-4-31B-it-FP8-block
 	{"gemma-4-31b-it-turbo", 1543},                                // LilaRest/gemma-4-31B-it-NVFP4-turbo
+	{"gemma-4-31b-it-uncensored", 1546},                           // TrevorJS/gemma-4-31B-it-uncensored
 	{"gemma-4-e2b-it", 749},                                       // google/gemma-4-E2B-it
 	{"gemma-4-e4b-it", 944},                                       // google/gemma-4-E4B-it
 	{"gemma-4-e4b-it-obliterated", 942},                           // OBLITERATUS/gemma-4-E4B-it-OBLITERATED
@@ -138,7 +140,12 @@ var rowsByStemTable = [...]stemEntry{
 	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
+	{"olmo-3-7b-instruct-dpo", 867},                               // allenai/Olmo-3-7B-Instruct-DPO
+	{"olmo-3-7b-instruct-sft", 869},                               // allenai/Olmo-3-7B-Instruct-SFT
+	{"olmo-3-7b-think", 866},                                      // allenai/Olmo-3-7B-Think
+	{"olmo-3-7b-think-sft", 870},                                  // allenai/Olmo-3-7B-Think-SFT
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
+	{"otel-llm-1b-it", 333},                                       // farbodtavakkoli/OTel-LLM-1B-IT
 	{"phi-2", 550},                                                // microsoft/phi-2
 	{"phi-3-mini-128k-instruct", 558},                             // microsoft/Phi-3-mini-128k-instruct
 	{"phi-3-mini-4k-instruct", 644},                               // kaitchup/Phi-3-mini-4k-instruct-gptq-4bit
@@ -277,6 +284,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
+	{"gemma-2-2b-jpn-it", 540},                                    // google/gemma-2-2b-jpn-it
 	{"gemma-2-9b-it", 1132},                                       // google/gemma-2-9b-it
 	{"gemma-3-12b-it", 1189},                                      // google/gemma-3-12b-it
 	{"gemma-3-12b-pt", 1200},                                      // google/gemma-3-12b-pt
@@ -293,6 +301,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gemma-4-31b-it-6bit", 1512},                                 // lmstudio-community/gemma-4-31B-it-MLX-6bit
 	{"gemma-4-31b-it-block", 1507},                                // RedHatAI/gemma-4-31B-it-FP8-block
 	{"gemma-4-31b-it-turbo", 1543},                                // LilaRest/gemma-4-31B-it-NVFP4-turbo
+	{"gemma-4-31b-it-uncensored", 1546},                           // TrevorJS/gemma-4-31B-it-uncensored
 	{"gemma-4-e2b-it", 749},                                       // google/gemma-4-E2B-it
 	{"gemma-4-e4b-it", 944},                                       // google/gemma-4-E4B-it
 	{"gemma-4-e4b-it-obliterated", 942},                           // OBLITERATUS/gemma-4-E4B-it-OBLITERATED
@@ -377,7 +386,12 @@ var verifiedByStemTable = [...]stemEntry{
 	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
+	{"olmo-3-7b-instruct-dpo", 867},                               // allenai/Olmo-3-7B-Instruct-DPO
+	{"olmo-3-7b-instruct-sft", 869},                               // allenai/Olmo-3-7B-Instruct-SFT
+	{"olmo-3-7b-think", 866},                                      // allenai/Olmo-3-7B-Think
+	{"olmo-3-7b-think-sft", 870},                                  // allenai/Olmo-3-7B-Think-SFT
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
+	{"otel-llm-1b-it", 333},                                       // farbodtavakkoli/OTel-LLM-1B-IT
 	{"phi-2", 550},                                                // microsoft/phi-2
 	{"phi-3-mini-128k-instruct", 558},                             // microsoft/Phi-3-mini-128k-instruct
 	{"phi-3-mini-4k-instruct", 644},                               // kaitchup/Phi-3-mini-4k-instruct-gptq-4bit

@@ -19,7 +19,13 @@ func parseEstimateArgs(args []string) (claimArgs, error) {
 	}
 	for i := range target.Fields { // in the table's order: the same flag named every time
 		if f := &target.Fields[i]; len(c.values[f.Key]) > 0 && f.Flag != "" && !slices.Contains(estimate.Flags, f.Flag) {
-			return c, fmt.Errorf("unknown flag --%s", f.Flag)
+			// Which commands read it, as claim says of --on: it is a flag of fitclaim's, and
+			// "unknown flag --driver" sent the user looking for a spelling.
+			readers := "fitclaim claim, deploy and check read it"
+			if r := readerOf(f); r != "" {
+				readers = "fitclaim " + r + " reads it"
+			}
+			return c, fmt.Errorf("--%s: only %s; estimate sizes the model on the device given", f.Flag, readers)
 		}
 	}
 	return c, nil

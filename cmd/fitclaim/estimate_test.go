@@ -75,7 +75,9 @@ func TestEstimateBadInput(t *testing.T) {
 		{[]string{"--params", "8", "--on", "nvidia-t4", "--memory", "16"}, exitError, []string{"Device (--on): names a catalog device; give either it or Device memory (--memory), Device bandwidth (--bandwidth), Device family (--family) and Unified memory (--unified), not both\n"}},
 		// A family left out is missing, as a memory or bandwidth left out: it was `(got "")`.
 		{[]string{"--params", "8", "--memory", "24", "--bandwidth", "1000"}, exitError, []string{"Device family (--family): missing: give one of nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other\n"}},
-		{[]string{"--params", "8", "--on", "nvidia-t4", "--min-tps", "3"}, exitUsage, []string{"unknown flag --min-tps"}},
+		// A flag of another command says which reads it: it was "unknown flag --min-tps".
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--min-tps", "3"}, exitUsage, []string{"fitclaim estimate: --min-tps: only fitclaim claim, deploy and check read it; estimate sizes the model on the device given\n"}},
+		{[]string{"--params", "8", "--on", "nvidia-t4", "--image", "x"}, exitUsage, []string{"fitclaim estimate: --image: only fitclaim deploy reads it; estimate sizes the model on the device given\n"}},
 		{[]string{"--params", "8", "--on"}, exitUsage, []string{"--on needs a value"}},
 	} {
 		out, errOut, code := runCLI(append([]string{"estimate"}, c.args...)...)
@@ -132,7 +134,7 @@ func TestEstimateUnknownFlagsNamedInOrder(t *testing.T) {
 	for range 20 {
 		_, errOut, code := runCLI("estimate", "Qwen/Qwen3-8B", "--on", "nvidia-h100-sxm",
 			"--driver", "nvidia", "--sizing", "kv", "--efficiency", "50", "--min-tps", "3")
-		if code != exitUsage || !strings.Contains(errOut, "unknown flag --min-tps\n") {
+		if code != exitUsage || !strings.Contains(errOut, "--min-tps: only fitclaim claim, deploy and check read it") {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
 	}

@@ -32,7 +32,38 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run runs a command and checks that its output was written: `fitclaim claim X > claim.yaml`
+// on a full disk (or any stdout that refuses a write) exited 0 with nothing or part of the
+// claim written, and a script went on to apply it.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runCommand(args, out, stderr)
+	if out.err != nil {
+		fmt.Fprintln(stderr, "fitclaim: writing the output:", out.err)
+		return exitError
+	}
+	return code
+}
+
+// checkedWriter keeps the first error a write gives and writes nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return exitUsage
@@ -130,7 +161,7 @@ func exitStatusHelp() string {
 		{0, "done: written, or estimate's answer whether the model fits or not"},
 		{exitError, "refused: a bad target, model or input, or a target flag given twice (the\n" +
 			"     message on stderr names the field by its flag and what it allows);\n" +
-			"     models: nothing matches (with --json: [] and 0)"},
+			"     models: nothing matches (with --json: [] and 0); or the output could not be written"},
 		{exitUsage, "a command line that cannot be read: an unknown command or flag, a flag\n" +
 			"     without its value, a second --permalink, --slices or --limit"},
 		{exitNotAllocatable, "check: the claim cannot be allocated on the cluster given"},

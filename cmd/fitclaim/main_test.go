@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -291,5 +292,26 @@ func TestHelpNamesFlagsNotJSONNames(t *testing.T) {
 	}
 	if !strings.Contains(u, "--capacity-name N    with --capacity-request: ") {
 		t.Error("--capacity-name's help does not name --capacity-request")
+	}
+}
+
+// failingWriter refuses every write, as a full disk does (`> /dev/full`).
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Output that could not be written is an error, not exit 0: `fitclaim claim X > claim.yaml` on
+// a full disk left the file empty and said nothing, and `&& kubectl apply -f claim.yaml` ran.
+func TestUnwrittenOutputFails(t *testing.T) {
+	for _, args := range [][]string{
+		{"claim", "Qwen/Qwen3-8B"}, {"claim", "Qwen/Qwen3-8B", "--json"}, {"deploy", "Qwen/Qwen3-8B"},
+		{"estimate", "Qwen/Qwen3-8B", "--on", "nvidia-t4"}, {"models", "qwen"}, {"version"}, {"help"},
+		{"check", "--slices", "../../cluster/testdata/amd.yaml", "Qwen/Qwen3-8B"},
+	} {
+		var errOut bytes.Buffer
+		code := run(args, failingWriter{}, &errOut)
+		if code != exitError || !strings.HasSuffix(errOut.String(), "fitclaim: writing the output: no space left on device\n") {
+			t.Errorf("fitclaim %q to a full disk: exit %d, stderr %q", args, code, errOut.String())
+		}
 	}
 }

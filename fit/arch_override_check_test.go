@@ -79,7 +79,7 @@ func TestArchOverrideOfUnknownShape(t *testing.T) {
 	tg := target.Default()
 	tg.Model, tg.Sizing, tg.Attention = "deepseek-ai/DeepSeek-R1", target.SizingKV, "gqa"
 	if _, err := Resolve(tg); err == nil || err.Error() != "KV heads (kvHeads, kvh): the KV cache is sized from the model's layers, KV heads and head dimension, "+
-		"and this model's KV heads are not known, so the Attention kind given would size nothing: give KV heads (kvHeads) too" {
+		"and this model's KV heads are not known, so the Attention kind given would size nothing: give KV heads (kvHeads, kvh) too" {
 		t.Errorf("DeepSeek-R1 gqa: %v", err)
 	}
 	for _, set := range []func(*target.Target){

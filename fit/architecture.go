@@ -187,7 +187,7 @@ func (a *Architecture) checkOverridden() error {
 	}
 	needs := func(name, why string) error {
 		f := deviceField(name)
-		return f.Err(why + ": give " + f.Label + " (" + f.Name + ") too")
+		return f.Err(why + ": give " + f.Ref() + " too")
 	}
 	switch {
 	case a.Attention == AttentionMLA && a.KVLoraRank+a.QKRopeHeadDim <= 0:

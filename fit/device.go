@@ -45,15 +45,8 @@ func checkDeviceNumber(name string, x float64) error {
 
 // deviceRef names a device field in a message as the field table's label and its names, which
 // each surface rewrites to its own spelling ("Device memory (memoryGiB, memory)"; the command
-// line's "Device memory (--memory)"): the words were the link keys, "choose a catalog device
-// (on), or give its memory, bandwidth and family", also on the command line.
-func deviceRef(name string) string {
-	f := deviceField(name)
-	if f.Key == f.Name {
-		return f.Label + " (" + f.Name + ")"
-	}
-	return f.Label + " (" + f.Name + ", " + f.Key + ")"
-}
+// line's "Device memory (--memory)").
+func deviceRef(name string) string { return deviceField(name).Ref() }
 
 // UnifiedGPUShare is the share of unified memory the GPU may use: macOS's default GPU working-set
 // limit (recommendedMaxWorkingSetSize) is about 75 % of RAM, and the same share is assumed for

@@ -151,7 +151,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) { t.Count = 9 }, "Devices (count, n): must be a whole number from 1 to 8 devices (got 9)"},
 		{func(t *target.Target) { t.Model, t.ParamsB = "NousResearch/Llama-2-7b-chat-hf", 7 }, "Parameters (paramsB, p): give either a catalog model or a custom model's Parameters, not both"},
 		{func(t *target.Target) { t.Model = strings.Repeat("x", 301) }, "Model (model, m): must be at most 300 characters (got 301)"},
-		{func(t *target.Target) {}, "Model (model, m): choose a catalog model, or give Parameters (paramsB, billions) for a custom one"},
+		{func(t *target.Target) {}, "Model (model, m): choose a catalog model, or give Parameters (paramsB, p), in billions, for a custom one"},
 		{func(t *target.Target) { t.ParamsB = -7 }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got -7)"},
 		{func(t *target.Target) { t.ParamsB = math.NaN() }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got NaN)"},
 		{func(t *target.Target) { t.ParamsB = math.Inf(1) }, "Parameters (paramsB, p): must be a decimal number greater than 0 and at most 100000 billion parameters (got +Inf)"},
@@ -163,7 +163,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) {
 			t.Model, t.Experts, t.ExpertsPerToken = "NousResearch/Llama-2-7b-chat-hf", 8, 9
 		}, "Experts per token (expertsPerToken, nept): must be at most Experts (8) (got 9)"},
-		{func(t *target.Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model (paramsB); a catalog model brings its own"},
+		{func(t *target.Target) { t.Model, t.ActiveParamsB = "NousResearch/Llama-2-7b-chat-hf", 1 }, "Active parameters (activeParamsB, ap): describes a custom model, given by Parameters (paramsB, p); a catalog model brings its own"},
 		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 1001, 8, 128 }, "Layers (layers, L): must be a whole number from 1 to 1000 (got 1001)"},
 		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, -8, 128 }, "KV heads (kvHeads, kvh): must be a whole number from 1 to 1024 (got -8)"},
 		{func(t *target.Target) { t.ParamsB, t.Layers, t.KVHeads, t.HeadDim = 7, 32, 8, 4097 }, "Head dimension (headDim, hd): must be a whole number from 1 to 4096 (got 4097)"},
@@ -175,7 +175,7 @@ func TestValidationMessages(t *testing.T) {
 		{func(t *target.Target) { t.ParamsB, t.Quant = 7, "Q4_K_S" }, `Quantization (quant, q): unknown quantization "Q4_K_S"; known: F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q4_0, Q3_K_M, Q2_K, mlx-4bit, mlx-8bit, AWQ-4bit, GPTQ-Int4, AWQ-8bit, GPTQ-Int8, FP16, FP8, INT8, MXFP4, NVFP4`},
 		{func(t *target.Target) { t.ParamsB, t.Driver, t.DeviceClass = 7, "any", "gpu.nvidia.com" }, "Device class (deviceClass, dc): cannot be set with driver any, which names one class per alternative"},
 		{func(t *target.Target) { t.Model = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
-			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give Parameters (paramsB) for a model that is not in the catalog`},
+			`Model (model, m): no model in the catalog matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; or give Parameters (paramsB, p) for a model that is not in the catalog`},
 		{func(t *target.Target) { t.Model = "NousResearch/Lama-2-7b-chat-hf" },
 			`Model (model, m): no model in the catalog matches "NousResearch/Lama-2-7b-chat-hf"; closest: NousResearch/Llama-2-7b-chat-hf`},
 		{func(t *target.Target) { t.Model = "llama-2-7b-chat" },

@@ -38,7 +38,7 @@ func TestCSAOverrideChecks(t *testing.T) {
 	// Made csa, a model must say which of its layers compress.
 	tg = target.Default()
 	tg.Model, tg.Sizing, tg.Attention = "meta-llama/Llama-3.1-8B-Instruct", "kv", AttentionCSA
-	if _, err = Resolve(tg); err == nil || !strings.Contains(err.Error(), "CSA layers (csaLayers, csal): attention csa compresses the context in its CSA and HCA layers: give CSA layers (csaLayers) too") {
+	if _, err = Resolve(tg); err == nil || !strings.Contains(err.Error(), "CSA layers (csaLayers, csal): attention csa compresses the context in its CSA and HCA layers: give CSA layers (csaLayers, csal) too") {
 		t.Errorf("csa without compressed layers: %v", err)
 	}
 	// A custom csa model: 10 layers × 1 × 512 head, 4 CSA + 4 HCA, window 128, at 1,024 tokens:

@@ -202,7 +202,7 @@ func (b *Bounds) resolveModel(t *target.Target) error {
 	}
 	if err != nil {
 		if nf, ok := errors.AsType[*catalog.NotFoundError](err); ok && len(nf.Suggestions) == 0 {
-			return fieldErr("model", err.Error()+"; or give "+deviceField("paramsB").Label+" (paramsB) for a model that is not in the catalog")
+			return fieldErr("model", err.Error()+"; or give "+deviceField("paramsB").Ref()+" for a model that is not in the catalog")
 		}
 		return fieldErr("model", err.Error())
 	}

@@ -73,6 +73,18 @@ func (f *Field) Kind() Kind {
 	return KindString
 }
 
+// Ref names the field inside another field's message as every surface reads it: its label, JSON
+// name and link key ("Parameters (paramsB, p)", "Device (on)" where they are one), which the
+// command line rewrites to its flag ("Parameters (--params)"). Some messages named the JSON name
+// alone ("give KV heads (kvHeads) too", "describes a custom model (paramsB)"): no key for a
+// link or the API, and on the command line, where no label came before it, the JSON name.
+func (f *Field) Ref() string {
+	if f.Key == f.Name {
+		return f.Label + " (" + f.Name + ")"
+	}
+	return f.Label + " (" + f.Name + ", " + f.Key + ")"
+}
+
 // ByName finds a field by its camelCase name.
 func ByName(name string) (*Field, bool) {
 	f, ok := fieldsByName()[name]

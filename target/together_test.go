@@ -15,7 +15,7 @@ func oldCheckTogether(t *Target) error {
 		return params.Err("give either a catalog model or a custom model's " + params.Label + ", not both")
 	}
 	if strings.TrimSpace(t.Model) == "" && t.ParamsB == 0 {
-		return field("model").Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
+		return field("model").Err("choose a catalog model, or give " + params.Ref() + ", in billions, for a custom one") // since the fourteenth session: with its key
 	}
 	custom := t.Model == ""
 	arch := []*Field{field("layers"), field("kvHeads"), field("headDim")}
@@ -36,7 +36,7 @@ func oldCheckTogether(t *Target) error {
 	}
 	if active := field("activeParamsB"); t.ActiveParamsB != 0 {
 		if !custom {
-			return active.Err("describes a custom model (paramsB); a catalog model brings its own")
+			return active.Err("describes a custom model, given by " + params.Ref() + "; a catalog model brings its own")
 		}
 		if t.ActiveParamsB > t.ParamsB {
 			return active.Err("must be at most the model's " + params.Label + " (" + Num(t.ParamsB) + " billion) (got " + strconv.FormatFloat(t.ActiveParamsB, 'g', -1, 64) + ")")

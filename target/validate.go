@@ -84,7 +84,7 @@ func (t *Target) checkTogether() error {
 		return params.Err("give either a catalog model or a custom model's " + params.Label + ", not both")
 	}
 	if strings.TrimSpace(t.Model) == "" && t.ParamsB == 0 { // a name of spaces names nothing
-		return r.model.Err("choose a catalog model, or give " + params.Label + " (paramsB, billions) for a custom one")
+		return r.model.Err("choose a catalog model, or give " + params.Ref() + ", in billions, for a custom one")
 	}
 	custom := t.Model == ""
 	// A custom model's shape comes whole; a catalog model's fields are single overrides of its
@@ -108,7 +108,7 @@ func (t *Target) checkTogether() error {
 	}
 	if active := r.active; t.ActiveParamsB != 0 {
 		if !custom {
-			return active.Err("describes a custom model (paramsB); a catalog model brings its own")
+			return active.Err("describes a custom model, given by " + params.Ref() + "; a catalog model brings its own")
 		}
 		if t.ActiveParamsB > t.ParamsB {
 			return active.Err("must be at most the model's " + params.Label + " (" + Num(t.ParamsB) + " billion) (got " + strconv.FormatFloat(t.ActiveParamsB, 'g', -1, 64) + ")")

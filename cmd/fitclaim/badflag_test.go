@@ -140,3 +140,28 @@ func checkFlagAgreesWithAPI(t *testing.T, f *target.Field, v string) (refused bo
 	}
 	return true
 }
+
+// A refusal on the command line names every field by its flag, the other fields it points to
+// included: "describes a custom model (paramsB)" gave the JSON name, with no label for the
+// rewrite to find.
+func TestRefusalsNameNoJSONName(t *testing.T) {
+	for _, args := range [][]string{
+		{"claim"}, {"claim", "nosuchzzz"}, {"claim", "Qwen/Qwen3-8B", "--active-params", "3"},
+		{"claim", "--params", "7", "--sizing", "kv", "--attention", "mla"},
+		{"claim", "--params", "7", "--layers", "32"},
+		{"claim", "Qwen/Qwen3-8B", "--capacity-name", "qualified"},
+		{"estimate", "Qwen/Qwen3-8B"}, {"estimate", "Qwen/Qwen3-8B", "--on", "nvidia-t4", "--memory", "16"},
+		{"deploy", "Qwen/Qwen3-8B", "--engine", "llama.cpp", "--gpu-memory-utilization", "0.8"},
+	} {
+		_, errOut, code := runCLI(args...)
+		if code != exitError {
+			t.Errorf("%q: exit %d %q", args, code, errOut)
+		}
+		for i := range target.Fields {
+			f := &target.Fields[i]
+			if f.Flag != "" && strings.ToLower(f.Name) != f.Name && strings.Contains(errOut, f.Name) {
+				t.Errorf("%q: %q names %s, the JSON name of --%s", args, errOut, f.Name, f.Flag)
+			}
+		}
+	}
+}

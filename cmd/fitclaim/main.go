@@ -233,9 +233,9 @@ func cliMessage(err error, fromLink bool) string {
 	return f.Label + " (--" + f.Flag + "): " + otherFlags().Replace(fe.Msg)
 }
 
-// otherFlags rewrites the other fields a message names as the engine names them ("give
-// Parameters (paramsB) for a model …", "set Request memory as capacity (capacityRequest,
-// cap=1) too") with their flags ("Parameters (--params)").
+// otherFlags rewrites the other fields a message names as the engine names them
+// (target.Field.Ref: "give Parameters (paramsB, p) for a model …", "set Request memory as
+// capacity (capacityRequest, cap=1) too") with their flags ("Parameters (--params)").
 var otherFlags = sync.OnceValue(func() *strings.Replacer {
 	var pairs []string
 	for i := range target.Fields {
@@ -244,7 +244,7 @@ var otherFlags = sync.OnceValue(func() *strings.Replacer {
 			continue
 		}
 		to := f.Label + " (--" + f.Flag + ")"
-		for _, from := range []string{" (" + f.Name + ")", " (" + f.Name + ", " + f.Key + ")", " (" + f.Name + ", " + f.Key + "=1)", " (" + f.Name + ", billions)"} {
+		for _, from := range []string{" (" + f.Name + ")", " (" + f.Name + ", " + f.Key + ")", " (" + f.Name + ", " + f.Key + "=1)"} {
 			pairs = append(pairs, f.Label+from, to)
 		}
 	}

@@ -26,7 +26,7 @@ func oldCheckTogether(t *Target) error {
 		}
 	}
 	if custom && t.Attention != "mla" && len(missing) != 0 && len(missing) != len(arch) {
-		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
+		return missing[0].Err(arch[0].Ref() + ", " + arch[1].Ref() + " and " + arch[2].Ref() + " go together: give all three or none")
 	}
 	for _, pair := range [][2]string{{"slidingLayers", "layers"}, {"fullAttentionLayers", "layers"}, {"csaLayers", "layers"}, {"hcaLayers", "layers"}, {"expertsPerToken", "experts"}} {
 		part, whole := field(pair[0]), field(pair[1])
@@ -51,7 +51,7 @@ func oldCheckTogether(t *Target) error {
 	for _, name := range []string{"gpuMemoryUtilization", "maxNumSeqs", "maxNumBatchedTokens"} {
 		f := field(name)
 		if f.Get(t) != "0" {
-			return f.Err("is vLLM's argument: set " + field("engine").Label + " to " + EngineVLLM + ", or leave it out")
+			return f.Err("is vLLM's argument: set " + field("engine").Ref() + " to " + EngineVLLM + ", or leave it out")
 		}
 	}
 	return nil

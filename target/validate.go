@@ -98,7 +98,7 @@ func (t *Target) checkTogether() error {
 		}
 	}
 	if custom && t.Attention != "mla" && len(missing) != 0 && len(missing) != len(arch) {
-		return missing[0].Err(arch[0].Label + ", " + arch[1].Label + " and " + arch[2].Label + " go together: give all three or none")
+		return missing[0].Err(arch[0].Ref() + ", " + arch[1].Ref() + " and " + arch[2].Ref() + " go together: give all three or none")
 	}
 	for _, pair := range r.parts {
 		part, whole := pair[0], pair[1]
@@ -128,7 +128,7 @@ func (t *Target) checkEngine() error {
 	r := togetherFields()
 	for _, f := range r.vllmArgs {
 		if f.Get(t) != "0" {
-			return f.Err("is vLLM's argument: set " + r.engine.Label + " to " + EngineVLLM + ", or leave it out")
+			return f.Err("is vLLM's argument: set " + r.engine.Ref() + " to " + EngineVLLM + ", or leave it out")
 		}
 	}
 	return nil

@@ -164,4 +164,16 @@ func TestRefusalsNameNoJSONName(t *testing.T) {
 			}
 		}
 	}
+	// The fields a refusal points to, by their flags: it named them by label alone.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"claim", "--params", "7", "--layers", "32"}, "fitclaim claim: KV heads (--kv-heads): Layers (--layers), KV heads (--kv-heads) and Head dimension (--head-dim) go together: give all three or none\n"},
+		{[]string{"deploy", "Qwen/Qwen3-8B", "--engine", "llama.cpp", "--max-num-seqs", "8"}, "fitclaim deploy: vLLM max sequences (--max-num-seqs): is vLLM's argument: set Serving engine (--engine) to vllm, or leave it out\n"},
+	} {
+		if _, errOut, _ := runCLI(c.args...); errOut != c.want {
+			t.Errorf("%q: %q, want %q", c.args, errOut, c.want)
+		}
+	}
 }

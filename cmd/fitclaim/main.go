@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -111,6 +112,7 @@ func asksHelp(args []string) bool {
 func usage() string {
 	s := strings.Replace(usageText, "TARGETFLAGS", claimFlagsHelp(), 1)
 	s = strings.Replace(s, "EXITSTATUS", exitStatusHelp(), 1)
+	s = strings.Replace(s, "LISTLIMIT", "N: 1–"+strconv.Itoa(target.MaxListLimit)+", default "+strconv.Itoa(target.DefaultListLimit), 1)
 	return strings.Replace(s, "FAMILIES", "F: "+strings.Join(fit.Families(), ", "), 1)
 }
 
@@ -140,7 +142,7 @@ Usage:
       [--pod FILE|-]               with --nodes, only on the nodes the workload's pod can be
                                    scheduled to: its nodeSelector, required node affinity and
                                    tolerations (fitclaim deploy's output, a Deployment, a Pod)
-  fitclaim models [QUERY] [--limit N] [--json]   search the catalog
+  fitclaim models [QUERY] [--limit N] [--json]   search the catalog (LISTLIMIT)
   fitclaim version [--json]
 
 Exit status:

@@ -315,3 +315,17 @@ func TestUnwrittenOutputFails(t *testing.T) {
 		}
 	}
 }
+
+// The usage says --limit's range and default, from the constants the command reads it by: it
+// said "--limit N" only (the API's route tables gave 1–100, default 20).
+func TestUsageSaysModelsLimit(t *testing.T) {
+	want := "search the catalog (N: 1–" + strconv.Itoa(target.MaxListLimit) + ", default " + strconv.Itoa(target.DefaultListLimit) + ")"
+	if !strings.Contains(usage(), want) {
+		t.Errorf("the usage lacks %q", want)
+	}
+	out, _, code := runCLI("models", "--json")
+	var found []any
+	if code != 0 || json.Unmarshal([]byte(out), &found) != nil || len(found) != target.DefaultListLimit {
+		t.Errorf("models without --limit: exit %d, %d models", code, len(found))
+	}
+}

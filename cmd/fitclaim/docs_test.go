@@ -151,3 +151,24 @@ func TestEstimateUsageNamesItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// README.md describes every command the usage lists, each as "`fitclaim COMMAND": models and
+// version appeared only in an example line.
+func TestReadmeNamesEveryCommand(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^  fitclaim ([a-z]+) `).FindAllStringSubmatch(usage(), -1) {
+		seen[m[1]] = true
+	}
+	if len(seen) < 6 {
+		t.Fatalf("the usage lists %d commands", len(seen))
+	}
+	for c := range seen {
+		if !strings.Contains(string(b), "`fitclaim "+c) {
+			t.Errorf("README.md does not describe fitclaim %s", c)
+		}
+	}
+}

@@ -83,3 +83,19 @@ func TestFineTunesTakeTheirBaseRow(t *testing.T) {
 		}
 	}
 }
+
+// ArliAI/gpt-oss-20b-Derestricted counts 20,914,757,184 parameters, gpt-oss-20b's weights by its
+// shapes exactly (releaseFacts): a release stored unpacked, 16-bit (41.83 GB, as before), now with
+// gpt-oss-20b's layers: 12 of 24 windowed at 128 (at 32,768 tokens 0.81 GB of KV, where every
+// layer full said 1.61 GB) and 131,072 tokens at most, not the catalog's 4,194,304 (× RoPE 32).
+// Floor under llama.cpp 42 → 41 Gi.
+func TestGptOss20bDerestrictedRow(t *testing.T) {
+	at := func(name string) Bounds {
+		return resolve(t, func(t *target.Target) { t.Model, t.Sizing, t.Context = name, target.SizingKV, 32768 })
+	}
+	got, base := at("ArliAI/gpt-oss-20b-Derestricted"), at("openai/gpt-oss-20b")
+	if got.Arch.Source != SourceVerified || got.Format.Name != "BF16" || !near(got.ParamsB, 20.914757184) || !near(got.WeightsGB, 41.829514368) ||
+		!near(got.KVBytes, base.KVBytes) || got.MaxContext != 131072 || got.MemoryGi != 41 {
+		t.Errorf("%s, %s, %v B, %v GB, KV %v B (gpt-oss-20b %v), max %d, %d Gi", got.Arch.Source, got.Format.Name, got.ParamsB, got.WeightsGB, got.KVBytes, base.KVBytes, got.MaxContext, got.MemoryGi)
+	}
+}

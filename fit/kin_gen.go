@@ -64,6 +64,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"glm-5.1", 1839},                                             // zai-org/GLM-5.1-FP8
 	{"gpt-oss-120b", 1742},                                        // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                         // openai/gpt-oss-20b
+	{"gpt-oss-20b-derestricted", 1331},                            // ArliAI/gpt-oss-20b-Derestricted
 	{"gpt-oss-20b-q8", 1329},                                      // mlx-community/gpt-oss-20b-MXFP4-Q8
 	{"gpt-oss-safeguard-120b", 521},                               // openai/gpt-oss-safeguard-120b
 	{"gpt-oss-safeguard-20b", 473},                                // openai/gpt-oss-safeguard-20b
@@ -315,6 +316,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"glm-5.1", 1839},                                             // zai-org/GLM-5.1-FP8
 	{"gpt-oss-120b", 1742},                                        // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                         // openai/gpt-oss-20b
+	{"gpt-oss-20b-derestricted", 1331},                            // ArliAI/gpt-oss-20b-Derestricted
 	{"gpt-oss-20b-q8", 1329},                                      // mlx-community/gpt-oss-20b-MXFP4-Q8
 	{"gpt-oss-safeguard-120b", 521},                               // openai/gpt-oss-safeguard-120b
 	{"gpt-oss-safeguard-20b", 473},                                // openai/gpt-oss-safeguard-20b

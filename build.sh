@@ -102,7 +102,11 @@ cmd_serve() {
 	cmd_build
 	build_devserve
 	local api=() api_port=${API_PORT:-8787} worker=
-	if [ "${SERVE_API:-1}" != 0 ] && [ -f edge/serve.sh ]; then
+	if [ "${SERVE_API:-1}" != 0 ] && [ -f edge/serve.sh ] && (exec 3<>"/dev/tcp/127.0.0.1/$api_port") 2>/dev/null; then
+		# Something already listens there (another checkout's worker, say): the wait below
+		# would take it for ours and the page's /api/* would be its answers, said nowhere.
+		say "127.0.0.1:$api_port is already in use, not by this checkout's worker: serving the site alone (API_PORT=… for another port)"
+	elif [ "${SERVE_API:-1}" != 0 ] && [ -f edge/serve.sh ]; then
 		say "starting the edge API in workerd on 127.0.0.1:$api_port (SERVE_API=0 to skip)"
 		PORT=$api_port bash edge/serve.sh >"${TMPDIR:-/tmp}/fitclaim-serve-api.log" 2>&1 &
 		worker=$!

@@ -138,7 +138,7 @@ func switchValue(name, value string, hasValue bool) (bool, error) {
 	switch strings.ToLower(value) { // the spellings a link's boolean takes (target.Field.Set)
 	case "true", "1", "yes", "on":
 		return true, nil
-	case "false", "0", "no", "off":
+	case "false", "0", "no", "off", "": // "=" alone is off, as --template= (tpl=) is
 		return false, nil
 	}
 	return false, fmt.Errorf("--%s takes no value (or =true, =false)", name)

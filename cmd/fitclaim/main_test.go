@@ -144,6 +144,12 @@ func TestModelsJSONSwitch(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "MODEL") || strings.Contains(out, `"name"`) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	// --json= alone is off, as a target's switch given "=" alone (--template=): it was refused.
+	for _, args := range [][]string{{"models", "qwen3", "--json=", "--limit=2"}, {"claim", "Qwen/Qwen3-8B", "--json="}} {
+		if out, errOut, code := runCLI(args...); code != 0 || strings.HasPrefix(out, "[") || strings.HasPrefix(out, "{") {
+			t.Errorf("%q: exit %d %q, %.20q", args, code, errOut, out)
+		}
+	}
 	_, errOut, code := runCLI("models", "qwen3", "--json=maybe")
 	if code != exitUsage || !strings.Contains(errOut, "--json takes no value (or =true, =false)") {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -169,6 +171,34 @@ func TestReadmeNamesEveryCommand(t *testing.T) {
 	for c := range seen {
 		if !strings.Contains(string(b), "`fitclaim "+c) {
 			t.Errorf("README.md does not describe fitclaim %s", c)
+		}
+	}
+}
+
+// docs/SPEED.md's gpt-oss-20b figures say what `fitclaim estimate` prints for each run's device
+// and context: the estimates to a tenth were quoted as the command's, which prints them whole
+// since speeds are printed by one rule (fit.SpeedDecimals).
+func TestSpeedDocPrintedFigures(t *testing.T) {
+	b, err := os.ReadFile("../../docs/SPEED.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	for _, c := range []struct {
+		args  []string
+		quote string
+	}{
+		{[]string{"--memory", "24", "--bandwidth", "273", "--family", "apple", "--unified", "--context", "179"}, "63.8 estimated at the average (printed %s)"},
+		{[]string{"--on", "amd-rx-7900xt", "--context", "190"}, "131.1 at the average (printed %s)"},
+		{[]string{"--on", "amd-rx-7900xt", "--context", "190", "--engine", "vllm"}, "`--engine vllm` (printed %s)"},
+	} {
+		out, errOut, code := runCLI(append([]string{"estimate", "openai/gpt-oss-20b", "--json"}, c.args...)...)
+		var e struct{ TokensPerSecond json.Number }
+		if code != 0 || json.Unmarshal([]byte(out), &e) != nil {
+			t.Fatalf("%q: exit %d %q %q", c.args, code, out, errOut)
+		}
+		if q := fmt.Sprintf(c.quote, e.TokensPerSecond); !strings.Contains(flat, q) {
+			t.Errorf("docs/SPEED.md does not say %q, what fitclaim estimate %q prints", q, c.args)
 		}
 	}
 }

@@ -7,6 +7,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
 	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG
 	{"deepseek-ai-deepseek-v4-flash", 1793},                       // mlx-community/deepseek-ai-DeepSeek-V4-Flash-8bit
+	{"deepseek-coder-v2-instruct", 1788},                          // casperhansen/deepseek-coder-v2-instruct-awq
 	{"deepseek-coder-v2-lite-instruct", 1279},                     // deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct
 	{"deepseek-r1", 1827},                                         // deepseek-ai/DeepSeek-R1
 	{"deepseek-r1-0528", 1828},                                    // deepseek-ai/DeepSeek-R1-0528
@@ -20,6 +21,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"deepseek-r1-distill-qwen-7b", 894},                          // deepseek-ai/DeepSeek-R1-Distill-Qwen-7B
 	{"deepseek-v2-lite", 1282},                                    // deepseek-ai/DeepSeek-V2-Lite
 	{"deepseek-v2-lite-chat", 1280},                               // deepseek-ai/DeepSeek-V2-Lite-Chat
+	{"deepseek-v2.5-1210", 1790},                                  // RedHatAI/DeepSeek-V2.5-1210-FP8
 	{"deepseek-v3", 1826},                                         // deepseek-ai/DeepSeek-V3
 	{"deepseek-v3-0324", 1829},                                    // deepseek-ai/DeepSeek-V3-0324
 	{"deepseek-v3.1", 1830},                                       // deepseek-ai/DeepSeek-V3.1
@@ -257,6 +259,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
 	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG
 	{"deepseek-ai-deepseek-v4-flash", 1793},                       // mlx-community/deepseek-ai-DeepSeek-V4-Flash-8bit
+	{"deepseek-coder-v2-instruct", 1788},                          // casperhansen/deepseek-coder-v2-instruct-awq
 	{"deepseek-coder-v2-lite-instruct", 1279},                     // deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct
 	{"deepseek-r1", 1827},                                         // deepseek-ai/DeepSeek-R1
 	{"deepseek-r1-0528", 1828},                                    // deepseek-ai/DeepSeek-R1-0528
@@ -270,6 +273,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"deepseek-r1-distill-qwen-7b", 894},                          // deepseek-ai/DeepSeek-R1-Distill-Qwen-7B
 	{"deepseek-v2-lite", 1282},                                    // deepseek-ai/DeepSeek-V2-Lite
 	{"deepseek-v2-lite-chat", 1280},                               // deepseek-ai/DeepSeek-V2-Lite-Chat
+	{"deepseek-v2.5-1210", 1790},                                  // RedHatAI/DeepSeek-V2.5-1210-FP8
 	{"deepseek-v3", 1826},                                         // deepseek-ai/DeepSeek-V3
 	{"deepseek-v3-0324", 1829},                                    // deepseek-ai/DeepSeek-V3-0324
 	{"deepseek-v3.1", 1830},                                       // deepseek-ai/DeepSeek-V3.1

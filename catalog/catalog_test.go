@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -746,20 +747,95 @@ func TestArchitecturesMerged(t *testing.T) {
 	}
 }
 
-// A device may be named by its id, its display name or its productName (fit.LookupAccelerator),
-// so no spelling may name two rows, ignoring case.
+// A device may be named by its id, its display name or its productName (fit.LookupAccelerator,
+// first match in table order), so no id or display name may name two rows, ignoring case. A
+// productName is the driver's string, which some boards share (the RTX 3080's 10 and 12 GB, the
+// RTX 4060 Ti's 8 and 16 GB): it may name several rows only when it names nothing else, and the
+// first of them, the one a lookup finds, must have the least memory, so a device named by its
+// productName is never taken for a bigger board than it may be.
 func TestAcceleratorNamesNameOneRow(t *testing.T) {
 	owner := map[string]string{}
-	for _, a := range Accelerators() {
-		for _, n := range []string{a.ID, a.Name, a.ProductName} {
+	accs := Accelerators()
+	byID := map[string]*Accelerator{}
+	for i := range accs {
+		byID[accs[i].ID] = &accs[i]
+	}
+	for _, a := range accs {
+		for _, n := range []string{a.ID, a.Name} {
 			k := strings.ToLower(strings.TrimSpace(n))
-			if k == "" {
-				continue
-			}
 			if o, ok := owner[k]; ok && o != a.ID {
 				t.Errorf("%q names both %s and %s", n, o, a.ID)
 			}
 			owner[k] = a.ID
+		}
+	}
+	firstWith := map[string]string{} // productName → the first row that has it
+	for _, a := range accs {
+		k := strings.ToLower(strings.TrimSpace(a.ProductName))
+		if k == "" {
+			continue
+		}
+		first, shared := firstWith[k]
+		if !shared {
+			firstWith[k] = a.ID
+			first = a.ID
+		}
+		if o, ok := owner[k]; ok && o != a.ID && !strings.EqualFold(byID[o].ProductName, a.ProductName) {
+			t.Errorf("productName %q of %s is the id or name of %s", a.ProductName, a.ID, o)
+		}
+		if shared && byID[first].MemoryMiB > a.MemoryMiB {
+			t.Errorf("productName %q: its first row %s (%d MiB) has more memory than %s (%d MiB)", a.ProductName, first, byID[first].MemoryMiB, a.ID, a.MemoryMiB)
+		}
+	}
+}
+
+// The productName strings NVIDIA's DRA driver publishes are NVML's device name, untransformed
+// (k8s-dra-driver-gpu cmd/gpu-kubelet-plugin/nvlib.go: device.GetName()), which nvidia-smi
+// prints; a claim's allow-list that differs by one character never selects the device. These
+// were checked against NVIDIA's supported-products table (open-gpu-kernel-modules README.md @
+// df1c9a3, driver 595.45.04) and public nvidia-smi output (docs/AUDIT.md, fourteenth session's
+// accelerator audit). The sizes NVIDIA's names leave out are the trap: the RTX 3080 12GB, 4060 Ti
+// 8GB/16GB and 5060 Ti 16GB were listed under names no driver publishes.
+func TestNVIDIAProductNamesAsTheDriverPublishes(t *testing.T) {
+	want := map[string]string{
+		"nvidia-b200": "NVIDIA B200", "nvidia-h200": "NVIDIA H200", "nvidia-h200-nvl": "NVIDIA H200 NVL",
+		"nvidia-gh200-96": "NVIDIA GH200 480GB", "nvidia-gh200-144": "NVIDIA GH200 144G HBM3e",
+		"nvidia-h100-sxm": "NVIDIA H100 80GB HBM3", "nvidia-h100-nvl": "NVIDIA H100 NVL", "nvidia-h100-pcie": "NVIDIA H100 PCIe",
+		"nvidia-a100-sxm-80": "NVIDIA A100-SXM4-80GB", "nvidia-a100-pcie-80": "NVIDIA A100 80GB PCIe",
+		"nvidia-a100-sxm-40": "NVIDIA A100-SXM4-40GB", "nvidia-a100-pcie-40": "NVIDIA A100-PCIE-40GB",
+		"nvidia-l40s": "NVIDIA L40S", "nvidia-l40": "NVIDIA L40", "nvidia-l4": "NVIDIA L4", "nvidia-l20": "NVIDIA L20",
+		"nvidia-a10g": "NVIDIA A10G", "nvidia-a10": "NVIDIA A10", "nvidia-a30": "NVIDIA A30", "nvidia-a40": "NVIDIA A40",
+		"nvidia-a16": "NVIDIA A16", "nvidia-a2": "NVIDIA A2", "nvidia-t4": "Tesla T4",
+		"nvidia-v100-sxm-32": "Tesla V100-SXM2-32GB", "nvidia-v100-sxm-16": "Tesla V100-SXM2-16GB",
+		"nvidia-v100-pcie-32": "Tesla V100-PCIE-32GB", "nvidia-v100-pcie-16": "Tesla V100-PCIE-16GB",
+		"nvidia-h20": "NVIDIA H20", "nvidia-h800-sxm": "NVIDIA H800", "nvidia-h800-pcie": "NVIDIA H800 PCIe",
+		"nvidia-gb200": "NVIDIA GB200", "nvidia-b300": "NVIDIA B300 SXM6 AC", "nvidia-gb300": "NVIDIA GB300", "nvidia-gb10": "NVIDIA GB10",
+		"nvidia-rtx-pro-6000":    "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+		"nvidia-rtx-pro-6000-ws": "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+		"nvidia-rtx-6000-ada":    "NVIDIA RTX 6000 Ada Generation", "nvidia-rtx-5880-ada": "NVIDIA RTX 5880 Ada Generation",
+		"nvidia-rtx-5000-ada": "NVIDIA RTX 5000 Ada Generation", "nvidia-rtx-4000-ada": "NVIDIA RTX 4000 Ada Generation",
+		"nvidia-rtx-a6000": "NVIDIA RTX A6000", "nvidia-rtx-a5000": "NVIDIA RTX A5000", "nvidia-titan-rtx": "NVIDIA TITAN RTX",
+		"nvidia-rtx-2060-super": "NVIDIA GeForce RTX 2060 SUPER", "nvidia-rtx-2080-ti": "NVIDIA GeForce RTX 2080 Ti",
+		"nvidia-rtx-3080": "NVIDIA GeForce RTX 3080", "nvidia-rtx-3080-12": "NVIDIA GeForce RTX 3080",
+		"nvidia-rtx-4060-ti-8": "NVIDIA GeForce RTX 4060 Ti", "nvidia-rtx-4060-ti-16": "NVIDIA GeForce RTX 4060 Ti",
+		"nvidia-rtx-4070-ti-super": "NVIDIA GeForce RTX 4070 Ti SUPER", "nvidia-rtx-4090": "NVIDIA GeForce RTX 4090",
+		"nvidia-rtx-5060-ti-16": "NVIDIA GeForce RTX 5060 Ti", "nvidia-rtx-5090": "NVIDIA GeForce RTX 5090",
+	}
+	got := map[string]string{}
+	for _, a := range Accelerators() {
+		if a.Vendor != "nvidia" {
+			continue
+		}
+		got[a.ID] = a.ProductName
+		// A memory or board size NVIDIA's names do not carry must not be added: the names that
+		// do carry one (A100-SXM4-80GB, GH200 480GB, V100-PCIE-16GB …) are pinned above.
+		if _, pinned := want[a.ID]; !pinned && regexp.MustCompile(`\d+GB\b`).MatchString(a.ProductName) {
+			t.Errorf("%s: productName %q names a size; NVIDIA's GeForce and RTX names carry none", a.ID, a.ProductName)
+		}
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: productName %q, the driver publishes %q", id, got[id], w)
 		}
 	}
 }

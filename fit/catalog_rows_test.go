@@ -29,11 +29,17 @@ var addedNVIDIARows = map[string]string{
 	"nvidia-rtx-5000-ada": "NVIDIA RTX 5000 Ada Generation",
 }
 
-// An NVIDIA claim's bandwidth floor is an allow-list of productNames: a productName that names
-// two rows would let the slower in on the faster one's figures, and one missing names nothing.
-// Lookup (--on, the hardware panel) ignores case, so names must differ in more than case.
+// An NVIDIA claim's bandwidth floor is an allow-list of productNames, and one missing names
+// nothing. Rows share a productName only where NVIDIA's driver names the boards alike (NVML's
+// device name: the RTX 3080's 10 and 12 GB, the RTX 4060 Ti's 8 and 16 GB), and never differing
+// in case alone (lookup ignores case). Those are the only shared names, so one added by mistake
+// fails here.
 func TestNVIDIAProductNamesNameOneRow(t *testing.T) {
-	seen := map[string]string{}
+	shared := map[string][]string{
+		"NVIDIA GeForce RTX 3080":    {"nvidia-rtx-3080", "nvidia-rtx-3080-12"},
+		"NVIDIA GeForce RTX 4060 Ti": {"nvidia-rtx-4060-ti-8", "nvidia-rtx-4060-ti-16"},
+	}
+	seen := map[string][]string{}
 	for _, a := range catalog.Accelerators() {
 		if a.Driver != "gpu.nvidia.com" {
 			continue
@@ -42,11 +48,45 @@ func TestNVIDIAProductNamesNameOneRow(t *testing.T) {
 			t.Errorf("%s: NVIDIA row without productName", a.ID)
 			continue
 		}
-		k := strings.ToLower(a.ProductName)
-		if prev, ok := seen[k]; ok {
-			t.Errorf("productName %q names %s and %s", a.ProductName, prev, a.ID)
+		for k, ids := range seen {
+			if strings.EqualFold(k, a.ProductName) && k != a.ProductName {
+				t.Errorf("productName %q of %s differs from %s's %q in case only", a.ProductName, a.ID, ids[0], k)
+			}
 		}
-		seen[k] = a.ID
+		seen[a.ProductName] = append(seen[a.ProductName], a.ID)
+	}
+	for p, ids := range seen {
+		if len(ids) > 1 && !slices.Equal(ids, shared[p]) {
+			t.Errorf("productName %q names %v", p, ids)
+		}
+	}
+	for p, ids := range shared {
+		if !slices.Equal(seen[p], ids) {
+			t.Errorf("productName %q names %v, want %v", p, seen[p], ids)
+		}
+	}
+}
+
+// A productName boards of different speeds share is listed only when the slowest meets the
+// bandwidth floor: the CEL checks each device's memory, but nothing checks its bandwidth. At 9 Gi
+// and 800 GB/s the RTX 3080 12GB (912 GB/s) qualifies and the 10 GB (760) does not, and both
+// publish "NVIDIA GeForce RTX 3080", so the name stays out; at 700 GB/s it is in.
+func TestSharedProductNameListedOnlyWhenTheSlowestMeetsTheFloor(t *testing.T) {
+	nv, _ := driverByName(DriverNVIDIA)
+	for _, c := range []struct {
+		floor int64
+		want  bool
+	}{{800, false}, {760, true}, {700, true}} {
+		b := Bounds{Driver: nv, MemoryGi: 9, MinBandwidthGBs: c.floor, NVIDIAMinBandwidthGBs: c.floor}
+		if err := b.resolveProducts(); err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(b.Products, "NVIDIA GeForce RTX 3080"); got != c.want {
+			t.Errorf("9 Gi, %d GB/s: RTX 3080 listed %v, want %v (%v)", c.floor, got, c.want, b.Products)
+		}
+		if !slices.Contains(b.Products, "NVIDIA GeForce RTX 3090") {
+			t.Errorf("9 Gi, %d GB/s: RTX 3090 (936 GB/s) not listed: %v", c.floor, b.Products)
+		}
 	}
 }
 

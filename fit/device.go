@@ -100,8 +100,9 @@ func resolveDevice(d Device) (Device, string, error) {
 
 // LookupAccelerator finds a catalog accelerator by its id, its display name or the productName
 // NVIDIA's driver publishes (what nvidia-smi and the ResourceSlices print: "NVIDIA H100 80GB
-// HBM3"), ignoring case and surrounding spaces. No two rows share any of these names (a catalog
-// test holds it), so the first match is the only one.
+// HBM3"), ignoring case and surrounding spaces. No two rows share an id or a name; a productName
+// some boards share (the RTX 4060 Ti's 8 and 16 GB) finds the first of them, which has the least
+// memory (catalog TestAcceleratorNamesNameOneRow holds both).
 func LookupAccelerator(name string) (catalog.Accelerator, bool) {
 	q := strings.TrimSpace(name)
 	if q == "" {

@@ -273,14 +273,17 @@ func (b *Bounds) resolveProducts() error {
 		return nil
 	}
 	var best []string
-	accs, sameProduct := catalog.Accelerators(), productFirsts()
+	accs, sameProduct, slowest := catalog.Accelerators(), productFirsts(), productSlowestGBs()
 	listed := make([]bool, len(accs)) // listed[i]: accelerator i's productName is in the list
 	for i := range accs {
 		a := &accs[i]
 		if a.Vendor != "nvidia" || a.ProductName == "" {
 			continue
 		}
-		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && a.BandwidthGBs >= float64(b.NVIDIAMinBandwidthGBs) {
+		// The device's memory is the CEL's own clause, but its bandwidth is only the list's: a
+		// productName boards of different speeds share (the RTX 3080's 10 GB at 760 GB/s and 12 GB
+		// at 912) is listed only when the slowest of them meets the floor.
+		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && slowest[first] >= float64(b.NVIDIAMinBandwidthGBs) {
 			listed[first] = true
 			b.Products = append(b.Products, a.ProductName)
 		}
@@ -334,4 +337,18 @@ var productFirsts = sync.OnceValue(func() []int {
 		}
 	}
 	return first
+})
+
+// productSlowestGBs is, at each productFirsts index, the least bandwidth of the boards that share
+// that productName (NVIDIA's driver names the RTX 3080's 10 and 12 GB boards alike). Made once.
+var productSlowestGBs = sync.OnceValue(func() []float64 {
+	accs, first := catalog.Accelerators(), productFirsts()
+	slowest := make([]float64, len(accs))
+	for i := range accs {
+		f := first[i]
+		if f == i || accs[i].BandwidthGBs < slowest[f] {
+			slowest[f] = accs[i].BandwidthGBs
+		}
+	}
+	return slowest
 })

@@ -33,6 +33,9 @@ var rowsByStemTable = [...]stemEntry{
 	{"deepseek-v4-pro", 1841},                                     // deepseek-ai/DeepSeek-V4-Pro
 	{"distil-lfm25-shellper", 213},                                // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
+	{"exaone-4.0-1.2b", 396},                                      // LGAI-EXAONE/EXAONE-4.0-1.2B
+	{"exaone-4.0-32b", 1530},                                      // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
+	{"exaone-4.5-33b", 1592},                                      // LGAI-EXAONE/EXAONE-4.5-33B
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
 	{"gemma-2-2b-jpn-it", 540},                                    // google/gemma-2-2b-jpn-it
@@ -287,6 +290,9 @@ var verifiedByStemTable = [...]stemEntry{
 	{"deepseek-v4-pro+base", 1851},                                // deepseek-ai/DeepSeek-V4-Pro-Base
 	{"distil-lfm25-shellper", 213},                                // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                            // distilbert/distilgpt2
+	{"exaone-4.0-1.2b", 396},                                      // LGAI-EXAONE/EXAONE-4.0-1.2B
+	{"exaone-4.0-32b", 1530},                                      // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
+	{"exaone-4.5-33b", 1592},                                      // LGAI-EXAONE/EXAONE-4.5-33B
 	{"falcon-7b", 840},                                            // tiiuae/falcon-7b
 	{"gemma-2-2b-it", 538},                                        // google/gemma-2-2b-it
 	{"gemma-2-2b-jpn-it", 540},                                    // google/gemma-2-2b-jpn-it

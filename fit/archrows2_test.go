@@ -32,6 +32,11 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"LGAI-EXAONE/EXAONE-4.0-32B", 32768, 1, AttentionGQA, 2952790016, 8589934592, 131072, 64},
 		{"LGAI-EXAONE/EXAONE-4.0-32B-AWQ", 32768, 1, AttentionGQA, 2952790016, 8589934592, 131072, 21},
 		{"LGAI-EXAONE/EXAONE-4.0-32B-FP8", 32768, 1, AttentionGQA, 2952790016, 8589934592, 131072, 35},
+		// Olmo-3 / 3.1 32B (3 sliding : 1 full, window 4096), 65,536 tokens, not × the RoPE factor 8;
+		// 3.1-32B-Instruct's weights on its shapes' count too (params_test.go): 56 -> 64 Gi
+		{"allenai/Olmo-3-1125-32B", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
+		{"allenai/Olmo-3.1-32B-Think", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
+		{"allenai/Olmo-3.1-32B-Instruct", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

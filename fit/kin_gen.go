@@ -145,11 +145,14 @@ var rowsByStemTable = [...]stemEntry{
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
 	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
+	{"olmo-3-1125-32b", 1535},                                     // allenai/Olmo-3-1125-32B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
 	{"olmo-3-7b-instruct-dpo", 867},                               // allenai/Olmo-3-7B-Instruct-DPO
 	{"olmo-3-7b-instruct-sft", 869},                               // allenai/Olmo-3-7B-Instruct-SFT
 	{"olmo-3-7b-think", 866},                                      // allenai/Olmo-3-7B-Think
 	{"olmo-3-7b-think-sft", 870},                                  // allenai/Olmo-3-7B-Think-SFT
+	{"olmo-3.1-32b-instruct", 1384},                               // allenai/Olmo-3.1-32B-Instruct
+	{"olmo-3.1-32b-think", 1536},                                  // allenai/Olmo-3.1-32B-Think
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
 	{"otel-llm-1b-it", 333},                                       // farbodtavakkoli/OTel-LLM-1B-IT
 	{"phi-2", 550},                                                // microsoft/phi-2
@@ -397,11 +400,14 @@ var verifiedByStemTable = [...]stemEntry{
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
 	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese
 	{"olmo-3-1025-7b", 868},                                       // allenai/Olmo-3-1025-7B
+	{"olmo-3-1125-32b", 1535},                                     // allenai/Olmo-3-1125-32B
 	{"olmo-3-7b-instruct", 865},                                   // allenai/Olmo-3-7B-Instruct
 	{"olmo-3-7b-instruct-dpo", 867},                               // allenai/Olmo-3-7B-Instruct-DPO
 	{"olmo-3-7b-instruct-sft", 869},                               // allenai/Olmo-3-7B-Instruct-SFT
 	{"olmo-3-7b-think", 866},                                      // allenai/Olmo-3-7B-Think
 	{"olmo-3-7b-think-sft", 870},                                  // allenai/Olmo-3-7B-Think-SFT
+	{"olmo-3.1-32b-instruct", 1384},                               // allenai/Olmo-3.1-32B-Instruct
+	{"olmo-3.1-32b-think", 1536},                                  // allenai/Olmo-3.1-32B-Think
 	{"olmocr-2-7b-1025", 1078},                                    // allenai/olmOCR-2-7B-1025-FP8
 	{"otel-llm-1b-it", 333},                                       // farbodtavakkoli/OTel-LLM-1B-IT
 	{"phi-2", 550},                                                // microsoft/phi-2

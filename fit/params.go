@@ -100,6 +100,10 @@ var releaseFacts = map[string]ReleaseParams{
 	"Qwen/Qwen3-0.6B-Base":               {TotalB: 0.59604992, ActiveB: 0.59604992, From: qwen3TiedWords},
 	"Qwen/Qwen3-1.7B":                    {TotalB: 1.720574976, ActiveB: 1.720574976, From: qwen3TiedWords},
 	"Qwen/Qwen2.5-Coder-1.5B(-Instruct)": {TotalB: 1.543714304, ActiveB: 1.543714304, From: "counted from config.json's shapes (1.54B, the count of Qwen/Qwen2.5-Coder-1.5B-Instruct and Qwen2.5-1.5B)"},
+	// allenai/Olmo-3.1-32B-Instruct: llmfit's 25,343,703,040 is no count of its shapes (architectures.csv:
+	// maxtext's olmo3-32b.yml, copied from this model's config.json), which sum to 32,233,522,176, the
+	// catalog's count of allenai/Olmo-3-1125-32B and Olmo-3.1-32B-Think (params_test.go)
+	"allenai/Olmo-3.1-32B-Instruct": {TotalB: 32.233522176, ActiveB: 32.233522176, From: "counted from config.json's shapes (32.23B, the count of allenai/Olmo-3-1125-32B and Olmo-3.1-32B-Think)"},
 	// Mistral-7B-Instruct-v0.1: llmfit's 6,036,652,032 is no count of its shapes (mlc-llm's and
 	// litgpt's Mistral-7B-v0.1), which are the base's, 7,241,732,096 (params_test.go)
 	"mistralai/Mistral-7B-v0.1 / Instruct-v0.1": {TotalB: 7.241732096, ActiveB: 7.241732096, From: "counted from config.json's shapes (7.24B, the count of mistralai/Mistral-7B-v0.1)"},

@@ -375,6 +375,21 @@ func TestMistral7BInstructV01Counted(t *testing.T) {
 	}
 }
 
+// allenai/Olmo-3.1-32B-Instruct: llmfit counts 25,343,703,040, which its shapes do not give. Width
+// 5,120, 64 layers, 40 heads and 8 KV heads of 128, MLP 27,648, vocabulary 100,278, its own LM head,
+// q/k norms over the whole projections (5,120 + 1,024), two norms a layer: a layer 2 × 5,120² + 2 ×
+// 5,120 × 1,024 + 6,144 + 3 × 5,120 × 27,648 + 10,240 = 487,604,224; × 64 = 31,206,670,336, + 2 ×
+// 100,278 × 5,120 = 1,026,846,720 + 5,120 = 32,233,522,176, the catalog's count of Olmo-3-1125-32B
+// and Olmo-3.1-32B-Think. BF16: 64,467,044,352 B.
+func TestOlmo31Instruct32BCounted(t *testing.T) {
+	b := resolve(t, func(t *target.Target) {
+		t.Model, t.Sizing, t.Quant = "allenai/Olmo-3.1-32B-Instruct", target.SizingKV, "BF16"
+	})
+	if !near(b.ParamsB, 32.233522176) || !within(b.WeightsGB, 64.467044352, 1e-6) || !strings.HasPrefix(b.ParamsFrom, "counted from config.json's shapes") {
+		t.Errorf("params %v B, weights %v GB from %q; want 32.233522176 and 64.467044352", b.ParamsB, b.WeightsGB, b.ParamsFrom)
+	}
+}
+
 // google/translategemma-4b-it (a Gemma-3-4B fine-tune): llmfit's 4,971,331,952 is gemma-3-4b-it's
 // 4,300,079,472 + 262,208 × 2,560 = 671,252,480, a stored copy of the tied LM head, which vLLM's
 // Gemma 3 loader skips. BF16: 8,600,158,944 B; gemma-3-4b-it itself keeps its count and says

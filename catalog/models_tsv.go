@@ -1292,8 +1292,8 @@ TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ	15.7B	15706484224	8.8	8	AWQ-4bit	
 deepseek-ai/DeepSeek-V2-Lite	15.7B	15706484224	8.8	8	Q4_K_M	6553600	27	16	128	2048	1	2184182961	446180	102400		deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)	27	16		192	2048	163840	bfloat16		mla				512	64	64	6	2												
 RedHatAI/DeepSeek-Coder-V2-Lite-Instruct-FP8	15.7B	15706484224	8.8	8	Q4_K_M	6553600	27	16	128	2048	1	2184182961	122482	102400																															
 bigcode/starcoder	15.8B	15819446272	8.8	8.1	Q4_K_M	4096							16869																																
-moonshotai/Moonlight-16B-A3B	16.0B	15960111936	8.9	8.2	Q4_K_M	8192	27	16	128	2048	1	2219453062	51045	163840																															
-moonshotai/Moonlight-16B-A3B-Instruct	16.0B	15960111936	8.9	8.2	Q4_K_M	8192	27	16	128	2048	1	2219453062	48963	163840																															
+moonshotai/Moonlight-16B-A3B	16.0B	15960111936	8.9	8.2	Q4_K_M	8192	27	16	128	2048	1	2219453062	51045	163840		moonshotai/Moonlight-16B-A3B	27	16		192	2048	8192			mla				512	64	64	6	2												
+moonshotai/Moonlight-16B-A3B-Instruct	16.0B	15960111936	8.9	8.2	Q4_K_M	8192	27	16	128	2048	1	2219453062	48963	163840		moonshotai/Moonlight-16B-A3B	27	16		192	2048	8192			mla				512	64	64	6	2												
 deepseek-ai/deepseek-vl2-small	16.1B	16148349504	9	8.3	Q4_K_M	4096							15573																																
 inclusionAI/LLaDA2.0-mini	16.3B	16255643392	9.1	8.3	Q4_K_M	32768	20	4	128	2048	1	1295371577	132096	157184																															
 inclusionAI/Ling-mini-2.0	16.3B	16255643392	9.1	8.3	Q4_K_M	32768	20	4	128	2048	1	1295371577	26087	157184																															

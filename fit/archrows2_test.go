@@ -24,6 +24,9 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"deepseek-ai/DeepSeek-Coder-V2-Instruct", 32768, 8, AttentionMLA, 2264924160, 40265318400, 163840, 56},
 		{"casperhansen/deepseek-coder-v2-instruct-awq", 32768, 8, AttentionMLA, 2264924160, 40265318400, 163840, 16},
 		{"RedHatAI/DeepSeek-V2.5-1210-FP8", 32768, 8, AttentionMLA, 2264924160, 40265318400, 163840, 29},
+		// Moonlight-16B-A3B (DeepSeek-V3's MLA): 27 × (512 + 64) × 2 B a token, not 2 × 27 × 16 × 128 × 2 B
+		{"moonshotai/Moonlight-16B-A3B", 8192, 1, AttentionMLA, 254803968, 1811939328, 8192, 31},
+		{"moonshotai/Moonlight-16B-A3B-Instruct", 8192, 1, AttentionMLA, 254803968, 1811939328, 8192, 31},
 		// EXAONE-4.0-32B and 4.5-33B (3 sliding : 1 full, window 4096): 2 × (16 × T + 48 × 4,096) × 8 × 128 × 2 B,
 		// not 64 full layers; max context 131,072 / 262,144, not × the RoPE factor 16
 		{"LGAI-EXAONE/EXAONE-4.5-33B", 32768, 1, AttentionGQA, 2952790016, 8589934592, 262144, 68},

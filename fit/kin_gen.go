@@ -135,6 +135,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"mistral-7b-v0.3", 879},                                      // unsloth/mistral-7b-v0.3-bnb-4bit
 	{"mixtral-8x22b-instruct-v0.1", 1756},                         // mistralai/Mixtral-8x22B-Instruct-v0.1
 	{"mixtral-8x7b-instruct-v0.1", 1646},                          // mistralai/Mixtral-8x7B-Instruct-v0.1
+	{"moonlight-16b-a3b", 1285},                                   // moonshotai/Moonlight-16B-A3B
+	{"moonlight-16b-a3b-instruct", 1286},                          // moonshotai/Moonlight-16B-A3B-Instruct
 	{"nanonets-ocr2-3b", 634},                                     // nanonets/Nanonets-OCR2-3B
 	{"nemotron-cascade-2-30b-a3b", 1522},                          // nvidia/Nemotron-Cascade-2-30B-A3B
 	{"nemotron-h-56b-8k", 1729},                                   // nvidia/Nemotron-H-56B-Base-8K
@@ -394,6 +396,8 @@ var verifiedByStemTable = [...]stemEntry{
 	{"mistral-7b-v0.3", 879},                                      // unsloth/mistral-7b-v0.3-bnb-4bit
 	{"mixtral-8x22b-instruct-v0.1", 1756},                         // mistralai/Mixtral-8x22B-Instruct-v0.1
 	{"mixtral-8x7b-instruct-v0.1", 1646},                          // mistralai/Mixtral-8x7B-Instruct-v0.1
+	{"moonlight-16b-a3b", 1285},                                   // moonshotai/Moonlight-16B-A3B
+	{"moonlight-16b-a3b-instruct", 1286},                          // moonshotai/Moonlight-16B-A3B-Instruct
 	{"nemotron-h-56b-8k+base", 1729},                              // nvidia/Nemotron-H-56B-Base-8K
 	{"nemotron-h-8b-8k+base", 1305},                               // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8

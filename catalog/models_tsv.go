@@ -957,7 +957,7 @@ vrfai/gemma-4-E4B-it-fp8	8.0B	7997134922	4.5	4.1	Q4_K_M	131072	42	2	256	2560			1
 google/gemma-3n-E4B-it	8B	8000000000	4.5	4.1	Q4_K_M	131072							0																																
 GSAI-ML/LLaDA-1.5	8.0B	8015581184	4.5	4.1	Q4_K_M	4096							27195	126464																															
 allenai/Molmo-7B-D-0924	8.0B	8021025280	4.5	4.1	Q4_K_M	4096	28	4	128	3584			39276	152064																															
-CohereLabs/c4ai-command-r7b-12-2024	8.0B	8028033024	4.5	4.1	Q4_K_M	4096							31025																																
+CohereLabs/c4ai-command-r7b-12-2024	8.0B	8028033024	4.5	4.1	Q4_K_M	4096							31025			CohereLabs/c4ai-command-r7b-12-2024	32	32	8	128	4096	132096			gqa	4096	24																	256000	
 CohereLabs/aya-expanse-8b	8.0B	8028033024	4.5	4.1	Q4_K_M	4096							21690																																
 CohereLabs/aya-23-8B	8.0B	8028033024	4.5	4.1	Q4_K_M	4096							12595																																
 mlx-community/Meta-Llama-3-8B-Instruct-4bit	8.0B	8029995008	4.5	4.1	Q4_K_M	8192	32	8	128	4096			10688	128256																															

@@ -40,6 +40,9 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"allenai/Olmo-3-1125-32B", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
 		{"allenai/Olmo-3.1-32B-Think", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
 		{"allenai/Olmo-3.1-32B-Instruct", 32768, 1, AttentionGQA, 2952790016, 8589934592, 65536, 64},
+		// Command R7B (Cohere2: 3 sliding at 4,096 : 1 full): 2 × (8 × T + 24 × 4,096) × 8 × 128 × 2 B; before,
+		// no architecture in the catalog: llmfit's per-parameter estimate (8.42 GB), a 4,096 placeholder context
+		{"CohereLabs/c4ai-command-r7b-12-2024", 131072, 1, AttentionGQA, 4697620480, 0, 132096, 21},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

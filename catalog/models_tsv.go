@@ -824,7 +824,7 @@ deepseek-ai/deepseek-coder-7b-instruct-v1.5	6.9B	6910365696	3.9	3.5	Q4_K_M	4096	
 allenai/OLMoE-1B-7B-0125-Instruct	6.9B	6919161856	3.9	3.5	Q4_K_M	4096	16	16	128	2048	1	1167608556	93507	50304																															
 allenai/OLMoE-1B-7B-0924-Instruct	6.9B	6919161856	3.9	3.5	Q4_K_M	4096	16	16	128	2048	1	1167608556	39106	50304																															
 allenai/OLMoE-1B-7B-0125	6.9B	6919161856	3.9	3.5	Q4_K_M	4096	16	16	128	2048	1	1167608556	18486	50304																															
-ibm-granite/granite-4.0-h-tiny	6.9B	6939037248	3.9	3.6	Q4_K_M	131072	40	4	128	1536	1	964959866	80116	100352																															
+ibm-granite/granite-4.0-h-tiny	6.9B	6939037248	3.9	3.6	Q4_K_M	131072	40	4	128	1536	1	964959866	80116	100352		ibm-granite/granite-4.0-h-tiny	40	12	4	128	1536	131072			hybrid			4			64	6	1						14515200			359424			
 unsloth/llama-2-7b-chat-bnb-4bit	6.9B	6941323894	3.9	3.6	Q4_K_M	4096	32	32	128	4096			15662	32000																															
 farbodtavakkoli/OTel-LLM-8.3B-IT	7.0B	6967787520	3.9	3.6	Q4_K_M	131072	32	8	128	4096			631546	128256																															
 EleutherAI/pythia-6.9b	7.0B	6991520256	3.9	3.6	Q4_K_M	2048	32	32	128	4096			104977	50432																															

@@ -43,6 +43,9 @@ func TestMoreArchRowsSized(t *testing.T) {
 		// Command R7B (Cohere2: 3 sliding at 4,096 : 1 full): 2 × (8 × T + 24 × 4,096) × 8 × 128 × 2 B; before,
 		// no architecture in the catalog: llmfit's per-parameter estimate (8.42 GB), a 4,096 placeholder context
 		{"CohereLabs/c4ai-command-r7b-12-2024", 131072, 1, AttentionGQA, 4697620480, 0, 132096, 21},
+		// granite-4.0-h-tiny (hybrid: 4 attention layers of 40, 36 Mamba-2 layers' state, 58.06 MB in fp32):
+		// 4 × 2 × 4 × 128 × 2 B × T + 14,515,200 × 4 B, not 40 full layers
+		{"ibm-granite/granite-4.0-h-tiny", 32768, 1, AttentionHybrid, 326496256, 2684354560, 131072, 14},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

@@ -77,6 +77,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"gpt2", 128},                                                 // openai-community/gpt2
 	{"gpt2-large", 301},                                           // openai-community/gpt2-large
 	{"gpt2-medium", 220},                                          // openai-community/gpt2-medium
+	{"granite-4.0-h-tiny", 817},                                   // ibm-granite/granite-4.0-h-tiny
 	{"granite-docling-258m", 170},                                 // ibm-granite/granite-docling-258M
 	{"hermes-3-llama-3.1-8b", 964},                                // NousResearch/Hermes-3-Llama-3.1-8B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                      // huihui-ai/Huihui-Qwen3.5-27B-abliterated
@@ -340,6 +341,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gpt2", 128},                                                 // openai-community/gpt2
 	{"gpt2-large", 301},                                           // openai-community/gpt2-large
 	{"gpt2-medium", 220},                                          // openai-community/gpt2-medium
+	{"granite-4.0-h-tiny", 817},                                   // ibm-granite/granite-4.0-h-tiny
 	{"hermes-3-llama-3.1-8b", 964},                                // NousResearch/Hermes-3-Llama-3.1-8B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                      // huihui-ai/Huihui-Qwen3.5-27B-abliterated
 	{"huihui-qwen3.5-27b-claude-4.6-opus-abliterated", 1436},      // huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated

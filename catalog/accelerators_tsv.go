@@ -149,4 +149,6 @@ nvidia-l20	nvidia	datacenter	NVIDIA L20	gpu.nvidia.com	NVIDIA L20	46068	yes	864	
 nvidia-v100-pcie-16	nvidia	datacenter	NVIDIA V100 PCIe 16GB	gpu.nvidia.com	Tesla V100-PCIE-16GB	16384	yes	900	nvidia	false
 nvidia-v100-pcie-32	nvidia	datacenter	NVIDIA V100 PCIe 32GB	gpu.nvidia.com	Tesla V100-PCIE-32GB	32768	yes	900	nvidia	false
 nvidia-rtx-5000-ada	nvidia	workstation	NVIDIA RTX 5000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 5000 Ada Generation	32760	yes	576	nvidia	false
+nvidia-gh200-96-120	nvidia	datacenter	NVIDIA GH200 (96 GB HBM3 with 120 GB LPDDR5X)	gpu.nvidia.com	NVIDIA GH200 120GB	97871	yes	4000	nvidia	false
+nvidia-rtx-pro-6000-maxq	nvidia	workstation	NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition	gpu.nvidia.com	NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition	97887	yes	1792	nvidia	false
 `

@@ -736,7 +736,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	ms := Matches(b)
-	if len(ms) != 144 { // every row of data/accelerators.csv
+	if len(ms) != 146 { // every row of data/accelerators.csv
 		t.Fatalf("%d matches", len(ms))
 	}
 	h100 := findMatch(t, ms, "nvidia-h100-sxm")
@@ -774,14 +774,15 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405. The MI350X and MI355X
 	// (294,912 MiB, 8,000 GB/s) tie with the B200 and follow it in table order, as do the GB200,
 	// B300 and GB300 (8,000 GB/s) added after them; the MI300A (131,072 MiB, 5,300 GB/s) ties with
-	// the MI300X; the GH200 144 GB (4,900 GB/s) and the H20 (4,000 GB/s) fall in by speed.
+	// the MI300X; the GH200 144 GB (4,900 GB/s) and the H20 (4,000 GB/s) fall in by speed, and the
+	// GH200 120GB (4,000 GB/s, added later) follows the GH200 480GB and H20 it ties with.
 	var fits []string
 	for _, m := range ms {
 		if m.Fits() {
 			fits = append(fits, m.Accelerator.ID)
 		}
 	}
-	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550" {
+	if got := strings.Join(fits, ","); got != "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-gh200-96-120,nvidia-h100-nvl,intel-max-1550" {
 		t.Errorf("fitting devices, best first: %s", got)
 	}
 }
@@ -800,10 +801,10 @@ func TestSelectedPerDriver(t *testing.T) {
 	}
 	cases := map[string]string{
 		// Both floors, any vendor.
-		"llmfit": "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550",
-		"any":    "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl,intel-max-1550",
+		"llmfit": "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-gh200-96-120,nvidia-h100-nvl,intel-max-1550",
+		"any":    "nvidia-b200,amd-mi350x,amd-mi355x,nvidia-gb200,nvidia-b300,nvidia-gb300,amd-mi325x,amd-mi300x,amd-mi300a,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-gh200-96-120,nvidia-h100-nvl,intel-max-1550",
 		// NVIDIA products meeting both floors.
-		"nvidia": "nvidia-b200,nvidia-gb200,nvidia-b300,nvidia-gb300,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-h100-nvl",
+		"nvidia": "nvidia-b200,nvidia-gb200,nvidia-b300,nvidia-gb300,nvidia-gh200-144,nvidia-h200,nvidia-h200-nvl,nvidia-gh200-96,nvidia-h20,nvidia-gh200-96-120,nvidia-h100-nvl",
 		// Memory only: the AMD devices with ≥ 80 Gi, fast or not; same for Intel.
 		"amd":   "amd-mi350x,amd-mi355x,amd-mi325x,amd-mi300x,amd-mi300a",
 		"intel": "intel-max-1550",
@@ -815,14 +816,14 @@ func TestSelectedPerDriver(t *testing.T) {
 	}
 	// The NVIDIA allow-list is exactly the selected products, in catalog order.
 	b := resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "nvidia" })
-	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL|NVIDIA H20|NVIDIA GH200 144G HBM3e|NVIDIA GB200|NVIDIA B300 SXM6 AC|NVIDIA GB300" {
+	if got := strings.Join(b.Products, "|"); got != "NVIDIA B200|NVIDIA H200|NVIDIA H200 NVL|NVIDIA GH200 480GB|NVIDIA H100 NVL|NVIDIA H20|NVIDIA GH200 144G HBM3e|NVIDIA GB200|NVIDIA B300 SXM6 AC|NVIDIA GB300|NVIDIA GH200 120GB" {
 		t.Errorf("products = %s", got)
 	}
 	if b.DeviceClass != "gpu.nvidia.com" {
 		t.Errorf("nvidia class = %s", b.DeviceClass)
 	}
 	b = resolve(t, func(t *target.Target) { t.ParamsB, t.Driver = 114, "any" })
-	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 10 {
+	if b.DeviceClass != "llmfit.ai" || len(b.Products) != 11 {
 		t.Errorf("any: class %s, %d products", b.DeviceClass, len(b.Products))
 	}
 	for d, class := range map[string]string{"amd": "gpu.amd.com", "intel": "gpu.intel.com", "llmfit": "llmfit.ai"} {

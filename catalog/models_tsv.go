@@ -539,9 +539,9 @@ google/codegemma-2b	2.5B	2506172416	1.4	1.3	Q4_K_M	4096							23312
 mlx-community/Qwen2.5-3B-Instruct-4bit	2.5B	2538340352	1.4	1.3	Q4_K_M	32768	36	2	128	2048			23482	151936																															
 PerceptronAI/Isaac-0.2-2B-Preview	2.6B	2567073008	1.4	1.3	Q4_K_M	40960	28	8	128	2048			36968	151936																															
 PerceptronAI/Isaac-0.1	2.6B	2567073008	1.4	1.3	Q4_K_M	40960	28	8	128	2048			31550	151936																															
-LiquidAI/LFM2-2.6B	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			6255	65536																															
-LiquidAI/LFM2-2.6B-Exp	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			6273	65536																															
-LiquidAI/LFM2-2.6B-Transcript	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			566	65536																															
+LiquidAI/LFM2-2.6B	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			6255	65536		LiquidAI/LFM2-2.6B	30	32	8	64	2048	128000			hybrid			8											90112			90112			
+LiquidAI/LFM2-2.6B-Exp	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			6273	65536		LiquidAI/LFM2-2.6B	30	32	8	64	2048	128000			hybrid			8											90112			90112			
+LiquidAI/LFM2-2.6B-Transcript	2.6B	2569272320	1.4	1.3	Q4_K_M	128000	30	8	64	2048			566	65536		LiquidAI/LFM2-2.6B	30	32	8	64	2048	128000			hybrid			8											90112			90112			
 AIDC-AI/Ovis2.5-2B	2.6B	2570429672	1.4	1.3	Q4_K_M	40960		32	64	2048			51471	151936																															
 abeja/gpt-neox-japanese-2.7b	2.6B	2598502400	1.5	1.3	Q4_K_M	2048	32	32	80	2560			83496	32000																															
 pfnet/plamo-3-nict-2b-base	2.6B	2603344384	1.5	1.3	Q4_K_M	4096							26366																																

@@ -46,6 +46,11 @@ func TestMoreArchRowsSized(t *testing.T) {
 		// granite-4.0-h-tiny (hybrid: 4 attention layers of 40, 36 Mamba-2 layers' state, 58.06 MB in fp32):
 		// 4 × 2 × 4 × 128 × 2 B × T + 14,515,200 × 4 B, not 40 full layers
 		{"ibm-granite/granite-4.0-h-tiny", 32768, 1, AttentionHybrid, 326496256, 2684354560, 131072, 14},
+		// LFM2-2.6B (8 attention layers of 30, 22 short convolutions: 90,112 elements of state): 8 × 2 × 8 × 64 ×
+		// 2 B × T + 90,112 × 4 B, not 30 full layers
+		{"LiquidAI/LFM2-2.6B", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
+		{"LiquidAI/LFM2-2.6B-Exp", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
+		{"LiquidAI/LFM2-2.6B-Transcript", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

@@ -97,6 +97,9 @@ var rowsByStemTable = [...]stemEntry{
 	{"lfm2-1.2b-extract", 371},                                    // LiquidAI/LFM2-1.2B-Extract
 	{"lfm2-1.2b-rag", 370},                                        // LiquidAI/LFM2-1.2B-RAG
 	{"lfm2-1.2b-tool", 369},                                       // LiquidAI/LFM2-1.2B-Tool
+	{"lfm2-2.6b", 532},                                            // LiquidAI/LFM2-2.6B
+	{"lfm2-2.6b-exp", 533},                                        // LiquidAI/LFM2-2.6B-Exp
+	{"lfm2-2.6b-transcript", 534},                                 // LiquidAI/LFM2-2.6B-Transcript
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
 	{"lfm2-350m-enjp-mt", 211},                                    // LiquidAI/LFM2-350M-ENJP-MT
 	{"lfm2-350m-extract", 209},                                    // LiquidAI/LFM2-350M-Extract
@@ -360,6 +363,9 @@ var verifiedByStemTable = [...]stemEntry{
 	{"lfm2-1.2b-extract", 371},                                    // LiquidAI/LFM2-1.2B-Extract
 	{"lfm2-1.2b-rag", 370},                                        // LiquidAI/LFM2-1.2B-RAG
 	{"lfm2-1.2b-tool", 369},                                       // LiquidAI/LFM2-1.2B-Tool
+	{"lfm2-2.6b", 532},                                            // LiquidAI/LFM2-2.6B
+	{"lfm2-2.6b-exp", 533},                                        // LiquidAI/LFM2-2.6B-Exp
+	{"lfm2-2.6b-transcript", 534},                                 // LiquidAI/LFM2-2.6B-Transcript
 	{"lfm2-350m", 208},                                            // LiquidAI/LFM2-350M
 	{"lfm2-350m-enjp-mt", 211},                                    // LiquidAI/LFM2-350M-ENJP-MT
 	{"lfm2-350m-extract", 209},                                    // LiquidAI/LFM2-350M-Extract

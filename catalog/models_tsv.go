@@ -663,7 +663,7 @@ Salesforce/blip2-flan-t5-xl	3.9B	3942446592	2.2	2	Q4_K_M	512							47080	32128
 Qwen/Qwen1.5-4B-Chat	4.0B	3950369280	2.2	2	Q4_K_M	32768	40	20	128	2560			14956	151936																															
 Qwen/Qwen1.5-4B	4.0B	3950369280	2.2	2	Q4_K_M	32768	40	20	128	2560			10456	151936																															
 microsoft/Phi-3.5-MoE-instruct	4.0B	3956539392	2.2	2	Q4_K_M	131072	32	8	128	4096	1	667666021	111898	32064																															
-nvidia/NVIDIA-Nemotron-3-Nano-4B-FP8	4.0B	3973556900	2.2	2	Q4_K_M	262144	42	8	128	3136			32508	131072																															
+nvidia/NVIDIA-Nemotron-3-Nano-4B-FP8	4.0B	3973556900	2.2	2	Q4_K_M	262144	42	8	128	3136			32508	131072		nvidia/NVIDIA-Nemotron-3-Nano-4B	42	40	8	128	3136	262144	bfloat16	fp8	hybrid			4											21256704			612864	float32		
 Vishva007/gemma-4-E4B-it-W4A16-AutoRound-GPTQ	4.0B	3995833632	2.2	2	GPTQ-Int4	131072	42	2	256	2560			34528	262144																															
 ciocan/gemma-4-E4B-it-W4A16	4.0B	3995839008	2.2	2	GPTQ-Int4	131072	42	2	256	2560			81966	262144																															
 ibm-granite/granite-4.0-3b-vision	4.0B	3997206464	2.2	2	Q4_K_M	131072	40	8	64	2560			165988	100353																															
@@ -767,8 +767,8 @@ selfrag/selfrag_llama2_7b	5.2B	5164302336	2.9	2.6	Q4_K_M	4096	32	32	128	4096			1
 baichuan-inc/Baichuan-7B	5.3B	5295308800	3	2.7	Q4_K_M	4096	32	32	128	4096			47421	64000																															
 datalab-to/chandra-ocr-2	5.3B	5295564288	3	2.7	Q4_K_M	262144	32	4	256	2560			745438	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32		
 kyujinpy/Ko-PlatYi-6B	5.4B	5354553344	3	2.7	Q4_K_M	2048	32	4	128	4096			36289	78464																															
-nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			114232	131072																															
-unsloth/NVIDIA-Nemotron-3-Nano-4B	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			16949	131072																															
+nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			114232	131072		nvidia/NVIDIA-Nemotron-3-Nano-4B	42	40	8	128	3136	262144	bfloat16		hybrid			4											21256704			612864	float32		
+unsloth/NVIDIA-Nemotron-3-Nano-4B	5.4B	5367627776	3	2.7	Q4_K_M	262144	42	8	128	3136			16949	131072		nvidia/NVIDIA-Nemotron-3-Nano-4B	42	40	8	128	3136	262144	bfloat16		hybrid			4											21256704			612864	float32		
 BAAI/AquilaChat2-7B	5.4B	5442797568	3	2.8	Q4_K_M	2048	32	32	128	4096			24203	100008																															
 internlm/internlm-chat-7b	5.5B	5455740928	3	2.8	Q4_K_M	2048	32	32	128	4096			55286	103168																															
 baichuan-inc/Baichuan2-7B-Chat	5.5B	5548015616	3.1	2.8	Q4_K_M	4096	32	32	128	4096			57555	125696																															

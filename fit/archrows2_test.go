@@ -51,6 +51,11 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"LiquidAI/LFM2-2.6B", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
 		{"LiquidAI/LFM2-2.6B-Exp", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
 		{"LiquidAI/LFM2-2.6B-Transcript", 32768, 1, AttentionHybrid, 537231360, 2013265920, 128000, 6},
+		// NVIDIA-Nemotron-3-Nano-4B (4 attention layers of 42, 21 Mamba-2 layers' fp32 state, 85.03 MB): 4 × 2 × 8
+		// × 128 × 2 B × T + 21,256,704 × 4 B, not 42 full layers; weights on the shapes' 3.97 B, not llmfit's 5.37 B
+		{"nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 9},
+		{"nvidia/NVIDIA-Nemotron-3-Nano-4B-FP8", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 6},
+		{"unsloth/NVIDIA-Nemotron-3-Nano-4B", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 9},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

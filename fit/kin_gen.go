@@ -147,6 +147,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"nemotron-h-56b-8k", 1729},                                   // nvidia/Nemotron-H-56B-Base-8K
 	{"nemotron-h-8b-8k", 1305},                                    // nvidia/Nemotron-H-8B-Base-8K
 	{"nvidia-nemotron-3-nano-30b-a3b", 1521},                      // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16
+	{"nvidia-nemotron-3-nano-4b", 760},                            // nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16
 	{"nvidia-nemotron-3-super-120b-a12b", 1662},                   // nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
@@ -410,6 +411,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"moonlight-16b-a3b-instruct", 1286},                          // moonshotai/Moonlight-16B-A3B-Instruct
 	{"nemotron-h-56b-8k+base", 1729},                              // nvidia/Nemotron-H-56B-Base-8K
 	{"nemotron-h-8b-8k+base", 1305},                               // nvidia/Nemotron-H-8B-Base-8K
+	{"nvidia-nemotron-3-nano-4b", 760},                            // nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16
 	{"nvidia-nemotron-nano-12b-v2-vl", 1222},                      // nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-FP8
 	{"nvidia-nemotron-nano-9b-v2", 1122},                          // nvidia/NVIDIA-Nemotron-Nano-9B-v2
 	{"nvidia-nemotron-nano-9b-v2-japanese", 1123},                 // nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese

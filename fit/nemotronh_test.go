@@ -46,6 +46,7 @@ func TestNemotronHShapesCount(t *testing.T) {
 		{"nvidia/Nemotron-H-8B-Base-8K", nemotronHShapes{"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 4096, 128, 64, 128, 21504, 32, 131072}, 8100852736},
 		{"nvidia/Nemotron-H-56B-Base-8K", nemotronHShapes{"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-" +
 			"M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 8192, 256, 64, 256, 32768, 64, 131072}, 56324350464},
+		{"nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16", nemotronHShapes{"M-M-M-MM-M-M*-M-M*-M-M-M*-M-M-MM*-MMM-M-M-", 3136, 96, 80, 128, 12544, 40, 131072}, 3973556832},
 	} {
 		if got := c.s.count(); got != c.want {
 			t.Errorf("%s: shapes count %d, want %d", c.name, got, c.want)

@@ -128,8 +128,14 @@ var releaseFacts = map[string]ReleaseParams{
 	// 16,995,319,808 and 96,099,893,248 (2.10 and 1.71 times these) are no count of these shapes.
 	"nvidia/Nemotron-H-8B-Base-8K":  {TotalB: 8.100852736, ActiveB: 8.100852736, From: "counted from config.json's shapes (8.10B; NVIDIA: 8B)"},
 	"nvidia/Nemotron-H-56B-Base-8K": {TotalB: 56.324350464, ActiveB: 56.324350464, From: "counted from config.json's shapes (56.32B; NVIDIA: 56B)"},
-	"openai/gpt-oss-120b":           {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":            {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// NVIDIA-Nemotron-3-Nano-4B (architectures.csv: the pattern and widths NVIDIA's Safe-Synthesizer
+	// policy fingerprints; 8 groups, 40 query heads, MLP 12,544): the same sum, h 3,136, H 96 heads of
+	// 80 (d 7,680), N 128; 21 M, 17 MLP, 4 attention: 21 × 79,033,632 + 17 × 78,675,968 + 4 × 38,535,168
+	// + 43 × 3,136 + 822,083,584 = 3,973,556,832, the FP8 release's catalog count less 68 scales
+	// (3,973,556,900); llmfit's 5,367,627,776 for the BF16 release is no count of these shapes.
+	"nvidia/NVIDIA-Nemotron-3-Nano-4B": {TotalB: 3.973556832, ActiveB: 3.973556832, From: "counted from config.json's shapes (3.97B; NVIDIA: 4B)"},
+	"openai/gpt-oss-120b":              {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":               {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.

@@ -55,6 +55,8 @@ var denseStateLayers = map[string]int{
 	// 25,903,104 = 24 × 1,079,296 and 229,810,176 = 54 × 4,255,744 elements
 	"nvidia/Nemotron-H-8B-Base-8K":  24,
 	"nvidia/Nemotron-H-56B-Base-8K": 54,
+	// NVIDIA-Nemotron-3-Nano-4B (M-M-M-MM-M-M*-…: 21 Mamba-2 of 42); 21,256,704 = 21 × 1,012,224 elements
+	"nvidia/NVIDIA-Nemotron-3-Nano-4B": 21,
 }
 
 // stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers or

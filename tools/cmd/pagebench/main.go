@@ -84,6 +84,7 @@ func main() {
 	var chromiumArgs multiFlag
 	flag.Var(&chromiumArgs, "chromium-arg", "diagnosis: one more Chromium switch, name=value (repeatable), e.g. trace-startup=v8.wasm")
 	minimalCompressed := flag.Bool("minimal-compressed", true, "with -minimal: also load the minimal page served like the site, in the same rounds: a copy of the directory with the precompressed copies tools/cmd/site writes (brotli -q 11 when the brotli command is installed, gzip -9: tools/internal/precompress), sent by the same server; prints its figures and ratio beside the raw page's (false: the raw page only)")
+	flag.BoolVar(&untilDrawn, "until-drawn", false, "a load of the site at the permalink (and -compare's) also waits until the rest of the claim is drawn (the accelerator table's rows written, <html data-drawing> gone) and prints when (\"rest drawn\"), with -compare the two builds' ratio")
 	throttle := flag.String("throttle", "", "also a pass of cold loads under Chromium's network emulation (CDP Network.emulateNetworkConditions): the site at the permalink and the minimal page (both forms), and -compare's build at the permalink, interleaved; \"desktop\": Lighthouse's desktop profile, 40 ms and 10 Mbit/s (10 x 1024 kbit/s) down and up; or LATENCY_MS,DOWN_KBIT,UP_KBIT; empty: no such pass")
 	throttleLoads := flag.Int("throttle-loads", -1, "cold loads of each page in the -throttle pass (default: -loads)")
 	streamOnlyFlag := flag.Bool("stream-only", false, "diagnosis: with -throttle, also load in the same throttled rounds a page that only fetches and compiles -dist's engine (its preload's file, the same bytes and headers) as web/boot.js does, compileStreaming, and runs nothing: the site's ratio to it is what the page adds to its own wasm's bytes and compile")
@@ -415,15 +416,28 @@ const probe = `(() => {
   document.addEventListener("DOMContentLoaded", () => { B.dcl = now(); });
   if (MODE === "dom") {
     const check = () => { try { return (DONE)(); } catch (_) { return false; } };
+    // -until-drawn: after the claim, when the accelerator table has rows (B.table: its rows in
+    // view are written first), and when the rest is drawn too (B.drawn: every row written and
+    // <html data-drawing>, the claim on screen but its table, pictures and panels not yet, gone:
+    // web/boot.js, web/app.js).
+    B.waitDrawn = WAITDRAWN;
+    const rows = () => { const t = document.getElementById("matches"); return !!t && t.rows.length > 0; };
     const mo = new MutationObserver(() => {
-      if (B.done === undefined && check()) { B.done = now(); mo.disconnect(); performance.mark("fitclaim-bench:done"); }
+      if (B.done === undefined && check()) { B.done = now(); performance.mark("fitclaim-bench:done"); }
+      if (B.done !== undefined && B.table === undefined && rows()) B.table = now();
+      if (B.table !== undefined && B.drawn === undefined && !("drawing" in document.documentElement.dataset)) B.drawn = now();
+      if (B.done !== undefined && (B.drawn !== undefined || !B.waitDrawn)) mo.disconnect();
     });
-    mo.observe(document, { subtree: true, childList: true, characterData: true });
+    mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-drawing"] });
   }
 })();`
 
 type loadResult struct {
-	Done   *float64 `json:"done"`
+	Done *float64 `json:"done"`
+	// Drawn: when the rest of the claim was drawn too (-until-drawn): the accelerator table's
+	// rows written and <html data-drawing> gone, after Done.
+	Drawn  *float64 `json:"drawn"`
+	Table  *float64 `json:"table"` // when the table's rows came (-until-drawn), after Done
 	Global *float64 `json:"global"`
 	DCL    *float64 `json:"dcl"`
 	Wasm   *float64 `json:"wasm"`
@@ -445,7 +459,18 @@ type loadResult struct {
 }
 
 func script(global, mode, done, renderArg string) string {
-	r := strings.NewReplacer("GLOBAL", jsString(global), "MODE", jsString(mode), "DONE", done, "TARGET", renderArg)
+	r := strings.NewReplacer("GLOBAL", jsString(global), "MODE", jsString(mode), "DONE", done, "TARGET", renderArg, "WAITDRAWN", "false")
+	return r.Replace(probe)
+}
+
+// untilDrawn is -until-drawn: a load of the site at the permalink also waits until the rest of
+// the claim is drawn (loadResult.Drawn), scriptLink's probe.
+var untilDrawn bool
+
+// scriptLink is script for a load of a build of the site at the permalink: with -until-drawn its
+// load waits for the claim's table too.
+func scriptLink(mode, done, renderArg string) string {
+	r := strings.NewReplacer("GLOBAL", jsString("fitclaim"), "MODE", jsString(mode), "DONE", done, "TARGET", renderArg, "WAITDRAWN", fmt.Sprint(untilDrawn))
 	return r.Replace(probe)
 }
 
@@ -552,9 +577,9 @@ func (b *bench) loadTraced(url, src, tracePath string) (res loadResult, err erro
 	  const bytes = (nav ? nav.transferSize : 0) + performance.getEntriesByType("resource").reduce((s, e) => s + e.transferSize, 0) + (wk.fetchedBytes || 0);
 	  const marks = {};
 	  for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("fitclaim:") && !(m.name.slice(9) in marks)) marks[m.name.slice(9)] = m.startTime;
-	  return { done: B.done, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : wk.wasmEnd, wasmBody: w ? w.encodedBodySize : undefined,
+	  return { done: B.done, drawn: B.drawn, table: B.table, global: B.global, dcl: B.dcl, wasm: w ? w.responseEnd : wk.wasmEnd, wasmBody: w ? w.encodedBodySize : undefined,
 	    wasmAsked: w ? w.requestStart : wk.wasmAsked, wasmFirstByte: w ? w.responseStart : wk.wasmFirstByte, error: B.error, bytes, marks,
-	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined };
+	    boot: boot && !boot.hidden ? boot.textContent : "", ready: B.done !== undefined && (!B.waitDrawn || B.drawn !== undefined) };
 	})()`
 	for {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(read, &res)); err != nil {
@@ -622,7 +647,7 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 	}
 	bareURL := siteURL[:strings.Index(siteURL, "#")]
 	mode := "dom"
-	first, err := b.load(siteURL, script("fitclaim", "dom", yamlDone, renderArg))
+	first, err := b.load(siteURL, scriptLink("dom", yamlDone, renderArg))
 	if err != nil {
 		return err
 	}
@@ -639,7 +664,7 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 	}
 	if b.chromeTrace != "" {
 		// Diagnosis: one more load of each page, traced, not counted in the figures.
-		if _, err := b.loadTraced(siteURL, script("fitclaim", mode, yamlDone, renderArg), b.chromeTrace+".load"); err != nil {
+		if _, err := b.loadTraced(siteURL, scriptLink(mode, yamlDone, renderArg), b.chromeTrace+".load"); err != nil {
 			return err
 		}
 		fmt.Println("CPU time of one traced cold load of each page (-chrome-trace; the wall times above are one machine's, this is the page's own work):")
@@ -677,7 +702,7 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			return fmt.Errorf("cold load %d of the bare page %s did not show the example within %v (page says: %q; console: %q)", i+1, bareURL, b.timeout, r.Boot, r.Console)
 		}
 		*bare = append(*bare, r)
-		r, err = b.load(siteURL, script("fitclaim", mode, yamlDone, renderArg))
+		r, err = b.load(siteURL, scriptLink(mode, yamlDone, renderArg))
 		if err != nil {
 			return err
 		}
@@ -769,6 +794,9 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 			median(pick(site, done))/median(pick(other, done)), median(pick(bare, done))/median(pick(otherBare, done)))
 		fmt.Printf("  paired by round (each round's -dist / -compare, the two loaded back to back): at the permalink %s; bare %s\n",
 			pairedRatios(site, other), pairedRatios(bare, otherBare))
+		if untilDrawn {
+			fmt.Printf("  the rest at the permalink, ratio -dist / -compare: %s (medians); paired by round: %s\n", drawnRatio(site, other), pairedDrawn(site, other))
+		}
 	}
 	bareMed := median(pick(bare, func(r loadResult) *float64 { return r.Done }))
 	bareBytes := median(pick(bare, func(r loadResult) *float64 { return r.Bytes }))
@@ -798,10 +826,29 @@ func (b *bench) coldLoads(siteURL, minimalURL, fragment string, n int) error {
 // against its copy, 12 rounds, load 10-20) gave 0.98x at the permalink and 1.24x bare by the
 // ratio of medians (issue 10 §2).
 func pairedRatios(a, b []loadResult) string {
+	return pairedBy(a, b, func(r loadResult) *float64 { return r.Done })
+}
+
+// pairedDrawn is pairedRatios of when the table's rows came and the rest of the claim was drawn
+// (-until-drawn).
+func pairedDrawn(a, b []loadResult) string {
+	return "table's rows " + pairedBy(a, b, func(r loadResult) *float64 { return r.Table }) +
+		"; rest drawn " + pairedBy(a, b, func(r loadResult) *float64 { return r.Drawn })
+}
+
+// drawnRatio says the ratios of the two medians of when the table's rows came and when the rest
+// of the claim was drawn.
+func drawnRatio(a, b []loadResult) string {
+	table := func(r loadResult) *float64 { return r.Table }
+	drawn := func(r loadResult) *float64 { return r.Drawn }
+	return fmt.Sprintf("table's rows %.2fx, rest drawn %.2fx", median(pick(a, table))/median(pick(b, table)), median(pick(a, drawn))/median(pick(b, drawn)))
+}
+
+func pairedBy(a, b []loadResult, f func(loadResult) *float64) string {
 	var rs []float64
 	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i].Done != nil && b[i].Done != nil && *b[i].Done > 0 {
-			rs = append(rs, *a[i].Done / *b[i].Done)
+		if x, y := f(a[i]), f(b[i]); x != nil && y != nil && *y > 0 {
+			rs = append(rs, *x / *y)
 		}
 	}
 	if len(rs) == 0 {
@@ -839,6 +886,8 @@ func printLoads(rs []loadResult, done string) {
 		})
 	}
 	row(done, func(r loadResult) *float64 { return r.Done })
+	row("table's rows shown (-until-drawn)", func(r loadResult) *float64 { return r.Table })
+	row("rest drawn (-until-drawn)", func(r loadResult) *float64 { return r.Drawn })
 	if xs := pick(rs, func(r loadResult) *float64 { return r.Bytes }); len(xs) > 0 {
 		fmt.Printf("    %-34s %8.0f B\n", "bytes over the wire (median)", median(xs))
 	}

@@ -137,7 +137,7 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 		minimal         bool   // a minimal page (else a build of the site)
 		res             []loadResult
 	}
-	forms := []*form{{label: "fitclaim page #" + fragment + ", until the YAML is shown", file: "load", url: siteURL, src: script("fitclaim", "dom", done, renderArg)}}
+	forms := []*form{{label: "fitclaim page #" + fragment + ", until the YAML is shown", file: "load", url: siteURL, src: scriptLink("dom", done, renderArg)}}
 	if minimalURL != "" {
 		forms = append(forms, &form{label: "minimal Go wasm page, served raw", file: "minimal", url: minimalURL, src: script("minimal", "dom", minimalDone, "{}"), minimal: true})
 		if b.minimalBrURL != "" {
@@ -151,7 +151,7 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 	// -compare: the other build at the permalink, in the same rounds (a diagnosis: not in the summary)
 	var other *form
 	if b.compareURL != "" {
-		other = &form{label: "-compare " + b.compare + " at the permalink, until the YAML is shown", file: "compare", url: b.compareURL + "#" + fragment, src: script("fitclaim", "dom", done, renderArg)}
+		other = &form{label: "-compare " + b.compare + " at the permalink, until the YAML is shown", file: "compare", url: b.compareURL + "#" + fragment, src: scriptLink("dom", done, renderArg)}
 		forms = append(forms, other)
 	}
 	check, err := b.checkThrottle(prof)
@@ -247,6 +247,9 @@ func (b *bench) throttledLoads(siteURL, minimalURL, fragment string, n int) erro
 	}
 	if other != nil {
 		fmt.Printf("  ratio -dist / -compare at the permalink: %.2fx (paired by round: %s)\n", site/median(pick(other.res, done2)), pairedRatios(forms[0].res, other.res))
+		if untilDrawn {
+			fmt.Printf("  the rest at the permalink, ratio -dist / -compare: %s (medians); paired by round: %s\n", drawnRatio(forms[0].res, other.res), pairedDrawn(forms[0].res, other.res))
+		}
 	}
 	if len(parts) == 0 {
 		b.note("%-44s %.0f ms median of %d cold loads", "first claim, "+prof.Name+" network", site, n)

@@ -95,9 +95,16 @@
       showPrompt();
       return null;
     }
-    let res;
+    let res, adopted = false;
     try {
-      res = (!edit && await adoptEarly(target)) || await renderTable(target);
+      res = !edit && await adoptEarly(target);
+      adopted = !!res;
+      if (!res) {
+        // Any other render may need entries a link's shard of the catalog does not hold.
+        await whole();
+        if (seq !== renderSeq) return null;
+        res = await renderTable(target);
+      }
     } catch (e) {
       if (seq !== renderSeq) return null;
       clearErrors();
@@ -113,7 +120,10 @@
     if (seq !== renderSeq) return null;
     if (!edit) mark("rendered");
     clearErrors();
-    showResult(res, target, !edit);
+    // A link's claim is shown before its rest, a frame apart (showResult's later). The claim
+    // boot.js showed has had that frame once <html data-first> is gone (boot.js removes it in the
+    // frame after): its rest is drawn at once.
+    showResult(res, target, !edit && !(adopted && !("first" in document.documentElement.dataset)));
     if (edit || state.loaded) announce($("summary").textContent, edit);
     return null;
   }
@@ -234,6 +244,23 @@
     return result;
   }
 
+  // whole resolves once the engine holds the whole model catalog (boot.js gives it, after a
+  // permalink's first claim, which the link's shard of it may answer): everything but the
+  // adoption of that claim waits for it (the type-ahead, a followed link, an edit, a name's
+  // offers, the warm-up), as a shard answers only its own names exactly. Rejects with why not.
+  // After a first claim made from the link's shard, boot.js gives the engine the whole table
+  // only once asked (wantCatalog): app.js asks once the claim's rest is drawn, or when anything
+  // else needs it first.
+  let wholeIn = false;
+  function whole() {
+    const boot = window.fitclaimBoot;
+    if (wholeIn || !boot || !boot.catalog) return Promise.resolve();
+    if (boot.wantCatalog) boot.wantCatalog();
+    return boot.catalog.then(() => { wholeIn = true; },
+      (e) => { throw new Error("the model catalog could not load (" + errMessage(e) + ")"); });
+  }
+  P.whole = whole;
+
   // canonical: a target as JSON with its keys sorted, so two reads of one link compare equal.
   function canonical(t) {
     return JSON.stringify(Object.keys(t).sort().map((k) => [k, t[k]]));
@@ -316,6 +343,7 @@
   async function offerModels(q, seq) {
     let list;
     try {
+      await whole();
       list = await window.fitclaim.models(q, 10);
     } catch (_) {
       return;
@@ -403,14 +431,27 @@
     // by boot.js too), so a test or tool can wait for the whole result, not just the YAML.
     const seq = ++state.shownSeq;
     document.documentElement.dataset.drawing = "";
+    let settle;
+    state.rest = new Promise((resolve) => { settle = resolve; }); // settles once drawn, or superseded
     const rest = () => {
-      if (seq !== state.shownSeq) return;
+      if (seq !== state.shownSeq) return settle();
       // The table's rows out of view (past the first dozen, hidden) are written after the frame
       // (table.js draw); <html data-drawing> stays until they are.
-      const written = P.table.render(res.matches || [], b, x.matches);
-      if (P.charts) P.charts.render(res);
-      for (const panel of P.panels || []) panel.render && panel.render(res, target);
-      written.then(() => { if (seq === state.shownSeq) delete document.documentElement.dataset.drawing; });
+      let written;
+      try {
+        written = P.table.render(res.matches || [], b, x.matches);
+        if (P.charts) P.charts.render(res);
+        for (const panel of P.panels || []) panel.render && panel.render(res, target);
+      } catch (e) {
+        settle();
+        throw e;
+      }
+      written.then(() => {
+        settle();
+        if (seq !== state.shownSeq) return;
+        delete document.documentElement.dataset.drawing;
+        if (!state.drawn) { state.drawn = true; mark("drawn"); } // the first claim's rest, once
+      });
     };
     if (later) afterPaint(rest);
     else rest();
@@ -556,17 +597,16 @@
   // loadEngine waits for the engine boot.js has been fetching, compiling and starting since the
   // head of the page.
   async function loadEngine() {
-    const { exited, error } = await window.fitclaimBoot.engine;
+    const boot = window.fitclaimBoot;
+    const { exited, error } = await boot.engine;
     if (error) throw error;
     // The engine is built without the model catalog: boot.js gives it the whole table (after a
-    // permalink's first claim, which a shard of it may answer); everything here asks for it.
-    if (window.fitclaimBoot.catalog) {
-      try {
-        await window.fitclaimBoot.catalog;
-      } catch (e) {
-        throw new Error("the model catalog could not load (" + errMessage(e) + ")");
-      }
-    }
+    // permalink's first claim, which a shard of it may answer). A first claim boot.js showed is
+    // adopted without it (its rest, the accelerators, the table, the pictures and the panels need
+    // no other entry of the catalog: wasm/bridge TestFirstClaimFromShard); everything else waits
+    // for it (whole).
+    const early = boot.early ? await boot.early : null;
+    if (!early) await whole();
     // Go's main installs the global before go.run returns to this script; on a slow or busy
     // machine that can take a while, so wait as long as the program is alive.
     const t0 = Date.now();
@@ -622,6 +662,18 @@
     $("version").textContent = "fitclaim " + (fc.version || "") + (cat.date ? ", catalog of " + cat.date : "");
     $("boot").hidden = true;
     if (!(bare && state.example) || fragment()) await loadFromLink();
+    // The page is ready once the engine holds the whole catalog (tests and tools read
+    // <html data-state> as "every part of the page answers"), asked for once the link's claim
+    // is drawn whole (its table's rows out of view included), or at once in a tab out of sight,
+    // which draws no frame (afterPaint waits for a throttled timer there), and after 1 s at most.
+    try {
+      if (document.visibilityState === "visible") await Promise.race([state.rest, new Promise((r) => setTimeout(r, 1000))]);
+      await whole();
+    } catch (e) {
+      bootFail("The sizing engine could not start: " + errMessage(e) + ". Reload the page to try again.");
+      document.documentElement.dataset.state = "error";
+      return;
+    }
     state.loaded = true; // a link followed from now on (Back, Forward) has its claim said
     deployWatch();
     document.documentElement.dataset.state = "ready";

@@ -208,11 +208,17 @@
     };
     return { hash, target, result, rest };
   };
+  // The claim is shown (or left to app.js): the whole table now, unless the link's shard made it.
+  // Then app.js adopts the claim and draws its rest (the table, the pictures, the panels) from
+  // the same render first, and asks for the table after (boot.wantCatalog): its parse on the
+  // page's thread no longer comes between the claim and its table. Given anyway after 3 s,
+  // should app.js never ask.
   const early = link ? showLink().catch(() => null).then((first) => {
     if (first) requestAnimationFrame(() => setTimeout(unhide, 0)); else unhide();
-    wantCatalog(); // the claim is shown (or left to app.js): the whole table now
+    if (first) setTimeout(wantCatalog, 3000); else wantCatalog();
     return first;
   }) : null;
+  boot.wantCatalog = () => wantCatalog();
   boot.engine = engine;
   boot.early = early;
   boot.catalog = catalog;

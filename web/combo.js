@@ -9,6 +9,7 @@
 
   async function safeModels(q, limit) {
     try {
+      if (P.whole) await P.whole(); // a search reads the whole catalog, not a link's shard (app.js)
       const r = await window.fitclaim.models(q, limit);
       return Array.isArray(r) ? r : [];
     } catch (_) {

@@ -1,8 +1,13 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
 
 	"github.com/fitclaim/fitclaim/target"
 )
@@ -61,6 +66,77 @@ func TestPermalinkFirstClaimFromShard(t *testing.T) {
 			} else if marks.Waits != 0 || marks.ShownAt > marks.CatalogAt {
 				t.Errorf("#%s: the first claim was not made from the shard (early-waits %d, shown at %.0f ms, table at %.0f ms)", frag, marks.Waits, marks.ShownAt, marks.CatalogAt)
 			}
+			p.noProblems()
+		})
+	}
+}
+
+// The rest of a link's first claim (the words, the pictures, the accelerator table, the panels)
+// comes from the render boot.js made from the link's shard: with the whole table held back (the
+// browser pauses its request), the page adopts the claim and draws all of it; it says it is ready
+// (<html data-state>) once the whole table has come, and the rest drawn from the shard is the rest
+// the whole table draws, element for element. Before, app.js adopted the claim only once the
+// whole table was in the engine.
+func TestPermalinkRestFromShard(t *testing.T) {
+	s := serve(t)
+	for _, tg := range []target.Target{
+		targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 30 }),
+		targetWith(func(x *target.Target) {
+			x.Model, x.Sizing, x.Context, x.Sequences, x.Driver = "Qwen/Qwen3-30B-A3B-Instruct-2507", target.SizingKV, 32768, 4, "nvidia"
+		}),
+	} {
+		frag := target.Permalink(tg)
+		t.Run(tg.Model, func(t *testing.T) {
+			p := newPage(t, s.URL, 1280, 1000)
+			paused := make(chan fetch.RequestID, 4)
+			chromedp.ListenTarget(p.ctx, func(ev any) {
+				if e, ok := ev.(*fetch.EventRequestPaused); ok {
+					paused <- e.RequestID
+				}
+			})
+			// The whole table (assets/catalog.<hash>.txt), not its shards (assets/catalog-shard.…).
+			p.run(fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/assets/catalog.*"}}))
+			want := render(t, tg)
+			p.run(chromedp.Navigate(p.base + "/#" + frag))
+			var held fetch.RequestID
+			select {
+			case held = <-paused:
+			case <-time.After(patient(30 * time.Second)):
+				t.Fatal("the page never asked for the whole catalog")
+			}
+			// waitText waits for <html data-drawing> to go too: the table, pictures and panels drawn.
+			p.waitText("yaml", func(s string) bool { return s == want.YAML }, "the engine's YAML for #"+frag)
+			const snapshot = `["summary", "charts", "explain", "warnings-box", "matches-note", "matches-caption", "matches"]
+				.map((id) => id + ": " + document.getElementById(id).outerHTML).join("\n")`
+			var fromShard, state string
+			var rows int
+			var marks struct{ Drawn, Catalog int }
+			p.eval(snapshot, &fromShard)
+			p.eval(`document.documentElement.dataset.state || ""`, &state)
+			p.eval(`document.getElementById("matches").rows.length`, &rows)
+			p.eval(`({Drawn: performance.getEntriesByName("fitclaim:drawn").length, Catalog: performance.getEntriesByName("fitclaim:catalog").length})`, &marks)
+			if rows == 0 || marks.Drawn != 1 || marks.Catalog != 0 {
+				t.Errorf("with the whole catalog held back: %d table rows, marks drawn %d, catalog %d; want rows, 1, 0", rows, marks.Drawn, marks.Catalog)
+			}
+			if state == "ready" {
+				t.Errorf("the page says it is ready before the whole catalog came")
+			}
+			sameText(t, "JSON", want.JSON, p.text("json"))
+
+			// The whole table now: the page is ready, and a render of the same form from the whole
+			// table draws the same rest.
+			p.run(fetch.ContinueRequest(held))
+			p.waitReady()
+			var shown int
+			p.eval(`window.fitclaimPage.state.shownSeq`, &shown)
+			p.eval(`window.fitclaimPage.rerender("commit")`, nil)
+			var again bool
+			p.run(chromedp.Poll(fmt.Sprintf(`window.fitclaimPage.state.shownSeq > %d && !("drawing" in document.documentElement.dataset)`, shown),
+				&again, chromedp.WithPollingTimeout(patient(30*time.Second))))
+			sameText(t, "YAML", want.YAML, p.text("yaml"))
+			var fromWhole string
+			p.eval(snapshot, &fromWhole)
+			sameText(t, "the rest drawn from the shard and from the whole catalog", fromWhole, fromShard)
 			p.noProblems()
 		})
 	}

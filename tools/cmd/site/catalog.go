@@ -29,12 +29,15 @@ import (
 // web/boot.js: on a permalink load the link's shard (its key: catalog.ShardKey, boot.js's
 // shardKey) is fetched beside the engine and the first claim is made from it
 // (wasm/page/export.go: fitclaim_catalog, fitclaim_first); the whole table's download starts
-// when the engine's compile ends (its bytes are all in) and the table is given to the engine once
-// that claim is shown, or at once when the shard cannot answer exactly as the table would
-// (fitclaim_first answers -1), on a bare visit when the engine's compile starts, and at once
-// when a service worker controls the page (it has the table cached, not the shards).
-// fitclaimBoot.catalog settles once the engine has the whole table: app.js waits for it before
-// anything else asks the engine, and gives it to its warm-up worker (web/firstclaim.js).
+// when the engine's compile ends (its bytes are all in). The table is given to the engine once
+// app.js has adopted the claim the shard made and drawn its rest (the table, the pictures, the
+// panels: that render's, which needs no other entry), or sooner when something else needs it
+// (fitclaimBoot.wantCatalog; 3 s after the claim at the latest); at once when the claim is left
+// to app.js or the shard cannot answer exactly as the table would (fitclaim_first answers -1),
+// on a bare visit when the engine's compile starts, and when a service worker controls the page
+// (it has the table cached, not the shards). fitclaimBoot.catalog settles once the engine has
+// the whole table: app.js waits for it before anything but that claim's adoption asks the
+// engine (its whole()), and gives it to its warm-up worker (web/firstclaim.js).
 
 // catalogName is the whole table as web/ names it.
 const catalogName = "catalog.txt"

@@ -151,4 +151,8 @@ nvidia-v100-pcie-32	nvidia	datacenter	NVIDIA V100 PCIe 32GB	gpu.nvidia.com	Tesla
 nvidia-rtx-5000-ada	nvidia	workstation	NVIDIA RTX 5000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 5000 Ada Generation	32760	yes	576	nvidia	false
 nvidia-gh200-96-120	nvidia	datacenter	NVIDIA GH200 (96 GB HBM3 with 120 GB LPDDR5X)	gpu.nvidia.com	NVIDIA GH200 120GB	97871	yes	4000	nvidia	false
 nvidia-rtx-pro-6000-maxq	nvidia	workstation	NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition	gpu.nvidia.com	NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition	97887	yes	1792	nvidia	false
+nvidia-a800-sxm-80	nvidia	datacenter	NVIDIA A800 SXM4 80GB	gpu.nvidia.com	NVIDIA A800-SXM4-80GB	81920	yes	2039	nvidia	false
+nvidia-a800-pcie-80	nvidia	datacenter	NVIDIA A800 PCIe 80GB	gpu.nvidia.com	NVIDIA A800 80GB PCIe	81920	yes	1935	nvidia	false
+nvidia-rtx-a4000	nvidia	workstation	NVIDIA RTX A4000	gpu.nvidia.com	NVIDIA RTX A4000	16376	yes	448	nvidia	false
+nvidia-rtx-4090-d	nvidia	consumer	NVIDIA GeForce RTX 4090 D	gpu.nvidia.com	NVIDIA GeForce RTX 4090 D	24564	yes	1008	nvidia	false
 `

@@ -501,7 +501,7 @@
   // dropped and why; each dropped pair's message also sits by its field until the next edit.
   async function applyLink(frag) {
     const r = await window.fitclaim.repairLink(frag);
-    fillFrom(r.target);
+    fillFrom(r.target, r.dropped);
     const box = $("link-error");
     box.textContent = r.message;
     box.hidden = !r.message;
@@ -512,12 +512,13 @@
 
   const linkFieldErrors = new Map();
 
-  // fillFrom: the form and the panels' own fields (hardware.js's device) from a target, a link's
-  // as the engine repaired it: a pair the engine dropped is not read back into every render
-  // (which would refuse the whole link), and a link without a device clears the last one.
-  function fillFrom(t) {
+  // fillFrom: the form and the panels' own fields (hardware.js's device, deploy.js's tab) from a
+  // target, a link's as the engine repaired it: a pair the engine dropped is not read back into
+  // every render (which would refuse the whole link), and a link without a device clears the last
+  // one. dropped: the pairs the repair dropped (a panel says its own by its field).
+  function fillFrom(t, dropped) {
     fillForm(t);
-    for (const panel of P.panels || []) if (panel.fromTarget) panel.fromTarget(t);
+    for (const panel of P.panels || []) if (panel.fromTarget) panel.fromTarget(t, dropped || []);
   }
 
   // ---------- form wiring ----------

@@ -8,7 +8,7 @@
   const P = window.fitclaimPage;
   const { $, el, clear, setText, errMessage, linkPairs } = P.util;
   const ENGINE_NAMES = { vllm: "vLLM", "llama.cpp": "llama.cpp server" };
-  const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "", typing: false };
+  const st = { seq: 0, yaml: "", name: "deployment", api: "", options: false, defaultEngine: "", typing: false, errField: null };
 
   // The tab's own fields besides the engine, each a row of the engine's field table (its name, as
   // the bridge and the link's repaired target spell it): the container image, vLLM's
@@ -28,6 +28,13 @@
     else $(c.id).value = typeof v === "string" ? v : "";
   }
   const empty = (v) => v === "" || v === false || v === undefined || v === null;
+
+  // A followed link's value of the tab that the engine's link repair dropped (an image that is no
+  // reference, a request that is no quantity): the field keeps what the claim is made with (the
+  // default), the link's message at the top says it, and so does the tab, by its field
+  // (#deploy-link-error: aria-invalid, aria-describedby), until the field is edited, the form
+  // reset or another link followed. name -> the repair's message.
+  const linkRefused = new Map();
 
   // The query of the claim on screen, from its API link.
   function shownQuery() {
@@ -54,8 +61,13 @@
   // A link's tab fields are the link's, as its form fields are: what it does not name is the
   // default (a link that kept the tab's image would get it written back into the address, and Back
   // would lead forward again).
-  function fromTarget(t) {
+  function fromTarget(t, dropped) {
     if (!$("panel-deploy")) return;
+    linkRefused.clear();
+    for (const d of dropped || []) {
+      if (d && CONTROLS.some((c) => c.name === d.field)) linkRefused.set(d.field, String(d.message || ""));
+    }
+    sayLinkRefused();
     let changed = false;
     for (const c of CONTROLS) {
       const v = t ? t[c.name] : undefined;
@@ -63,8 +75,19 @@
       setControl(c, v);
       changed = true;
     }
-    markInvalid(null);
+    st.errField = null;
+    markInvalid();
     if (changed) update();
+  }
+
+  // sayLinkRefused writes the link's dropped values of the tab by their fields (linkRefused).
+  function sayLinkRefused() {
+    const box = $("deploy-link-error");
+    if (!box) return;
+    const said = Array.from(linkRefused.values());
+    box.textContent = said.length ? "Not taken from the link: " + said.join("; ") : "";
+    box.hidden = !said.length;
+    markInvalid();
   }
 
   // The Deployment took the tab's values: they go into the link (form.js carries them into the
@@ -82,13 +105,16 @@
     if (changed) P.rerender(st.typing ? "typing" : "commit");
   }
 
-  // markInvalid ties the tab's message to the field it names (the engine's .field), or clears it.
-  function markInvalid(field) {
+  // markInvalid ties the tab's messages to the fields they name: the Deployment's refusal
+  // (#deploy-error, the field its .field names: st.errField) and a followed link's dropped values
+  // (#deploy-link-error, linkRefused); a field neither names is valid, described by its hint.
+  function markInvalid() {
     for (const c of CONTROLS) {
       const node = $(c.id), hint = $(c.id + "-hint") ? c.id + "-hint" : "";
-      if (c.name === field) {
+      const said = [c.name === st.errField ? "deploy-error" : "", linkRefused.has(c.name) ? "deploy-link-error" : ""].filter(Boolean);
+      if (said.length) {
         node.setAttribute("aria-invalid", "true");
-        node.setAttribute("aria-describedby", ("deploy-error " + hint).trim());
+        node.setAttribute("aria-describedby", said.concat(hint ? [hint] : []).join(" "));
       } else if (node.hasAttribute("aria-invalid")) {
         node.removeAttribute("aria-invalid");
         if (hint) node.setAttribute("aria-describedby", hint);
@@ -178,7 +204,8 @@
 
   function show(res) {
     $("deploy-error").hidden = true;
-    markInvalid(null);
+    st.errField = null;
+    markInvalid();
     $("deploy-output").hidden = false;
     st.yaml = String(res.yaml || "");
     st.name = res.name || "deployment";
@@ -203,7 +230,8 @@
     box.textContent = errMessage(e);
     box.hidden = false;
     $("deploy-output").hidden = true;
-    markInvalid(e && e.field);
+    st.errField = e && e.field;
+    markInvalid();
   }
 
   // The Deployment's file is not the claim's (<claim name>.yaml, actions.js): both were saved
@@ -227,17 +255,27 @@
     let typing = 0;
     for (const c of CONTROLS) {
       const node = $(c.id);
+      // An edit of a field the link's value of was dropped: the link's message is no longer its.
+      const edited = () => { if (linkRefused.delete(c.name)) sayLinkRefused(); };
       if (c.bool) {
-        node.addEventListener("change", () => { st.typing = false; update(); });
+        node.addEventListener("change", () => { edited(); st.typing = false; update(); });
         continue;
       }
+      node.addEventListener("input", edited);
       node.addEventListener("input", () => { st.typing = true; clearTimeout(typing); typing = setTimeout(update, 300); });
       // the edit is done: the next one gets its own history entry (app.js reads P.state.typing)
       node.addEventListener("change", () => { st.typing = false; if (P.state) P.state.typing = false; });
     }
     // Reset to defaults empties what the tab carries into the link: its fields go back too.
     const reset = $("reset");
-    if (reset) reset.addEventListener("click", () => { for (const c of CONTROLS) setControl(c, c.bool ? false : ""); markInvalid(null); });
+    if (reset) {
+      reset.addEventListener("click", () => {
+        for (const c of CONTROLS) setControl(c, c.bool ? false : "");
+        st.errField = null;
+        linkRefused.clear();
+        sayLinkRefused();
+      });
+    }
     $("deploy-copy").addEventListener("click", () => copy(st.yaml, "Deployment YAML"));
     $("deploy-copy-apply").addEventListener("click", () => copy($("deploy-apply").textContent, "kubectl command"));
     $("deploy-download").addEventListener("click", () => P.actions.download(fileName(), st.yaml));
@@ -257,7 +295,8 @@
   }
 
   P.deploy = { render };
-  // keys: none (form.js carries the tab's fields, as carryTaken gives them); fromTarget: the repaired link.
+  // keys: none (form.js carries the tab's fields, as carryTaken gives them); fromTarget: the
+  // repaired link and the pairs it dropped.
   (P.panels || (P.panels = [])).push({ keys: [], fromTarget });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
   else wire();

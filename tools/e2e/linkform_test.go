@@ -79,9 +79,31 @@ func TestDeploymentTabDropsBadLinkImage(t *testing.T) {
 	if p.visible("deploy-error") {
 		t.Errorf("the Deployment is refused: %q", p.text("deploy-error"))
 	}
+	// Said in the tab too, by the field: marked, and described by the link's message.
+	// (Before, only the link's message at the top said it.)
+	saidBy := func(id, msg, hint string) {
+		t.Helper()
+		var marked string
+		p.eval(`document.getElementById("`+id+`").getAttribute("aria-invalid") + " " + document.getElementById("`+id+`").getAttribute("aria-describedby")`, &marked)
+		if want := strings.TrimSpace("true deploy-link-error " + hint); marked != want {
+			t.Errorf("%s: aria-invalid and aria-describedby %q, want %q", id, marked, want)
+		}
+		if !p.visible("deploy-link-error") || !strings.Contains(p.text("deploy-link-error"), msg) {
+			t.Errorf("%s: the tab's note (shown %v) says %q, want %q", id, p.visible("deploy-link-error"), p.text("deploy-link-error"), msg)
+		}
+	}
+	valid := func(id, hint string) {
+		t.Helper()
+		var marked string
+		p.eval(`(document.getElementById("`+id+`").getAttribute("aria-invalid") || "") + " " + (document.getElementById("`+id+`").getAttribute("aria-describedby") || "")`, &marked)
+		if marked != " "+hint {
+			t.Errorf("%s: aria-invalid and aria-describedby %q, want valid, described by %q", id, marked, hint)
+		}
+	}
+	saidBy("deploy-image", "Container image (image): must be at most 512 characters (got 600)", "")
 
-	// Followed later, too: an image that is no reference.
-	p.run(chromedp.Evaluate(`location.hash = "#`+frag+`&image=a%20b"`, nil))
+	// Followed later, too: an image that is no reference, and a memory request that is no quantity.
+	p.run(chromedp.Evaluate(`location.hash = "#`+frag+`&image=a%20b&mem=64GB"`, nil))
 	p.waitText("link-error", func(s string) bool {
 		return strings.Contains(s, "image=a b") && strings.Contains(s, "must be a container image reference")
 	},
@@ -89,6 +111,19 @@ func TestDeploymentTabDropsBadLinkImage(t *testing.T) {
 	p.waitText("deploy-yaml", func(s string) bool { return s == want.YAML }, "the Deployment with the pinned image")
 	if v := image(); v != "" {
 		t.Errorf("the tab's image is %q, want none (the link's was dropped)", v)
+	}
+	saidBy("deploy-image", "Container image (image): must be a container image reference", "")
+	saidBy("deploy-memory", "Memory request (memoryRequest, mem): must be a Kubernetes quantity", "deploy-memory-hint")
+	if strings.Contains(p.text("deploy-link-error"), "at most 512") {
+		t.Errorf("the tab still says the earlier link's image: %q", p.text("deploy-link-error"))
+	}
+	// An edit of a field takes its link's message away; the other field's stays.
+	p.run(chromedp.SetValue("#deploy-memory", "64Gi", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("deploy-memory").dispatchEvent(new Event("input"))`, nil))
+	valid("deploy-memory", "deploy-memory-hint")
+	saidBy("deploy-image", "Container image (image): must be a container image reference", "")
+	if strings.Contains(p.text("deploy-link-error"), "Memory request") {
+		t.Errorf("the tab still says the memory request after its edit: %q", p.text("deploy-link-error"))
 	}
 
 	// A good image followed later is the tab's.
@@ -99,6 +134,10 @@ func TestDeploymentTabDropsBadLinkImage(t *testing.T) {
 	p.waitText("deploy-yaml", func(s string) bool { return s == wantGood.YAML }, "the Deployment with the link's image")
 	if v := image(); v != good.Image {
 		t.Errorf("the tab's image is %q, want the link's %q", v, good.Image)
+	}
+	valid("deploy-image", "")
+	if p.visible("deploy-link-error") {
+		t.Errorf("after a good link the tab still says %q", p.text("deploy-link-error"))
 	}
 	p.noProblems()
 }

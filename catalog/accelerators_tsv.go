@@ -33,10 +33,10 @@ nvidia-rtx-3090	nvidia	consumer	NVIDIA GeForce RTX 3090	gpu.nvidia.com	NVIDIA Ge
 nvidia-rtx-4080	nvidia	consumer	NVIDIA GeForce RTX 4080	gpu.nvidia.com	NVIDIA GeForce RTX 4080	16376	yes	717	nvidia	false
 amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262144	approx	6000	amd	false
 amd-mi300x	amd	datacenter	AMD Instinct MI300X	gpu.amd.com	AMD_Instinct_MI300X_OAM	196592	yes	5300	amd	false
-amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65536	approx	1638	amd	false
-amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65536	approx	1638	amd	false
-amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32768	approx	1229	amd	false
-amd-rx-7900xtx	amd	consumer	AMD Radeon RX 7900 XTX	gpu.amd.com		24576	approx	960	amd	false
+amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	yes	1638	amd	false
+amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	approx	1638	amd	false
+amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32752	approx	1229	amd	false
+amd-rx-7900xtx	amd	consumer	AMD Radeon RX 7900 XTX	gpu.amd.com		24560	yes	960	amd	false
 intel-max-1550	intel	datacenter	Intel Data Center GPU Max 1550	gpu.intel.com		131072	approx	3277	intel	false
 intel-max-1100	intel	datacenter	Intel Data Center GPU Max 1100	gpu.intel.com		49152	approx	1229	intel	false
 intel-flex-170	intel	datacenter	Intel Data Center GPU Flex 170	gpu.intel.com		16384	approx	576	intel	false
@@ -80,7 +80,7 @@ amd-rx-7900xt	amd	consumer	AMD Radeon RX 7900 XT	gpu.amd.com		20480	approx	800	a
 amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16384	approx	576	amd	false
 amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16384	approx	640	amd	false
 amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16384	approx	640	amd	false
-amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65536	approx	1638	amd	false
+amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes	1638	amd	false
 amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		131072	approx	5300	amd	true
 amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com		294912	approx	8000	amd	false
 amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294912	approx	8000	amd	false

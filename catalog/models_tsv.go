@@ -1302,8 +1302,8 @@ Zigeng/DMax-Math-16B	16.3B	16255643392	9.1	8.3	Q4_K_M	16384	20	4	128	2048	1	1295
 chankhavu/Nemotron-Cascade-2-30B-A3B-NVFP4	16.3B	16332031424	9.1	8.4	Q4_K_M	262144	52	2	128	2688	1	1543887341	28595	131072																															
 deepseek-ai/deepseek-moe-16b-base	16.4B	16375728128	9.2	8.4	Q4_K_M	4096	28	16	128	2048	1	2277249690	37790	102400																															
 deepseek-ai/deepseek-moe-16b-chat	16.4B	16375728128	9.2	8.4	Q4_K_M	4096	28	16	128	2048	1	2277249690	25838	102400																															
-moonshotai/Kimi-VL-A3B-Instruct	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	253012	163840																															
-moonshotai/Kimi-VL-A3B-Thinking	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	115318	163840																															
+moonshotai/Kimi-VL-A3B-Instruct	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	253012	163840		moonshotai/Kimi-VL-A3B (LM: Moonlight-16B-A3B)	27	16		192	2048				mla				512	64	64	6	2												
+moonshotai/Kimi-VL-A3B-Thinking	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	115318	163840		moonshotai/Kimi-VL-A3B (LM: Moonlight-16B-A3B)	27	16		192	2048				mla				512	64	64	6	2												
 sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP	16.7B	16667329536	9.3	8.5	Q4_K_M	262144	64	4	256	5120			448202	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		nvfp4	hybrid			16											39223296			1474560	float32		
 osoleve/Qwen3.5-27B-Text-NVFP4-MTP	16.7B	16667329536	9.3	8.5	Q4_K_M	262144	64	4	256	5120			18324	248320																															
 Abiray/Qwen3.6-27B-NVFP4	16.7B	16703361232	9.3	8.6	Q4_K_M	262144	64	4	256	5120			18027	248320																															

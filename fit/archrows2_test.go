@@ -27,6 +27,9 @@ func TestMoreArchRowsSized(t *testing.T) {
 		// Moonlight-16B-A3B (DeepSeek-V3's MLA): 27 × (512 + 64) × 2 B a token, not 2 × 27 × 16 × 128 × 2 B
 		{"moonshotai/Moonlight-16B-A3B", 8192, 1, AttentionMLA, 254803968, 1811939328, 8192, 31},
 		{"moonshotai/Moonlight-16B-A3B-Instruct", 8192, 1, AttentionMLA, 254803968, 1811939328, 8192, 31},
+		// Kimi-VL-A3B (its language model is Moonlight's tensors): 27 × 576 × 2 B a token, not 2 × 27 × 16 × 128 × 2 B
+		{"moonshotai/Kimi-VL-A3B-Instruct", 32768, 1, AttentionMLA, 1019215872, 7247757312, 131072, 33},
+		{"moonshotai/Kimi-VL-A3B-Thinking", 32768, 1, AttentionMLA, 1019215872, 7247757312, 131072, 33},
 		// EXAONE-4.0-32B and 4.5-33B (3 sliding : 1 full, window 4096): 2 × (16 × T + 48 × 4,096) × 8 × 128 × 2 B,
 		// not 64 full layers; max context 131,072 / 262,144, not × the RoPE factor 16
 		{"LGAI-EXAONE/EXAONE-4.5-33B", 32768, 1, AttentionGQA, 2952790016, 8589934592, 262144, 68},

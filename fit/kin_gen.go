@@ -92,6 +92,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-k2-thinking", 1847},                                    // moonshotai/Kimi-K2-Thinking
 	{"kimi-k2.5", 1848},                                           // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                           // moonshotai/Kimi-K2.6
+	{"kimi-vl-a3b-instruct", 1295},                                // moonshotai/Kimi-VL-A3B-Instruct
+	{"kimi-vl-a3b-thinking", 1296},                                // moonshotai/Kimi-VL-A3B-Thinking
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                   // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                            // LiquidAI/LFM2-1.2B
 	{"lfm2-1.2b-extract", 371},                                    // LiquidAI/LFM2-1.2B-Extract

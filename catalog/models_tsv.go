@@ -1612,13 +1612,13 @@ mlx-community/Qwen3.6-35B-A3B-4bit-DWQ	34.7B	34660608768	19.4	17.8	Q4_K_M	262144
 mlx-community/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated-mlx-8bit	34.7B	34660608768	19.4	17.8	Q4_K_M	262144	40	2	256	2048	1	2762017254	10684	248320																															
 liuhaotian/llava-v1.6-34b	34.8B	34751166464	19.4	17.8	Q4_K_M	4096	60	8	128	7168			35107	64000																															
 llava-hf/llava-v1.6-34b-hf	34.8B	34752083968	19.4	17.8	Q4_K_M	4096	60	8	128	7168			13387	64064																															
-CohereForAI/c4ai-command-r-v01	35B	35000000000	19.5	17.9	Q4_K_M	131072							0																																
+CohereForAI/c4ai-command-r-v01	35B	35000000000	19.5	17.9	Q4_K_M	131072							0			CohereForAI/c4ai-command-r-v01	40	64	64	128	8192	131072			mha																			256000	
 Hcompany/Holo3-35B-A3B	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	75126	248320																															
 llmfan46/Qwen3.5-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	63729	248320																															
 llmfan46/Qwen3.6-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	47045	248320																															
 mlx-community/Qwen3.6-35B-A3B-bf16	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	17449	248320																															
 prithivMLmods/Qwen3.6-35B-A3B-FP8	35.1B	35138874736	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2800129072	16410	248320																															
-CohereLabs/c4ai-command-r-v01-4bit	35.5B	35494684112	19.8	18.2	Q4_K_M	4096							161088																																
+CohereLabs/c4ai-command-r-v01-4bit	35.5B	35494684112	19.8	18.2	Q4_K_M	4096							161088			CohereForAI/c4ai-command-r-v01	40	64	64	128	8192	131072		bitsandbytes 4-bit	mha																			256000	
 Qwen/Qwen3.5-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	3000000000	3479124	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144	bfloat16		hybrid			10			256	8	1						16465920			737280	float32		
 Jackrong/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	2864910871	23246	248320																															
 Qwen/Qwen3.6-35B-A3B	36.0B	35951822704	20.1	18.4	Q4_K_M	262144	40	2	256	2048	1	3000000000	3511378	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144	bfloat16		hybrid			10			256	8	1						16465920			737280	float32		

@@ -59,6 +59,11 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 9},
 		{"nvidia/NVIDIA-Nemotron-3-Nano-4B-FP8", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 6},
 		{"unsloth/NVIDIA-Nemotron-3-Nano-4B", 32768, 1, AttentionHybrid, 621897728, 5637144576, 262144, 9},
+		// Command R v01 (MHA: 40 layers × 64 KV heads × 128): no architecture in the catalog, so llmfit's
+		// per-parameter estimate, 9.30 / 9.18 GB at 32,768 tokens, under-sized the cache 4.6×; the 4-bit
+		// release's context was a 4,096 placeholder
+		{"CohereLabs/c4ai-command-r-v01-4bit", 32768, 1, AttentionMHA, 42949672960, 0, 131072, 62},
+		{"CohereForAI/c4ai-command-r-v01", 32768, 1, AttentionMHA, 42949672960, 0, 131072, 107},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
 	} {

@@ -4,6 +4,7 @@ package fit
 
 // rowsByStemTable is rowsByStem (kinarch.go), sorted by stem; the entries are catalog.Entry indexes.
 var rowsByStemTable = [...]stemEntry{
+	{"c4ai-command-r-v01", 1611},                                  // CohereLabs/c4ai-command-r-v01-4bit
 	{"c4ai-command-r7b-12-2024", 950},                             // CohereLabs/c4ai-command-r7b-12-2024
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
 	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG
@@ -272,6 +273,7 @@ var rowsByStemTable = [...]stemEntry{
 
 // verifiedByStemTable is verifiedByStem (kincontext.go), sorted by stem; the entries are catalog.Entry indexes.
 var verifiedByStemTable = [...]stemEntry{
+	{"c4ai-command-r-v01", 1611},                                  // CohereLabs/c4ai-command-r-v01-4bit
 	{"c4ai-command-r7b-12-2024", 950},                             // CohereLabs/c4ai-command-r7b-12-2024
 	{"chandra-ocr-2", 758},                                        // datalab-to/chandra-ocr-2
 	{"darwin-9b-neg", 1150},                                       // ansulev/Darwin-9B-NEG

@@ -30,7 +30,16 @@ func writeSelector(w *lineWriter, in int, d fit.Driver, b *fit.Bounds) {
 		// it. MIG slices (type "mig") have a fraction of the bandwidth, so whole GPUs only.
 		w.line(in, "'type' in device.attributes['", dom, "'] &&")
 		w.line(in, "device.attributes['", dom, "'].type == 'gpu' &&")
-		memory(" &&")
+		if free := fit.ProductsWithoutMemory(b.Products); len(free) > 0 {
+			// a listed board whose driver publishes no memory (GB10) is taken by its name; it
+			// is listed only because its memory meets the floor (fit.ProductsWithoutMemory)
+			w.line(in, "('memory' in device.capacity['", dom, "'] ?")
+			w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", strconv.FormatInt(b.MemoryGi, 10), "Gi')) >= 0 :")
+			w.line(in, "'productName' in device.attributes['", dom, "'] &&")
+			w.line(in, "device.attributes['", dom, "'].productName in [", celList(free), "]) &&")
+		} else {
+			memory(" &&")
+		}
 		w.line(in, "'productName' in device.attributes['", dom, "'] &&")
 		if len(b.Products) == 0 {
 			w.line(in, "device.attributes['", dom, "'].productName in []")
@@ -50,6 +59,18 @@ func writeSelector(w *lineWriter, in int, d fit.Driver, b *fit.Bounds) {
 	default:
 		memory("")
 	}
+}
+
+// celList is the products as CEL's single-quoted strings, comma-separated.
+func celList(products []string) string {
+	var s string
+	for i, p := range products {
+		if i > 0 {
+			s += ", "
+		}
+		s += "'" + celEscape(p) + "'"
+	}
+	return s
 }
 
 // celEscape escapes s for a single-quoted CEL string: a backslash before each \ and '. A

@@ -314,6 +314,10 @@ func deviceLines(b *fit.Bounds) []string {
 		}
 		out = append(out, prefix+" publishes no bandwidth, so its floor is an allow-list of the products that meet "+floors+": "+
 			strings.Join(b.Products, ", "))
+		if free := fit.ProductsWithoutMemory(b.Products); len(free) > 0 {
+			out = append(out, "driver: "+strings.Join(free, ", ")+" publishes no memory (NVML reports none for unified memory), "+
+				"so the selector takes it by productName alone: it is listed because its memory in the catalog meets the memory floor")
+		}
 	case !b.Driver.Bandwidth:
 		out = append(out, "driver: "+b.Driver.Domain+" publishes no bandwidth and no product list is known: "+
 			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor"+perDevice(t.Count)+" is NOT enforced, only memory")

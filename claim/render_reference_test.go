@@ -183,7 +183,7 @@ func TestWriteSelectorIsSelectorLines(t *testing.T) {
 			var want strings.Builder
 			lines := selectorLines(d, &b)
 			for i, l := range lines {
-				if i < len(lines)-1 && !strings.HasSuffix(l, ",") {
+				if i < len(lines)-1 && !strings.HasSuffix(l, ",") && !strings.HasSuffix(l, " ?") && !strings.HasSuffix(l, " :") {
 					l += " &&"
 				}
 				want.WriteString("   " + l + "\n")
@@ -218,6 +218,16 @@ func selectorLines(d fit.Driver, b *fit.Bounds) []string {
 		// No driver publishes bandwidth: the floor becomes an allow-list of products that meet
 		// it. MIG slices (type "mig") have a fraction of the bandwidth, so whole GPUs only.
 		lines := append([]string{"'type' in " + attrs, attrs + ".type == 'gpu'"}, memory...)
+		if free := fit.ProductsWithoutMemory(b.Products); len(free) > 0 {
+			// a listed product whose driver publishes no memory (the GB10) is taken by its name
+			names := make([]string, len(free))
+			for i, p := range free {
+				names[i] = celString(p)
+			}
+			lines = []string{"'type' in " + attrs, attrs + ".type == 'gpu'",
+				"('memory' in " + caps + " ?", memory[1] + " :",
+				"'productName' in " + attrs, attrs + ".productName in [" + strings.Join(names, ", ") + "])"}
+		}
 		lines = append(lines, "'productName' in "+attrs)
 		list := attrs + ".productName in ["
 		for i, p := range b.Products {

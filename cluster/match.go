@@ -88,6 +88,9 @@ func requestSelects(alt claim.Alternative, b *fit.Bounds, driver string, d *Devi
 	case alt.Driver.Name == fit.DriverLlmfit:
 		return combine(mem, bandwidthClause(b, driver, dom, d), healthyClause(driver, dom, d))
 	case alt.Driver.ProductList:
+		if _, ok := lookup(d.Capacity, driver, dom, "memory"); !ok {
+			mem = nameWithoutMemoryClause(b, driver, dom, d)
+		}
 		return combine(typeClause(driver, dom, d), mem, productClause(b, driver, dom, d))
 	default:
 		return mem
@@ -102,6 +105,18 @@ func memoryClause(b *fit.Bounds, driver, dom string, d *Device) judgement {
 	}
 	if !q.AtLeastGi(b.MemoryGi) {
 		return fail("memory " + q.Gi() + " < " + strconv.FormatInt(b.MemoryGi, 10) + " Gi")
+	}
+	return pass()
+}
+
+// nameWithoutMemoryClause: the other side of the NVIDIA selector's memory test when the device
+// publishes no memory: 'productName' in attributes && productName in [the listed products whose
+// driver publishes no memory] (fit.ProductsWithoutMemory: the GB10).
+func nameWithoutMemoryClause(b *fit.Bounds, driver, dom string, d *Device) judgement {
+	free := fit.ProductsWithoutMemory(b.Products)
+	a, ok := lookup(d.Attributes, driver, dom, "productName")
+	if len(free) == 0 || !ok || a.Kind != KindString || !slices.Contains(free, a.Text) {
+		return fail("no memory capacity")
 	}
 	return pass()
 }

@@ -20,6 +20,10 @@ type Accel struct {
 	ID, Vendor, Name, Driver, ProductName string
 	MemoryMiB                             int64
 	BandwidthGBs                          float64
+	// NoMemory: its driver publishes no memory capacity. NVML reports no memory for NVIDIA's
+	// unified-memory board (the GB10: nvidia-smi "Not Supported"), and NVIDIA's DRA driver then
+	// leaves `memory` out; data/accelerators.csv's family nvidia-unified says which rows.
+	NoMemory bool
 }
 
 // BandwidthInt is the bandwidth an llmfit.ai device publishes as its integer
@@ -64,10 +68,14 @@ func ReadAcceleratorsCSV(path string) ([]Accel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: bandwidth_gbs: %w", path, rec[0], err)
 		}
+		noMemory := false
+		if i, ok := col["family"]; ok {
+			noMemory = rec[col["vendor"]] == "nvidia" && rec[i] == "nvidia-unified"
+		}
 		out = append(out, Accel{
 			ID: rec[col["id"]], Vendor: rec[col["vendor"]], Name: rec[col["name"]],
 			Driver: rec[col["dra_driver"]], ProductName: rec[col["product_name"]],
-			MemoryMiB: mem, BandwidthGBs: bw,
+			MemoryMiB: mem, BandwidthGBs: bw, NoMemory: noMemory,
 		})
 	}
 	return out, nil
@@ -80,6 +88,7 @@ func CatalogAccelerators() []Accel {
 		out = append(out, Accel{
 			ID: a.ID, Vendor: a.Vendor, Name: a.Name, Driver: a.Driver, ProductName: a.ProductName,
 			MemoryMiB: a.MemoryMiB, BandwidthGBs: a.BandwidthGBs,
+			NoMemory: a.Vendor == "nvidia" && a.Family == "nvidia-unified",
 		})
 	}
 	return out

@@ -195,7 +195,9 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 	t.Logf("paramsB %g: %d Gi, %d GB/s; products %q", tg.ParamsB, r.Bounds.MemoryGi, r.Bounds.MinBandwidthGBs, r.Bounds.Products)
 	for _, p := range []string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe", "NVIDIA H100 NVL", "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA B200", "NVIDIA GH200 480GB", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
 		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GB10", // these two: 97,887 and 122,572 MiB
-		"NVIDIA H20", "NVIDIA GH200 144G HBM3e", "NVIDIA GB200", "NVIDIA B300 SXM6 AC", "NVIDIA GB300"} {
+		"NVIDIA H20", "NVIDIA GH200 144G HBM3e", "NVIDIA GB200", "NVIDIA B300 SXM6 AC", "NVIDIA GB300",
+		// the rows added in the fourteenth session: 97,871 and 97,887 MiB; the A800s 81,920 exactly
+		"NVIDIA GH200 120GB", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "NVIDIA A800-SXM4-80GB", "NVIDIA A800 80GB PCIe"} {
 		if !slices.Contains(r.Bounds.Products, p) {
 			t.Errorf("allow-list lacks %q", p)
 		}
@@ -205,8 +207,8 @@ func TestEightyGiBOnNVIDIA(t *testing.T) {
 			t.Errorf("allow-list has %q", p)
 		}
 	}
-	if len(r.Bounds.Products) != 15 {
-		t.Errorf("allow-list has %d products, want the 15 above", len(r.Bounds.Products))
+	if len(r.Bounds.Products) != 19 {
+		t.Errorf("allow-list has %d products, want the 19 above", len(r.Bounds.Products))
 	}
 	byID := map[string]Accel{}
 	for _, a := range CatalogAccelerators() {
@@ -253,8 +255,9 @@ func TestMemoryOnlyDrivers(t *testing.T) {
 		gi     int64
 		want   []string
 	}{
-		{fit.DriverAMD, 64, []string{"gpu-amd-mi325x", "gpu-amd-mi300x", "gpu-amd-mi250x-gcd", "gpu-amd-mi210",
-			"gpu-amd-mi250-gcd", "gpu-amd-mi300a", "gpu-amd-mi350x", "gpu-amd-mi355x"}},
+		// the MI250X's and MI250's GCDs (and the MI210, by its sibling's reading) report 65,520 MiB
+		// (rocm-smi), 16 MiB under 64 Gi: not selected
+		{fit.DriverAMD, 64, []string{"gpu-amd-mi325x", "gpu-amd-mi300x", "gpu-amd-mi300a", "gpu-amd-mi350x", "gpu-amd-mi355x"}},
 		{fit.DriverIntel, 48, []string{"gpu-intel-max-1550", "gpu-intel-max-1100"}},
 	} {
 		tg := target.Default()

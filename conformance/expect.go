@@ -17,11 +17,25 @@ func ExpectLLMfit(d FakeDevice, memoryGi, minBandwidthGBs int64) bool {
 // NVIDIA's driver: the products of the NVIDIA accelerators whose reported
 // memory and bandwidth meet the floors, sorted.
 func NVIDIAProducts(accels []Accel, memoryGi, minBandwidthGBs int64) []string {
-	set := map[string]bool{}
+	// A name boards of two sizes share (NVML's name has no size: the RTX 3080's 10 and 12 GB)
+	// stands for its slowest board's bandwidth, which no driver publishes; the selector's memory
+	// clause then tells the boards apart.
+	fits, slow := map[string]bool{}, map[string]bool{}
 	for _, a := range accels {
-		if a.Driver == DriverNVIDIA && a.ProductName != "" &&
-			a.MemoryMiB<<20 >= memoryGi*gi && a.BandwidthGBs >= float64(minBandwidthGBs) {
-			set[a.ProductName] = true
+		if a.Driver != DriverNVIDIA || a.ProductName == "" {
+			continue
+		}
+		if a.MemoryMiB<<20 >= memoryGi*gi {
+			fits[a.ProductName] = true
+		}
+		if a.BandwidthGBs < float64(minBandwidthGBs) {
+			slow[a.ProductName] = true
+		}
+	}
+	set := map[string]bool{}
+	for p := range fits {
+		if !slow[p] {
+			set[p] = true
 		}
 	}
 	var out []string

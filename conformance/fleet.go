@@ -211,6 +211,9 @@ func NVIDIADevice(a Accel, variant string, index int) FakeDevice {
 	d.Capacity = map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{
 		"memory": {Value: *resource.NewQuantity(d.MemoryBytes, resource.BinarySI)},
 	}
+	if a.NoMemory { // as the driver publishes it: no memory (MemoryBytes stays the catalog's, for the expectation)
+		d.Capacity = map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{}
+	}
 	return d
 }
 
@@ -326,7 +329,11 @@ func NewFleet(accels []Accel) (Fleet, error) {
 		switch a.Driver {
 		case DriverNVIDIA:
 			d := NVIDIADevice(a, VariantComplete, i)
-			real = []FakeDevice{d, NVIDIADevice(a, VariantMIG, i), d.Taint(), d.Drop("productName"), d.Drop("memory")}
+			if a.NoMemory { // no memory to drop, and no MIG (the GB10)
+				real = []FakeDevice{d, d.Taint(), d.Drop("productName")}
+			} else {
+				real = []FakeDevice{d, NVIDIADevice(a, VariantMIG, i), d.Taint(), d.Drop("productName"), d.Drop("memory")}
+			}
 		case DriverAMD:
 			d := AMDDevice(a, VariantComplete)
 			real = []FakeDevice{d, AMDDevice(a, VariantNoMemoryAMD), d.Taint(), d.Drop("memory")}

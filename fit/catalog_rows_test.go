@@ -139,3 +139,28 @@ func TestAddedNVIDIARowsAreSelectable(t *testing.T) {
 		t.Fatal("no custom model size gives a floor between 80 and 95 Gi")
 	}
 }
+
+// The RTX 3080 12GB (912 GB/s) meets an 800 GB/s floor by itself, but its name is the 10 GB
+// board's too (760 GB/s), so the allow-list leaves the name out and the claim cannot pick it:
+// its Match says so (Selected false), as conformance's fleet shows the selector does.
+func TestSharedProductNameBoardNotSelected(t *testing.T) {
+	nv, _ := driverByName(DriverNVIDIA)
+	b := Bounds{Driver: nv, MemoryGi: 9, MinBandwidthGBs: 800, NVIDIAMinBandwidthGBs: 800}
+	b.Target = target.Default()
+	b.Target.Driver = DriverNVIDIA
+	if err := b.resolveProducts(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range Matches(b) {
+		switch m.Accelerator.ID {
+		case "nvidia-rtx-3080-12":
+			if !m.FitsMemory || !m.FitsBandwidth || m.Selected {
+				t.Errorf("RTX 3080 12GB: fits memory %v, bandwidth %v, selected %v; want fits both, not selected", m.FitsMemory, m.FitsBandwidth, m.Selected)
+			}
+		case "nvidia-rtx-3090":
+			if !m.Selected {
+				t.Errorf("RTX 3090 (936 GB/s, its own name) not selected")
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		m.Accelerator, m.Index = a, i
 		m.FitsMemory, m.FitsBandwidth, m.EstTps = keys[i].fitsMemory, keys[i].fitsBandwidth, keys[i].estTps
 		m.Selectable = b.Selectable(a)
-		m.Selected = m.Selectable && b.selects(a, m.FitsMemory, m.FitsBandwidth)
+		m.Selected = m.Selectable && b.selects(i, a, m.FitsMemory, m.FitsBandwidth)
 		m.HeadroomPct = (m.EstTps/b.Target.MinTps - 1) * 100
 		m.DevicesNeeded = b.devicesNeeded(a, &floors)
 		m.Verdict = verdict(m, b.Target.Count, b.Target.MinTps)
@@ -106,11 +106,20 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 }
 
 // selects mirrors the CEL selector that package claim renders for the driver.
-func (b *Bounds) selects(a *catalog.Accelerator, mem, bw bool) bool {
+func (b *Bounds) selects(i int, a *catalog.Accelerator, mem, bw bool) bool {
 	if !b.Selectable(a) {
 		return false
 	}
-	if b.Driver.Name == DriverLlmfit || b.Driver.Name == DriverAny || b.Driver.ProductList {
+	// NVIDIA's driver takes a board only by a listed name, and a name two boards share (the RTX
+	// 3080's 10 and 12 GB) is listed only when the slower meets the floor (resolveProducts): the
+	// 12 GB board can meet the floor by itself and still not be picked.
+	switch {
+	case b.Driver.ProductList:
+		return mem && bw && b.nameListed(i)
+	case b.nvidiaFloorApplies(a): // any: llmfit.ai's alternative on its own floor, else NVIDIA's list
+		return mem && (a.BandwidthGBs >= float64(b.MinBandwidthGBs) || b.nameListed(i))
+	}
+	if b.Driver.Name == DriverLlmfit || b.Driver.Name == DriverAny {
 		// For "any" bw is already against the floor of the alternative that can choose the device
 		// (BandwidthFloorFor); the allow-list is exactly the NVIDIA devices meeting both floors.
 		return mem && bw
@@ -266,6 +275,26 @@ func needsDevices(n int) string {
 	return countVerdict("needs ", n, false)
 }
 
+// ProductsWithoutMemory are the products of an allow-list whose driver publishes no memory
+// capacity: NVML reports no memory for NVIDIA's unified-memory boards (the GB10 of DGX Spark:
+// nvidia-smi prints "Not Supported"), and NVIDIA's DRA driver then leaves the device's `memory`
+// out (NVIDIA/k8s-dra-driver-gpu PR #1121), so a selector that asks `'memory' in` never takes
+// one. The claim takes these by productName alone: resolveProducts lists a product only when its
+// catalog memory meets the floor. One rule for the claim's CEL and the cluster check.
+func ProductsWithoutMemory(products []string) []string {
+	var out []string
+	for i := range catalog.Accelerators() {
+		a := &catalog.Accelerators()[i]
+		if a.Vendor != "nvidia" || a.ProductName == "" || slices.Contains(out, a.ProductName) || !slices.Contains(products, a.ProductName) {
+			continue
+		}
+		if family, _ := AcceleratorFamily(a); family == FamilyNVIDIAUnified {
+			out = append(out, a.ProductName)
+		}
+	}
+	return out
+}
+
 // resolveProducts fills the NVIDIA productName allow-list, the only way a bandwidth floor can
 // reach a real driver, which publishes no bandwidth.
 func (b *Bounds) resolveProducts() error {
@@ -319,6 +348,12 @@ func (b *Bounds) resolveProducts() error {
 	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
 		" Gi and bandwidth ≥ "+strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
 		strings.Join(best, ", ")+"; "+fix)
+}
+
+// nameListed: accelerator i's productName is on the allow-list, given that i meets the memory
+// floor (resolveProducts' rule: the slowest board of the name meets NVIDIA's bandwidth floor).
+func (b *Bounds) nameListed(i int) bool {
+	return productSlowestGBs()[productFirsts()[i]] >= float64(b.NVIDIAMinBandwidthGBs)
 }
 
 // productFirsts maps each accelerator to the first one of the table with the same

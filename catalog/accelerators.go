@@ -14,8 +14,24 @@ type Accelerator struct {
 	BandwidthGBs float64
 	Family       string // the speed family: nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other
 	Unified      bool   // memory shared with the CPU (Apple silicon, GB10, MI300A)
+	// ShortName is a label of at most ShortNameMax characters for a narrow list (the page's
+	// device select at 390 px), given only where Name is longer; "" = Name is short enough.
+	// Every other surface says Name.
+	ShortName string
 	// data/accelerators.csv's notes and source (where the row's figures come from) are for the
 	// people who check a row; catalog/gen leaves them out of the embedded table.
+}
+
+// ShortNameMax is the longest label a narrow list shows whole: the longest name without a
+// short one ("NVIDIA GeForce RTX 4070 Ti SUPER") has 32 characters.
+const ShortNameMax = 32
+
+// Label is ShortName, or Name where the row has none.
+func (a *Accelerator) Label() string {
+	if a.ShortName != "" {
+		return a.ShortName
+	}
+	return a.Name
 }
 
 // MemoryBytes is the capacity the driver publishes, in bytes.
@@ -34,14 +50,14 @@ func Accelerators() []Accelerator {
 func parseAccelerators(text string) []Accelerator {
 	out := make([]Accelerator, 0, acceleratorCount)
 	for line := range rows(text) {
-		var f [11]string
+		var f [12]string
 		if !splitFields(line, f[:]) {
 			panic("catalog: accelerators_tsv.go is malformed; run go generate ./catalog")
 		}
 		out = append(out, Accelerator{
 			ID: f[0], Vendor: f[1], Kind: f[2], Name: f[3], Driver: f[4], ProductName: f[5],
 			MemoryMiB: atoi64(f[6]), MemoryExact: f[7] == "yes", BandwidthGBs: atof(f[8]),
-			Family: f[9], Unified: f[10] == "true",
+			Family: f[9], Unified: f[10] == "true", ShortName: f[11],
 		})
 	}
 	return out

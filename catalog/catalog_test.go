@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // sourceData is the repository's data/ folder, the catalog's source.
@@ -300,7 +301,7 @@ func TestAcceleratorsMatchCSV(t *testing.T) {
 		}
 		want := Accelerator{ID: r[0], Vendor: r[1], Kind: r[2], Name: r[3], Driver: r[4], ProductName: r[5],
 			MemoryMiB: mib, MemoryExact: r[7] == "yes", BandwidthGBs: bw,
-			Family: r[10], Unified: r[11] == "true"} // notes (r[9]) and source (r[12]) stay in data/
+			Family: r[10], Unified: r[11] == "true", ShortName: r[13]} // notes (r[9]) and source (r[12]) stay in data/
 		if a != want {
 			t.Errorf("accelerator %d:\n got %+v\nwant %+v", i, a, want)
 		}
@@ -988,5 +989,32 @@ func TestLookupHubAddress(t *testing.T) {
 		if _, err := Lookup(q); err == nil {
 			t.Errorf("%q: found", q)
 		}
+	}
+}
+
+// Every device has a label of at most ShortNameMax characters for the page's device select
+// (a short name where its name is longer: the closed select at 390 px cut the three RTX PRO 6000
+// Blackwell editions and the GH200 with the 120 GB module), and no two devices share one.
+func TestShortNames(t *testing.T) {
+	seen := map[string]string{}
+	short := 0
+	for _, a := range Accelerators() {
+		if a.ShortName != "" {
+			short++
+			if a.ShortName == a.Name || strings.TrimSpace(a.ShortName) != a.ShortName {
+				t.Errorf("%s: short name %q: give one only where the name %q is too long, without spaces around it", a.ID, a.ShortName, a.Name)
+			}
+		}
+		l := a.Label()
+		if n := utf8.RuneCountInString(l); n > ShortNameMax {
+			t.Errorf("%s: label %q has %d characters, over %d: give it a short_name in data/accelerators.csv", a.ID, l, n, ShortNameMax)
+		}
+		if other, ok := seen[l]; ok {
+			t.Errorf("%s and %s share the label %q", other, a.ID, l)
+		}
+		seen[l] = a.ID
+	}
+	if short != 4 {
+		t.Errorf("%d short names, want the 4 rows whose names are over %d characters", short, ShortNameMax)
 	}
 }

@@ -96,11 +96,16 @@
     for (const dev of d.devices || []) {
       // The name alone: with its figures ("NVIDIA H200 SXM (140.4 GiB, 4,800 GB/s)") the closed
       // select cut it at 390 px; the chosen device's figures are the line under it (showFigures).
-      const label = dev.name;
+      // A name over 32 characters shows the catalog's short label (shortName); the option keeps
+      // the whole name in its title (its accessible description, and a pointer's tooltip: not an
+      // aria-label, whose name would not contain the text shown, WCAG 2.5.3), and the line under
+      // the select says it whole.
       h.devices.set(dev.id, dev);
       const had = Array.from(sel.options).find((o) => o.value === dev.id); // a link's device, listed early
       if (had) sel.removeChild(had);
-      sel.insertBefore(new Option(label, dev.id), custom);
+      const o = new Option(dev.shortName || dev.name, dev.id);
+      if (dev.shortName) o.title = dev.name;
+      sel.insertBefore(o, custom);
     }
     const fam = $("hw-family");
     for (const f of d.families || []) {

@@ -7,7 +7,8 @@ import (
 )
 
 // DevicesJSON lists what the hardware mode offers: the catalog's accelerators with their numbers
-// and family, and the families a device given by numbers may name.
+// and family, and the families a device given by numbers may name. A device whose name is over
+// catalog.ShortNameMax characters also has shortName, the label the page's select shows.
 func DevicesJSON() string {
 	var w jsontext.Writer
 	w.BeginObject()
@@ -20,6 +21,9 @@ func DevicesJSON() string {
 		w.BeginObject()
 		str(&w, "id", a.ID)
 		str(&w, "name", a.Name)
+		if a.ShortName != "" {
+			str(&w, "shortName", a.ShortName)
+		}
 		num(&w, "memoryGiB", float64(a.MemoryMiB)/1024) // unrounded, as every number the bridge gives
 		num(&w, "bandwidthGBs", a.BandwidthGBs)
 		str(&w, "family", fam)

@@ -283,12 +283,16 @@ func needsDevices(n int) string {
 // catalog memory meets the floor. One rule for the claim's CEL and the cluster check.
 func ProductsWithoutMemory(products []string) []string {
 	var out []string
-	for i := range catalog.Accelerators() {
-		a := &catalog.Accelerators()[i]
-		if a.Vendor != "nvidia" || a.ProductName == "" || slices.Contains(out, a.ProductName) || !slices.Contains(products, a.ProductName) {
+	accs := catalog.Accelerators()
+	for i := range accs {
+		a := &accs[i]
+		if a.Vendor != "nvidia" || a.ProductName == "" {
 			continue
 		}
-		if family, _ := AcceleratorFamily(a); family == FamilyNVIDIAUnified {
+		// the family first: only the GB10's row gets to the list searches, which every NVIDIA
+		// claim's render runs (the CEL and its header) and which were ~100 × the list's length
+		if family, _ := AcceleratorFamily(a); family == FamilyNVIDIAUnified &&
+			slices.Contains(products, a.ProductName) && !slices.Contains(out, a.ProductName) {
 			out = append(out, a.ProductName)
 		}
 	}

@@ -49,3 +49,36 @@ func TestMemorylessProductTakenByName(t *testing.T) {
 		t.Errorf("GB10 not listed, yet the memoryless branch is written:\n%s", r.YAML)
 	}
 }
+
+// TestMemoryShareLeavesMemorylessOut: a claim that asks each device's memory as a capacity
+// request can never be given a device whose driver publishes no memory (the allocator takes a
+// device only if it publishes the capacity asked), so its allow-list leaves the GB10 out and no
+// by-name branch is written; the table does not mark the GB10 selected.
+func TestMemoryShareLeavesMemorylessOut(t *testing.T) {
+	tg := target.Default()
+	tg.Model, tg.Sizing, tg.Driver, tg.MinTps = "Qwen/Qwen3-8B", target.SizingKV, fit.DriverNVIDIA, 5
+	tg.CapacityRequest = true
+	r, err := Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(r.Bounds.Products, "NVIDIA GB10") || strings.Contains(r.YAML, " ?\n") || strings.Contains(r.YAML, "publishes no memory") {
+		t.Errorf("a memory share of a device that publishes no memory:\n%s", r.YAML)
+	}
+	if len(r.Bounds.Products) == 0 || !strings.Contains(r.YAML, "capacity:\n") {
+		t.Fatalf("no allow-list or no capacity request:\n%s", r.YAML)
+	}
+	seen := false
+	for _, m := range fit.Matches(r.Bounds) {
+		if m.Accelerator.ProductName != "NVIDIA GB10" {
+			continue
+		}
+		seen = true
+		if !m.Fits() || m.Selected || !r.Bounds.ShareUnavailable(m.Accelerator) {
+			t.Errorf("GB10: fits %v, selected %v, share unavailable %v", m.Fits(), m.Selected, r.Bounds.ShareUnavailable(m.Accelerator))
+		}
+	}
+	if !seen {
+		t.Fatal("no GB10 in the catalog")
+	}
+}

@@ -276,27 +276,42 @@ func needsDevices(n int) string {
 }
 
 // ProductsWithoutMemory are the products of an allow-list whose driver publishes no memory
-// capacity: NVML reports no memory for NVIDIA's unified-memory boards (the GB10 of DGX Spark:
-// nvidia-smi prints "Not Supported"), and NVIDIA's DRA driver then leaves the device's `memory`
-// out (NVIDIA/k8s-dra-driver-gpu PR #1121), so a selector that asks `'memory' in` never takes
-// one. The claim takes these by productName alone: resolveProducts lists a product only when its
-// catalog memory meets the floor. One rule for the claim's CEL and the cluster check.
+// capacity (publishesNoMemory). The claim takes these by productName alone: resolveProducts
+// lists a product only when its catalog memory meets the floor. One rule for the claim's CEL and
+// the cluster check.
 func ProductsWithoutMemory(products []string) []string {
 	var out []string
 	accs := catalog.Accelerators()
 	for i := range accs {
 		a := &accs[i]
-		if a.Vendor != "nvidia" || a.ProductName == "" {
-			continue
-		}
 		// the family first: only the GB10's row gets to the list searches, which every NVIDIA
 		// claim's render runs (the CEL and its header) and which were ~100 × the list's length
-		if family, _ := AcceleratorFamily(a); family == FamilyNVIDIAUnified &&
-			slices.Contains(products, a.ProductName) && !slices.Contains(out, a.ProductName) {
+		if publishesNoMemory(a) && slices.Contains(products, a.ProductName) && !slices.Contains(out, a.ProductName) {
 			out = append(out, a.ProductName)
 		}
 	}
 	return out
+}
+
+// publishesNoMemory: NVIDIA's DRA driver publishes no memory capacity for the device. NVML
+// reports none for NVIDIA's unified-memory boards (the GB10 of DGX Spark: nvidia-smi prints
+// "Not Supported"), and the driver then leaves the device's `memory` out
+// (NVIDIA/k8s-dra-driver-gpu PR #1121), so a selector that asks `'memory' in` never takes one.
+func publishesNoMemory(a *catalog.Accelerator) bool {
+	if a.Vendor != "nvidia" || a.ProductName == "" {
+		return false
+	}
+	family, _ := AcceleratorFamily(a)
+	return family == FamilyNVIDIAUnified
+}
+
+// ShareUnavailable: the claim asks each device's memory as capacity.requests, and NVIDIA's
+// driver publishes no memory for this device (publishesNoMemory). The allocator takes a device
+// only if it publishes the capacity a request names (KEP-5075), so such a claim can never be
+// given one, and its allow-list leaves the product out rather than name a device that cannot
+// be had (before, the GB10 was listed and taken "by name" in a claim that could not get it).
+func (b *Bounds) ShareUnavailable(a *catalog.Accelerator) bool {
+	return b.Target.CapacityRequest && publishesNoMemory(a)
 }
 
 // resolveProducts fills the NVIDIA productName allow-list, the only way a bandwidth floor can
@@ -316,7 +331,7 @@ func (b *Bounds) resolveProducts() error {
 		// The device's memory is the CEL's own clause, but its bandwidth is only the list's: a
 		// productName boards of different speeds share (the RTX 3080's 10 GB at 760 GB/s and 12 GB
 		// at 912) is listed only when the slowest of them meets the floor.
-		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && slowest[first] >= float64(b.NVIDIAMinBandwidthGBs) {
+		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && slowest[first] >= float64(b.NVIDIAMinBandwidthGBs) && !b.ShareUnavailable(a) {
 			listed[first] = true
 			b.Products = append(b.Products, a.ProductName)
 		}
@@ -355,9 +370,11 @@ func (b *Bounds) resolveProducts() error {
 }
 
 // nameListed: accelerator i's productName is on the allow-list, given that i meets the memory
-// floor (resolveProducts' rule: the slowest board of the name meets NVIDIA's bandwidth floor).
+// floor (resolveProducts' rule: the slowest board of the name meets NVIDIA's bandwidth floor, and
+// a claim asking a memory share lists no board that publishes no memory).
 func (b *Bounds) nameListed(i int) bool {
-	return productSlowestGBs()[productFirsts()[i]] >= float64(b.NVIDIAMinBandwidthGBs)
+	return productSlowestGBs()[productFirsts()[i]] >= float64(b.NVIDIAMinBandwidthGBs) &&
+		!b.ShareUnavailable(&catalog.Accelerators()[i])
 }
 
 // productFirsts maps each accelerator to the first one of the table with the same

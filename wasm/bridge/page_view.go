@@ -100,9 +100,14 @@ func appendWhy(dst []byte, b *fit.Bounds, m *fit.Match, selectable bool) []byte 
 		dst = append(dst, b.Driver.Domain...)
 		dst = append(dst, " driver cannot select it"...)
 	} else if m.FitsMemory && m.FitsBandwidth && !m.Selected {
-		// the one way a fitting device goes unpicked: NVIDIA's name for it is a slower board's
-		// too (the RTX 3080's 10 and 12 GB), and the allow-list lists a name for its slowest
-		dst = append(dst, "its productName is a slower board's too, so the allow-list leaves it out"...)
+		// the two ways a fitting device goes unpicked: the claim asks a memory share of a device
+		// whose driver publishes no memory (the GB10), or NVIDIA's name for it is a slower
+		// board's too (the RTX 3080's 10 and 12 GB) and the allow-list lists a name for its slowest
+		if b.ShareUnavailable(a) {
+			dst = append(dst, "its driver publishes no memory, so it cannot give the memory share the claim asks (capacityRequest)"...)
+		} else {
+			dst = append(dst, "its productName is a slower board's too, so the allow-list leaves it out"...)
+		}
 	}
 	return dst
 }

@@ -136,6 +136,19 @@ func TestWhyWords(t *testing.T) {
 			t.Errorf("fits memory %v, selectable %v: %q, want %q", c.m.FitsMemory, c.selectable, got, "kept"+c.want)
 		}
 	}
+	// A claim asking a memory share (capacityRequest) of a board whose driver publishes no memory
+	// (the GB10): it fits both floors, and the allow-list leaves it out for that reason.
+	for _, acc := range catalog.Accelerators() {
+		if acc.ProductName != "NVIDIA GB10" {
+			continue
+		}
+		share := &fit.Bounds{MemoryGi: 24, Driver: nvidia}
+		share.Target.CapacityRequest = true
+		if got, want := string(appendWhy(nil, share, &fit.Match{Accelerator: &acc, FitsMemory: true, FitsBandwidth: true}, true)),
+			"its driver publishes no memory, so it cannot give the memory share the claim asks (capacityRequest)"; got != want {
+			t.Errorf("GB10 under a memory share: %q, want %q", got, want)
+		}
+	}
 	// The memory a device has is never written as much as a floor it falls short of: an RTX
 	// 4080's 16,376 MiB is 15.99 GiB, "has 15.9" beside "needs 16 Gi" (it read "has 16.0").
 	b.MemoryGi = 16

@@ -155,4 +155,11 @@ nvidia-a800-sxm-80	nvidia	datacenter	NVIDIA A800 SXM4 80GB	gpu.nvidia.com	NVIDIA
 nvidia-a800-pcie-80	nvidia	datacenter	NVIDIA A800 PCIe 80GB	gpu.nvidia.com	NVIDIA A800 80GB PCIe	81920	yes	1935	nvidia	false	
 nvidia-rtx-a4000	nvidia	workstation	NVIDIA RTX A4000	gpu.nvidia.com	NVIDIA RTX A4000	16376	yes	448	nvidia	false	
 nvidia-rtx-4090-d	nvidia	consumer	NVIDIA GeForce RTX 4090 D	gpu.nvidia.com	NVIDIA GeForce RTX 4090 D	24564	yes	1008	nvidia	false	
+nvidia-rtx-a5500	nvidia	workstation	NVIDIA RTX A5500	gpu.nvidia.com	NVIDIA RTX A5500	24564	yes	768	nvidia	false	
+nvidia-rtx-a4500	nvidia	workstation	NVIDIA RTX A4500	gpu.nvidia.com	NVIDIA RTX A4500	20470	yes	640	nvidia	false	
+nvidia-rtx-4500-ada	nvidia	workstation	NVIDIA RTX 4500 Ada Generation	gpu.nvidia.com	NVIDIA RTX 4500 Ada Generation	24570	yes	432	nvidia	false	
+nvidia-rtx-2000-ada	nvidia	workstation	NVIDIA RTX 2000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 2000 Ada Generation	16380	yes	224	nvidia	false	
+nvidia-l2	nvidia	datacenter	NVIDIA L2	gpu.nvidia.com	NVIDIA L2	23034	yes	300	nvidia	false	
+nvidia-a800-active-40	nvidia	workstation	NVIDIA A800 40GB Active	gpu.nvidia.com	NVIDIA A800 40GB Active	40960	yes	1555	nvidia	false	
+nvidia-a800-sxm-40	nvidia	datacenter	NVIDIA A800 SXM4 40GB	gpu.nvidia.com	NVIDIA A800-SXM4-40GB	40960	yes	1555	nvidia	false	
 `

@@ -90,13 +90,15 @@ func TestCounts(t *testing.T) {
 	// 2026-12-03 (A30, A40, A16, A2, H20, H800 SXM and PCIe, GH200 144 GB, GB200, B300, GB300,
 	// L20, V100 PCIe 16 and 32 GB, RTX 5000 Ada) = 144, and 2 more the accelerator audit of
 	// 2026-12-03 found in NVIDIA's table with readings (GH200 120GB, RTX PRO 6000 Max-Q, A800 SXM4
-	// and PCIe 80GB, RTX A4000, RTX 4090 D) = 150.
-	if n := len(Accelerators()); n != 150 {
-		t.Errorf("%d accelerators, want 150", n)
+	// and PCIe 80GB, RTX A4000, RTX 4090 D) = 150, and 7 more of that table the fifteenth session
+	// found readings for (RTX A5500, RTX A4500, RTX 4500 Ada, RTX 2000 Ada, L2, A800 40GB Active,
+	// A800 SXM4 40GB) = 157.
+	if n := len(Accelerators()); n != 157 {
+		t.Errorf("%d accelerators, want 157", n)
 	}
 	// The counts the page shows before anything is decoded are the same.
-	if ModelCount() != 1852 || AcceleratorCount() != 150 {
-		t.Errorf("ModelCount %d, AcceleratorCount %d, want 1852 and 150", ModelCount(), AcceleratorCount())
+	if ModelCount() != 1852 || AcceleratorCount() != 157 {
+		t.Errorf("ModelCount %d, AcceleratorCount %d, want 1852 and 157", ModelCount(), AcceleratorCount())
 	}
 	moe, moeActive, arch, vram, names := 0, 0, 0, 0, map[string]bool{}
 	quants := map[string]int{}
@@ -806,6 +808,9 @@ func TestNVIDIAProductNamesAsTheDriverPublishes(t *testing.T) {
 		"nvidia-gh200-96-120": "NVIDIA GH200 120GB", "nvidia-rtx-pro-6000-maxq": "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
 		"nvidia-a800-sxm-80": "NVIDIA A800-SXM4-80GB", "nvidia-a800-pcie-80": "NVIDIA A800 80GB PCIe",
 		"nvidia-rtx-a4000": "NVIDIA RTX A4000", "nvidia-rtx-4090-d": "NVIDIA GeForce RTX 4090 D",
+		"nvidia-rtx-a5500": "NVIDIA RTX A5500", "nvidia-rtx-a4500": "NVIDIA RTX A4500", "nvidia-l2": "NVIDIA L2",
+		"nvidia-rtx-4500-ada": "NVIDIA RTX 4500 Ada Generation", "nvidia-rtx-2000-ada": "NVIDIA RTX 2000 Ada Generation",
+		"nvidia-a800-active-40": "NVIDIA A800 40GB Active", "nvidia-a800-sxm-40": "NVIDIA A800-SXM4-40GB",
 		"nvidia-h100-sxm": "NVIDIA H100 80GB HBM3", "nvidia-h100-nvl": "NVIDIA H100 NVL", "nvidia-h100-pcie": "NVIDIA H100 PCIe",
 		"nvidia-a100-sxm-80": "NVIDIA A100-SXM4-80GB", "nvidia-a100-pcie-80": "NVIDIA A100 80GB PCIe",
 		"nvidia-a100-sxm-40": "NVIDIA A100-SXM4-40GB", "nvidia-a100-pcie-40": "NVIDIA A100-PCIE-40GB",

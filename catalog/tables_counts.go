@@ -5,7 +5,7 @@ package catalog
 // modelCount and acceleratorCount are the data lines of modelsTSV and acceleratorsTSV.
 const (
 	modelCount       = 1852
-	acceleratorCount = 150
+	acceleratorCount = 157
 )
 
 // modelsSum is modelsTSV's FNV-1a 64-bit checksum (textSum): an engine built without the

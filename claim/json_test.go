@@ -57,9 +57,11 @@ func TestJSONLayout(t *testing.T) {
 	// later rows the TITAN RTX, 3090 Ti, 4070 Ti SUPER, 4080 SUPER, 5060 Ti 16GB, 5070 Ti, 5080,
 	// RTX 5880 Ada, RTX PRO 6000 Workstation and RTX A5000: 34; and 13 of the 15 rows added on
 	// 2026-12-03 (not the A16 and A2: 15,356 MiB < 15 Gi): 47; and the audit's GH200 120GB and
-	// RTX PRO 6000 Max-Q, A800 SXM4 and PCIe, RTX A4000 (16,376 MiB) and RTX 4090 D: 53.
+	// RTX PRO 6000 Max-Q, A800 SXM4 and PCIe, RTX A4000 (16,376 MiB) and RTX 4090 D: 53; and the
+	// fifteenth session's RTX A5500, A4500, 4500 Ada, A800 40GB Active and A800 SXM4 40GB (not the
+	// RTX 2000 Ada, 224 GB/s, nor the L2, 300 GB/s): 58.
 	if j["sizing"] != "kv" || j["kvEstimated"] != true || j["contextTokens"] != 4096.0 || j["driver"] != "nvidia" || j["count"] != 1.0 ||
-		len(j["productNames"].([]any)) != 53 || j["activeParamsB"] != 7.0 || j["kvCache"] != "fp16" {
+		len(j["productNames"].([]any)) != 58 || j["activeParamsB"] != 7.0 || j["kvCache"] != "fp16" {
 		t.Errorf("kv+nvidia values: %v", j)
 	}
 	// efficiencyPct stays the target's field (llmfit's 55, not given), and efficiencyGiven says the

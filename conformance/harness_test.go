@@ -215,11 +215,12 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 	// 6 Gi and 148 GB/s: every accelerator of the catalog with at least 148 GB/s
 	// (all have ≥ 6 Gi: the smallest, RTX 2060 and Arc A380, have 6,144 MiB) in
 	// both llmfit.ai spellings, and nothing else: no unhealthy, incomplete,
-	// foreign or real-driver device. By hand from accelerators.csv, 11 of the 150
+	// foreign or real-driver device. By hand from accelerators.csv, 11 of the 157
 	// rows are slower: Apple M1 8/16GB (68.25 GB/s), M2 and M3 8/16/24GB (100)
-	// and M4 16/24/32GB (120); 139 × 2 = 278 devices (the slowest of the NVIDIA
+	// and M4 16/24/32GB (120); 146 × 2 = 292 devices (the slowest of the NVIDIA
 	// rows added on 2026-12-03, the A16 and A2, have 200 GB/s; of the six added
-	// in the fourteenth session, the RTX A4000, 448).
+	// in the fourteenth session, the RTX A4000, 448; of the seven added in the
+	// fifteenth, the RTX 2000 Ada, 224).
 	got := matchOne(t, readGolden(t, "test-model-7b.default.yaml"), fleet)
 	var want []string
 	for _, d := range fleet {
@@ -227,7 +228,7 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 			want = append(want, d.Name)
 		}
 	}
-	if len(want) != 278 || !slices.Equal(got, want) {
+	if len(want) != 292 || !slices.Equal(got, want) {
 		t.Errorf("matched %d devices %v\nwant %d %v", len(got), got, len(want), want)
 	}
 
@@ -376,8 +377,8 @@ func TestCatalogAcceleratorsAreTheCSV(t *testing.T) {
 	if !slices.Equal(cat, csv) {
 		t.Errorf("catalog.Accelerators() differs from accelerators.csv:\n%+v\n%+v", cat, csv)
 	}
-	if len(cat) != 150 {
-		t.Errorf("%d accelerators, want 150", len(cat))
+	if len(cat) != 157 {
+		t.Errorf("%d accelerators, want 157", len(cat))
 	}
 	// The NVIDIA allow-list is exact where a productName names one accelerator. NVML's name
 	// carries no memory size for two GeForce boards sold in two sizes (the RTX 3080's 10 and

@@ -46,7 +46,7 @@ func TestLookupAcceleratorByIDNameOrProductName(t *testing.T) {
 }
 
 // An unknown device names the field by its label and offers the closest catalog ids, not all
-// 150 of them.
+// 157 of them.
 func TestUnknownAcceleratorSuggestsClosest(t *testing.T) {
 	_, err := EstimateOn(customTarget(8, 32, 8, 128), Device{On: "h100"})
 	var fe *target.FieldError

@@ -736,7 +736,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 		t.Fatalf("114B: %d Gi, %d GB/s", b.MemoryGi, b.MinBandwidthGBs)
 	}
 	ms := Matches(b)
-	if len(ms) != 150 { // every row of data/accelerators.csv
+	if len(ms) != 157 { // every row of data/accelerators.csv
 		t.Fatalf("%d matches", len(ms))
 	}
 	h100 := findMatch(t, ms, "nvidia-h100-sxm")

@@ -179,12 +179,12 @@ HuggingFaceTB/SmolVLM-256M-Instruct	256M	256484928	1	0.5	Q4_K_M	8192	30	3	64	576
 HuggingFaceTB/SmolVLM2-256M-Video-Instruct	256M	256484928	1	0.5	Q4_K_M	8192	30	3	64	576			112488	49280																															
 ibm-granite/granite-docling-258M	258M	257517120	1	0.5	Q4_K_M	8192	30	3	64	576			302590	100352		HuggingFaceTB/SmolLM2-135M	30	9	3	64	576				gqa																				
 google/gemma-3-270m	268M	268098176	1	0.5	Q4_K_M	4096							656655			google/gemma-3-270m	18	4	1	256	640	32768	bfloat16		gqa	512	15																	262144	
-farbodtavakkoli/OTel-LLM-270M-IT	268M	268098176	1	0.5	Q4_K_M	32768	18	1	256	640			165606	262144																															
-unsloth/gemma-3-270m-it	268M	268098176	1	0.5	Q4_K_M	32768	18	1	256	640			31075	262144																															
+farbodtavakkoli/OTel-LLM-270M-IT	268M	268098176	1	0.5	Q4_K_M	32768	18	1	256	640			165606	262144		google/gemma-3-270m	18	4	1	256	640	32768			gqa	512	15																	262144	
+unsloth/gemma-3-270m-it	268M	268098176	1	0.5	Q4_K_M	32768	18	1	256	640			31075	262144		google/gemma-3-270m	18	4	1	256	640	32768	bfloat16		gqa	512	15																	262144	
 microsoft/harrier-oss-v1-270m	268M	268098176	1	0.5	Q4_K_M	32768	18	1	256	640			138993	262144																															
 gokaygokay/Florence-2-SD3-Captioner	271M	270957657	1	0.5	Q4_K_M	1024	6						19065	51289																															
 gokaygokay/Florence-2-Flux	271M	270957657	1	0.5	Q4_K_M	1024	6						17966	51289																															
-unsloth/gemma-3-270m-it-unsloth-bnb-4bit	271M	271190048	1	0.5	Q4_K_M	32768	18	1	256	640			17517	262144																															
+unsloth/gemma-3-270m-it-unsloth-bnb-4bit	271M	271190048	1	0.5	Q4_K_M	32768	18	1	256	640			17517	262144		google/gemma-3-270m	18	4	1	256	640	32768		bitsandbytes 4-bit	gqa	512	15																	262144	
 Voicelab/vlt5-base-keywords	275M	275102976	1	0.5	Q4_K_M	4096							11523	50048																															
 danielheinz/e5-base-sts-en-de	278M	278043648	1	0.5	Q4_K_M	514	12	12	64	768			532765	250002	1																														
 TechWolf/JobBERT-v3	278M	278043648	1	0.5	Q4_K_M	514	12	12	64	768			61078	250002	1																														
@@ -238,8 +238,8 @@ mlx-community/Qwen2.5-0.5B-Instruct-4bit	422M	422395904	1	0.5	Q4_K_M	32768	24	2	
 ai-forever/sbert_large_nlu_ru	427M	426908672	1	0.5	Q4_K_M	512	24	16	64	1024			108146	120138	1																														
 openbmb/MiniCPM4-0.5B	434M	433873920	1	0.5	Q4_K_M	32768	24	2	64	1024			35484	73448																															
 Salesforce/SFR-Embedding-Code-400M_R	434M	434139136	1	0.5	Q4_K_M	16384	24	16	64	1024			20304	30528	1																														
-lmstudio-community/gemma-3-270m-it-MLX-8bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			13481	262144																															
-lmstudio-community/gemma-3-270m-it-qat-MLX-4bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			12587	262144																															
+lmstudio-community/gemma-3-270m-it-MLX-8bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			13481	262144		google/gemma-3-270m	18	4	1	256	640	32768	bfloat16	mlx 8-bit	gqa	512	15																	262144	
+lmstudio-community/gemma-3-270m-it-qat-MLX-4bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			12587	262144		google/gemma-3-270m	18	4	1	256	640	32768	bfloat16	mlx 4-bit	gqa	512	15																	262144	
 allenai/OLMoE-1B-7B-0924	439M	438566912	1	0.5	Q4_K_M	4096	16	16	128	2048	1	74008161	115658	50304																															
 LiquidAI/LFM2.5-VL-450M	449M	448718848	1	0.5	Q4_K_M	128000	16	8	64	1024			54117	65536																															
 mlx-community/Qwen3-Embedding-0.6B-4bit-DWQ	449M	448910336	1	0.5	Q4_K_M	32768	28	8	128	1024			27452	151669	1																														
@@ -312,7 +312,7 @@ openai-community/gpt2-large	812M	811778816	1	0.5	Q4_K_M	1024							2113625	50257
 ai-forever/FRIDA	823M	823401216	1	0.5	Q4_K_M	4096							654555	93651																															
 h2oai/h2ovl-mississippi-800m	826M	826295808	1	0.5	Q4_K_M	4096							1000044																																
 unsloth/Qwen3.5-0.8B-Base	853M	852985920	1	0.5	Q4_K_M	262144	24	2	256	1024			10925	248320																															
-mlx-community/gemma-3-1b-it-qat-4bit	854M	854065152	1	0.5	Q4_K_M	32768	26	1	256	1152			86087	262144																															
+mlx-community/gemma-3-1b-it-qat-4bit	854M	854065152	1	0.5	Q4_K_M	32768	26	1	256	1152			86087	262144		google/gemma-3-1b-it	26	4	1	256	1152	32768	bfloat16	mlx 4-bit	gqa	512	22																		
 unsloth/gemma-3-1b-it-GGUF	854M	854065152	1	0.5	Q4_K_M	32768	26	1	256	1152			58583	262144																															
 RedHatAI/gpt-oss-20b-speculator.eagle3	855M	854792768	1	0.5	Q4_K_M	4096							61672																																
 llava-hf/llava-interleave-qwen-0.5b-hf	864M	864031264	1	0.5	Q4_K_M	32768	24	16	64	1024			94440	152000																															
@@ -654,7 +654,7 @@ microsoft/Phi-3-mini-4k-instruct	3.8B	3821079552	2.1	2	Q4_K_M	4096	32	32	96	3072
 kaitchup/Phi-3-mini-4k-instruct-gptq-4bit	3.8B	3822095360	2.1	2	GPTQ-Int4	4096	32	32	96	3072			983745	32064		microsoft/Phi-3-mini-4k-instruct	32	32	32	96	3072	4096	bfloat16	gptq-int4	mha	2047	32																		
 LiAutoAD/Ristretto-3B	3.8B	3839307840	2.1	2	Q4_K_M	4096							38289																																
 openbmb/MiniCPM3-4B	3.8B	3844935680	2.1	2	Q4_K_M	32768	62	40	64	2560			32956	73448																															
-twinkle-ai/gemma-3-4B-T1-it	3.9B	3880263168	2.2	2	Q4_K_M	1048576	34	4	256	2560			36854	262208																															
+twinkle-ai/gemma-3-4B-T1-it	3.9B	3880263168	2.2	2	Q4_K_M	1048576	34	4	256	2560			36854	262208		google/gemma-3-4b-it (text model)	34	8	4	256	2560	131072			gqa	1024	29																	262208	
 unsloth/Phi-4-mini-instruct-unsloth-bnb-4bit	3.9B	3929865122	2.2	2	Q4_K_M	131072	32	8	128	3072			12965	200064																															
 Nanbeige/Nanbeige4.1-3B	3.9B	3933637120	2.2	2	Q4_K_M	262144	32	4	128	2560			232352	166144																															
 unsloth/Phi-3-mini-4k-instruct-bnb-4bit	3.9B	3934684862	2.2	2	Q4_K_M	4096	32	32	96	3072			35606	32064																															
@@ -693,9 +693,9 @@ bg-digitalservices/Gemma-4-E2B-it-NVFP4A16	4.3B	4293811779	2.4	2.2	Q4_K_M	131072
 bg-digitalservices/Gemma-4-E2B-it-NVFP4	4.3B	4293811779	2.4	2.2	Q4_K_M	131072	35	1	256	1536			14377	262144																															
 google/gemma-3-4b-it	4.3B	4300079472	2.4	2.2	Q4_K_M	4096							2199472			google/gemma-3-4b-it/pt	34	8	4	256	2560	131072	bfloat16		gqa	1024	29																	262208	
 google/gemma-3-4b-pt	4.3B	4300079472	2.4	2.2	Q4_K_M	4096							348319			google/gemma-3-4b-it/pt	34	8	4	256	2560	131072	bfloat16		gqa	1024	29																	262208	
-google/medgemma-1.5-4b-it	4.3B	4300079472	2.4	2.2	Q4_K_M	4096							127327																																
+google/medgemma-1.5-4b-it	4.3B	4300079472	2.4	2.2	Q4_K_M	4096							127327			google/gemma-3-4b-it/pt	34	8	4	256	2560	131072	bfloat16		gqa	1024	29																	262208	
 unsloth/gemma-3-4b-it	4.3B	4300079472	2.4	2.2	Q4_K_M	1048576	34	4	256	2560			87621	262208																															
-nvidia/Nemotron-3-Content-Safety	4.3B	4300079472	2.4	2.2	Q4_K_M	1048576	34	4	256	2560			14361	262208																															
+nvidia/Nemotron-3-Content-Safety	4.3B	4300079472	2.4	2.2	Q4_K_M	1048576	34	4	256	2560			14361	262208		google/gemma-3-4b-it/pt	34	8	4	256	2560	131072			gqa	1024	29																	262208	
 zai-org/glm-edge-4b-chat	4.3B	4327984128	2.4	2.2	Q4_K_M	8192	40	6	128	3072			24689	59264																															
 unsloth/gemma-3-4b-it-unsloth-bnb-4bit	4.4B	4385411830	2.5	2.2	Q4_K_M	1048576	34	4	256	2560			29183	262208																															
 boboliu/Qwen3-Embedding-4B-W4A16-G128	4.4B	4409840640	2.5	2.3	Q4_K_M	40960	36	8	128	2560			11918	151665	1																														
@@ -750,7 +750,7 @@ ServiceNow-AI/Apriel-5B-Instruct	4.8B	4832071680	2.7	2.5	Q4_K_M	524288	28	8	128	
 ZJU-AI4H/Hulu-Med-4B	4.8B	4833079536	2.7	2.5	Q4_K_M	262144	36	8	128	2560			27031	151936																															
 allenai/Molmo2-ER	4.9B	4850869200	2.7	2.5	Q4_K_M	16384	36	8	128	2560			73859	151936																															
 google/translategemma-4b-it	5.0B	4971331952	2.8	2.5	Q4_K_M	4096							297072			google/gemma-3-4b-it/pt	34	8	4	256	2560	131072			gqa	1024	29																	262208	
-Infomaniak-AI/vllm-translategemma-4b-it	5.0B	4971331952	2.8	2.5	Q4_K_M	131072	34	4	256	2560			24533	262208																															
+Infomaniak-AI/vllm-translategemma-4b-it	5.0B	4971331952	2.8	2.5	Q4_K_M	131072	34	4	256	2560			24533	262208		google/gemma-3-4b-it/pt	34	8	4	256	2560	131072			gqa	1024	29																	262208	
 RedHatAI/Llama-3.1-8B-Instruct-NVFP4	5.0B	4976808384	2.8	2.5	Q4_K_M	1048576	32	8	128	4096			19089	128256																															
 allenai/Olmo-Hybrid-7B	5.0B	4978114560	2.8	2.5	Q4_K_M	65536	32	30	128	3840			33435	100352																															
 nvidia/Qwen2.5-VL-7B-Instruct-NVFP4	5.0B	5029522432	2.8	2.6	Q4_K_M	128000	28	4	128	3584			104133	152064																															
@@ -1202,10 +1202,10 @@ Qwen/Qwen3-14B-FP8	12.1B	12102533120	6.8	6.2	Q4_K_M	40960	40	8	128	5120			177271
 unsloth/Qwen3-14B-unsloth-bnb-4bit	12.1B	12102533120	6.8	6.2	Q4_K_M	40960	40	8	128	5120			175797	151936																															
 TeichAI/Qwen3-14B-Claude-4.5-Opus-High-Reasoning-Distill-GGUF	12.1B	12102533120	6.8	6.2	Q4_K_M	40960	40	8	128	5120			43871	151936																															
 unsloth/Qwen3-14B-GGUF	12.1B	12102533120	6.8	6.2	Q4_K_M	40960	40	8	128	5120			37638	151936																															
-DreamFast/gemma-3-12b-it-heretic	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			12047	262208																															
-INSAIT-Institute/BgGPT-Gemma-3-12B-IT	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			205439	262208																															
+DreamFast/gemma-3-12b-it-heretic	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			12047	262208		google/gemma-3-12b-it/pt	48	16	8	256	3840	131072			gqa	1024	40																	262208	
+INSAIT-Institute/BgGPT-Gemma-3-12B-IT	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			205439	262208		google/gemma-3-12b-it/pt	48	16	8	256	3840	131072			gqa	1024	40																	262208	
 gaunernst/gemma-3-12b-it-int4-awq	12.2B	12187325040	6.8	6.2	AWQ-4bit	8192	48	8	240	3840			46259																																
-Lightricks/gemma-3-12b-it-qat-q4_0-unquantized	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			45271	262208																															
+Lightricks/gemma-3-12b-it-qat-q4_0-unquantized	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			45271	262208		google/gemma-3-12b-it/pt	48	16	8	256	3840	131072	bfloat16		gqa	1024	40																	262208	
 unsloth/gemma-3-12b-it	12.2B	12187325040	6.8	6.2	Q4_K_M	1048576	48	8	256	3840			37304	262208																															
 google/gemma-3-12b-pt	12.2B	12187325040	6.8	6.2	Q4_K_M	4096							17698			google/gemma-3-12b-it/pt	48	16	8	256	3840	131072	bfloat16		gqa	1024	40																	262208	
 mistralai/Mistral-Nemo-Instruct-2407	12.2B	12247076864	6.8	6.3	Q4_K_M	131072							0																																
@@ -1215,7 +1215,7 @@ unsloth/gemma-3-12b-it-unsloth-bnb-4bit	12.4B	12432375552	6.9	6.4	Q4_K_M	1048576
 unsloth/Mistral-Nemo-Instruct-2407-bnb-4bit	12.6B	12589408254	7	6.4	Q4_K_M	131072	40	8	128	5120			12278	131072																															
 mlx-community/Qwen2.5-14B-Instruct-4bit	12.6B	12606504960	7	6.5	Q4_K_M	32768	48	8	128	5120			70497	152064																															
 mistral-experimental/pixtral-12b	12.7B	12682739712	7.1	6.5	Q4_K_M	1024000	40	8	128	5120			126157	131072																															
-abhishekchohan/gemma-3-12b-it-quantized-W4A16	12.8B	12772147200	7.1	6.5	Q4_K_M	1048576	48	8	256	3840			121197	262208																															
+abhishekchohan/gemma-3-12b-it-quantized-W4A16	12.8B	12772147200	7.1	6.5	Q4_K_M	1048576	48	8	256	3840			121197	262208		google/gemma-3-12b-it/pt	48	16	8	256	3840	131072		int4 w4a16 (compressed-tensors)	gqa	1024	40																	262208	
 RedHatAI/gemma-3-12b-it-quantized.w4a16	12.8B	12772147200	7.1	6.5	Q4_K_M	1048576	48	8	256	3840			28938	262208																															
 facebook/opt-13b	12.8B	12840304640	7.2	6.6	Q4_K_M	2048	40	40	128	5120			15223	50272																															
 mixtao/MixTAO-7Bx2-MoE-v8.1	12.9B	12879138816	7.2	6.6	Q4_K_M	32768	32	8	128	4096	1	12879138816	20333	32000																															
@@ -1392,19 +1392,19 @@ Jiunsong/supergemma4-26b-uncensored-mlx-4bit-v2	25.2B	25233053440	14.1	12.9	Q4_K
 rhymes-ai/Aria	25.3B	25307311216	14.1	13	Q4_K_M	65536	28	20	128	2560			95344	100352																															
 m-ric/Aria_hf_2	25.3B	25307311216	14.1	13	Q4_K_M	65536	28	20	128	2560			88154	100352																															
 allenai/Olmo-3.1-32B-Instruct	25.3B	25343703040	14.2	13	Q4_K_M	524288	64	8	128	5120			28632	100278		allenai/Olmo-3.1-32B-Instruct	64	40	8	128	5120	65536			gqa	4096	48																		
-varjosoft/gemma-4-26B-A4B-it-TQ3-native	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	14528	262144																															
+varjosoft/gemma-4-26B-A4B-it-TQ3-native	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	14528	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
 lmstudio-community/gemma-4-26B-A4B-it-MLX-8bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	162012	262144																															
 lmstudio-community/gemma-4-26B-A4B-it-MLX-4bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	154310	262144																															
-lmstudio-community/gemma-4-26B-A4B-it-MLX-6bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	117029	262144																															
+lmstudio-community/gemma-4-26B-A4B-it-MLX-6bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	117029	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144	bfloat16	mlx 6-bit	gqa	1024	25				128	8	1			2	512								
 mlx-community/gemma-4-26b-a4b-it-4bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	56781	262144																															
-dealignai/Gemma-4-26B-A4B-JANG_4M-CRACK	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	32426	262144																															
-dealignai/Gemma-4-26B-A4B-JANG_2L-CRACK	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	22157	262144																															
-lmstudio-community/gemma-4-26B-A4B-it-MLX-5bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	10021	262144																															
+dealignai/Gemma-4-26B-A4B-JANG_4M-CRACK	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	32426	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
+dealignai/Gemma-4-26B-A4B-JANG_2L-CRACK	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	22157	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
+lmstudio-community/gemma-4-26B-A4B-it-MLX-5bit	25.4B	25363283968	14.2	13	Q4_K_M	262144	30	8	256	2816	1	2774109182	10021	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144	bfloat16	mlx 5-bit	gqa	1024	25				128	8	1			2	512								
 deepcogito/cogito-v1-preview-qwen-32B	25.6B	25606804480	14.3	13.1	Q4_K_M	131072	64	8	128	5120			89115	151665																															
 ByteDance-Seed/Seed-OSS-36B-Instruct	25.6B	25624576000	14.3	13.1	Q4_K_M	524288	64	8	128	5120			26932	155136																															
-TrevorJS/gemma-4-26B-A4B-it-uncensored	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	106377	262144																															
-coder3101/gemma-4-26B-A4B-it-heretic	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	52753	262144																															
-jenerallee78/gemma-4-26B-A4B-it-ara-abliterated	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	16429	262144																															
+TrevorJS/gemma-4-26B-A4B-it-uncensored	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	106377	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
+coder3101/gemma-4-26B-A4B-it-heretic	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	52753	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
+jenerallee78/gemma-4-26B-A4B-it-ara-abliterated	25.8B	25805933872	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524013	16429	262144		google/gemma-4-26B-A4B(-it)	30	16	8	256	2816	262144			gqa	1024	25				128	8	1			2	512								
 Jiunsong/supergemma4-26b-abliterated-multimodal	25.8B	25805936206	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2822524266	14055	262144																															
 LargitData/gemma-4-26b-a4b-it-fp8	25.8B	25822702926	14.4	13.2	Q4_K_M	262144	30	8	256	2816	1	2824358130	35129	262144																															
 nvidia/Llama-3_3-Nemotron-Super-49B-v1_5-NVFP4	26.0B	25984778240	14.5	13.3	Q4_K_M	2097152	80	64	128	8192			11795	128256																															
@@ -1454,7 +1454,7 @@ btbtyler09/Qwen3.6-27B-GPTQ-4bit	28.2B	28242158048	15.8	14.5	GPTQ-Int4	262144	64
 cyankiwi/Qwen3.5-27B-AWQ-BF16-INT4	28.4B	28380263678	15.9	14.5	AWQ-4bit	262144	64	4	256	5120			20497	248320																															
 ISTA-DASLab/gemma-3-27b-it-GPTQ-4b-128g	28.4B	28417622016	15.9	14.6	GPTQ-Int4	1048576	62	16	128	5376			237698	262208		google/gemma-3-27b-it	62	32	16	128	5376	131072	bfloat16	gptq-int4 (group 128)	gqa	1024	52																		
 RedHatAI/gemma-3-27b-it-quantized.w4a16	28.4B	28417622016	15.9	14.6	Q4_K_M	1048576	62	16	128	5376			41998	262208																															
-ig1/medgemma-27b-text-it-FP8-Dynamic	28.4B	28422129408	15.9	14.6	Q4_K_M	1048576	62	16	128	5376			55150	262144																															
+ig1/medgemma-27b-text-it-FP8-Dynamic	28.4B	28422129408	15.9	14.6	Q4_K_M	1048576	62	16	128	5376			55150	262144		google/gemma-3-27b-it	62	32	16	128	5376	131072		fp8 (dynamic)	gqa	1024	52																		
 cyankiwi/Qwen3.5-27B-AWQ-4bit	28.6B	28553279006	16	14.6	AWQ-4bit	262144	64	4	256	5120			299204	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144		awq-int4	hybrid			16											39223296			1474560	float32		
 cpatonn/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-AWQ-4bit	28.6B	28553279006	16	14.6	AWQ-4bit	262144	64	4	256	5120			13056	248320																															
 ibm-granite/granite-4.1-30b	28.9B	28865728512	16.1	14.8	Q4_K_M	131072	64	8	128	4096			11898	100352																															
@@ -1509,20 +1509,20 @@ zai-org/GLM-4.7-Flash	31.2B	31221488576	17.4	16	Q4_K_M	202752	47	20	102	2048	1	3
 unsloth/GLM-4.7-Flash	31.2B	31221488576	17.4	16	Q4_K_M	202752	47	20	64	2048	1	3414850312	528122	154880		zai-org/GLM-4.7-Flash	47	20		256	2048	202752			mla				512	64	64	4	1												
 QuantTrio/GLM-4.7-Flash-AWQ	31.2B	31221488576	17.4	16	AWQ-4bit	202752	47	20	102	2048	1	3414850312	34151	154880																															
 unsloth/gemma-4-31B-it-unsloth-bnb-4bit	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			543768	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	bitsandbytes 4-bit	gqa	1024	50									4	512								
-aifeifei798/Gemma-4-31B-Cognitive-Unshackled	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			85895	262144																															
-DavidAU/gemma-4-31B-it-The-DECKARD-HERETIC-UNCENSORED-Thinking	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			15267	262144																															
-llmfan46/gemma-4-31B-it-uncensored-heretic	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			10674	262144																															
+aifeifei798/Gemma-4-31B-Cognitive-Unshackled	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			85895	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144			gqa	1024	50									4	512								
+DavidAU/gemma-4-31B-it-The-DECKARD-HERETIC-UNCENSORED-Thinking	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			15267	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144			gqa	1024	50									4	512								
+llmfan46/gemma-4-31B-it-uncensored-heretic	31.3B	31273086512	17.5	16	Q4_K_M	262144	60	16	256	5376			10674	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144			gqa	1024	50									4	512								
 QuantTrio/gemma-4-31B-it-AWQ	31.3B	31273088876	17.5	16	AWQ-4bit	262144	60	16	256	5376			598926	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	awq-int4	gqa	1024	50									4	512								
 QuantTrio/gemma-4-31B-it-AWQ-6Bit	31.3B	31273088876	17.5	16	AWQ-4bit	262144	60	16	256	5376			10764	262144																															
 RedHatAI/gemma-4-31B-it-FP8-block	31.3B	31274876396	17.5	16	Q4_K_M	262144	60	16	256	5376			247061	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	fp8 (block)	gqa	1024	50									4	512								
 AIDC-AI/Ovis2.6-30B-A3B	31.4B	31381977320	17.5	16.1	Q4_K_M	262144	48	4	128	2048	1	3432403762	14370	151936																															
-dealignai/Gemma-4-31B-JANG_4M-Uncensored	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			17368	262144																															
+dealignai/Gemma-4-31B-JANG_4M-Uncensored	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			17368	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16		gqa	1024	50									4	512								
 lmstudio-community/gemma-4-31B-it-MLX-8bit	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			355693	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	mlx 8-bit	gqa	1024	50									4	512								
 lmstudio-community/gemma-4-31B-it-MLX-4bit	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			294287	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	mlx 4-bit	gqa	1024	50									4	512								
 lmstudio-community/gemma-4-31B-it-MLX-6bit	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			278484	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16	mlx 6-bit	gqa	1024	50									4	512								
-dealignai/Gemma-4-31B-JANG_4M-CRACK	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			142549	262144																															
+dealignai/Gemma-4-31B-JANG_4M-CRACK	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			142549	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16		gqa	1024	50									4	512								
 mlx-community/gemma-4-31b-it-4bit	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			48277	262144																															
-z-lab/gemma-4-31B-it-PARO	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			16028	262144																															
+z-lab/gemma-4-31B-it-PARO	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			16028	262144		google/gemma-4-31B(-it)	60	32	16	256	5376	262144	bfloat16		gqa	1024	50									4	512								
 mlx-community/gemma-4-31b-8bit	31.6B	31554797568	17.6	16.2	Q4_K_M	262144	60	16	256	5376			15454	262144																															
 lmstudio-community/NVIDIA-Nemotron-3-Nano-30B-A3B-MLX-4bit	31.6B	31577935872	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101745	101329	131072																															
 lmstudio-community/NVIDIA-Nemotron-3-Nano-30B-A3B-MLX-8bit	31.6B	31577935872	17.6	16.2	Q4_K_M	262144	52	2	128	2688	1	2985101745	92448	131072																															

@@ -1,0 +1,75 @@
+package fit
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Rows added in the fifteenth session (s15-mlaswa) for sliding-window and MLA entries that had
+// none, so kv mode read llmfit's fields: every layer a full K and V per KV head, at the catalog's
+// context (often × a RoPE factor, or a 4,096 placeholder). Each takes a rowed twin's row: the same
+// family, layers, width, KV heads and head size in the catalog (the row's source says which twin
+// and how its count compares). At 32,768 tokens fp16, llama.cpp and vLLM, drv=nvidia, its KV cache
+// and maximum context are the twin's, and no longer llmfit's fields' figure (wasGB, wasMax); where
+// the count and release are the twin's too (same), so are its parameters, weights, floor and
+// bandwidth.
+func TestS15RowsTakeTheirTwin(t *testing.T) {
+	for _, c := range []struct {
+		name, twin string
+		wasGB      float64 // KV at 32,768 tokens before the row, GB (2 decimals)
+		wasMax     int
+		same       bool
+	}{
+		{"aifeifei798/Gemma-4-31B-Cognitive-Unshackled", "unsloth/gemma-4-31B-it-unsloth-bnb-4bit", 32.21, 262144, false},
+		{"DavidAU/gemma-4-31B-it-The-DECKARD-HERETIC-UNCENSORED-Thinking", "unsloth/gemma-4-31B-it-unsloth-bnb-4bit", 32.21, 262144, false},
+		{"llmfan46/gemma-4-31B-it-uncensored-heretic", "unsloth/gemma-4-31B-it-unsloth-bnb-4bit", 32.21, 262144, false},
+		{"dealignai/Gemma-4-31B-JANG_4M-CRACK", "lmstudio-community/gemma-4-31B-it-MLX-8bit", 32.21, 262144, false},
+		{"dealignai/Gemma-4-31B-JANG_4M-Uncensored", "lmstudio-community/gemma-4-31B-it-MLX-8bit", 32.21, 262144, false},
+		{"z-lab/gemma-4-31B-it-PARO", "lmstudio-community/gemma-4-31B-it-MLX-8bit", 32.21, 262144, false},
+		{"TrevorJS/gemma-4-26B-A4B-it-uncensored", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"coder3101/gemma-4-26B-A4B-it-heretic", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"jenerallee78/gemma-4-26B-A4B-it-ara-abliterated", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"lmstudio-community/gemma-4-26B-A4B-it-MLX-6bit", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"lmstudio-community/gemma-4-26B-A4B-it-MLX-5bit", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"dealignai/Gemma-4-26B-A4B-JANG_4M-CRACK", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"dealignai/Gemma-4-26B-A4B-JANG_2L-CRACK", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"varjosoft/gemma-4-26B-A4B-it-TQ3-native", "google/gemma-4-26B-A4B-it", 8.05, 262144, false},
+		{"INSAIT-Institute/BgGPT-Gemma-3-12B-IT", "google/gemma-3-12b-pt", 12.88, 1048576, true},
+		{"DreamFast/gemma-3-12b-it-heretic", "google/gemma-3-12b-pt", 12.88, 1048576, true},
+		{"Lightricks/gemma-3-12b-it-qat-q4_0-unquantized", "google/gemma-3-12b-pt", 12.88, 1048576, true},
+		{"abhishekchohan/gemma-3-12b-it-quantized-W4A16", "google/gemma-3-12b-it", 12.88, 1048576, false},
+		{"google/medgemma-1.5-4b-it", "google/gemma-3-4b-it", 1.13, 4096, true},
+		{"nvidia/Nemotron-3-Content-Safety", "google/gemma-3-4b-it", 4.56, 1048576, true},
+		{"Infomaniak-AI/vllm-translategemma-4b-it", "google/translategemma-4b-it", 4.56, 131072, true},
+		{"twinkle-ai/gemma-3-4B-T1-it", "google/gemma-3-4b-it", 4.56, 1048576, false},
+		{"farbodtavakkoli/OTel-LLM-270M-IT", "google/gemma-3-270m", 0.60, 32768, true},
+		{"unsloth/gemma-3-270m-it", "google/gemma-3-270m", 0.60, 32768, true},
+		{"unsloth/gemma-3-270m-it-unsloth-bnb-4bit", "google/gemma-3-270m", 0.60, 32768, false},
+		{"lmstudio-community/gemma-3-270m-it-MLX-8bit", "google/gemma-3-270m", 0.60, 32768, false},
+		{"lmstudio-community/gemma-3-270m-it-qat-MLX-4bit", "google/gemma-3-270m", 0.60, 32768, false},
+		{"mlx-community/gemma-3-1b-it-qat-4bit", "google/gemma-3-1b-it", 0.87, 32768, false},
+		{"ig1/medgemma-27b-text-it-FP8-Dynamic", "google/gemma-3-27b-it", 16.64, 1048576, false},
+	} {
+		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
+			at := func(name string) Bounds {
+				return resolve(t, func(t *target.Target) {
+					t.Model, t.Sizing, t.Context, t.Engine, t.Driver = name, target.SizingKV, 32768, engine, "nvidia"
+				})
+			}
+			got, want := at(c.name), at(c.twin)
+			if got.Arch.Source != SourceVerified || got.Arch.Attention != want.Arch.Attention || !near(got.KVBytes, want.KVBytes) || got.MaxContext != want.MaxContext {
+				t.Errorf("%s (%s): %s %q, KV %v B, max %d; twin %s: %q, %v B, %d", c.name, engine, got.Arch.Source, got.Arch.Attention,
+					got.KVBytes, got.MaxContext, c.twin, want.Arch.Attention, want.KVBytes, want.MaxContext)
+			}
+			if engine == target.EngineLlamaCpp && (math.Abs(got.KVBytes/1e9-c.wasGB) < 0.01 && got.MaxContext == c.wasMax) {
+				t.Errorf("%s: KV %.2f GB, max %d: llmfit's fields' figures", c.name, got.KVBytes/1e9, got.MaxContext)
+			}
+			if c.same && (!near(got.ParamsB, want.ParamsB) || !near(got.WeightsGB, want.WeightsGB) || got.MemoryGi != want.MemoryGi || got.MinBandwidthGBs != want.MinBandwidthGBs) {
+				t.Errorf("%s (%s): %v B, %v GB, %d Gi, %d GB/s; twin %s: %v B, %v GB, %d Gi, %d GB/s", c.name, engine, got.ParamsB, got.WeightsGB,
+					got.MemoryGi, got.MinBandwidthGBs, c.twin, want.ParamsB, want.WeightsGB, want.MemoryGi, want.MinBandwidthGBs)
+			}
+		}
+	}
+}

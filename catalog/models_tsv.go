@@ -513,7 +513,7 @@ Qwen/Qwen3-VL-2B-Thinking	2.1B	2127532032	1.2	1.1	Q4_K_M	262144	28	8	128	2048			
 typhoon-ai/typhoon-ocr1.5-2b	2.1B	2127532032	1.2	1.1	Q4_K_M	262144	28	8	128	2048			58622	151936																															
 h2oai/h2ovl-mississippi-2b	2.2B	2152317440	1.2	1.1	Q4_K_M	4096							973760																																
 unsloth/Qwen3-VL-2B-Instruct-unsloth-bnb-4bit	2.2B	2166647284	1.2	1.1	Q4_K_M	262144	28	8	128	2048			12243	151936																															
-mlx-community/Qwen3.5-2B-6bit	2.2B	2174746624	1.2	1.1	Q4_K_M	262144	24	2	256	2048			18465	248320																															
+mlx-community/Qwen3.5-2B-6bit	2.2B	2174746624	1.2	1.1	Q4_K_M	262144	24	2	256	2048			18465	248320		Qwen/Qwen3.5-2B	24	8	2	256	2048	262144		mlx 6-bit	hybrid			6											5050368			331776	float32		
 mlx-community/Qwen3.5-2B-4bit	2.2B	2174746624	1.2	1.1	Q4_K_M	262144	24	2	256	2048			13272	248320																															
 openbmb/MiniCPM-2B-sft-bf16	2.2B	2193852672	1.2	1.1	Q4_K_M	4096	40	36	64	2304			61556	122753																															
 OpenGVLab/InternVL2-2B	2.2B	2205754368	1.2	1.1	Q4_K_M	4096							1160806																																
@@ -729,7 +729,7 @@ unsloth/Qwen3-VL-4B-Instruct	4.4B	4437815808	2.5	2.3	Q4_K_M	262144	36	8	128	2560
 lmstudio-community/Phi-4-mini-reasoning-MLX-4bit	4.5B	4450418688	2.5	2.3	Q4_K_M	131072	32	8	128	3072			54236	200064																															
 unsloth/Qwen3-VL-4B-Instruct-unsloth-bnb-4bit	4.5B	4534522834	2.5	2.3	Q4_K_M	262144	36	8	128	2560			59385	151936																															
 unsloth/Qwen3.5-4B-Base	4.5B	4539265536	2.5	2.3	Q4_K_M	262144	32	4	256	2560			45285	248320																															
-huihui-ai/Huihui-Qwen3.5-4B-abliterated	4.5B	4539265536	2.5	2.3	Q4_K_M	262144	32	4	256	2560			12474	248320																															
+huihui-ai/Huihui-Qwen3.5-4B-abliterated	4.5B	4539265536	2.5	2.3	Q4_K_M	262144	32	4	256	2560			12474	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32		
 AIDC-AI/Ovis2-4B	4.6B	4616106486	2.6	2.4	Q4_K_M	4096				2048			80481																																
 arcee-ai/AFM-4.5B-Base	4.6B	4619184640	2.6	2.4	Q4_K_M	1310720	36	4	128	2560			23805	128004																															
 Qwen/Qwen3.5-4B	4.7B	4659865088	2.6	2.4	Q4_K_M	262144	32	4	256	2560			5887676	248320		Qwen/Qwen3.5-4B	32	16	4	256	2560	262144			hybrid			8											13172736			589824	float32		
@@ -1135,7 +1135,7 @@ nvidia/NVIDIA-Nemotron-Nano-9B-v2-Base	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8	8.9B	8888227432	5	4.6	Q4_K_M	131072	56	8	128	4480			69414	131072																															
 LCO-Embedding/LCO-Embedding-Omni-7B	8.9B	8931813888	5	4.6	Q4_K_M	32768	28	4	128	3584			18518	152064	1																														
 AIDC-AI/Ovis2-8B	8.9B	8935282678	5	4.6	Q4_K_M	4096				3584			27982																																
-mlx-community/Qwen3.5-9B-OptiQ-4bit	9.0B	8953801728	5	4.6	Q4_K_M	262144	32	4	256	4096			167450	248320																															
+mlx-community/Qwen3.5-9B-OptiQ-4bit	9.0B	8953801728	5	4.6	Q4_K_M	262144	32	4	256	4096			167450	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		mlx 4-bit	hybrid			8											13172736			589824	float32		
 principled-intelligence/Qwen3.5-9B-text-only	9.0B	8953803264	5	4.6	Q4_K_M	262144	32	4	256	4096			12831	248320																															
 maxcurrent/Peagle-9b	9.0B	8986628096	5	4.6	Q4_K_M	32768	40	8	128	4096			13426	32000																															
 RedHatAI/Qwen3-14B-NVFP4	9.0B	8988032560	5	4.6	Q4_K_M	40960	40	8	128	5120			25539	151936																															
@@ -1149,8 +1149,8 @@ THUDM/glm-4-9b-chat	9.4B	9399951392	5.3	4.8	Q4_K_M	131072	40	32	128	4096			34748
 zai-org/glm-4-9b	9.4B	9399951392	5.3	4.8	Q4_K_M	8192		32	128	4096			11185																																
 zai-org/GLM-4-9B-0414	9.4B	9400279040	5.3	4.8	Q4_K_M	32768	40	2	128	4096			25148	151552																															
 adept/fuyu-8b	9.4B	9408238592	5.3	4.8	Q4_K_M	16384	36	64	64	4096			98153	262144																															
-TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			28483	248320																															
-prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			13234	248320																															
+TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			28483	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8 (mlx mxfp8)	hybrid			8											13172736			589824	float32		
+prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			13234	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 openbmb/MiniCPM-SALA	9.5B	9477203968	5.3	4.9	Q4_K_M	524288	32	2	128	4096			11329	73448																															
 unsloth/gemma-2-9b-bnb-4bit	9.5B	9502508136	5.3	4.9	Q4_K_M	8192	42	8	256	3584			10243	256000																															
 unsloth/gemma-2-9b-it-bnb-4bit	9.5B	9502508184	5.3	4.9	Q4_K_M	8192	42	8	256	3584			30559	256000																															
@@ -1305,7 +1305,7 @@ deepseek-ai/deepseek-moe-16b-chat	16.4B	16375728128	9.2	8.4	Q4_K_M	4096	28	16	12
 moonshotai/Kimi-VL-A3B-Instruct	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	253012	163840		moonshotai/Kimi-VL-A3B (LM: Moonlight-16B-A3B)	27	16		192	2048				mla				512	64	64	6	2												
 moonshotai/Kimi-VL-A3B-Thinking	16.4B	16407657776	9.2	8.4	Q4_K_M	131072	27	16	128	2048	1	2281689908	115318	163840		moonshotai/Kimi-VL-A3B (LM: Moonlight-16B-A3B)	27	16		192	2048				mla				512	64	64	6	2												
 sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP	16.7B	16667329536	9.3	8.5	Q4_K_M	262144	64	4	256	5120			448202	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		nvfp4	hybrid			16											39223296			1474560	float32		
-osoleve/Qwen3.5-27B-Text-NVFP4-MTP	16.7B	16667329536	9.3	8.5	Q4_K_M	262144	64	4	256	5120			18324	248320																															
+osoleve/Qwen3.5-27B-Text-NVFP4-MTP	16.7B	16667329536	9.3	8.5	Q4_K_M	262144	64	4	256	5120			18324	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144		nvfp4	hybrid			16											39223296			1474560	float32		
 Abiray/Qwen3.6-27B-NVFP4	16.7B	16703361232	9.3	8.6	Q4_K_M	262144	64	4	256	5120			18027	248320																															
 apolo13x/Qwen3.5-27B-NVFP4	16.7B	16713682960	9.3	8.6	Q4_K_M	262144	64	4	256	5120			39442	248320																															
 lyf/Qwen3.5-27B-Uncensored-HauhauCS-Aggressive-NVFP4	16.7B	16713682960	9.3	8.6	Q4_K_M	262144	64	4	256	5120			15050	248320																															
@@ -1366,9 +1366,9 @@ lmstudio-community/Devstral-Small-2507-MLX-bf16	23.6B	23572403200	13.2	12.1	Q4_K
 RedHatAI/Mistral-Small-24B-Instruct-2501-quantized.w8a8	23.6B	23575680000	13.2	12.1	Q4_K_M	32768	40	8	128	5120			18783	131072																															
 lmstudio-community/LFM2-24B-A2B-MLX-4bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	381725	65536																															
 lmstudio-community/LFM2-24B-A2B-MLX-8bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	378038	65536																															
-lmstudio-community/LFM2-24B-A2B-MLX-6bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	377805	65536																															
-lmstudio-community/LFM2-24B-A2B-MLX-5bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	377627	65536																															
-LiquidAI/LFM2-24B-A2B	23.8B	23843661440	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2300000000	24373	65536																															
+lmstudio-community/LFM2-24B-A2B-MLX-6bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	377805	65536		LiquidAI/LFM2-24B-A2B	40	32	8	64	2048	128000		mlx 6-bit	hybrid			10			64	4	0						122880			122880			
+lmstudio-community/LFM2-24B-A2B-MLX-5bit	23.8B	23843659008	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2607900202	377627	65536		LiquidAI/LFM2-24B-A2B	40	32	8	64	2048	128000		mlx 5-bit	hybrid			10			64	4	0						122880			122880			
+LiquidAI/LFM2-24B-A2B	23.8B	23843661440	13.3	12.2	Q4_K_M	128000	40	8	64	2048	1	2300000000	24373	65536		LiquidAI/LFM2-24B-A2B	40	32	8	64	2048	128000			hybrid			10			64	4	0						122880			122880			
 mistralai/Mistral-Small-24B-Instruct-2501	24B	24000000000	13.4	12.3	Q4_K_M	32768							0																																
 dphn/Dolphin-Mistral-24B-Venice-Edition	24.0B	24011361280	13.4	12.3	Q4_K_M	131072	40	8	128	5120			14583	131072																															
 unsloth/Mistral-Small-24B-Instruct-2501-unsloth-bnb-4bit	24.3B	24252853524	13.6	12.4	Q4_K_M	32768	40	8	128	5120			24947	131072																															
@@ -1378,11 +1378,11 @@ unsloth/Qwen3-32B-unsloth-bnb-4bit	24.3B	24266014720	13.6	12.4	Q4_K_M	40960	64	8
 unsloth/Qwen3-32B-GGUF	24.3B	24266014720	13.6	12.4	Q4_K_M	40960	64	8	128	5120			17070	151936																															
 Lorbus/Qwen3.6-27B-int4-AutoRound	24.4B	24353177600	13.6	12.5	AutoRound-4bit	262144	64	4	256	5120			439592	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		autoround-int4	hybrid			16											39223296			1474560	float32		
 mlx-community/Qwen3.5-27B-4bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			99329	248320																															
-unsloth/Qwen3.6-27B-UD-MLX-4bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			85879	248320																															
+unsloth/Qwen3.6-27B-UD-MLX-4bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			85879	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		mlx 4-bit	hybrid			16											39223296			1474560	float32		
 mlx-community/Qwen3.6-27B-4bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			43244	248320																															
 unsloth/Qwen3.6-27B-MLX-8bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			39576	248320																															
 zhiqing/Huihui-Qwen3.6-27B-abliterated-AWQ	24.4B	24353177600	13.6	12.5	AWQ-4bit	262144	64	4	256	5120			21710	248320																															
-unsloth/Qwen3.6-27B-UD-MLX-6bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			16412	248320																															
+unsloth/Qwen3.6-27B-UD-MLX-6bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			16412	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		mlx 6-bit	hybrid			16											39223296			1474560	float32		
 mlx-community/Qwen3.6-27B-8bit	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			15092	248320																															
 mlx-community/Qwen3.6-27B-nvfp4	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			12087	248320																															
 dealignai/Qwen3.6-27B-JANG_4M-CRACK	24.4B	24353177600	13.6	12.5	Q4_K_M	262144	64	4	256	5120			11793	248320																															
@@ -1422,12 +1422,12 @@ Jackrong/Qwopus3.5-27B-v3-FP8-vllm-ready	26.9B	26899902464	15	13.8	Q4_K_M	262144
 microsoft/harrier-oss-v1-27b	27.0B	27009346304	15.1	13.8	Q4_K_M	1048576	62	16	128	5376			38256	262208																															
 google/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	4096							49913																																
 unsloth/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	8192	46	16	128	4608			22623	256000																															
-AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			10201	248320																															
-llmfan46/Qwen3.6-27B-uncensored-heretic-v2	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			178701	248320																															
-groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit	27.4B	27356728560	15.3	14	GPTQ-Int4	262144	64	4	256	5120			132482	248320																															
+AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			10201	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
+llmfan46/Qwen3.6-27B-uncensored-heretic-v2	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			178701	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
+groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit	27.4B	27356728560	15.3	14	GPTQ-Int4	262144	64	4	256	5120			132482	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		gptq-int4	hybrid			16											39223296			1474560	float32		
 unsloth/Qwen3.5-27B	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			30837	248320																															
-Jackrong/Qwopus3.5-27B-v3	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			17964	248320																															
-QuantTrio/Qwopus3.5-27B-v3-AWQ	27.4B	27356728560	15.3	14	AWQ-4bit	262144	64	4	256	5120			11736	248320																															
+Jackrong/Qwopus3.5-27B-v3	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			17964	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
+QuantTrio/Qwopus3.5-27B-v3-AWQ	27.4B	27356728560	15.3	14	AWQ-4bit	262144	64	4	256	5120			11736	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144		awq-int4	hybrid			16											39223296			1474560	float32		
 mconcat/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-FP8-Dynamic	27.4B	27360627952	15.3	14	Q4_K_M	262144	64	4	256	5120			13634	248320																															
 google/gemma-3-27b-it	27.4B	27432406640	15.3	14.1	Q4_K_M	4096							627363			google/gemma-3-27b-it	62	32	16	128	5376	131072	bfloat16		gqa	1024	52																		
 RedHatAI/gemma-3-27b-it-FP8-dynamic	27.4B	27436247664	15.3	14.1	Q4_K_M	1048576	62	16	128	5376			66854	262208		google/gemma-3-27b-it	62	32	16	128	5376	131072	bfloat16	fp8 (dynamic, compressed-tensors)	gqa	1024	52																		
@@ -1445,8 +1445,8 @@ QuantTrio/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-v2-AWQ	27.8B	277814279
 unsloth/Qwen3.6-27B	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			60843	248320																															
 huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			23525	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
 huihui-ai/Huihui-Qwen3.6-27B-abliterated	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19318	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
-TheCluster/Qwen3.6-27B-Heretic-MLX-bf16	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19185	248320																															
-QuantTrio/Qwen3.6-27B-AWQ-6Bit	27.8B	27781427952	15.5	14.2	AWQ-4bit	262144	64	4	256	5120			15307	248320																															
+TheCluster/Qwen3.6-27B-Heretic-MLX-bf16	27.8B	27781427952	15.5	14.2	Q4_K_M	262144	64	4	256	5120			19185	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		mlx bf16	hybrid			16											39223296			1474560	float32		
+QuantTrio/Qwen3.6-27B-AWQ-6Bit	27.8B	27781427952	15.5	14.2	AWQ-4bit	262144	64	4	256	5120			15307	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		awq 6-bit	hybrid			16											39223296			1474560	float32		
 Qwen/Qwen3.6-27B-FP8	27.8B	27782935472	15.5	14.2	Q4_K_M	262144	64	4	256	5120			3087118	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		fp8	hybrid			16											39223296			1474560	float32		
 Qwen/Qwen3.5-27B-FP8	27.8B	27782935472	15.5	14.2	Q4_K_M	262144	64	4	256	5120			1617954	248320		Qwen/Qwen3.5-27B	64	24	4	256	5120	262144		fp8	hybrid			16											39223296			1474560	float32		
 edp1096/Huihui-Qwen3.6-27B-abliterated-FP8	27.8B	27782935472	15.5	14.2	Q4_K_M	262144	64	4	256	5120			14091	248320																															
@@ -1591,14 +1591,14 @@ karakuri-ai/karakuri-vl-32b-thinking-2507-exp	33.5B	33452718336	18.7	17.1	Q4_K_M
 ibm-granite/granite-34b-code-instruct-8k	33.7B	33715603456	18.8	17.3	Q4_K_M	8192							12629	49152																															
 unsloth/Qwen2.5-32B-Instruct-bnb-4bit	33.7B	33741233162	18.9	17.3	Q4_K_M	32768	64	8	128	5120			23247	152064																															
 meta-llama/CodeLlama-34b-Instruct-hf	33.7B	33743970304	18.9	17.3	Q4_K_M	4096							464																																
-unsloth/Qwen3.6-35B-A3B-UD-MLX-4bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	160779	248320																															
+unsloth/Qwen3.6-35B-A3B-UD-MLX-4bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	160779	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144		mlx 4-bit	hybrid			10			256	8	1						16465920			737280	float32		
 mlx-community/Qwen3.6-35B-A3B-4bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	97191	248320																															
 mlx-community/Qwen3.6-35B-A3B-nvfp4	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	56829	248320																															
 unsloth/Qwen3.6-35B-A3B-MLX-8bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	35159	248320																															
 mlx-community/Qwen3.6-35B-A3B-8bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	31570	248320																															
 mlx-community/Qwen3.5-35B-A3B-4bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	26047	248320																															
 Chunity/Qwen3.6-35B-A3B-AutoRound-AWQ-4bit	34.1B	34131148800	19.1	17.5	AWQ-4bit	262144	40	2	256	2048	1	2719825920	13343	248320																															
-unsloth/Qwen3.6-35B-A3B-UD-MLX-3bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	13282	248320																															
+unsloth/Qwen3.6-35B-A3B-UD-MLX-3bit	34.1B	34131148800	19.1	17.5	Q4_K_M	262144	40	2	256	2048	1	2719825920	13282	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144		mlx 3-bit	hybrid			10			256	8	1						16465920			737280	float32		
 LGAI-EXAONE/EXAONE-4.5-33B	34.4B	34350097664	19.2	17.6	Q4_K_M	4194304	64	8	128	5120			969615	153600		LGAI-EXAONE/EXAONE-4.5-33B (text model)	64	40	8	128	5120	262144			gqa	4096	48																		
 LGAI-EXAONE/EXAONE-4.5-33B-FP8	34.4B	34353996544	19.2	17.6	Q4_K_M	262144	64	8	128	5120			24256	153600		LGAI-EXAONE/EXAONE-4.5-33B (text model)	64	40	8	128	5120	262144		fp8	gqa	4096	48																		
 01-ai/Yi-34B-Chat	34.4B	34386780160	19.2	17.6	Q4_K_M	4096							0																																
@@ -1613,9 +1613,9 @@ mlx-community/Huihui-Qwen3.6-35B-A3B-Claude-4.7-Opus-abliterated-mlx-8bit	34.7B	
 liuhaotian/llava-v1.6-34b	34.8B	34751166464	19.4	17.8	Q4_K_M	4096	60	8	128	7168			35107	64000																															
 llava-hf/llava-v1.6-34b-hf	34.8B	34752083968	19.4	17.8	Q4_K_M	4096	60	8	128	7168			13387	64064																															
 CohereForAI/c4ai-command-r-v01	35B	35000000000	19.5	17.9	Q4_K_M	131072							0			CohereForAI/c4ai-command-r-v01	40	64	64	128	8192	131072			mha																			256000	
-Hcompany/Holo3-35B-A3B	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	75126	248320																															
-llmfan46/Qwen3.5-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	63729	248320																															
-llmfan46/Qwen3.6-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	47045	248320																															
+Hcompany/Holo3-35B-A3B	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	75126	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
+llmfan46/Qwen3.5-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	63729	248320		Qwen/Qwen3.5-35B-A3B	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
+llmfan46/Qwen3.6-35B-A3B-uncensored-heretic	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	47045	248320		Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)	40	16	2	256	2048	262144			hybrid			10			256	8	1						16465920			737280	float32		
 mlx-community/Qwen3.6-35B-A3B-bf16	35.1B	35107181936	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2797603552	17449	248320																															
 prithivMLmods/Qwen3.6-35B-A3B-FP8	35.1B	35138874736	19.6	18	Q4_K_M	262144	40	2	256	2048	1	2800129072	16410	248320																															
 CohereLabs/c4ai-command-r-v01-4bit	35.5B	35494684112	19.8	18.2	Q4_K_M	4096							161088			CohereForAI/c4ai-command-r-v01	40	64	64	128	8192	131072		bitsandbytes 4-bit	mha																			256000	
@@ -1724,8 +1724,8 @@ Momix-44/Huihui-Qwen3-Coder-Next-Opus-4.6-Reasoning-Distilled-abliterated	79.0B	
 NexVeridian/Qwen3-Coder-Next-8bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	446024	151936		Qwen/Qwen3-Coder-Next (qwen3_next)	48	16	2	256	2048	262144		mlx 8-bit	hybrid			12			512	10	1						19759104			884736			
 lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-4bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	25764	151936																															
 lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-8bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	24701	151936																															
-lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-6bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	24399	151936																															
-lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-5bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	24230	151936																															
+lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-6bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	24399	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144		mlx 6-bit	hybrid			12			512	10	1						19759104			884736			
+lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-5bit	79.7B	79674388992	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052829	24230	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144		mlx 5-bit	hybrid			12			512	10	1						19759104			884736			
 Qwen/Qwen3-Coder-Next	79.7B	79674391296	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052994	1083855	151936		Qwen/Qwen3-Coder-Next (qwen3_next)	48	16	2	256	2048	262144			hybrid			12			512	10	1						19759104			884736			
 unsloth/Qwen3-Coder-Next	79.7B	79674391296	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462052994	18170	151936																															
 Qwen/Qwen3-Coder-Next-FP8	79.7B	79679212800	44.5	40.8	Q4_K_M	262144	48	2	256	2048	1	5462383530	292225	151936		Qwen/Qwen3-Coder-Next (qwen3_next)	48	16	2	256	2048	262144		fp8	hybrid			12			512	10	1						19759104			884736			
@@ -1734,7 +1734,7 @@ unsloth/Qwen3-Coder-Next-FP8-Dynamic	79.7B	79748584192	44.6	40.8	Q4_K_M	262144	4
 Qwen/Qwen3-Next-80B-A3B-Instruct	81.3B	81324862720	45.4	41.7	Q4_K_M	262144	48	2	256	2048	1	5575200546	283131	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144	bfloat16		hybrid			12			512	10	1						19759104			884736			
 Qwen/Qwen3-Next-80B-A3B-Instruct-FP8	81.3B	81329784384	45.4	41.7	Q4_K_M	262144	48	2	256	2048	1	5575537949	149044	151936																															
 cyankiwi/Qwen3-Next-80B-A3B-Instruct-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4bit	262144	48	2	256	2048	1	5744283910	370369	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144	bfloat16	awq-int4	hybrid			12			512	10	1						19759104			884736			
-cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4bit	262144	48	2	256	2048	1	5744283910	124458	151936																															
+cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4bit	262144	48	2	256	2048	1	5744283910	124458	151936		Qwen/Qwen3-Next-80B-A3B-Instruct	48	16	2	256	2048	262144		awq-int4	hybrid			12			512	10	1						19759104			884736			
 saricles/MiniMax-M2.7-REAP-172B-A10B-NVFP4-GB10	86.9B	86887015424	48.6	44.5	Q4_K_M	196608	62	8	128	3072	1	7783628459	15801	200064																															
 nvidia/Nemotron-H-56B-Base-8K	96.1B	96099893248	53.7	49.2	Q4_K_M	8192	118	8	128	8192			14561	131072		nvidia/Nemotron-H-56B-Base-8K	118	64	8	128	8192	8192			hybrid			10											229810176			3317760	float32		
 inclusionAI/LLaDA2.1-flash	102.9B	102889705216	57.5	52.7	Q4_K_M	32768	32	4	128	4096	1	8199023380	113337	157184																															

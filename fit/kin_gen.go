@@ -83,6 +83,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"gemma-4-e2b-it", 749},                                          // google/gemma-4-E2B-it
 	{"gemma-4-e4b-it", 944},                                          // google/gemma-4-E4B-it
 	{"gemma-4-e4b-it-obliterated", 942},                              // OBLITERATUS/gemma-4-E4B-it-OBLITERATED
+	{"gliese-qwen3.5-9b-abliterated-caption", 1143},                  // prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption
 	{"glm-4.5", 1803},                                                // zai-org/GLM-4.5
 	{"glm-4.5-air", 1734},                                            // zai-org/GLM-4.5-Air
 	{"glm-4.6", 1802},                                                // zai-org/GLM-4.6
@@ -103,9 +104,11 @@ var rowsByStemTable = [...]stemEntry{
 	{"granite-4.0-h-tiny", 817},                                      // ibm-granite/granite-4.0-h-tiny
 	{"granite-docling-258m", 170},                                    // ibm-granite/granite-docling-258M
 	{"hermes-3-llama-3.1-8b", 964},                                   // NousResearch/Hermes-3-Llama-3.1-8B
+	{"holo3-35b-a3b", 1606},                                          // Hcompany/Holo3-35B-A3B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                         // huihui-ai/Huihui-Qwen3.5-27B-abliterated
 	{"huihui-qwen3.5-27b-claude-4.6-opus-abliterated", 1436},         // huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated
 	{"huihui-qwen3.5-35b-a3b-abliterated", 1624},                     // huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated
+	{"huihui-qwen3.5-4b-abliterated", 722},                           // huihui-ai/Huihui-Qwen3.5-4B-abliterated
 	{"huihui-qwen3.5-9b-abliterated", 1155},                          // huihui-ai/Huihui-Qwen3.5-9B-abliterated
 	{"huihui-qwen3.6-27b-abliterated", 1437},                         // huihui-ai/Huihui-Qwen3.6-27B-abliterated
 	{"huihui-qwen3.6-35b-a3b-abliterated", 1625},                     // huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated
@@ -125,6 +128,9 @@ var rowsByStemTable = [...]stemEntry{
 	{"lfm2-2.6b", 532},                                               // LiquidAI/LFM2-2.6B
 	{"lfm2-2.6b-exp", 533},                                           // LiquidAI/LFM2-2.6B-Exp
 	{"lfm2-2.6b-transcript", 534},                                    // LiquidAI/LFM2-2.6B-Transcript
+	{"lfm2-24b-a2b", 1361},                                           // LiquidAI/LFM2-24B-A2B
+	{"lfm2-24b-a2b-5bit", 1360},                                      // lmstudio-community/LFM2-24B-A2B-MLX-5bit
+	{"lfm2-24b-a2b-6bit", 1359},                                      // lmstudio-community/LFM2-24B-A2B-MLX-6bit
 	{"lfm2-350m", 208},                                               // LiquidAI/LFM2-350M
 	{"lfm2-350m-enjp-mt", 211},                                       // LiquidAI/LFM2-350M-ENJP-MT
 	{"lfm2-350m-extract", 209},                                       // LiquidAI/LFM2-350M-Extract
@@ -247,6 +253,9 @@ var rowsByStemTable = [...]stemEntry{
 	{"qwen3-coder-480b-a35b-instruct", 1820},                         // Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8
 	{"qwen3-coder-next", 1719},                                       // Qwen/Qwen3-Coder-Next
 	{"qwen3-next-80b-a3b-instruct", 1726},                            // cyankiwi/Qwen3-Next-80B-A3B-Instruct-AWQ-4bit
+	{"qwen3-next-80b-a3b-instruct-5bit", 1718},                       // lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-5bit
+	{"qwen3-next-80b-a3b-instruct-6bit", 1717},                       // lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-6bit
+	{"qwen3-next-80b-a3b-thinking", 1727},                            // cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit
 	{"qwen3-vl-235b-a22b-instruct", 1785},                            // Qwen/Qwen3-VL-235B-A22B-Instruct
 	{"qwen3-vl-2b-instruct", 501},                                    // Qwen/Qwen3-VL-2B-Instruct
 	{"qwen3-vl-30b-a3b-instruct", 1495},                              // QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ
@@ -263,39 +272,55 @@ var rowsByStemTable = [...]stemEntry{
 	{"qwen3.5-27b", 1425},                                            // Qwen/Qwen3.5-27B
 	{"qwen3.5-27b-claude-4.6-opus-reasoning-distilled", 1426},        // Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-27b-claude-4.6-opus-reasoning-distilled-v2", 1429},     // Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-27b-text-mtp", 1298},                                   // osoleve/Qwen3.5-27B-Text-NVFP4-MTP
 	{"qwen3.5-2b", 515},                                              // Qwen/Qwen3.5-2B
+	{"qwen3.5-2b-6bit", 506},                                         // mlx-community/Qwen3.5-2B-6bit
 	{"qwen3.5-35b-a3b", 1612},                                        // Qwen/Qwen3.5-35B-A3B
 	{"qwen3.5-35b-a3b-claude-4.6-opus-reasoning-distilled", 1627},    // codgician/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled-GPTQ-int4
+	{"qwen3.5-35b-a3b-uncensored-heretic", 1607},                     // llmfan46/Qwen3.5-35B-A3B-uncensored-heretic
 	{"qwen3.5-397b-a17b", 1815},                                      // Qwen/Qwen3.5-397B-A17B-FP8
 	{"qwen3.5-4b", 725},                                              // Qwen/Qwen3.5-4B
 	{"qwen3.5-4b-claude-4.6-opus-reasoning-distilled", 729},          // Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-9b", 1147},                                             // Qwen/Qwen3.5-9B
-	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},         // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
-	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},      // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
-	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                           // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
-	{"qwen3.6-27b", 1440},                                            // Qwen/Qwen3.6-27B-FP8
-	{"qwen3.6-27b-text-mtp", 1297},                                   // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
-	{"qwen3.6-35b-a3b", 1614},                                        // Qwen/Qwen3.6-35B-A3B
-	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626},    // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
-	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615},    // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
-	{"qwen3guard-gen-0.6b", 293},                                     // Qwen/Qwen3Guard-Gen-0.6B
-	{"qwopus3.5-9b-v3", 1152},                                        // Jackrong/Qwopus3.5-9B-v3
-	{"rax-3.5-chat", 518},                                            // raxcore-dev/rax-3.5-chat
-	{"rio-3.0-open-mini", 665},                                       // prefeitura-rio/Rio-3.0-Open-Mini
-	{"rolmocr", 1070},                                                // reducto/RolmOCR
-	{"saiga_llama3_8b", 962},                                         // IlyaGusev/saiga_llama3_8b
-	{"smollm-1.7b-instruct", 483},                                    // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
-	{"smollm-135m", 123},                                             // HuggingFaceTB/SmolLM-135M
-	{"smollm2-135m", 122},                                            // HuggingFaceTB/SmolLM2-135M
-	{"smollm2-135m-instruct", 121},                                   // HuggingFaceTB/SmolLM2-135M-Instruct
-	{"smollm2-360m", 218},                                            // HuggingFaceTB/SmolLM2-360M
-	{"smollm2-360m-instruct", 192},                                   // HuggingFaceTB/SmolLM2-360M-Instruct
-	{"smolvlm-256m-instruct", 168},                                   // HuggingFaceTB/SmolVLM-256M-Instruct
-	{"tashkeel-700m", 291},                                           // Etherll/Tashkeel-700M
-	{"tinyllama-1.1b-chat-v0.3", 357},                                // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
-	{"tinyllama-1.1b-chat-v1.0", 348},                                // TinyLlama/TinyLlama-1.1B-Chat-v1.0
-	{"translategemma-4b-it", 742},                                    // google/translategemma-4b-it
-	{"vllm-translategemma-4b-it", 743},                               // Infomaniak-AI/vllm-translategemma-4b-it
+	{"qwen3.5-9b-claude-4.6-highiq-instruct-heretic-uncensored-mxfp8", 1142}, // TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},                 // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},              // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                                   // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
+	{"qwen3.5-9b-optiq", 1128},                                               // mlx-community/Qwen3.5-9B-OptiQ-4bit
+	{"qwen3.6-27b", 1440},                                                    // Qwen/Qwen3.6-27B-FP8
+	{"qwen3.6-27b-6bit", 1439},                                               // QuantTrio/Qwen3.6-27B-AWQ-6Bit
+	{"qwen3.6-27b-aeon-ultimate-uncensored", 1415},                           // AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16
+	{"qwen3.6-27b-heretic-bf16", 1438},                                       // TheCluster/Qwen3.6-27B-Heretic-MLX-bf16
+	{"qwen3.6-27b-pro", 1417},                                                // groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit
+	{"qwen3.6-27b-text-mtp", 1297},                                           // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
+	{"qwen3.6-27b-ud", 1371},                                                 // unsloth/Qwen3.6-27B-UD-MLX-4bit
+	{"qwen3.6-27b-ud-6bit", 1375},                                            // unsloth/Qwen3.6-27B-UD-MLX-6bit
+	{"qwen3.6-27b-uncensored-heretic-v2", 1416},                              // llmfan46/Qwen3.6-27B-uncensored-heretic-v2
+	{"qwen3.6-35b-a3b", 1614},                                                // Qwen/Qwen3.6-35B-A3B
+	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626},            // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615},            // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-ud", 1584},                                             // unsloth/Qwen3.6-35B-A3B-UD-MLX-4bit
+	{"qwen3.6-35b-a3b-ud-3bit", 1591},                                        // unsloth/Qwen3.6-35B-A3B-UD-MLX-3bit
+	{"qwen3.6-35b-a3b-uncensored-heretic", 1608},                             // llmfan46/Qwen3.6-35B-A3B-uncensored-heretic
+	{"qwen3guard-gen-0.6b", 293},                                             // Qwen/Qwen3Guard-Gen-0.6B
+	{"qwopus3.5-27b-v3", 1419},                                               // Jackrong/Qwopus3.5-27B-v3
+	{"qwopus3.5-9b-v3", 1152},                                                // Jackrong/Qwopus3.5-9B-v3
+	{"rax-3.5-chat", 518},                                                    // raxcore-dev/rax-3.5-chat
+	{"rio-3.0-open-mini", 665},                                               // prefeitura-rio/Rio-3.0-Open-Mini
+	{"rolmocr", 1070},                                                        // reducto/RolmOCR
+	{"saiga_llama3_8b", 962},                                                 // IlyaGusev/saiga_llama3_8b
+	{"smollm-1.7b-instruct", 483},                                            // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
+	{"smollm-135m", 123},                                                     // HuggingFaceTB/SmolLM-135M
+	{"smollm2-135m", 122},                                                    // HuggingFaceTB/SmolLM2-135M
+	{"smollm2-135m-instruct", 121},                                           // HuggingFaceTB/SmolLM2-135M-Instruct
+	{"smollm2-360m", 218},                                                    // HuggingFaceTB/SmolLM2-360M
+	{"smollm2-360m-instruct", 192},                                           // HuggingFaceTB/SmolLM2-360M-Instruct
+	{"smolvlm-256m-instruct", 168},                                           // HuggingFaceTB/SmolVLM-256M-Instruct
+	{"tashkeel-700m", 291},                                                   // Etherll/Tashkeel-700M
+	{"tinyllama-1.1b-chat-v0.3", 357},                                        // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
+	{"tinyllama-1.1b-chat-v1.0", 348},                                        // TinyLlama/TinyLlama-1.1B-Chat-v1.0
+	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
+	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
 }
 
 // verifiedByStemTable is verifiedByStem (kincontext.go), sorted by stem; the entries are catalog.Entry indexes.
@@ -381,6 +406,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gemma-4-e2b-it", 749},                                          // google/gemma-4-E2B-it
 	{"gemma-4-e4b-it", 944},                                          // google/gemma-4-E4B-it
 	{"gemma-4-e4b-it-obliterated", 942},                              // OBLITERATUS/gemma-4-E4B-it-OBLITERATED
+	{"gliese-qwen3.5-9b-abliterated-caption", 1143},                  // prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption
 	{"glm-4.5", 1803},                                                // zai-org/GLM-4.5
 	{"glm-4.5-air", 1734},                                            // zai-org/GLM-4.5-Air
 	{"glm-4.6", 1802},                                                // zai-org/GLM-4.6
@@ -400,9 +426,11 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gpt2-medium", 220},                                             // openai-community/gpt2-medium
 	{"granite-4.0-h-tiny", 817},                                      // ibm-granite/granite-4.0-h-tiny
 	{"hermes-3-llama-3.1-8b", 964},                                   // NousResearch/Hermes-3-Llama-3.1-8B
+	{"holo3-35b-a3b", 1606},                                          // Hcompany/Holo3-35B-A3B
 	{"huihui-qwen3.5-27b-abliterated", 1433},                         // huihui-ai/Huihui-Qwen3.5-27B-abliterated
 	{"huihui-qwen3.5-27b-claude-4.6-opus-abliterated", 1436},         // huihui-ai/Huihui-Qwen3.5-27B-Claude-4.6-Opus-abliterated
 	{"huihui-qwen3.5-35b-a3b-abliterated", 1624},                     // huihui-ai/Huihui-Qwen3.5-35B-A3B-abliterated
+	{"huihui-qwen3.5-4b-abliterated", 722},                           // huihui-ai/Huihui-Qwen3.5-4B-abliterated
 	{"huihui-qwen3.5-9b-abliterated", 1155},                          // huihui-ai/Huihui-Qwen3.5-9B-abliterated
 	{"huihui-qwen3.6-27b-abliterated", 1437},                         // huihui-ai/Huihui-Qwen3.6-27B-abliterated
 	{"huihui-qwen3.6-35b-a3b-abliterated", 1625},                     // huihui-ai/Huihui-Qwen3.6-35B-A3B-abliterated
@@ -420,6 +448,9 @@ var verifiedByStemTable = [...]stemEntry{
 	{"lfm2-2.6b", 532},                                               // LiquidAI/LFM2-2.6B
 	{"lfm2-2.6b-exp", 533},                                           // LiquidAI/LFM2-2.6B-Exp
 	{"lfm2-2.6b-transcript", 534},                                    // LiquidAI/LFM2-2.6B-Transcript
+	{"lfm2-24b-a2b", 1361},                                           // LiquidAI/LFM2-24B-A2B
+	{"lfm2-24b-a2b-5bit", 1360},                                      // lmstudio-community/LFM2-24B-A2B-MLX-5bit
+	{"lfm2-24b-a2b-6bit", 1359},                                      // lmstudio-community/LFM2-24B-A2B-MLX-6bit
 	{"lfm2-350m", 208},                                               // LiquidAI/LFM2-350M
 	{"lfm2-350m-enjp-mt", 211},                                       // LiquidAI/LFM2-350M-ENJP-MT
 	{"lfm2-350m-extract", 209},                                       // LiquidAI/LFM2-350M-Extract
@@ -532,6 +563,9 @@ var verifiedByStemTable = [...]stemEntry{
 	{"qwen3-coder-480b-a35b-instruct", 1820},                         // Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8
 	{"qwen3-coder-next", 1719},                                       // Qwen/Qwen3-Coder-Next
 	{"qwen3-next-80b-a3b-instruct", 1726},                            // cyankiwi/Qwen3-Next-80B-A3B-Instruct-AWQ-4bit
+	{"qwen3-next-80b-a3b-instruct-5bit", 1718},                       // lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-5bit
+	{"qwen3-next-80b-a3b-instruct-6bit", 1717},                       // lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-6bit
+	{"qwen3-next-80b-a3b-thinking", 1727},                            // cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit
 	{"qwen3-vl-235b-a22b-instruct", 1785},                            // Qwen/Qwen3-VL-235B-A22B-Instruct
 	{"qwen3-vl-2b-instruct", 501},                                    // Qwen/Qwen3-VL-2B-Instruct
 	{"qwen3-vl-30b-a3b-instruct", 1495},                              // QuantTrio/Qwen3-VL-30B-A3B-Instruct-AWQ
@@ -548,37 +582,53 @@ var verifiedByStemTable = [...]stemEntry{
 	{"qwen3.5-27b", 1425},                                            // Qwen/Qwen3.5-27B
 	{"qwen3.5-27b-claude-4.6-opus-reasoning-distilled", 1426},        // Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-27b-claude-4.6-opus-reasoning-distilled-v2", 1429},     // Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-27b-text-mtp", 1298},                                   // osoleve/Qwen3.5-27B-Text-NVFP4-MTP
 	{"qwen3.5-2b", 515},                                              // Qwen/Qwen3.5-2B
+	{"qwen3.5-2b-6bit", 506},                                         // mlx-community/Qwen3.5-2B-6bit
 	{"qwen3.5-35b-a3b", 1612},                                        // Qwen/Qwen3.5-35B-A3B
 	{"qwen3.5-35b-a3b-claude-4.6-opus-reasoning-distilled", 1627},    // codgician/Qwen3.5-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled-GPTQ-int4
+	{"qwen3.5-35b-a3b-uncensored-heretic", 1607},                     // llmfan46/Qwen3.5-35B-A3B-uncensored-heretic
 	{"qwen3.5-397b-a17b", 1815},                                      // Qwen/Qwen3.5-397B-A17B-FP8
 	{"qwen3.5-4b", 725},                                              // Qwen/Qwen3.5-4B
 	{"qwen3.5-4b-claude-4.6-opus-reasoning-distilled", 729},          // Jackrong/Qwen3.5-4B-Claude-4.6-Opus-Reasoning-Distilled
 	{"qwen3.5-9b", 1147},                                             // Qwen/Qwen3.5-9B
-	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},         // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
-	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},      // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
-	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                           // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
-	{"qwen3.6-27b", 1440},                                            // Qwen/Qwen3.6-27B-FP8
-	{"qwen3.6-27b-text-mtp", 1297},                                   // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
-	{"qwen3.6-35b-a3b", 1614},                                        // Qwen/Qwen3.6-35B-A3B
-	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626},    // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
-	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615},    // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
-	{"qwopus3.5-9b-v3", 1152},                                        // Jackrong/Qwopus3.5-9B-v3
-	{"rax-3.5-chat", 518},                                            // raxcore-dev/rax-3.5-chat
-	{"rio-3.0-open-mini", 665},                                       // prefeitura-rio/Rio-3.0-Open-Mini
-	{"rolmocr", 1070},                                                // reducto/RolmOCR
-	{"saiga_llama3_8b", 962},                                         // IlyaGusev/saiga_llama3_8b
-	{"smollm-1.7b-instruct", 483},                                    // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
-	{"smollm-135m", 123},                                             // HuggingFaceTB/SmolLM-135M
-	{"smollm2-135m", 122},                                            // HuggingFaceTB/SmolLM2-135M
-	{"smollm2-135m-instruct", 121},                                   // HuggingFaceTB/SmolLM2-135M-Instruct
-	{"smollm2-360m", 218},                                            // HuggingFaceTB/SmolLM2-360M
-	{"smollm2-360m-instruct", 192},                                   // HuggingFaceTB/SmolLM2-360M-Instruct
-	{"tashkeel-700m", 291},                                           // Etherll/Tashkeel-700M
-	{"tinyllama-1.1b-chat-v0.3", 357},                                // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
-	{"tinyllama-1.1b-chat-v1.0", 348},                                // TinyLlama/TinyLlama-1.1B-Chat-v1.0
-	{"translategemma-4b-it", 742},                                    // google/translategemma-4b-it
-	{"vllm-translategemma-4b-it", 743},                               // Infomaniak-AI/vllm-translategemma-4b-it
+	{"qwen3.5-9b-claude-4.6-highiq-instruct-heretic-uncensored-mxfp8", 1142}, // TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled", 1151},                 // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.5-9b-claude-4.6-opus-reasoning-distilled-v2", 1149},              // Jackrong/Qwen3.5-9B-Claude-4.6-Opus-Reasoning-Distilled-v2
+	{"qwen3.5-9b-glm5.1-distill-v1", 1156},                                   // Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1
+	{"qwen3.5-9b-optiq", 1128},                                               // mlx-community/Qwen3.5-9B-OptiQ-4bit
+	{"qwen3.6-27b", 1440},                                                    // Qwen/Qwen3.6-27B-FP8
+	{"qwen3.6-27b-6bit", 1439},                                               // QuantTrio/Qwen3.6-27B-AWQ-6Bit
+	{"qwen3.6-27b-aeon-ultimate-uncensored", 1415},                           // AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16
+	{"qwen3.6-27b-heretic-bf16", 1438},                                       // TheCluster/Qwen3.6-27B-Heretic-MLX-bf16
+	{"qwen3.6-27b-pro", 1417},                                                // groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit
+	{"qwen3.6-27b-text-mtp", 1297},                                           // sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP
+	{"qwen3.6-27b-ud", 1371},                                                 // unsloth/Qwen3.6-27B-UD-MLX-4bit
+	{"qwen3.6-27b-ud-6bit", 1375},                                            // unsloth/Qwen3.6-27B-UD-MLX-6bit
+	{"qwen3.6-27b-uncensored-heretic-v2", 1416},                              // llmfan46/Qwen3.6-27B-uncensored-heretic-v2
+	{"qwen3.6-35b-a3b", 1614},                                                // Qwen/Qwen3.6-35B-A3B
+	{"qwen3.6-35b-a3b-claude-4.6-opus-reasoning-distilled", 1626},            // hesamation/Qwen3.6-35B-A3B-Claude-4.6-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-claude-4.7-opus-reasoning-distilled", 1615},            // lordx64/Qwen3.6-35B-A3B-Claude-4.7-Opus-Reasoning-Distilled
+	{"qwen3.6-35b-a3b-ud", 1584},                                             // unsloth/Qwen3.6-35B-A3B-UD-MLX-4bit
+	{"qwen3.6-35b-a3b-ud-3bit", 1591},                                        // unsloth/Qwen3.6-35B-A3B-UD-MLX-3bit
+	{"qwen3.6-35b-a3b-uncensored-heretic", 1608},                             // llmfan46/Qwen3.6-35B-A3B-uncensored-heretic
+	{"qwopus3.5-27b-v3", 1419},                                               // Jackrong/Qwopus3.5-27B-v3
+	{"qwopus3.5-9b-v3", 1152},                                                // Jackrong/Qwopus3.5-9B-v3
+	{"rax-3.5-chat", 518},                                                    // raxcore-dev/rax-3.5-chat
+	{"rio-3.0-open-mini", 665},                                               // prefeitura-rio/Rio-3.0-Open-Mini
+	{"rolmocr", 1070},                                                        // reducto/RolmOCR
+	{"saiga_llama3_8b", 962},                                                 // IlyaGusev/saiga_llama3_8b
+	{"smollm-1.7b-instruct", 483},                                            // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
+	{"smollm-135m", 123},                                                     // HuggingFaceTB/SmolLM-135M
+	{"smollm2-135m", 122},                                                    // HuggingFaceTB/SmolLM2-135M
+	{"smollm2-135m-instruct", 121},                                           // HuggingFaceTB/SmolLM2-135M-Instruct
+	{"smollm2-360m", 218},                                                    // HuggingFaceTB/SmolLM2-360M
+	{"smollm2-360m-instruct", 192},                                           // HuggingFaceTB/SmolLM2-360M-Instruct
+	{"tashkeel-700m", 291},                                                   // Etherll/Tashkeel-700M
+	{"tinyllama-1.1b-chat-v0.3", 357},                                        // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
+	{"tinyllama-1.1b-chat-v1.0", 348},                                        // TinyLlama/TinyLlama-1.1B-Chat-v1.0
+	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
+	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
 }
 
 // unpackedKinTable is unpackedKin (params.go), sorted by stem; the entries are catalog.Entry indexes.
@@ -1735,6 +1785,7 @@ var unpackedKinTable = [...]stemEntry{
 var activeBySameCountTable = [...]countBase{
 	{8339929856, "LiquidAI/LFM2-8B-A1B"},
 	{15706484224, "deepseek-ai/DeepSeek-V2-Lite (also -Chat, Coder-V2-Lite)"},
+	{23843661440, "LiquidAI/LFM2-24B-A2B"},
 	{25363283968, "google/gemma-4-26B-A4B(-it)"},
 	{25805933872, "google/gemma-4-26B-A4B(-it)"},
 	{26544131376, "google/gemma-4-26B-A4B(-it)"},
@@ -1742,6 +1793,7 @@ var activeBySameCountTable = [...]countBase{
 	{30532122624, "Qwen/Qwen3-30B-A3B-Instruct-2507"},
 	{31221488576, "zai-org/GLM-4.7-Flash"},
 	{31577937344, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"},
+	{35107181936, "Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)"},
 	{35951822704, "Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)"},
 	{46702792704, "mistralai/Mixtral-8x7B-Instruct-v0.1"},
 	{79674391296, "Qwen/Qwen3-Coder-Next (qwen3_next)"},

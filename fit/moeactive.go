@@ -193,6 +193,15 @@ import (
 //     22 × 65,536 = 1,441,792; norms 49 × 2,048 = 100,352; the tied embedding 134,217,728 →
 //     1,557,740,288 (Liquid: 1.5 B active). Total (all 32 experts: 22 × 32 × 11,010,048 =
 //     7,751,073,792 routed) 8,339,929,856, the catalog's count to the parameter.
+//   - LFM2-24B-A2B (architectures.csv's row and its source: h 2,048, 40 layers: 10 attention of 32 q
+//     / 8 KV heads of 64 with per-head q/k norms, 30 short convolutions of kernel 3; layers 0 and 1 a
+//     dense MLP of 11,776, 38 MoE layers of E 64, k 4, m 1,536, no shared expert, a bias-free
+//     router; V 65,536, tied): routed 38 × 4 × 9,437,184 = 1,434,451,968; attention 10 × 10,485,888
+//     = 104,858,880; convolutions 30 × 16,783,360 = 503,500,800; dense 2 × 72,351,744 =
+//     144,703,488; routers 38 × 131,072 = 4,980,736; norms 81 × 2,048 = 165,888; the tied embedding
+//     134,217,728 → 2,326,879,488 (Liquid: A2B; the catalog's 2.3 B). Total (all 64 experts: 38 × 64
+//     × 9,437,184 = 22,951,231,488 routed) 23,843,659,008, the catalog's count of its MLX copies
+//     to the parameter (the base's adds the 38 × 64 expert biases its checkpoint stores).
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -234,6 +243,7 @@ var moeActiveFacts = map[string]activeFact{
 	"deepseek-ai/DeepSeek-V4-Pro":                                            {49.779082211, "DeepSeek-V4-Pro", 0},
 	"XiaomiMiMo/MiMo-V2-Flash":                                               {15.44593632, "MiMo-V2-Flash", 0},
 	"LiquidAI/LFM2-8B-A1B":                                                   {1.557740288, "LFM2-8B-A1B", 0},
+	"LiquidAI/LFM2-24B-A2B":                                                  {2.326879488, "LFM2-24B-A2B", 0},
 }
 
 var (

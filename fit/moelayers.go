@@ -20,6 +20,7 @@ import "github.com/fitclaim/fitclaim/catalog"
 //	Nemotron-3-Super-120B-A12B             88      40 (40 Mamba-2, 8 attention, 40 LatentMoE)
 //	MiMo-V2-Flash                          48      47 (moe_layer_freq: layer 0 dense)
 //	LFM2-8B-A1B                            24      22 (num_dense_layers 2)
+//	LFM2-24B-A2B                           40      38 (num_dense_layers 2)
 //
 // The layer counts are moeactive.go's (its sources there); every other architecture routes in
 // each of its layers.
@@ -37,6 +38,7 @@ var moeRoutedLayers = map[string]struct{ layers, routed int }{
 	"Nemotron-3-Super-120B-A12B": {88, 40},
 	"MiMo-V2-Flash":              {48, 47},
 	"LFM2-8B-A1B":                {24, 22},
+	"LFM2-24B-A2B":               {40, 38},
 }
 
 // RoutedLayersOf is the layers of a catalog model whose time the per-layer MoE term counts, given

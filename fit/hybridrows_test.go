@@ -1,0 +1,128 @@
+package fit
+
+import (
+	"testing"
+
+	"github.com/fitclaim/fitclaim/catalog"
+	"github.com/fitclaim/fitclaim/target"
+)
+
+// Hybrid (attention + recurrent) entries that had no row (s15-hybrid): kv mode sized every layer as
+// full attention and kept no recurrent state. Each now has its base's row (architectures.csv names
+// the base and how the catalog's count ties it to it), at 32,768 tokens fp16, drv=nvidia: the KV
+// bytes (K and V of the attention layers + the fp32 state), the bytes before (every layer full),
+// the maximum context, and the floor under llama.cpp and vLLM, with the llama.cpp floor before.
+func TestHybridRowsSized(t *testing.T) {
+	for _, c := range []struct {
+		name                   string
+		kv, was                float64
+		maxCtx                 int
+		floorGi, vllmGi, wasGi int64
+	}{
+		{"LiquidAI/LFM2-24B-A2B", 671580160, 2684354560, 128000, 46, 54, 48},
+		{"llmfan46/Qwen3.6-27B-uncensored-heretic-v2", 2304376832, 8589934592, 262144, 55, 70, 60},
+		{"groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit", 2304376832, 8589934592, 262144, 20, 32, 26},
+		{"Jackrong/Qwopus3.5-27B-v3", 2304376832, 8589934592, 262144, 55, 70, 60},
+		{"QuantTrio/Qwopus3.5-27B-v3-AWQ", 2304376832, 8589934592, 262144, 20, 32, 26},
+		{"AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16", 2304376832, 8589934592, 262144, 55, 70, 60},
+		{"TheCluster/Qwen3.6-27B-Heretic-MLX-bf16", 2304376832, 8589934592, 262144, 19, 31, 25},
+		{"QuantTrio/Qwen3.6-27B-AWQ-6Bit", 2304376832, 8589934592, 262144, 21, 32, 26},
+		{"unsloth/Qwen3.6-27B-UD-MLX-4bit", 2304376832, 8589934592, 262144, 18, 29, 22},
+		{"unsloth/Qwen3.6-27B-UD-MLX-6bit", 2304376832, 8589934592, 262144, 19, 31, 23},
+		{"osoleve/Qwen3.5-27B-Text-NVFP4-MTP", 2304376832, 8589934592, 262144, 21, 33, 27},
+		{"Hcompany/Holo3-35B-A3B", 736952320, 2684354560, 262144, 67, 85, 69},
+		{"llmfan46/Qwen3.5-35B-A3B-uncensored-heretic", 736952320, 2684354560, 262144, 67, 85, 69},
+		{"llmfan46/Qwen3.6-35B-A3B-uncensored-heretic", 736952320, 2684354560, 262144, 67, 85, 69},
+		{"unsloth/Qwen3.6-35B-A3B-UD-MLX-4bit", 736952320, 2684354560, 262144, 20, 31, 21},
+		{"unsloth/Qwen3.6-35B-A3B-UD-MLX-3bit", 736952320, 2684354560, 262144, 22, 34, 23},
+		{"TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8", 1126432768, 4294967296, 262144, 13, 24, 16},
+		{"prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption", 1126432768, 4294967296, 262144, 20, 32, 23},
+		{"mlx-community/Qwen3.5-9B-OptiQ-4bit", 1126432768, 4294967296, 262144, 7, 17, 10},
+		{"huihui-ai/Huihui-Qwen3.5-4B-abliterated", 1126432768, 4294967296, 262144, 11, 22, 14},
+		{"mlx-community/Qwen3.5-2B-6bit", 422854656, 1610612736, 262144, 3, 13, 4},
+		{"cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit", 884342784, 3221225472, 262144, 43, 53, 46},
+		{"lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-6bit", 884342784, 3221225472, 262144, 47, 59, 50},
+		{"lmstudio-community/Qwen3-Next-80B-A3B-Instruct-MLX-5bit", 884342784, 3221225472, 262144, 47, 59, 50},
+		{"lmstudio-community/LFM2-24B-A2B-MLX-4bit", 671580160, 2684354560, 128000, 14, 18, 16},
+		{"lmstudio-community/LFM2-24B-A2B-MLX-8bit", 671580160, 2684354560, 128000, 24, 29, 26},
+		{"lmstudio-community/LFM2-24B-A2B-MLX-6bit", 671580160, 2684354560, 128000, 15, 20, 17},
+		{"lmstudio-community/LFM2-24B-A2B-MLX-5bit", 671580160, 2684354560, 128000, 15, 20, 17},
+	} {
+		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
+			b := resolve(t, func(t *target.Target) {
+				t.Model, t.Sizing, t.Context, t.Count, t.Driver, t.Engine = c.name, target.SizingKV, 32768, 1, "nvidia", engine
+			})
+			if b.Arch.Source != SourceVerified || b.Arch.Attention != AttentionHybrid || b.KVEstimated || b.MaxContext != c.maxCtx {
+				t.Errorf("%s (%s): %s %q, estimated %v, max context %d; want verified hybrid, %d", c.name, engine, b.Arch.Source, b.Arch.Attention, b.KVEstimated, b.MaxContext, c.maxCtx)
+			}
+			want := c.floorGi
+			if engine == target.EngineVLLM {
+				want = c.vllmGi
+			} else if !near(b.KVBytes, c.kv) || near(b.KVBytes, c.was) {
+				t.Errorf("%s: KV %v B, want %v (every layer full: %v)", c.name, b.KVBytes, c.kv, c.was)
+			}
+			if b.MemoryGi != want {
+				t.Errorf("%s (%s): floor %d Gi, want %d", c.name, engine, b.MemoryGi, want)
+			}
+			if engine == target.EngineLlamaCpp && b.MemoryGi >= c.wasGi {
+				t.Errorf("%s: floor %d Gi, not below every layer full's %d", c.name, b.MemoryGi, c.wasGi)
+			}
+		}
+	}
+}
+
+// LFM2-24B-A2B's row (a Swift re-implementation's config; architectures.csv) is checked by the
+// catalog's count: 10 attention layers, 30 short convolutions, 2 dense MLPs of 11,776 and 38 MoE
+// layers of 64 experts of 1,536 sum to its MLX copies' count to the parameter, and the base's is
+// that plus the 38 × 64 expert biases its checkpoint stores; one attention layer more or less moves
+// the sum by 6,297,472. The same shapes give moeactive.go's active count.
+func TestLFM224BA2BShapesCount(t *testing.T) {
+	const h, v = 2048, 65536
+	attn := int64(h*h + 2*h*512 + h*h + 2*64)      // q, k, v (8 KV heads of 64), out, q/k norms
+	conv := int64(h*3*h + h*h + h*3)               // in_proj to B, C, x; out_proj; depthwise kernel 3
+	dense := int64(3 * h * 11776)                  // SwiGLU MLP
+	expert, router := int64(3*h*1536), int64(64*h) // one expert; a MoE layer's router
+	embed, norms := int64(v*h), int64((2*40+1)*h)  // tied embedding; two norms a layer and the last
+	total := 10*attn + 30*conv + 2*dense + 38*(64*expert+router) + embed + norms
+	for _, name := range []string{"lmstudio-community/LFM2-24B-A2B-MLX-4bit", "lmstudio-community/LFM2-24B-A2B-MLX-8bit",
+		"lmstudio-community/LFM2-24B-A2B-MLX-6bit", "lmstudio-community/LFM2-24B-A2B-MLX-5bit"} {
+		if got := catalog.Named(name).ParametersRaw; got != total {
+			t.Errorf("%s: the catalog's %d, the shapes' %d", name, got, total)
+		}
+	}
+	if got := catalog.Named("LiquidAI/LFM2-24B-A2B").ParametersRaw; got != total+38*64 {
+		t.Errorf("LiquidAI/LFM2-24B-A2B: the catalog's %d, the shapes' %d + 38 × 64 expert biases", got, total)
+	}
+	if attn != 10485888 || conv-attn != 6297472 {
+		t.Errorf("a layer of each kind: attention %d, convolution %d", attn, conv)
+	}
+	active := 10*attn + 30*conv + 2*dense + 38*(4*expert+router) + embed + norms
+	if f := moeActiveFacts["LiquidAI/LFM2-24B-A2B"]; !near(f.ActiveB*1e9, float64(active)) {
+		t.Errorf("moeActiveFacts: %v B active, the shapes' %d", f.ActiveB, active)
+	}
+}
+
+// The Qwen3.5/3.6 fine-tunes given their base's row by a count that is the base's without its MTP
+// block (vllm_mtp.go's main, which unsloth's and mlx-community's copies also count) count exactly
+// that, and their rows name that base.
+func TestHybridTwinsWithoutMTP(t *testing.T) {
+	for name, shapes := range map[string]string{
+		"llmfan46/Qwen3.6-27B-uncensored-heretic-v2":                                    "Qwen3.5-27B",
+		"groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit":                                             "Qwen3.5-27B",
+		"Jackrong/Qwopus3.5-27B-v3":                                                     "Qwen3.5-27B",
+		"QuantTrio/Qwopus3.5-27B-v3-AWQ":                                                "Qwen3.5-27B",
+		"AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16":                              "Qwen3.5-27B",
+		"Hcompany/Holo3-35B-A3B":                                                        "Qwen3.5-35B-A3B",
+		"llmfan46/Qwen3.5-35B-A3B-uncensored-heretic":                                   "Qwen3.5-35B-A3B",
+		"llmfan46/Qwen3.6-35B-A3B-uncensored-heretic":                                   "Qwen3.5-35B-A3B",
+		"prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption":                           "Qwen3.5-9B",
+		"TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8": "Qwen3.5-9B",
+		"huihui-ai/Huihui-Qwen3.5-4B-abliterated":                                       "Qwen3.5-4B",
+	} {
+		m := catalog.Named(name)
+		f, ok := mtpFactOf(m)
+		if !ok || f != mtpFacts[shapes] || !near(float64(m.ParametersRaw), f.MainB*1e9) {
+			t.Errorf("%s: the catalog's %d, %s's main %v B (found %v)", name, m.ParametersRaw, shapes, mtpFacts[shapes].MainB, ok)
+		}
+	}
+}

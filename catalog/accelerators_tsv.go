@@ -34,13 +34,13 @@ nvidia-rtx-4080	nvidia	consumer	NVIDIA GeForce RTX 4080	gpu.nvidia.com	NVIDIA Ge
 amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262144	approx	6000	amd	false	
 amd-mi300x	amd	datacenter	AMD Instinct MI300X	gpu.amd.com	AMD_Instinct_MI300X_OAM	196592	yes	5300	amd	false	
 amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
-amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	approx	1638	amd	false	
-amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32752	approx	1229	amd	false	
+amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	yes	1638	amd	false	
+amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32752	yes	1229	amd	false	
 amd-rx-7900xtx	amd	consumer	AMD Radeon RX 7900 XTX	gpu.amd.com		24560	yes	960	amd	false	
 intel-max-1550	intel	datacenter	Intel Data Center GPU Max 1550	gpu.intel.com		131072	approx	3277	intel	false	
 intel-max-1100	intel	datacenter	Intel Data Center GPU Max 1100	gpu.intel.com		49152	approx	1229	intel	false	
-intel-flex-170	intel	datacenter	Intel Data Center GPU Flex 170	gpu.intel.com		16384	approx	576	intel	false	
-intel-arc-a770	intel	consumer	Intel Arc A770 16GB	gpu.intel.com		16384	approx	560	intel	false	
+intel-flex-170	intel	datacenter	Intel Data Center GPU Flex 170	gpu.intel.com		14248	yes	576	intel	false	
+intel-arc-a770	intel	consumer	Intel Arc A770 16GB	gpu.intel.com		16288	yes	560	intel	false	
 nvidia-rtx-2060	nvidia	consumer	NVIDIA GeForce RTX 2060	gpu.nvidia.com	NVIDIA GeForce RTX 2060	6144	yes	336	nvidia	false	
 nvidia-rtx-2060-super	nvidia	consumer	NVIDIA GeForce RTX 2060 SUPER	gpu.nvidia.com	NVIDIA GeForce RTX 2060 SUPER	8192	yes	448	nvidia	false	
 nvidia-rtx-2070	nvidia	consumer	NVIDIA GeForce RTX 2070	gpu.nvidia.com	NVIDIA GeForce RTX 2070	8192	yes	448	nvidia	false	
@@ -65,29 +65,29 @@ nvidia-rtx-4070	nvidia	consumer	NVIDIA GeForce RTX 4070	gpu.nvidia.com	NVIDIA Ge
 nvidia-rtx-4070-super	nvidia	consumer	NVIDIA GeForce RTX 4070 SUPER	gpu.nvidia.com	NVIDIA GeForce RTX 4070 SUPER	12282	yes	504	nvidia	false	
 nvidia-rtx-4070-ti	nvidia	consumer	NVIDIA GeForce RTX 4070 Ti	gpu.nvidia.com	NVIDIA GeForce RTX 4070 Ti	12282	yes	504	nvidia	false	
 nvidia-rtx-4070-ti-super	nvidia	consumer	NVIDIA GeForce RTX 4070 Ti SUPER	gpu.nvidia.com	NVIDIA GeForce RTX 4070 Ti SUPER	16376	yes	672	nvidia	false	
-nvidia-rtx-4080-super	nvidia	consumer	NVIDIA GeForce RTX 4080 SUPER	gpu.nvidia.com	NVIDIA GeForce RTX 4080 SUPER	16376	approx	736	nvidia	false	
+nvidia-rtx-4080-super	nvidia	consumer	NVIDIA GeForce RTX 4080 SUPER	gpu.nvidia.com	NVIDIA GeForce RTX 4080 SUPER	16376	yes	736	nvidia	false	
 nvidia-rtx-5060	nvidia	consumer	NVIDIA GeForce RTX 5060	gpu.nvidia.com	NVIDIA GeForce RTX 5060	8151	yes	448	nvidia	false	
 nvidia-rtx-5060-ti-16	nvidia	consumer	NVIDIA GeForce RTX 5060 Ti 16GB	gpu.nvidia.com	NVIDIA GeForce RTX 5060 Ti	16311	yes	448	nvidia	false	
 nvidia-rtx-5070	nvidia	consumer	NVIDIA GeForce RTX 5070	gpu.nvidia.com	NVIDIA GeForce RTX 5070	12227	yes	672	nvidia	false	
 nvidia-rtx-5070-ti	nvidia	consumer	NVIDIA GeForce RTX 5070 Ti	gpu.nvidia.com	NVIDIA GeForce RTX 5070 Ti	16303	yes	896	nvidia	false	
 nvidia-rtx-5080	nvidia	consumer	NVIDIA GeForce RTX 5080	gpu.nvidia.com	NVIDIA GeForce RTX 5080	16303	yes	960	nvidia	false	
-nvidia-rtx-5880-ada	nvidia	workstation	NVIDIA RTX 5880 Ada Generation	gpu.nvidia.com	NVIDIA RTX 5880 Ada Generation	49140	approx	960	nvidia	false	
+nvidia-rtx-5880-ada	nvidia	workstation	NVIDIA RTX 5880 Ada Generation	gpu.nvidia.com	NVIDIA RTX 5880 Ada Generation	49140	yes	960	nvidia	false	
 nvidia-rtx-pro-6000-ws	nvidia	workstation	NVIDIA RTX PRO 6000 Blackwell Workstation Edition	gpu.nvidia.com	NVIDIA RTX PRO 6000 Blackwell Workstation Edition	97887	yes	1792	nvidia	false	NVIDIA RTX PRO 6000 Workstation
 nvidia-rtx-a5000	nvidia	workstation	NVIDIA RTX A5000	gpu.nvidia.com	NVIDIA RTX A5000	24564	yes	768	nvidia	false	
 nvidia-rtx-4000-ada	nvidia	workstation	NVIDIA RTX 4000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 4000 Ada Generation	20475	yes	360	nvidia	false	
 nvidia-gb10	nvidia	workstation	NVIDIA GB10 (DGX Spark)	gpu.nvidia.com	NVIDIA GB10	122572	approx	273	nvidia-unified	true	
-amd-rx-7900xt	amd	consumer	AMD Radeon RX 7900 XT	gpu.amd.com		20480	approx	800	amd	false	
-amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16384	approx	576	amd	false	
-amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16384	approx	640	amd	false	
-amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16384	approx	640	amd	false	
+amd-rx-7900xt	amd	consumer	AMD Radeon RX 7900 XT	gpu.amd.com		20464	yes	800	amd	false	
+amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16368	approx	576	amd	false	
+amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16304	yes	640	amd	false	
+amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16304	yes	640	amd	false	
 amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
 amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		131072	approx	5300	amd	true	
-amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com		294912	approx	8000	amd	false	
-amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294912	approx	8000	amd	false	
+amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com		294896	yes	8000	amd	false	
+amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294896	yes	8000	amd	false	
 intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8192	approx	512	intel	false	
 intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8192	approx	512	intel	false	
 intel-arc-a380	intel	consumer	Intel Arc A380	gpu.intel.com		6144	approx	186	intel	false	
-intel-arc-b580	intel	consumer	Intel Arc B580	gpu.intel.com		12288	approx	456	intel	false	
+intel-arc-b580	intel	consumer	Intel Arc B580	gpu.intel.com		12216	yes	456	intel	false	
 intel-arc-b570	intel	consumer	Intel Arc B570	gpu.intel.com		10240	approx	380	intel	false	
 intel-arc-pro-b60	intel	workstation	Intel Arc Pro B60	gpu.intel.com		24576	approx	456	intel	false	
 apple-m1-8	apple	unified	Apple M1 8GB			8192	yes	68.25	apple	true	

@@ -942,7 +942,7 @@ unsloth/Qwen2.5-Coder-7B-bnb-4bit	7.8B	7820050932	4.4	4	Q4_K_M	32768	28	4	128	35
 unsloth/Qwen2.5-7B-bnb-4bit	7.8B	7820050938	4.4	4	Q4_K_M	131072	28	4	128	3584			13366	152064																															
 zai-org/GLM-4.5-Air-FP8	7.8B	7831814144	4.4	4	Q4_K_M	131072	46	8	128	4096	1	856604667	29949	151552		zai-org/GLM-4.5-Air	46	96	8	128	4096	131072		fp8	gqa						128	8	1												
 XiaomiMiMo/MiMo-7B-Base	7.8B	7833409536	4.4	4	Q4_K_M	32768	36	8	128	4096			104108	151680																															
-lmstudio-community/gemma-3n-E4B-it-MLX-bf16	7.8B	7849978192	4.4	4	Q4_K_M	32768	35	2	256	2048			154167	262400																															
+lmstudio-community/gemma-3n-E4B-it-MLX-bf16	7.8B	7849978192	4.4	4	Q4_K_M	32768	35	2	256	2048			154167	262400		google/gemma-3n-E4B(-it)	35	8	2	256	2048	32768		mlx bf16	gqa	512	28											15							
 nvidia/NV-Embed-v2	7.9B	7851016192	4.4	4	Q4_K_M	32768	32	8	128	4096			24316	32000	1																														
 Salesforce/instructblip-vicuna-7b	7.9B	7913726720	4.4	4.1	Q4_K_M	2048	32	32	128	4096			12686	32064																															
 OpenGVLab/InternVL3-8B-hf	7.9B	7944373760	4.4	4.1	Q4_K_M	65536	28	4	128	3584			26987	151674																															
@@ -954,7 +954,7 @@ unsloth/gemma-4-E4B-it-unsloth-bnb-4bit	8.0B	7996156448	4.5	4.1	Q4_K_M	131072	42
 google/gemma-4-E4B-it	8.0B	7996156490	4.5	4.1	Q4_K_M	131072	42	2	256	2560			5581069	262144		google/gemma-4-E4B-it	42	8	2	256	2560	131072	bfloat16		gqa	512	35									2	512	18							
 unsloth/gemma-4-E4B-it	8.0B	7996156490	4.5	4.1	Q4_K_M	131072	42	2	256	2560			798422	262144		google/gemma-4-E4B-it	42	8	2	256	2560	131072	bfloat16		gqa	512	35									2	512	18							
 vrfai/gemma-4-E4B-it-fp8	8.0B	7997134922	4.5	4.1	Q4_K_M	131072	42	2	256	2560			12378	262144																															
-google/gemma-3n-E4B-it	8B	8000000000	4.5	4.1	Q4_K_M	131072							0																																
+google/gemma-3n-E4B-it	8B	8000000000	4.5	4.1	Q4_K_M	131072							0			google/gemma-3n-E4B(-it)	35	8	2	256	2048	32768			gqa	512	28											15						262400	
 GSAI-ML/LLaDA-1.5	8.0B	8015581184	4.5	4.1	Q4_K_M	4096							27195	126464																															
 allenai/Molmo-7B-D-0924	8.0B	8021025280	4.5	4.1	Q4_K_M	4096	28	4	128	3584			39276	152064																															
 CohereLabs/c4ai-command-r7b-12-2024	8.0B	8028033024	4.5	4.1	Q4_K_M	4096							31025			CohereLabs/c4ai-command-r7b-12-2024	32	32	8	128	4096	132096			gqa	4096	24																	256000	
@@ -1092,7 +1092,7 @@ adept/persimmon-8b-chat	8.3B	8321499136	4.6	4.3	Q4_K_M	16384	36	64	64	4096			169
 LiquidAI/LFM2-8B-A1B	8.3B	8339929856	4.7	4.3	Q4_K_M	128000	24	8	64	2048	1	1500000000	104108	65536		LiquidAI/LFM2-8B-A1B	24	32	8	64	2048	128000			hybrid			6			32	4	0						73728			73728			
 xtuner/llava-llama-3-8b-v1_1-transformers	8.4B	8355272704	4.7	4.3	Q4_K_M	8192		8					18497	128320																															
 llava-hf/llama3-llava-next-8b-hf	8.4B	8355276800	4.7	4.3	Q4_K_M	8192		8					28799	128320																															
-unsloth/gemma-3n-E4B-it	8.4B	8387373392	4.7	4.3	Q4_K_M	32768	35	2	256	2048			250161	262400																															
+unsloth/gemma-3n-E4B-it	8.4B	8387373392	4.7	4.3	Q4_K_M	32768	35	2	256	2048			250161	262400		google/gemma-3n-E4B(-it)	35	8	2	256	2048	32768			gqa	512	28											15							
 Qwen/Qwen-Audio-Chat	8.4B	8396222464	4.7	4.3	Q4_K_M	2048	32	32	128	4096			72912	155947																															
 HuggingFaceM4/idefics2-8b	8.4B	8402768112	4.7	4.3	Q4_K_M	32768							102699	32003																															
 nvidia/Mistral-NeMo-Minitron-8B-Instruct	8.4B	8414105600	4.7	4.3	Q4_K_M	8192	40	8	128	4096			23431	131072																															
@@ -1152,7 +1152,7 @@ adept/fuyu-8b	9.4B	9408238592	5.3	4.8	Q4_K_M	16384	36	64	64	4096			98153	262144
 TheCluster/Qwen3.5-9B-Claude-4.6-HighIQ-INSTRUCT-HERETIC-UNCENSORED-MLX-mxfp8	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			28483	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8 (mlx mxfp8)	hybrid			8											13172736			589824	float32		
 prithivMLmods/Gliese-Qwen3.5-9B-Abliterated-Caption	9.4B	9409813744	5.3	4.8	Q4_K_M	262144	32	4	256	4096			13234	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 openbmb/MiniCPM-SALA	9.5B	9477203968	5.3	4.9	Q4_K_M	524288	32	2	128	4096			11329	73448																															
-unsloth/gemma-2-9b-bnb-4bit	9.5B	9502508136	5.3	4.9	Q4_K_M	8192	42	8	256	3584			10243	256000																															
+unsloth/gemma-2-9b-bnb-4bit	9.5B	9502508136	5.3	4.9	Q4_K_M	8192	42	8	256	3584			10243	256000		google/gemma-2-9b(-it)	42	16	8	256	3584	8192		bitsandbytes 4-bit	gqa	4096	21																	256000	
 unsloth/gemma-2-9b-it-bnb-4bit	9.5B	9502508184	5.3	4.9	Q4_K_M	8192	42	8	256	3584			30559	256000																															
 Qwen/Qwen3.5-9B	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			8222051	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 Qwen/Qwen3.5-9B-Base	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			158907	248320																															
@@ -1420,8 +1420,8 @@ llmfan46/Darkidol-Ballad-27B-ultra-uncensored-heretic-v1	26.9B	26895998464	15	13
 KyleHessling1/Qwopus3.5-27B-v3-FP8-vllm-ready	26.9B	26899902464	15	13.8	Q4_K_M	262144	64	4	256	5120			27315	248320																															
 Jackrong/Qwopus3.5-27B-v3-FP8-vllm-ready	26.9B	26899902464	15	13.8	Q4_K_M	262144	64	4	256	5120			11307	248320																															
 microsoft/harrier-oss-v1-27b	27.0B	27009346304	15.1	13.8	Q4_K_M	1048576	62	16	128	5376			38256	262208																															
-google/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	4096							49913																																
-unsloth/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	8192	46	16	128	4608			22623	256000																															
+google/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	4096							49913			google/gemma-2-27b(-it)	46	32	16	128	4608	8192			gqa	4096	23																	256000	
+unsloth/gemma-2-27b-it	27.2B	27227128320	15.2	13.9	Q4_K_M	8192	46	16	128	4608			22623	256000		google/gemma-2-27b(-it)	46	32	16	128	4608	8192			gqa	4096	23																	256000	
 AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-BF16	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			10201	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
 llmfan46/Qwen3.6-27B-uncensored-heretic-v2	27.4B	27356728560	15.3	14	Q4_K_M	262144	64	4	256	5120			178701	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144			hybrid			16											39223296			1474560	float32		
 groxaxo/Qwen3.6-27B-GPTQ-Pro-4bit	27.4B	27356728560	15.3	14	GPTQ-Int4	262144	64	4	256	5120			132482	248320		Qwen/Qwen3.6-27B (qwen3_5; same dims as Qwen3.5-27B)	64	24	4	256	5120	262144		gptq-int4	hybrid			16											39223296			1474560	float32		

@@ -40,8 +40,10 @@ var rowsByStemTable = [...]stemEntry{
 	{"exaone-4.0-32b", 1530},                                         // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
 	{"exaone-4.5-33b", 1592},                                         // LGAI-EXAONE/EXAONE-4.5-33B
 	{"falcon-7b", 840},                                               // tiiuae/falcon-7b
+	{"gemma-2-27b-it", 1413},                                         // google/gemma-2-27b-it
 	{"gemma-2-2b-it", 538},                                           // google/gemma-2-2b-it
 	{"gemma-2-2b-jpn-it", 540},                                       // google/gemma-2-2b-jpn-it
+	{"gemma-2-9b", 1145},                                             // unsloth/gemma-2-9b-bnb-4bit
 	{"gemma-2-9b-it", 1132},                                          // google/gemma-2-9b-it
 	{"gemma-3-12b-it", 1189},                                         // google/gemma-3-12b-it
 	{"gemma-3-12b-it-heretic", 1195},                                 // DreamFast/gemma-3-12b-it-heretic
@@ -58,6 +60,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"gemma-3-4b-it", 684},                                           // google/gemma-3-4b-it
 	{"gemma-3-4b-pt", 685},                                           // google/gemma-3-4b-pt
 	{"gemma-3-4b-t1-it", 647},                                        // twinkle-ai/gemma-3-4B-T1-it
+	{"gemma-3n-e4b-it", 1085},                                        // unsloth/gemma-3n-E4B-it
+	{"gemma-3n-e4b-it-bf16", 935},                                    // lmstudio-community/gemma-3n-E4B-it-MLX-bf16
 	{"gemma-4-26b-a4b", 1238},                                        // nvidia/Gemma-4-26B-A4B-NVFP4
 	{"gemma-4-26b-a4b-it", 1402},                                     // google/gemma-4-26B-A4B-it
 	{"gemma-4-26b-a4b-it-5bit", 1392},                                // lmstudio-community/gemma-4-26B-A4B-it-MLX-5bit
@@ -363,8 +367,10 @@ var verifiedByStemTable = [...]stemEntry{
 	{"exaone-4.0-32b", 1530},                                         // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
 	{"exaone-4.5-33b", 1592},                                         // LGAI-EXAONE/EXAONE-4.5-33B
 	{"falcon-7b", 840},                                               // tiiuae/falcon-7b
+	{"gemma-2-27b-it", 1413},                                         // google/gemma-2-27b-it
 	{"gemma-2-2b-it", 538},                                           // google/gemma-2-2b-it
 	{"gemma-2-2b-jpn-it", 540},                                       // google/gemma-2-2b-jpn-it
+	{"gemma-2-9b", 1145},                                             // unsloth/gemma-2-9b-bnb-4bit
 	{"gemma-2-9b-it", 1132},                                          // google/gemma-2-9b-it
 	{"gemma-3-12b-it", 1189},                                         // google/gemma-3-12b-it
 	{"gemma-3-12b-it-heretic", 1195},                                 // DreamFast/gemma-3-12b-it-heretic
@@ -381,6 +387,8 @@ var verifiedByStemTable = [...]stemEntry{
 	{"gemma-3-4b-it", 684},                                           // google/gemma-3-4b-it
 	{"gemma-3-4b-pt", 685},                                           // google/gemma-3-4b-pt
 	{"gemma-3-4b-t1-it", 647},                                        // twinkle-ai/gemma-3-4B-T1-it
+	{"gemma-3n-e4b-it", 1085},                                        // unsloth/gemma-3n-E4B-it
+	{"gemma-3n-e4b-it-bf16", 935},                                    // lmstudio-community/gemma-3n-E4B-it-MLX-bf16
 	{"gemma-4-26b-a4b", 1238},                                        // nvidia/Gemma-4-26B-A4B-NVFP4
 	{"gemma-4-26b-a4b-it", 1402},                                     // google/gemma-4-26B-A4B-it
 	{"gemma-4-26b-a4b-it-5bit", 1392},                                // lmstudio-community/gemma-4-26B-A4B-it-MLX-5bit

@@ -73,3 +73,44 @@ func TestS15RowsTakeTheirTwin(t *testing.T) {
 		}
 	}
 }
+
+// Rows read from a config.json copy (or code reproducing it) in the fifteenth session, each its KV
+// cache at a context (fp16, llama.cpp, drv=nvidia), its maximum context and its floor; was is what
+// llmfit's fields (or, with no architecture in the catalog, its per-parameter estimate) gave.
+func TestS15SourcedRowsSized(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		ctx       int
+		attention string
+		kv, was   float64 // KV bytes now, and before the row
+		maxCtx    int
+		floorGi   int64
+	}{
+		// Gemma-2-27B: 46 layers, the even ones windowed at 4,096, 16 KV heads of 128: (23 × 8,192 +
+		// 23 × 4,096) × 2 × 16 × 128 × 2 B; before, google's entry (no architecture, a 4,096
+		// placeholder context) took llmfit's per-parameter estimate, unsloth's 46 full layers
+		{"google/gemma-2-27b-it", 8192, AttentionGQA, 2315255808, 0, 8192, 54},
+		{"unsloth/gemma-2-27b-it", 8192, AttentionGQA, 2315255808, 3087007744, 8192, 54},
+		// Gemma-3n-E4B: 20 of 35 layers keep a cache (the last 15 share it), 4 of them full, 16 windowed
+		// at 512, 2 KV heads of 256: (4 × 32,768 + 16 × 512) × 2 × 2 × 256 × 2 B, not 35 full layers
+		{"google/gemma-3n-E4B-it", 32768, AttentionGQA, 285212672, 0, 32768, 17},
+		{"unsloth/gemma-3n-E4B-it", 32768, AttentionGQA, 285212672, 2348810240, 32768, 17},
+		{"lmstudio-community/gemma-3n-E4B-it-MLX-bf16", 32768, AttentionGQA, 285212672, 2348810240, 32768, 6},
+		// a bitsandbytes copy of Gemma-2-9B: gemma-2-9b-it's row, 21 of 42 layers windowed at 4,096: (21 × 8,192 + 21 × 4,096) × 2 × 8 × 256 × 2 B
+		{"unsloth/gemma-2-9b-bnb-4bit", 8192, AttentionGQA, 2113929216, 2818572288, 8192, 9},
+	} {
+		b := resolve(t, func(t *target.Target) {
+			t.Model, t.Sizing, t.Context, t.Driver = c.name, target.SizingKV, c.ctx, "nvidia"
+		})
+		if b.Arch.Source != SourceVerified || b.Arch.Attention != c.attention || b.KVEstimated || !near(b.KVBytes, c.kv) || b.MaxContext != c.maxCtx {
+			t.Errorf("%s: %s %q, KV %v B (estimated %v), max context %d; want verified %q, %v B, %d",
+				c.name, b.Arch.Source, b.Arch.Attention, b.KVBytes, b.KVEstimated, b.MaxContext, c.attention, c.kv, c.maxCtx)
+		}
+		if c.was > 0 && near(b.KVBytes, c.was) {
+			t.Errorf("%s: KV %v B, llmfit's fields' figure", c.name, b.KVBytes)
+		}
+		if b.MemoryGi != c.floorGi {
+			t.Errorf("%s: floor %d Gi, want %d", c.name, b.MemoryGi, c.floorGi)
+		}
+	}
+}

@@ -31,7 +31,7 @@ nvidia-rtx-5090	nvidia	consumer	NVIDIA GeForce RTX 5090	gpu.nvidia.com	NVIDIA Ge
 nvidia-rtx-4090	nvidia	consumer	NVIDIA GeForce RTX 4090	gpu.nvidia.com	NVIDIA GeForce RTX 4090	24564	yes	1008	nvidia	false	
 nvidia-rtx-3090	nvidia	consumer	NVIDIA GeForce RTX 3090	gpu.nvidia.com	NVIDIA GeForce RTX 3090	24576	yes	936	nvidia	false	
 nvidia-rtx-4080	nvidia	consumer	NVIDIA GeForce RTX 4080	gpu.nvidia.com	NVIDIA GeForce RTX 4080	16376	yes	717	nvidia	false	
-amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262144	approx	6000	amd	false	
+amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262128	approx	6000	amd	false	
 amd-mi300x	amd	datacenter	AMD Instinct MI300X	gpu.amd.com	AMD_Instinct_MI300X_OAM	196592	yes	5300	amd	false	
 amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
 amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	yes	1638	amd	false	
@@ -75,7 +75,7 @@ nvidia-rtx-5880-ada	nvidia	workstation	NVIDIA RTX 5880 Ada Generation	gpu.nvidia
 nvidia-rtx-pro-6000-ws	nvidia	workstation	NVIDIA RTX PRO 6000 Blackwell Workstation Edition	gpu.nvidia.com	NVIDIA RTX PRO 6000 Blackwell Workstation Edition	97887	yes	1792	nvidia	false	NVIDIA RTX PRO 6000 Workstation
 nvidia-rtx-a5000	nvidia	workstation	NVIDIA RTX A5000	gpu.nvidia.com	NVIDIA RTX A5000	24564	yes	768	nvidia	false	
 nvidia-rtx-4000-ada	nvidia	workstation	NVIDIA RTX 4000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 4000 Ada Generation	20475	yes	360	nvidia	false	
-nvidia-gb10	nvidia	workstation	NVIDIA GB10 (DGX Spark)	gpu.nvidia.com	NVIDIA GB10	122572	approx	273	nvidia-unified	true	
+nvidia-gb10	nvidia	workstation	NVIDIA GB10 (DGX Spark)	gpu.nvidia.com	NVIDIA GB10	122572	yes	273	nvidia-unified	true	
 amd-rx-7900xt	amd	consumer	AMD Radeon RX 7900 XT	gpu.amd.com		20464	yes	800	amd	false	
 amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16368	approx	576	amd	false	
 amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16304	yes	640	amd	false	

@@ -249,7 +249,7 @@ unsloth/Qwen3-0.6B-unsloth-bnb-4bit	449M	449183744	1	0.5	Q4_K_M	40960	28	8	128	1
 unsloth/Qwen3-0.6B-GGUF	449M	449183744	1	0.5	Q4_K_M	40960	28	8	128	1024			73005	151936																															
 mlx-community/Qwen3-0.6B-4bit	449M	449183744	1	0.5	Q4_K_M	40960	28	8	128	1024			16102	151936																															
 mlx-community/Qwen3-0.6B-8bit	449M	449183744	1	0.5	Q4_K_M	40960	28	8	128	1024			14636	151936																															
-LiquidAI/LFM2-VL-450M	451M	450822656	1	0.5	Q4_K_M	128000	16	8	64	1024			83366	65536																															
+LiquidAI/LFM2-VL-450M	451M	450822656	1	0.5	Q4_K_M	128000	16	8	64	1024			83366	65536		LiquidAI/LFM2-VL-450M (LM: LFM2-350M)	16	16	8	64	1024	128000			hybrid			6											20480			20480			
 numind/NuExtract-tiny	464M	463987712	1	0.5	Q4_K_M	32768	24	16	64	1024			18725	151936																															
 mixedbread-ai/deepset-mxbai-embed-de-large-v1	487M	487066624	1	0.5	Q4_K_M	514	24	16	64	1024			164647	178885	1																														
 Qwen/Qwen2.5-0.5B-Instruct	494M	494032768	1	0.5	Q4_K_M	32768	24	2	64	896			6021176	151936		Qwen/Qwen2.5-0.5B(-Instruct)	24	14	2	64	896	32768	bfloat16		gqa																				
@@ -379,7 +379,7 @@ LiquidAI/LFM2.5-1.2B-JP	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2743	
 LiquidAI/LFM2-1.2B-Tool	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			704	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2-1.2B-RAG	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			792	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 LiquidAI/LFM2-1.2B-Extract	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			2316	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000			hybrid			6											40960			40960			
-lmstudio-community/LFM2-1.2B-MLX-bf16	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			24516	65536																															
+lmstudio-community/LFM2-1.2B-MLX-bf16	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			24516	65536		LiquidAI/LFM2-1.2B	16	32	8	64	2048	128000		mlx bf16	hybrid			6											40960			40960			
 unsloth/LFM2.5-1.2B-Instruct	1.2B	1170340608	1	0.6	Q4_K_M	128000	16	8	64	2048			12214	65536																															
 tiiuae/Falcon3-1B-Base	1.2B	1174405120	1	0.6	Q4_K_M	4096	18	4	256	2048			16487	131072																															
 allenai/OLMo-1B-hf	1.2B	1176764416	1	0.6	Q4_K_M	2048	16	16	128	2048			37157	50304																															
@@ -453,17 +453,17 @@ open-thoughts/OpenThinker3-1.5B	1.5B	1543714304	1	0.8	Q4_K_M	32768	28	2	128	1536
 jinaai/jina-code-embeddings-1.5b	1.5B	1543714304	1	0.8	Q4_K_M	32768	28	2	128	1536			191098	151936	1																														
 unsloth/Qwen2.5-1.5B-Instruct-unsloth-bnb-4bit	1.6B	1576741182	1	0.8	Q4_K_M	32768	28	2	128	1536			72083	151936																															
 unsloth/Qwen2.5-1.5B-unsloth-bnb-4bit	1.6B	1579330356	1	0.8	Q4_K_M	32768	28	2	128	1536			29685	151936																															
-LiquidAI/LFM2-VL-1.6B	1.6B	1584804000	1	0.8	Q4_K_M	128000	16	8	64	2048			3849	65536																															
+LiquidAI/LFM2-VL-1.6B	1.6B	1584804000	1	0.8	Q4_K_M	128000	16	8	64	2048			3849	65536		LiquidAI/LFM2-VL-1.6B (LM: LFM2-1.2B)	16	32	8	64	2048	128000			hybrid			6											40960			40960			
 unsloth/Qwen2.5-1.5B-Instruct-bnb-4bit	1.6B	1584858476	1	0.8	Q4_K_M	32768	28	2	128	1536			32766	151936																															
 unsloth/Qwen2.5-Coder-1.5B-Instruct-bnb-4bit	1.6B	1584858598	1	0.8	Q4_K_M	32768	28	2	128	1536			12496	151936																															
 LiquidAI/LFM2.5-VL-1.6B	1.6B	1596625904	1	0.8	Q4_K_M	128000	16	8	64	2048			111986	65536																															
 openai-community/gpt2-xl	1.6B	1607942848	1	0.8	Q4_K_M	1024							211875	50257																															
 lmstudio-community/LFM2.5-1.2B-Instruct-MLX-8bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			134362	65536																															
 lmstudio-community/LFM2.5-1.2B-Instruct-MLX-4bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			132239	65536																															
-lmstudio-community/LFM2.5-1.2B-Instruct-MLX-6bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			131852	65536																															
+lmstudio-community/LFM2.5-1.2B-Instruct-MLX-6bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			131852	65536		LiquidAI/LFM2.5-1.2B (LFM2-1.2B architecture)	16	32	8	64	2048	128000		mlx 6-bit	hybrid			6											40960			40960			
 mlx-community/LFM2.5-1.2B-Instruct-4bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			56454	65536																															
 lightseekorg/kimi-k2.5-eagle3-mla	1.6B	1644167168	1	0.8	Q4_K_M	16777216	1	64	112	7168			43952	163840																															
-mlx-community/LFM2-VL-1.6B-4bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			11626	65536																															
+mlx-community/LFM2-VL-1.6B-4bit	1.6B	1644167168	1	0.8	Q4_K_M	128000	16	8	64	2048			11626	65536		LiquidAI/LFM2-VL-1.6B (LM: LFM2-1.2B)	16	32	8	64	2048	128000		mlx 4-bit	hybrid			6											40960			40960			
 stabilityai/stablelm-2-1_6b-chat	1.6B	1644515328	1	0.8	Q4_K_M	4096	24	32	64	2048			2510	100352																															
 tiiuae/Falcon3-1B-Instruct	1.7B	1669408768	1	0.9	Q4_K_M	8192	18	4	256	2048			11672	131072																															
 HuggingFaceTB/SmolLM2-1.7B	1.7B	1711376384	1	0.9	Q4_K_M	8192	24	32	64	2048			127206	49152																															

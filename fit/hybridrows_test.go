@@ -47,6 +47,12 @@ func TestHybridRowsSized(t *testing.T) {
 		{"lmstudio-community/LFM2-24B-A2B-MLX-8bit", 671580160, 2684354560, 128000, 24, 29, 26},
 		{"lmstudio-community/LFM2-24B-A2B-MLX-6bit", 671580160, 2684354560, 128000, 15, 20, 17},
 		{"lmstudio-community/LFM2-24B-A2B-MLX-5bit", 671580160, 2684354560, 128000, 15, 20, 17},
+		// LFM2-VL (the LM tower's row) and LFM2 MLX copies whose stem keeps a format word
+		{"LiquidAI/LFM2-VL-450M", 402735104, 1073741824, 128000, 2, 12, 3},
+		{"LiquidAI/LFM2-VL-1.6B", 402817024, 1073741824, 128000, 4, 12, 5},
+		{"mlx-community/LFM2-VL-1.6B-4bit", 402817024, 1073741824, 128000, 2, 12, 3},
+		{"lmstudio-community/LFM2.5-1.2B-Instruct-MLX-6bit", 402817024, 1073741824, 128000, 2, 12, 3},
+		{"lmstudio-community/LFM2-1.2B-MLX-bf16", 402817024, 1073741824, 128000, 2, 12, 3},
 	} {
 		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
 			b := resolve(t, func(t *target.Target) {
@@ -123,6 +129,31 @@ func TestHybridTwinsWithoutMTP(t *testing.T) {
 		f, ok := mtpFactOf(m)
 		if !ok || f != mtpFacts[shapes] || !near(float64(m.ParametersRaw), f.MainB*1e9) {
 			t.Errorf("%s: the catalog's %d, %s's main %v B (found %v)", name, m.ParametersRaw, shapes, mtpFacts[shapes].MainB, ok)
+		}
+	}
+}
+
+// LFM2-VL-450M and -1.6B take their language model's row (LFM2-350M's, LFM2-1.2B's: the 450M's
+// config.json copy, the model card): the catalog's count is that model's plus a SigLIP2 NaFlex
+// encoder (base: 12 layers of 768; so400m: 26 of its 27 layers of 1,152, the 1.6B's) and the
+// pixel-unshuffle connector, to the parameter.
+func TestLFM2VLCounts(t *testing.T) {
+	siglip := func(width, mlp, layers int64) int64 {
+		layer := 4*(width*width+width) + width*mlp + mlp + mlp*width + width + 4*width
+		return 768*width + width + 256*width + layers*layer + 2*width // patches, positions, layers, final norm
+	}
+	connector := func(in, hidden, out int64) int64 { return 2*in + in*hidden + hidden + hidden*out + out }
+	for _, c := range []struct {
+		name, lm string
+		vision   int64
+	}{
+		{"LiquidAI/LFM2-VL-450M", "LiquidAI/LFM2-350M", siglip(768, 3072, 12) + connector(4*768, 2560, 1024)},
+		{"LiquidAI/LFM2-VL-1.6B", "LiquidAI/LFM2-1.2B", siglip(1152, 4304, 26) + connector(4*1152, 2560, 2048)},
+	} {
+		m, lm := catalog.Named(c.name), catalog.Named(c.lm)
+		if m.ParametersRaw != lm.ParametersRaw+c.vision || m.Arch.Layers != lm.Arch.Layers || m.Arch.FullAttentionLayers != lm.Arch.FullAttentionLayers ||
+			m.Arch.RecurrentState != lm.Arch.RecurrentState {
+			t.Errorf("%s: the catalog's %d, %s's %d + the encoder and connector's %d", c.name, m.ParametersRaw, c.lm, lm.ParametersRaw, c.vision)
 		}
 	}
 }

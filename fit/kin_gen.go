@@ -126,6 +126,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-vl-a3b-thinking", 1296},                                   // moonshotai/Kimi-VL-A3B-Thinking
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                               // LiquidAI/LFM2-1.2B
+	{"lfm2-1.2b-bf16", 372},                                          // lmstudio-community/LFM2-1.2B-MLX-bf16
 	{"lfm2-1.2b-extract", 371},                                       // LiquidAI/LFM2-1.2B-Extract
 	{"lfm2-1.2b-rag", 370},                                           // LiquidAI/LFM2-1.2B-RAG
 	{"lfm2-1.2b-tool", 369},                                          // LiquidAI/LFM2-1.2B-Tool
@@ -142,8 +143,11 @@ var rowsByStemTable = [...]stemEntry{
 	{"lfm2-350m-pii-extract-jp", 212},                                // LiquidAI/LFM2-350M-PII-Extract-JP
 	{"lfm2-700m", 290},                                               // LiquidAI/LFM2-700M
 	{"lfm2-8b-a1b", 1082},                                            // LiquidAI/LFM2-8B-A1B
+	{"lfm2-vl-1.6b", 456},                                            // mlx-community/LFM2-VL-1.6B-4bit
+	{"lfm2-vl-450m", 242},                                            // LiquidAI/LFM2-VL-450M
 	{"lfm2.5-1.2b", 365},                                             // LiquidAI/LFM2.5-1.2B-Base
 	{"lfm2.5-1.2b-instruct", 366},                                    // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-instruct-6bit", 453},                               // lmstudio-community/LFM2.5-1.2B-Instruct-MLX-6bit
 	{"lfm2.5-1.2b-jp", 368},                                          // LiquidAI/LFM2.5-1.2B-JP
 	{"lfm2.5-1.2b-thinking", 367},                                    // LiquidAI/LFM2.5-1.2B-Thinking
 	{"lfm2.5-350m", 214},                                             // LiquidAI/LFM2.5-350M
@@ -450,6 +454,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"kimi-k2.6", 1849},                                              // moonshotai/Kimi-K2.6
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                               // LiquidAI/LFM2-1.2B
+	{"lfm2-1.2b-bf16", 372},                                          // lmstudio-community/LFM2-1.2B-MLX-bf16
 	{"lfm2-1.2b-extract", 371},                                       // LiquidAI/LFM2-1.2B-Extract
 	{"lfm2-1.2b-rag", 370},                                           // LiquidAI/LFM2-1.2B-RAG
 	{"lfm2-1.2b-tool", 369},                                          // LiquidAI/LFM2-1.2B-Tool
@@ -466,8 +471,11 @@ var verifiedByStemTable = [...]stemEntry{
 	{"lfm2-350m-pii-extract-jp", 212},                                // LiquidAI/LFM2-350M-PII-Extract-JP
 	{"lfm2-700m", 290},                                               // LiquidAI/LFM2-700M
 	{"lfm2-8b-a1b", 1082},                                            // LiquidAI/LFM2-8B-A1B
+	{"lfm2-vl-1.6b", 456},                                            // mlx-community/LFM2-VL-1.6B-4bit
+	{"lfm2-vl-450m", 242},                                            // LiquidAI/LFM2-VL-450M
 	{"lfm2.5-1.2b+base", 365},                                        // LiquidAI/LFM2.5-1.2B-Base
 	{"lfm2.5-1.2b-instruct", 366},                                    // LiquidAI/LFM2.5-1.2B-Instruct
+	{"lfm2.5-1.2b-instruct-6bit", 453},                               // lmstudio-community/LFM2.5-1.2B-Instruct-MLX-6bit
 	{"lfm2.5-1.2b-jp", 368},                                          // LiquidAI/LFM2.5-1.2B-JP
 	{"lfm2.5-1.2b-thinking", 367},                                    // LiquidAI/LFM2.5-1.2B-Thinking
 	{"lfm2.5-350m", 214},                                             // LiquidAI/LFM2.5-350M

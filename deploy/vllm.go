@@ -13,8 +13,8 @@ const vllmPort = 8000
 // run the model's name as its program and the pod would not start.
 var vllmCommand = []string{"vllm", "serve"}
 
-// trustLine explains --trust-remote-code, written only when asked (trustRemoteCode): fitclaim
-// cannot know which repositories need it, and on it runs whatever Python a repository ships.
+// trustLine explains --trust-remote-code, written only when asked (trustRemoteCode): on, it runs
+// whatever Python a repository ships. Which catalog models need it is trustProblem's.
 const trustLine = "trust:  --trust-remote-code, as asked: vLLM imports and runs the Python files the model's repository " +
 	"ships (config.json's auto_map) in this pod, with its HF_TOKEN and network; only for a repository you trust"
 
@@ -69,6 +69,15 @@ func vllmPlan(b *fit.Bounds, matches []fit.Match, image string, seqsAsked bool) 
 	} else {
 		p.Args = append(p.Args, flag...)
 		p.Explain = append(p.Explain, line)
+	}
+	// vLLM reads the config before any weight: without --trust-remote-code a model_type transformers
+	// and vLLM do not know stops it there (trustProblem)
+	trustBlocking, trustNote := trustProblem(b)
+	if trustBlocking != "" {
+		blocking = append(blocking, trustBlocking)
+	}
+	if trustNote != "" {
+		notes = append(notes, trustNote)
 	}
 	if isDeepSeekV4(b) {
 		var line, note string

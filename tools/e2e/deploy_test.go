@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -279,5 +280,51 @@ func TestDeploymentTabFieldsInLink(t *testing.T) {
 		t.Errorf("the shared link's tab holds %q", fields)
 	}
 	q.noProblems()
+	p.noProblems()
+}
+
+// A model vLLM cannot load without --trust-remote-code (its model_type, internvl_chat, is one neither
+// transformers nor vLLM knows): the tab says vLLM does not start and names the fix; ticking
+// "Trust remote code" takes that reason away. The words are the Go engine's, as everywhere.
+func TestDeploymentTabTrustRemoteCode(t *testing.T) {
+	s := serve(t)
+	p := newPage(t, s.URL, 1280, 1000)
+	tg := targetWith(func(x *target.Target) {
+		x.Model, x.Sizing, x.Context, x.Driver, x.Quant = "OpenGVLab/InternVL2_5-8B", target.SizingKV, 4096, "nvidia", "BF16"
+	})
+	p.open(target.Permalink(tg))
+	p.waitText("yaml", nonEmpty, "a claim")
+	p.run(chromedp.Click("#tab-deploy", chromedp.ByQuery))
+	want := deployed(t, tg)
+	if want.Starts || !strings.Contains(want.Summary, "set trustRemoteCode (--trust-remote-code) if you trust OpenGVLab/InternVL2_5-8B's code") {
+		t.Fatalf("the engine starts InternVL2.5 without trustRemoteCode: %q", want.Summary)
+	}
+	p.waitText("deploy-yaml", func(s string) bool { return s == want.YAML }, "the Deployment without trustRemoteCode")
+	var bad bool
+	p.eval(`document.getElementById("deploy-summary").classList.contains("bad")`, &bad)
+	if got := p.text("deploy-summary"); got != want.Summary || !bad {
+		t.Errorf("summary %q (marked bad: %v), want %q", got, bad, want.Summary)
+	}
+
+	on := tg
+	on.TrustRemoteCode = true
+	wantOn := deployed(t, on)
+	p.run(chromedp.Click("#deploy-trust", chromedp.ByQuery))
+	p.waitText("deploy-yaml", func(s string) bool { return s == wantOn.YAML }, "the Deployment with trustRemoteCode")
+	if got := p.text("deploy-summary"); got != wantOn.Summary || strings.Contains(got, "trustRemoteCode") {
+		t.Errorf("with trustRemoteCode the summary is %q, want %q", got, wantOn.Summary)
+	}
+
+	// A model vLLM loads without it: the tab's list says trustRemoteCode runs its Python for nothing.
+	llama := on
+	llama.Model = "meta-llama/Llama-3.1-8B-Instruct"
+	wantL := deployed(t, llama)
+	p.run(chromedp.Evaluate(`location.hash = "#`+target.Permalink(llama)+`"`, nil))
+	p.waitText("deploy-yaml", func(s string) bool { return s == wantL.YAML }, "the Deployment of Llama 3.1 8B with trustRemoteCode")
+	var items []string
+	p.eval(`[...document.querySelectorAll("#deploy-problems li")].map((li) => li.textContent)`, &items)
+	if !slices.Equal(items, wantL.Problems) || !slices.ContainsFunc(items, func(s string) bool { return strings.Contains(s, "Python for nothing") }) {
+		t.Errorf("the tab lists %q, want %q", items, wantL.Problems)
+	}
 	p.noProblems()
 }

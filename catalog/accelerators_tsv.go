@@ -37,8 +37,8 @@ amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	y
 amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	yes	1638	amd	false	
 amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32752	yes	1229	amd	false	
 amd-rx-7900xtx	amd	consumer	AMD Radeon RX 7900 XTX	gpu.amd.com		24560	yes	960	amd	false	
-intel-max-1550	intel	datacenter	Intel Data Center GPU Max 1550	gpu.intel.com		131072	approx	3277	intel	false	
-intel-max-1100	intel	datacenter	Intel Data Center GPU Max 1100	gpu.intel.com		49152	approx	1229	intel	false	
+intel-max-1550	intel	datacenter	Intel Data Center GPU Max 1550	gpu.intel.com		131040	yes	3277	intel	false	
+intel-max-1100	intel	datacenter	Intel Data Center GPU Max 1100	gpu.intel.com		49136	yes	1229	intel	false	
 intel-flex-170	intel	datacenter	Intel Data Center GPU Flex 170	gpu.intel.com		14248	yes	576	intel	false	
 intel-arc-a770	intel	consumer	Intel Arc A770 16GB	gpu.intel.com		16288	yes	560	intel	false	
 nvidia-rtx-2060	nvidia	consumer	NVIDIA GeForce RTX 2060	gpu.nvidia.com	NVIDIA GeForce RTX 2060	6144	yes	336	nvidia	false	

@@ -124,7 +124,7 @@ gratefulasi/lumeleto	124M	124439808	1	0.5	Q4_K_M	1024							21300	50257
 peft-internal-testing/opt-125m	125M	125239296	1	0.5	Q4_K_M	2048	12	12	64	768			234863	50272																															
 poedator/opt-125m-bnb-4bit	128M	127942652	1	0.5	Q4_K_M	2048	12	12	64	768			11558	50272																															
 cointegrated/LaBSE-en-ru	129M	128994349	1	0.5	Q4_K_M	512	12	12	64	768			35091	55083	1																														
-state-spaces/mamba-130m-hf	129M	129135360	1	0.5	Q4_K_M	4096	24			768			435702	50280																															
+state-spaces/mamba-130m-hf	129M	129135360	1	0.5	Q4_K_M	4096	24			768			435702	50280		state-spaces/mamba-130m	24				768				hybrid			0											700416			110592			
 SCUT-DLVCLab/lilt-roberta-en-base	131M	130755522	1	0.5	Q4_K_M	514	12	12	64	768			73173	50265																															
 google/canine-c	132M	132099328	1	0.5	Q4_K_M	16384	12	12	64	768			11609																																
 google/canine-s	132M	132099328	1	0.5	Q4_K_M	16384	12	12	64	768			10357																																
@@ -226,7 +226,7 @@ LiquidAI/LFM2.5-350M-Base	354M	354483968	1	0.5	Q4_K_M	128000	16	8	64	1024			1419
 ibm-research/materials.selfies-ted	358M	358059096	1	0.5	Q4_K_M	1024	12						12800	3160																															
 HuggingFaceTB/SmolLM-360M-Instruct	362M	361821120	1	0.5	Q4_K_M	2048	32	5	64	960			165957	49152																															
 HuggingFaceTB/SmolLM2-360M	362M	361821120	1	0.5	Q4_K_M	8192	32	5	64	960			69868	49152		HuggingFaceTB/SmolLM2-360M	32	15	5	64	960	8192			gqa																				
-state-spaces/mamba-370m-hf	372M	371516416	1	0.5	Q4_K_M	4096	48			1024			10469	50280																															
+state-spaces/mamba-370m-hf	372M	371516416	1	0.5	Q4_K_M	4096	48			1024			10469	50280		state-spaces/mamba-370m	48				1024				hybrid			0											1867776			294912			
 openai-community/gpt2-medium	380M	379988992	1	0.5	Q4_K_M	1024							744740	50257		openai-community/gpt2-medium	24	16	16	64	1024	1024			mha																				
 OpenGVLab/InternVL3_5-GPT-OSS-20B-A4B-Preview	392M	392282304	1	0.5	Q4_K_M	4096							71147																																
 KBlueLeaf/DanTagGen-delta-rev2	393M	392754176	1	0.5	Q4_K_M	2048	24	16	64	1024			87607	32006																															
@@ -871,7 +871,7 @@ allenai/wildguard	7.2B	7248031744	4.1	3.7	Q4_K_M	4096							62343
 thesven/Mistral-7B-Instruct-v0.3-GPTQ	7.2B	7249399808	4.1	3.7	GPTQ-Int4	32768	32	8	128	4096			120403	32768																															
 Qwen/CodeQwen1.5-7B-Chat	7.3B	7250284544	4.1	3.7	Q4_K_M	65536	32	4	128	4096			22349	92416																															
 skt/A.X-4.0-Light	7.3B	7259624960	4.1	3.7	Q4_K_M	16384	28	4	128	3584			14714	102400																															
-tiiuae/falcon-mamba-7b-instruct	7.3B	7272665088	4.1	3.7	Q4_K_M	4096	64			4096			18896	65024																															
+tiiuae/falcon-mamba-7b-instruct	7.3B	7272665088	4.1	3.7	Q4_K_M	4096	64			4096			18896	65024		tiiuae/falcon-mamba-7b	64				4096				hybrid			0											9961472			1572864			
 allenai/Olmo-3-7B-Instruct	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			587551	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536	bfloat16		mha	4096	24																		
 allenai/Olmo-3-7B-Think	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			63473	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
 allenai/Olmo-3-7B-Instruct-DPO	7.3B	7297482752	4.1	3.7	Q4_K_M	524288	32	32	128	4096			15946	100278		allenai/Olmo-3-7B	32	32	32	128	4096	65536			mha	4096	24																		
@@ -1128,7 +1128,7 @@ ibm-granite/granite-4.1-8b	8.8B	8791592960	4.9	4.5	Q4_K_M	131072	40	8	128	4096		
 01-ai/Yi-1.5-9B	8.8B	8829407232	4.9	4.5	Q4_K_M	4096	48	4	128	4096			14616	64000																															
 01-ai/Yi-Coder-9B-Chat	8.8B	8829407232	4.9	4.5	Q4_K_M	131072	48	4	128	4096			10201	64000																															
 Doradus-AI/RnJ-1-Instruct-FP8	8.8B	8837345280	4.9	4.5	Q4_K_M	131072	32	8	128	4096			51855	128256																															
-tiiuae/falcon-mamba-7b	8.9B	8856272896	4.9	4.5	Q4_K_M	4096	64			4096			78674	65024																															
+tiiuae/falcon-mamba-7b	8.9B	8856272896	4.9	4.5	Q4_K_M	4096	64			4096			78674	65024		tiiuae/falcon-mamba-7b	64				4096				hybrid			0											9961472			1572864			
 nvidia/NVIDIA-Nemotron-Nano-9B-v2	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			539316	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4											36384768			995328	float32		
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			97878	131072		nvidia/NVIDIA-Nemotron-Nano-9B-v2	56	40	8	128	4480	131072			hybrid			4											36384768			995328	float32		
 nvidia/NVIDIA-Nemotron-Nano-9B-v2-Base	8.9B	8888227328	5	4.6	Q4_K_M	131072	56	8	128	4480			24864	131072																															

@@ -64,7 +64,11 @@ func kvHeaderLines(b *fit.Bounds) []string {
 	if b.KVEstimated {
 		kv += ": estimated " + twoDecimals(kvGB) + " GB (" + estimatedKVRate(b, "params") + "; the model's layers/heads are unknown)"
 	} else {
-		kv += ": " + kvFormula(b) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
+		if b.Arch.RecurrentOnly() { // no per-token element to multiply: the state is the cache
+			kv += ": " + kvFormula(b) + " = " + twoDecimals(kvGB) + " GB"
+		} else {
+			kv += ": " + kvFormula(b) + " × " + shortest(fit.KVElementBytes(b.KVCache)) + " B = " + twoDecimals(kvGB) + " GB"
+		}
 		if w := fit.VLLMDSAWords(b); w != "" {
 			kv += "; " + w
 		}
@@ -179,6 +183,10 @@ func kvFormula(b *fit.Bounds) string {
 			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
 			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:
+		if a.RecurrentOnly() { // Mamba: no attention layer, no cache that grows with the context
+			return twoDecimals(b.SequenceStateBytes()/1e6) + " MB of " + b.RecurrentStateDtypeWords() +
+				" recurrent state per sequence (all " + strconv.Itoa(a.Layers) + " layers; no attention layer, nothing per token)"
+		}
 		if s := b.SequenceStateBytes(); s > 0 {
 			return twoDecimals(s/1e6) + " MB of " + b.RecurrentStateDtypeWords() + " recurrent state per sequence (the other layers) + 2 × " +
 				strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) + ") × " + pair

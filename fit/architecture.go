@@ -192,7 +192,7 @@ func (a *Architecture) checkOverridden() error {
 	switch {
 	case a.Attention == AttentionMLA && a.KVLoraRank+a.QKRopeHeadDim <= 0:
 		return needs("kvLoraRank", "attention mla caches one latent per layer")
-	case a.Attention == AttentionHybrid && a.FullAttentionLayers <= 0:
+	case a.Attention == AttentionHybrid && a.FullAttentionLayers <= 0 && !a.RecurrentOnly():
 		return needs("fullAttentionLayers", "attention hybrid caches only its full-attention layers")
 	case a.Attention == AttentionCSA && a.CSALayers+a.HCALayers <= 0:
 		return needs("csaLayers", "attention csa compresses the context in its CSA and HCA layers")
@@ -253,6 +253,15 @@ func (a *Architecture) checkShapeKnown(needs func(name, why string) error) error
 		" not known, so the "+strings.Join(given, ", ")+" given would size nothing")
 }
 
+// RecurrentOnly reports a model without any attention layer (Mamba, Falcon-Mamba): a hybrid row
+// of architectures.csv with no full-attention layer and its recurrent state. Its whole cache is
+// that fixed state of each sequence; nothing grows with the context. An override cannot make one
+// (checkOverridden asks a hybrid for its full-attention layers); it comes only from a row, whose
+// recurrent_state is sourced.
+func (a *Architecture) RecurrentOnly() bool {
+	return a.Attention == AttentionHybrid && a.FullAttentionLayers == 0 && a.RecurrentState > 0 && a.Layers > 0
+}
+
 // CachesKV reports whether the shape is complete enough for the per-layer KV formulas.
 func (a *Architecture) CachesKV() bool {
 	if a.Layers <= 0 {
@@ -262,7 +271,7 @@ func (a *Architecture) CachesKV() bool {
 	case AttentionMLA:
 		return a.KVLoraRank+a.QKRopeHeadDim > 0
 	case AttentionHybrid:
-		return a.FullAttentionLayers > 0 && a.KVHeads > 0 && a.HeadDim > 0
+		return a.FullAttentionLayers > 0 && a.KVHeads > 0 && a.HeadDim > 0 || a.RecurrentOnly()
 	default: // GQA/MHA/MQA and csa (one KV head of head_dim per entry)
 		return a.KVHeads > 0 && a.HeadDim > 0
 	}

@@ -40,6 +40,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"exaone-4.0-32b", 1530},                                         // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
 	{"exaone-4.5-33b", 1592},                                         // LGAI-EXAONE/EXAONE-4.5-33B
 	{"falcon-7b", 840},                                               // tiiuae/falcon-7b
+	{"falcon-mamba-7b", 1121},                                        // tiiuae/falcon-mamba-7b
+	{"falcon-mamba-7b-instruct", 864},                                // tiiuae/falcon-mamba-7b-instruct
 	{"gemma-2-27b-it", 1413},                                         // google/gemma-2-27b-it
 	{"gemma-2-2b-it", 538},                                           // google/gemma-2-2b-it
 	{"gemma-2-2b-jpn-it", 540},                                       // google/gemma-2-2b-jpn-it
@@ -168,6 +170,8 @@ var rowsByStemTable = [...]stemEntry{
 	{"llama-4-scout-17b-16e-instruct-abliterated-v2", 1733},          // jiangchengchengNLP/Llama-4-Scout-17B-16E-Instruct-abliterated-v2
 	{"llava-1.5-7b-hf", 828},                                         // llava-hf/llava-1.5-7b-hf
 	{"lynx-instruct-30b", 1474},                                      // bineric/lynx-instruct-30b
+	{"mamba-130m-hf", 117},                                           // state-spaces/mamba-130m-hf
+	{"mamba-370m-hf", 219},                                           // state-spaces/mamba-370m-hf
 	{"medgemma-1.5-4b-it", 686},                                      // google/medgemma-1.5-4b-it
 	{"medgemma-27b-text-it", 1447},                                   // ig1/medgemma-27b-text-it-FP8-Dynamic
 	{"mimo-v2-flash", 1800},                                          // XiaomiMiMo/MiMo-V2-Flash

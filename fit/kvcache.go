@@ -24,7 +24,8 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 	case AttentionHybrid:
 		// Hybrid (Qwen3-Next/3.5, Nemotron-H): only the full-attention layers grow a cache,
 		// full_attention_layers × 2 × kv_heads × head_dim × b × T, beside the linear/SSM layers'
-		// state of one sequence, fixed in size (RecurrentStateBytes; 0 where the data lacks it).
+		// state of one sequence, fixed in size (RecurrentStateBytes; 0 where the data lacks it). A
+		// model without attention (RecurrentOnly: Mamba) has no full layer, only the state.
 		return float64(a.FullAttentionLayers)*a.kvPairBytes(a.KVHeads, a.HeadDim, elem)*t + a.RecurrentStateBytes()
 	default:
 		// GQA/MHA/MQA: 2 (K and V) × layers × kv_heads × head_dim × b × T, where a sliding-window

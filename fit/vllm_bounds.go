@@ -106,7 +106,7 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 		return VLLMCache{FullLayers: 1, MLALatent: a.csaTokenElements(), ElemBytes: elem,
 			Window: a.SlidingWindow, WindowLayers: a.Layers, WindowTokenBytes: float64(a.KVHeads*a.HeadDim) * elem,
 			StateBytes: a.CSAStateBytes(), BlockSize: VLLMDeepSeekV4BlockSize}
-	case a.Attention == AttentionHybrid && a.FullAttentionLayers > 0:
+	case a.Attention == AttentionHybrid && (a.FullAttentionLayers > 0 || a.RecurrentOnly()):
 		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem,
 			StateBytes: a.VLLMRecurrentStateBytes(), StateSplit: true, StateLayers: stateLayersOf(&b.Model, a)}
 	}

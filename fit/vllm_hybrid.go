@@ -78,12 +78,25 @@ func stateLayersOf(m *catalog.Model, a *Architecture) int {
 // layers' token bytes fullTB on one device; ok is false for any other cache.
 func (g vllmGroups) hybrid(fullTB float64) (vllmGroups, bool) {
 	c := g.cache
-	if c.StateLayers <= 0 || !(c.StateBytes > 0) || g.fullLayers <= 0 || g.slideLayers > 0 || c.MLALatent > 0 || !(fullTB > 0) {
+	if c.StateLayers <= 0 || !(c.StateBytes > 0) || g.slideLayers > 0 || c.MLALatent > 0 {
 		return g, false
 	}
 	state := c.StateBytes / float64(c.StateLayers) // one layer's state of one request
 	if c.StateSplit {
 		state /= float64(max(1, g.tp))
+	}
+	if g.fullLayers <= 0 {
+		// no attention layer (Mamba, Falcon-Mamba): vLLM gives every layer a MambaSpec whose page
+		// is the layer's state, one group of all of them, and a request holds one page a layer
+		// (mamba cache mode "none"); nothing grows with the context
+		g.page = math.Round(state)
+		g.stateLayers, g.statePages = c.StateLayers, max(1, c.StatePages)
+		g.size, g.state, g.count = g.stateLayers, 1, 1
+		g.cache.StateBytes = 0
+		return g, true
+	}
+	if !(fullTB > 0) {
+		return g, false
 	}
 	g.fullBlock = vllmBlockSize * max(1, int(math.Ceil(math.Round(state)/(vllmBlockSize*fullTB))))
 	g.page = float64(g.fullBlock) * fullTB // the state's page padded to it

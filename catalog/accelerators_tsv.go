@@ -84,8 +84,8 @@ amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes
 amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		131072	approx	5300	amd	true	
 amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com		294896	yes	8000	amd	false	
 amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294896	yes	8000	amd	false	
-intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8192	approx	512	intel	false	
-intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8192	approx	512	intel	false	
+intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8128	yes	512	intel	false	
+intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8128	approx	512	intel	false	
 intel-arc-a380	intel	consumer	Intel Arc A380	gpu.intel.com		6144	approx	186	intel	false	
 intel-arc-b580	intel	consumer	Intel Arc B580	gpu.intel.com		12216	yes	456	intel	false	
 intel-arc-b570	intel	consumer	Intel Arc B570	gpu.intel.com		10240	approx	380	intel	false	

@@ -552,7 +552,7 @@ RedHatAI/granite-3.1-2b-instruct-quantized.w4a16	2.6B	2634035200	1.5	1.3	Q4_K_M	
 facebook/opt-2.7b	2.6B	2645278720	1.5	1.4	Q4_K_M	2048	32	32	80	2560			23578	50272																															
 cyberagent/open-calm-3b	2.7B	2650275840	1.5	1.4	Q4_K_M	2048	32	32	80	2560			229728	52224																															
 unsloth/gemma-2-2b-it-bnb-4bit	2.7B	2677836404	1.5	1.4	Q4_K_M	8192	26	4	256	2304			60701	256000																															
-Zyphra/Zamba2-1.2B-instruct	2.7B	2681208832	1.5	1.4	Q4_K_M	4096	38	32	64	2048			186075	32000																															
+Zyphra/Zamba2-1.2B-instruct	2.7B	2681208832	1.5	1.4	Q4_K_M	4096	38	32	64	2048			186075	32000		Zyphra/Zamba2-1.2B	38	32	32	128	2048	4096			hybrid			6											20419072			496128			
 Harvard-DCML/boomerang-qwen3-2.3B	2.7B	2695600384	1.5	1.4	Q4_K_M	32768	19	8	128	2560			28614	151936																															
 EleutherAI/gpt-neo-2.7B	2.7B	2718416384	1.5	1.4	Q4_K_M	2048				2560			162241	50257																															
 microsoft/bitnet-b1.58-2B-4T	2.7B	2740715520	1.5	1.4	Q4_K_M	4096	30	5	128	2560			17761	128256																															

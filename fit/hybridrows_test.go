@@ -58,6 +58,8 @@ func TestHybridRowsSized(t *testing.T) {
 		{"state-spaces/mamba-370m-hf", 7471104, 97390799, 4096, 2, 12, 2},
 		{"tiiuae/falcon-mamba-7b", 39845888, 2321618802, 4096, 18, 22, 20},
 		{"tiiuae/falcon-mamba-7b-instruct", 39845888, 1906485517, 4096, 15, 19, 16},
+		// Zamba2-1.2B: 6 of 38 layers with the shared attention block (32 KV heads of 128), all 38 with a Mamba-2 state
+		{"Zyphra/Zamba2-1.2B-instruct", 3302901760, 10200547328, 4096, 9, 12, 15},
 	} {
 		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
 			b := resolve(t, func(t *target.Target) {

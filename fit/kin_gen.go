@@ -333,6 +333,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"tinyllama-1.1b-chat-v1.0", 348},                                        // TinyLlama/TinyLlama-1.1B-Chat-v1.0
 	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
 	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
+	{"zamba2-1.2b-instruct", 545},                                            // Zyphra/Zamba2-1.2B-instruct
 }
 
 // verifiedByStemTable is verifiedByStem (kincontext.go), sorted by stem; the entries are catalog.Entry indexes.
@@ -649,6 +650,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"tinyllama-1.1b-chat-v1.0", 348},                                        // TinyLlama/TinyLlama-1.1B-Chat-v1.0
 	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
 	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
+	{"zamba2-1.2b-instruct", 545},                                            // Zyphra/Zamba2-1.2B-instruct
 }
 
 // unpackedKinTable is unpackedKin (params.go), sorted by stem; the entries are catalog.Entry indexes.

@@ -57,6 +57,9 @@ var denseStateLayers = map[string]int{
 	"nvidia/Nemotron-H-56B-Base-8K": 54,
 	// NVIDIA-Nemotron-3-Nano-4B (M-M-M-MM-M-M*-…: 21 Mamba-2 of 42); 21,256,704 = 21 × 1,012,224 elements
 	"nvidia/NVIDIA-Nemotron-3-Nano-4B": 21,
+	// Zamba2-1.2B: every one of its 38 layers is a Mamba-2 layer, 6 of them with the shared
+	// attention block beside it (layers_block_type); 20,419,072 = 38 × 537,344 elements
+	"Zyphra/Zamba2-1.2B": 38,
 }
 
 // stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers or

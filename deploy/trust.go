@@ -4,20 +4,26 @@ package deploy
 
 import "github.com/fitclaim/fitclaim/fit"
 
-// trustEntry is a row of trustTable (trust_gen.go): a catalog model and its config.json model_type,
-// "" when the catalog does not know it.
-type trustEntry struct{ Name, ModelType string }
+// trustName is the i-th name of trustNames (trust_gen.go).
+func trustName(i int) string {
+	start := 0
+	if i > 0 {
+		start = int(trustEnds[i-1])
+	}
+	return trustNames[start:trustEnds[i]]
+}
 
-// trustOf looks model up in trustTable by binary search (no map is built: the edge worker renders a
-// Deployment per request). listed false: the model's model_type is one vLLM loads without
-// --trust-remote-code; listed with modelType "": the catalog does not know it.
+// trustOf looks model up in trust_gen.go's sorted names by binary search (no map is built: the
+// edge worker renders a Deployment per request). listed false: transformers knows the model's
+// model_type, so vLLM loads it without --trust-remote-code; listed with modelType "": nothing is
+// said of it; else modelType is the config.json model_type that needs the flag.
 func trustOf(model string) (modelType string, listed bool) {
-	lo, hi := 0, len(trustTable)
+	lo, hi := 0, len(trustEnds)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		switch n := trustTable[mid].Name; {
+		switch n := trustName(mid); {
 		case n == model:
-			return trustTable[mid].ModelType, true
+			return trustTypes[trustType[mid]], true
 		case n < model:
 			lo = mid + 1
 		default:
@@ -30,8 +36,9 @@ func trustOf(model string) (modelType string, listed bool) {
 // trustProblem is what the Deployment says of --trust-remote-code under vLLM (llama.cpp reads GGUF
 // and runs no Python): blocking when the model's model_type is one neither transformers nor vLLM's
 // config registry knows and trustRemoteCode is off (AutoConfig raises and vLLM stops before loading
-// anything); a note when trustRemoteCode is on for a model vLLM loads without it. Nothing for a model
-// whose model_type the catalog does not know.
+// anything); a note when trustRemoteCode is on for a model whose model_type is transformers' own.
+// Nothing for the others (deploy/gen: vLLM's own configs, whose repositories often ship tokenizer
+// code; a model_type the v0.20.0 image may lack; one the catalog does not know).
 func trustProblem(b *fit.Bounds) (blocking, note string) {
 	name := b.Model.Name
 	modelType, listed := trustOf(name)
@@ -43,8 +50,8 @@ func trustProblem(b *fit.Bounds) (blocking, note string) {
 			" knows: vLLM stops at loading its config unless it may run the repository's Python (config.json's auto_map); " +
 			"set trustRemoteCode (--trust-remote-code) if you trust " + name + "'s code", ""
 	case !listed && b.Target.TrustRemoteCode:
-		return "", "trustRemoteCode (--trust-remote-code) runs " + name + "'s Python for nothing: vLLM " + VLLMVersion +
-			" loads its model_type without it, and with it runs whatever code the repository ships in this pod; leave trustRemoteCode off"
+		return "", "trustRemoteCode (--trust-remote-code) runs " + name + "'s Python for nothing: transformers knows its model_type, " +
+			"so vLLM " + VLLMVersion + " loads it without the flag, which only lets whatever code the repository ships run in this pod; leave trustRemoteCode off"
 	}
 	return "", ""
 }

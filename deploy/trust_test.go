@@ -84,9 +84,12 @@ func TestTrustRemoteCodeForNothing(t *testing.T) {
 		}
 	}
 
-	// "unknown" in the catalog: nothing is said, on or off.
+	// "unknown" in the catalog, and model_types vLLM's own configs know (kimi_k2, chatglm: their
+	// repositories ship tokenizer code, which the flag may be for): nothing is said, on or off.
 	unknown := "m=sonoisa%2Fsentence-bert-base-ja-mean-tokens&s=kv&ctx=512&drv=nvidia"
-	for _, link := range []string{unknown, unknown + "&trc=1"} {
+	kimi := "m=moonshotai%2FKimi-K2-Instruct&s=kv&ctx=8192&drv=nvidia&n=8"
+	glm := "m=THUDM%2Fglm-4-9b-chat&s=kv&ctx=8192&drv=nvidia"
+	for _, link := range []string{unknown, unknown + "&trc=1", kimi, kimi + "&trc=1", glm, glm + "&trc=1"} {
 		u := mustRender(t, link, with{})
 		if strings.Contains(u.Summary+strings.Join(u.Problems, ""), "trustRemoteCode (--trust-remote-code)") {
 			t.Errorf("%s: %q %q", link, u.Summary, u.Problems)
@@ -94,22 +97,31 @@ func TestTrustRemoteCodeForNothing(t *testing.T) {
 	}
 }
 
-// trustOf's binary search needs the table sorted and its names unique, and every name a catalog
-// model's (the table is made from the catalog: a name that left it would never be asked).
+// trustOf's binary search needs the names sorted and unique, and every name a catalog model's (the
+// table is made from the catalog: a name that left it would never be asked).
 func TestTrustTableSorted(t *testing.T) {
-	for i := range trustTable {
-		if i > 0 && trustTable[i-1].Name >= trustTable[i].Name {
-			t.Fatalf("trustTable is not sorted at %d: %q, %q", i, trustTable[i-1].Name, trustTable[i].Name)
+	for i := range trustEnds {
+		name := trustName(i)
+		if i > 0 && trustName(i-1) >= name {
+			t.Fatalf("trustNames is not sorted at %d: %q, %q", i, trustName(i-1), name)
 		}
-		if m, err := catalog.Lookup(trustTable[i].Name); err != nil || m.Name != trustTable[i].Name {
-			t.Errorf("%s is in trustTable but not in the catalog", trustTable[i].Name)
+		if m, err := catalog.Lookup(name); err != nil || m.Name != name {
+			t.Errorf("%s is in trustNames but not in the catalog", name)
 		}
-		if mt, ok := trustOf(trustTable[i].Name); !ok || mt != trustTable[i].ModelType {
-			t.Errorf("trustOf(%q) = %q, %v", trustTable[i].Name, mt, ok)
+		if mt, ok := trustOf(name); !ok || mt != trustTypes[trustType[i]] {
+			t.Errorf("trustOf(%q) = %q, %v", name, mt, ok)
 		}
 	}
-	if _, ok := trustOf("meta-llama/Llama-3.1-8B-Instruct"); ok {
-		t.Errorf("a llama model is in trustTable")
+	if int(trustEnds[len(trustEnds)-1]) != len(trustNames) {
+		t.Errorf("the last name ends at %d, the names are %d bytes", trustEnds[len(trustEnds)-1], len(trustNames))
+	}
+	for _, name := range []string{"meta-llama/Llama-3.1-8B-Instruct", "", "zzz", "00"} {
+		if _, ok := trustOf(name); ok {
+			t.Errorf("trustOf(%q) is listed", name)
+		}
+	}
+	if mt, ok := trustOf("OpenGVLab/InternVL2_5-8B"); !ok || mt != "internvl_chat" {
+		t.Errorf("trustOf(InternVL2_5-8B) = %q, %v", mt, ok)
 	}
 }
 

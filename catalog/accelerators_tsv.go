@@ -34,7 +34,7 @@ nvidia-rtx-4080	nvidia	consumer	NVIDIA GeForce RTX 4080	gpu.nvidia.com	NVIDIA Ge
 amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262128	approx	6000	amd	false	
 amd-mi300x	amd	datacenter	AMD Instinct MI300X	gpu.amd.com	AMD_Instinct_MI300X_OAM	196592	yes	5300	amd	false	
 amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
-amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com		65520	yes	1638	amd	false	
+amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com	Instinct_MI210	65520	yes	1638	amd	false	
 amd-mi100	amd	datacenter	AMD Instinct MI100	gpu.amd.com		32752	yes	1229	amd	false	
 amd-rx-7900xtx	amd	consumer	AMD Radeon RX 7900 XTX	gpu.amd.com		24560	yes	960	amd	false	
 intel-max-1550	intel	datacenter	Intel Data Center GPU Max 1550	gpu.intel.com		131040	yes	3277	intel	false	
@@ -82,7 +82,7 @@ amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16304	yes	640	amd	
 amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16304	yes	640	amd	false	
 amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
 amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		131072	approx	5300	amd	true	
-amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com		294896	yes	8000	amd	false	
+amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com	AMD_Instinct_MI350_OAM	294896	yes	8000	amd	false	
 amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294896	yes	8000	amd	false	
 intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8128	yes	512	intel	false	
 intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8128	approx	512	intel	false	

@@ -1061,3 +1061,24 @@ func TestMemoryAsTheDriversPublish(t *testing.T) {
 		t.Errorf("%d of the %d rows found", seen, len(want))
 	}
 }
+
+// AMD's DRA driver publishes productName from sysfs product_name (the board FRU's), spaces as
+// "_" and parentheses dropped (ROCm/k8s-gpu-dra-driver pkg/amdgpu/amdgpu.go), so no AMD
+// productName holds a space or a parenthesis. The FRU differs by board vendor: these are the
+// boards whose reading was found (docs/AUDIT.md); the other AMD rows have none.
+func TestAMDProductNamesAsTheDriverPublishes(t *testing.T) {
+	want := map[string]string{
+		"amd-mi300x": "AMD_Instinct_MI300X_OAM", "amd-mi350x": "AMD_Instinct_MI350_OAM", "amd-mi210": "Instinct_MI210",
+	}
+	for _, a := range Accelerators() {
+		if a.Vendor != "amd" {
+			continue
+		}
+		if strings.ContainsAny(a.ProductName, " ()") {
+			t.Errorf("%s: productName %q: the driver writes spaces as _ and drops parentheses", a.ID, a.ProductName)
+		}
+		if a.ProductName != want[a.ID] {
+			t.Errorf("%s: productName %q, a reading gives %q", a.ID, a.ProductName, want[a.ID])
+		}
+	}
+}

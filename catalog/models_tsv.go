@@ -1166,7 +1166,7 @@ huihui-ai/Huihui-Qwen3.5-9B-abliterated	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32
 Jackrong/Qwen3.5-9B-GLM5.1-Distill-v1	9.7B	9653104368	5.4	4.9	Q4_K_M	262144	32	4	256	4096			13458	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144			hybrid			8											13172736			589824	float32		
 lovedheart/Qwen3.5-9B-FP8	9.7B	9653539056	5.4	4.9	Q4_K_M	262144	32	4	256	4096			252857	248320		Qwen/Qwen3.5-9B	32	16	4	256	4096	262144		fp8	hybrid			8											13172736			589824	float32		
 cckevinn/SeeClick	9.7B	9656935168	5.4	4.9	Q4_K_M	8192	32	32	128	4096			229628	151936																															
-ibm-ai-platform/Bamba-9B-v1	9.8B	9780235392	5.5	5	Q4_K_M	4096	32	8	128	4096			26469	128256																															
+ibm-ai-platform/Bamba-9B-v1	9.8B	9780235392	5.5	5	Q4_K_M	4096	32	8	128	4096			26469	128256		ibm-ai-platform/Bamba-9B-v1	32	32	8	128	4096				hybrid			3											31143680			734976			
 cyankiwi/Qwen3.5-9B-AWQ-BF16-INT4	9.8B	9825333246	5.5	5	AWQ-4bit	262144	32	4	256	4096			27102	248320																															
 cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8	9.8B	9825333246	11	10.1	AWQ-8bit	262144	32	4	256	4096			19750	248320																															
 Snowflake/snowflake-arctic-instruct	9.9B	9863168000	5.5	5.1	Q4_K_M	4096	35	8	128	7168	1	639564800	26618	32000																															

@@ -60,6 +60,8 @@ func TestHybridRowsSized(t *testing.T) {
 		{"tiiuae/falcon-mamba-7b-instruct", 39845888, 1906485517, 4096, 15, 19, 16},
 		// Zamba2-1.2B: 6 of 38 layers with the shared attention block (32 KV heads of 128), all 38 with a Mamba-2 state
 		{"Zyphra/Zamba2-1.2B-instruct", 3302901760, 10200547328, 4096, 9, 12, 15},
+		// Bamba-9B: 3 attention layers (9, 18, 27) of 32, 29 Mamba-2 layers' state
+		{"ibm-ai-platform/Bamba-9B-v1", 527227904, 4294967296, 4096, 20, 27, 23},
 	} {
 		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
 			b := resolve(t, func(t *target.Target) {
@@ -213,5 +215,23 @@ func TestRecurrentOnlyRows(t *testing.T) {
 		if !b.Arch.RecurrentOnly() || b.KVEstimated {
 			t.Errorf("%s with its layers given: %+v", c.name, b.Arch)
 		}
+	}
+}
+
+// Bamba-9B-v1's row (transformers' BambaConfig defaults, its config.json's attn_layer_indices and
+// mamba_d_state 128) sums to the catalog's count to the parameter: 29 Mamba-2 layers, 3 attention
+// layers, each with a SwiGLU MLP of 14,336, untied embeddings of the catalog's 128,256 rows.
+func TestBamba9BShapesCount(t *testing.T) {
+	const h, mlp, vocab, heads, dHead, state, conv = 4096, 14336, 128256, 128, 64, 128, 4
+	inner := int64(heads * dHead)
+	mixer := int64(h)*(2*inner+2*state+heads) + (inner+2*state)*conv + (inner + 2*state) + 3*heads + inner + inner*h
+	ffn, norms := int64(3*h*mlp), int64(2*h)
+	attn := int64(h*h + 2*h*8*128 + h*h)
+	total := 29*(mixer+ffn+norms) + 3*(attn+ffn+norms) + 2*vocab*h + h
+	if got := catalog.Named("ibm-ai-platform/Bamba-9B-v1").ParametersRaw; got != total {
+		t.Errorf("Bamba-9B-v1: the catalog's %d, the shapes' %d", got, total)
+	}
+	if a := catalog.Named("ibm-ai-platform/Bamba-9B-v1").Arch; a.RecurrentState != 29*(heads*dHead*state+(int(inner)+2*state)*(conv-1)) {
+		t.Errorf("Bamba-9B-v1: state %d", a.RecurrentState)
 	}
 }

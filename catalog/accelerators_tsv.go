@@ -77,7 +77,7 @@ nvidia-rtx-a5000	nvidia	workstation	NVIDIA RTX A5000	gpu.nvidia.com	NVIDIA RTX A
 nvidia-rtx-4000-ada	nvidia	workstation	NVIDIA RTX 4000 Ada Generation	gpu.nvidia.com	NVIDIA RTX 4000 Ada Generation	20475	yes	360	nvidia	false	
 nvidia-gb10	nvidia	workstation	NVIDIA GB10 (DGX Spark)	gpu.nvidia.com	NVIDIA GB10	122572	yes	273	nvidia-unified	true	
 amd-rx-7900xt	amd	consumer	AMD Radeon RX 7900 XT	gpu.amd.com		20464	yes	800	amd	false	
-amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16368	approx	576	amd	false	
+amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16368	yes	576	amd	false	
 amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16304	yes	640	amd	false	
 amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16304	yes	640	amd	false	
 amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	

@@ -1661,7 +1661,7 @@ moonshotai/Kimi-Linear-48B-A3B-Instruct	49.1B	49122681728	27.4	25.2	Q4_K_M	4096	
 nvidia/Llama-3_3-Nemotron-Super-49B-v1_5-FP8	49.9B	49867145216	27.9	25.5	Q4_K_M	2097152	80	64	128	8192			78961	128256																															
 nvidia/Llama-3_3-Nemotron-Super-49B-v1	49.9B	49867145216	27.9	25.5	Q4_K_M	1048576	80	64	128	8192			40749	128256																															
 nvidia/Llama-3_3-Nemotron-Super-49B-v1_5	49.9B	49867145216	27.9	25.5	Q4_K_M	2097152	80	64	128	8192			25808	128256																															
-ai21labs/AI21-Jamba-Mini-1.5	51.6B	51570323328	28.8	26.4	Q4_K_M	4096							22033																																
+ai21labs/AI21-Jamba-Mini-1.5	51.6B	51570323328	28.8	26.4	Q4_K_M	4096							22033			ai21labs/AI21-Jamba-Mini-1.5	32	32	8	128	4096				hybrid			4			16	2	0						4358144			688128		65536	
 Qwen/Qwen2-57B-A14B-Instruct	57.4B	57408658944	32.1	29.4	Q4_K_M	32768	28	4	128	3584	1	9687711195	17941	151936																															
 Qwen/Qwen2-57B-A14B	57.4B	57408658944	32.1	29.4	Q4_K_M	131072	28	4	128	3584	1	9687711195	10977	151936																															
 hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4	60.1B	60106473472	33.6	30.8	AWQ-4bit	1048576	80	8	128	8192			223918	128256		meta-llama/Llama-3.1-70B(-Instruct)	80	64	8	128	8192	131072	bfloat16	awq-int4	gqa																				

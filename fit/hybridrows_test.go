@@ -62,6 +62,8 @@ func TestHybridRowsSized(t *testing.T) {
 		{"Zyphra/Zamba2-1.2B-instruct", 3302901760, 10200547328, 4096, 9, 12, 15},
 		// Bamba-9B: 3 attention layers (9, 18, 27) of 32, 29 Mamba-2 layers' state
 		{"ibm-ai-platform/Bamba-9B-v1", 527227904, 4294967296, 4096, 20, 27, 23},
+		// Jamba-Mini-1.5: 4 attention layers of 32, 28 Mamba-1 layers' state; before, no architecture in the catalog
+		{"ai21labs/AI21-Jamba-Mini-1.5", 554303488, 13518850838, 4096, 98, 111, 110},
 	} {
 		for _, engine := range []string{target.EngineLlamaCpp, target.EngineVLLM} {
 			b := resolve(t, func(t *target.Target) {
@@ -233,5 +235,19 @@ func TestBamba9BShapesCount(t *testing.T) {
 	}
 	if a := catalog.Named("ibm-ai-platform/Bamba-9B-v1").Arch; a.RecurrentState != 29*(heads*dHead*state+(int(inner)+2*state)*(conv-1)) {
 		t.Errorf("Bamba-9B-v1: state %d", a.RecurrentState)
+	}
+}
+
+// AI21-Jamba-Mini-1.5's row is transformers' JambaConfig defaults (Jamba-v0.1's architecture): the
+// shapes sum to the catalog's count to the parameter. A Mamba-1 mixer of width 4,096 (expand 2,
+// d_state 16, d_conv 4, dt_rank 256, conv bias) with Jamba's dt, B and C norms; attention 32 q /
+// 8 KV heads of 128; 16 experts of 14,336 in every other layer.
+func TestJambaMini15ShapesCount(t *testing.T) {
+	const h, d, r, n, mlp, vocab = 4096, 8192, 256, 16, 14336, 65536
+	mamba := int64(h*2*d + d*4 + d + d*(r+2*n) + r*d + d + d*n + d + d*h + r + 2*n)
+	attn, ffn := int64(2*h*h+2*h*8*128), int64(3*h*mlp)
+	total := 28*mamba + 4*attn + 16*ffn + 16*(16*ffn+16*h) + 64*h + 2*vocab*h + h
+	if got := catalog.Named("ai21labs/AI21-Jamba-Mini-1.5").ParametersRaw; got != total {
+		t.Errorf("AI21-Jamba-Mini-1.5: the catalog's %d, the shapes' %d", got, total)
 	}
 }

@@ -4,6 +4,7 @@ package fit
 
 // rowsByStemTable is rowsByStem (kinarch.go), sorted by stem; the entries are catalog.Entry indexes.
 var rowsByStemTable = [...]stemEntry{
+	{"ai21-jamba-mini-1.5", 1654},                                    // ai21labs/AI21-Jamba-Mini-1.5
 	{"bamba-9b-v1", 1159},                                            // ibm-ai-platform/Bamba-9B-v1
 	{"bggpt-gemma-3-12b-it", 1196},                                   // INSAIT-Institute/BgGPT-Gemma-3-12B-IT
 	{"c4ai-command-r-v01", 1611},                                     // CohereLabs/c4ai-command-r-v01-4bit

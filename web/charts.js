@@ -97,6 +97,8 @@
       }
       if (dev.freeGi > 0) s.appendChild(shape("rect", { x, y: 10, width: dev.freeGi * scale, height: 24, class: "free" }));
       const cap = 10 + dev.memoryGiB * scale;
+      // what does not fit, under the bar past the device's end: the legend's "short"
+      if (dev.freeGi < 0) s.appendChild(shape("rect", { x: cap, y: 36, width: -dev.freeGi * scale, height: 6, class: "over" }));
       s.appendChild(shape("line", { x1: cap, x2: cap, y1: 4, y2: 40, class: dev.freeGi < 0 ? "floor" : "axis" }));
       const legend = parts.map((p) => [p.key, p.label]).concat([dev.freeGi >= 0 ? ["free", "free"] : ["over", "short"]]);
       let lx = 10;
@@ -120,7 +122,7 @@
     // the speeds come rounded as every surface prints them (fit.RoundSpeed): the bars' figures and the words alike
     const desc = list.map((m) => m.name + " " + shown(tps(m)) + " tok/s" + (more(m) ? " on " + m.devicesNeeded : "")).join("; ") +
       "; the target is " + num(b.minTps) + " tok/s";
-    const height = list.length * row + 24;
+    const height = list.length * row + 42;
     return figure("chart-speed", "Estimated speed per accelerator, tokens/s per sequence", desc, height, (s) => {
       list.forEach((m, i) => {
         const y = 4 + i * row;
@@ -132,6 +134,11 @@
       const x = left + (b.minTps || 0) * scale;
       s.appendChild(shape("line", { x1: x, x2: x, y1: 0, y2: list.length * row + 6, class: "floor" }));
       s.appendChild(shape("text", { x, y: list.length * row + 20, "text-anchor": "middle" }, "target " + num(b.minTps)));
+      // what the bars' two colours mean
+      [["bar", "this claim can take it", 10], ["bar no", "it cannot", 160]].forEach(([cls, label, lx]) => {
+        s.appendChild(shape("rect", { x: lx, y: list.length * row + 28, width: 10, height: 10, class: cls }));
+        s.appendChild(shape("text", { x: lx + 14, y: list.length * row + 37 }, label));
+      });
     });
   }
 

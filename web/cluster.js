@@ -75,19 +75,20 @@
     clear(body);
     for (const d of rep.devices || []) {
       // Roles spelled out: the narrow screen's cards display the table as blocks (table.js says why).
-      const cell = (text, cls) => { const td = el("td", cls || "", text); td.setAttribute("role", "cell"); return td; };
+      // data-label: the column's name, which a phone's card shows before the figure (style.css)
+      const cell = (text, label, cls) => { const td = el("td", cls || "", text); td.setAttribute("role", "cell"); td.dataset.label = label; return td; };
       const tr = el("tr", d.matches ? "match" : "nomatch");
       tr.setAttribute("role", "row");
       // A node-selector device placed on the nodes given: the nodes it is on.
-      tr.appendChild(cell(d.nodes && d.nodes.length ? d.node + ": " + d.nodes.join(", ") : d.node));
-      tr.appendChild(cell(d.driver));
-      tr.appendChild(cell(d.pool));
+      tr.appendChild(cell(d.nodes && d.nodes.length ? d.node + ": " + d.nodes.join(", ") : d.node, "Node"));
+      tr.appendChild(cell(d.driver, "Driver"));
+      tr.appendChild(cell(d.pool, "Pool"));
       const dev = el("th", "", d.device);
       dev.setAttribute("role", "rowheader");
       dev.scope = "row";
       tr.appendChild(dev);
-      tr.appendChild(cell(d.matches ? "yes" : "no", "verdict-cell"));
-      tr.appendChild(cell(d.matches ? d.request + (d.share ? "; " + d.share : "") : (d.reasons || []).join("; ")));
+      tr.appendChild(cell(d.matches ? "yes" : "no", "Matches", "verdict-cell"));
+      tr.appendChild(cell(d.matches ? d.request + (d.share ? "; " + d.share : "") : (d.reasons || []).join("; "), d.matches ? "Request" : "Why not"));
       body.appendChild(tr);
     }
     const busy = (rep.devices || []).filter((d) => d.allocatedTo).length;

@@ -84,7 +84,8 @@
     if (r.said.verdictClass !== cls) r.verdict.className = r.said.verdictClass = cls;
     put(r, "verdict", r.verdict, String(m.verdict || (m.fits ? "fits" : "does not fit")));
     put(r, "why", r.why, String(m.why || ""));
-    const trCls = (m.fits ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
+    // the green edge only where the verdict is green
+    const trCls = (m.fits && m.selected !== false ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
     if (r.said.trClass !== trCls) r.tr.className = r.said.trClass = trCls;
     const pressed = m.id === t.picked ? "true" : "false"; // the device the memory picture shows
     if (r.said.pressed !== pressed) { r.said.pressed = pressed; r.name.setAttribute("aria-pressed", pressed); }

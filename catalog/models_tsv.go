@@ -653,7 +653,7 @@ microsoft/Phi-3.5-mini-instruct	3.8B	3821079552	2.1	2	Q4_K_M	131072	32	32	96	307
 microsoft/Phi-3-mini-4k-instruct	3.8B	3821079552	2.1	2	Q4_K_M	4096	32	32	96	3072			750792	32064		microsoft/Phi-3-mini-4k-instruct	32	32	32	96	3072	4096	bfloat16		mha	2047	32																		
 kaitchup/Phi-3-mini-4k-instruct-gptq-4bit	3.8B	3822095360	2.1	2	GPTQ-Int4	4096	32	32	96	3072			983745	32064		microsoft/Phi-3-mini-4k-instruct	32	32	32	96	3072	4096	bfloat16	gptq-int4	mha	2047	32																		
 LiAutoAD/Ristretto-3B	3.8B	3839307840	2.1	2	Q4_K_M	4096							38289																																
-openbmb/MiniCPM3-4B	3.8B	3844935680	2.1	2	Q4_K_M	32768	62	40	64	2560			32956	73448																															
+openbmb/MiniCPM3-4B	3.8B	3844935680	2.1	2	Q4_K_M	32768	62	40	64	2560			32956	73448		openbmb/MiniCPM3-4B	62	40		96	2560	32768			mla				256	32															
 twinkle-ai/gemma-3-4B-T1-it	3.9B	3880263168	2.2	2	Q4_K_M	1048576	34	4	256	2560			36854	262208		google/gemma-3-4b-it (text model)	34	8	4	256	2560	131072			gqa	1024	29																	262208	
 unsloth/Phi-4-mini-instruct-unsloth-bnb-4bit	3.9B	3929865122	2.2	2	Q4_K_M	131072	32	8	128	3072			12965	200064																															
 Nanbeige/Nanbeige4.1-3B	3.9B	3933637120	2.2	2	Q4_K_M	262144	32	4	128	2560			232352	166144																															
@@ -1738,7 +1738,7 @@ cyankiwi/Qwen3-Next-80B-A3B-Thinking-AWQ-4bit	83.8B	83791264000	46.8	42.9	AWQ-4b
 saricles/MiniMax-M2.7-REAP-172B-A10B-NVFP4-GB10	86.9B	86887015424	48.6	44.5	Q4_K_M	196608	62	8	128	3072	1	7783628459	15801	200064																															
 nvidia/Nemotron-H-56B-Base-8K	96.1B	96099893248	53.7	49.2	Q4_K_M	8192	118	8	128	8192			14561	131072		nvidia/Nemotron-H-56B-Base-8K	118	64	8	128	8192	8192			hybrid			10											229810176			3317760	float32		
 inclusionAI/LLaDA2.1-flash	102.9B	102889705216	57.5	52.7	Q4_K_M	32768	32	4	128	4096	1	8199023380	113337	157184																															
-sarvamai/sarvam-105b	106.0B	106031767424	59.2	54.3	Q4_K_M	5242880	32	64	576	4096	1	11597224555	20156	262144																															
+sarvamai/sarvam-105b	106.0B	106031767424	59.2	54.3	Q4_K_M	5242880	32	64	576	4096	1	11597224555	20156	262144		sarvamai/sarvam-105b	32	64		192	4096	131072			mla				512	64	128	8	1												
 zai-org/GLM-4.5V	107.7B	107710933120	60.2	55.2	Q4_K_M	65536	46	8	128	4096	1	11780883304	96239	151552																															
 jiangchengchengNLP/Llama-4-Scout-17B-16E-Instruct-abliterated-v2	108.6B	108641793536	60.7	55.6	Q4_K_M	167772160	48	8	128	5120	1	11882696167	14342	202048		meta-llama/Llama-4-Scout-17B-16E-Instruct	48	40	8	128	5120	10485760			gqa	8192	36				16	1	1												
 zai-org/GLM-4.5-Air	110.5B	110468824832	61.7	56.6	Q4_K_M	131072	46	8	128	4096	1	12082527713	399320	151552		zai-org/GLM-4.5-Air	46	96	8	128	4096	131072			gqa						128	8	1												
@@ -1842,7 +1842,7 @@ deepseek-ai/DeepSeek-V3.2-Speciale	685B	685000000000	383.2	351.3	Q4_K_M	131072		
 QuantTrio/DeepSeek-V3.2-AWQ	685.0B	685011996928	382.8	350.9	AWQ-4bit	6553600	61	128	56	7168	1	54586893502	273151	129280		deepseek-ai/DeepSeek-V3.2(-Exp)	61	128		192	7168	163840	bfloat16	awq-int4	mla				512	64	256	8	1							128	2048				
 deepseek-ai/DeepSeek-V3.2	685.4B	685396921376	383	351.1	Q4_K_M	6553600	61	128	56	7168	1	37000000000	11943356	129280		deepseek-ai/DeepSeek-V3.2(-Exp)	61	128		192	7168	163840	bfloat16	fp8 (native release)	mla				512	64	256	8	1							128	2048				
 deepseek-ai/DeepSeek-V3.2-Exp	685.4B	685396921376	383	351.1	Q4_K_M	6553600	61	128	56	7168	1	54617567164	212828	129280		deepseek-ai/DeepSeek-V3.2(-Exp)	61	128		192	7168	163840	bfloat16	fp8 (native release)	mla				512	64	256	8	1							128	2048				
-inferencerlabs/GLM-5.1-MLX-4.8bit-INF	743.9B	743911218432	415.7	381.1	Q4_K_M	202752	78	64	64	6144	1	59280425217	10742	154880																															
+inferencerlabs/GLM-5.1-MLX-4.8bit-INF	743.9B	743911218432	415.7	381.1	Q4_K_M	202752	78	64	64	6144	1	59280425217	10742	154880		zai-org/GLM-5 / GLM-5.1	78	64		256	6144	202752		mlx 4.8-bit (mixed)	mla				512	64	256	8	1							128	2048				
 zai-org/GLM-5	753.9B	753864139008	421.3	386.1	Q4_K_M	202752	78	64	64	6144	1	40000000000	308513	154880		zai-org/GLM-5 / GLM-5.1	78	64		256	6144	202752			mla				512	64	256	8	1							128	2048				
 zai-org/GLM-5.1	753.9B	753864139008	421.3	386.1	Q4_K_M	202752	78	64	64	6144	1	60073548574	292743	154880		zai-org/GLM-5 / GLM-5.1	78	64		256	6144	202752			mla				512	64	256	8	1							128	2048				
 zai-org/GLM-5-FP8	753.9B	753910024032	421.3	386.2	Q4_K_M	202752	78	64	64	6144	1	60077205033	1148578	154880		zai-org/GLM-5 / GLM-5.1	78	64		256	6144	202752		fp8	mla				512	64	256	8	1							128	2048				
@@ -1851,7 +1851,7 @@ cyankiwi/GLM-5.1-AWQ-4bit	766.9B	766909554882	428.5	392.8	AWQ-4bit	202752	78	64	
 deepseek-ai/DeepSeek-V4-Pro	861.6B	861608274846	481.5	441.3	Q4_K_M	16777216	61	1	512	7168	1	49000000000	1167697	129280		deepseek-ai/DeepSeek-V4-Pro	61	128	1	512	7168	1048576	bfloat16	fp8 attention + mxfp4 experts (native release)	csa	128				64	384	6	1	30	31						1024				
 inclusionAI/Ring-2.5-1T	1012.5B	1012474606720	565.8	518.6	Q4_K_M	131072	80	64	128	8192	1	80681570216	33493	157184																															
 XiaomiMiMo/MiMo-V2.5-Pro	1023.2B	1023244718976	571.8	524.1	Q4_K_M	1048576	70	8	192	6144	1	71413954340	31447	152576																															
-mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8	1026.4B	1026408232448	573.6	525.8	Q4_K_M	16777216	61	64	112	7168	1	71634741222	155785	163840																															
+mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8	1026.4B	1026408232448	573.6	525.8	Q4_K_M	16777216	61	64	112	7168	1	71634741222	155785	163840		moonshotai/Kimi-K2.6 (kimi_k25 arch; MLX text model)	61	64		192	7168	262144		mlx 3-bit (DQ3_K_M mixed, q8)	mla				512	64	384	8	1												
 moonshotai/Kimi-K2-Instruct	1026.5B	1026470731056	573.6	525.8	Q4_K_M	4194304	61	64	112	7168	1	32000000000	769312	163840		moonshotai/Kimi-K2-Instruct	61	64		192	7168	131072	bfloat16	fp8 (native release)	mla				512	64	384	8	1												
 moonshotai/Kimi-K2-Instruct-0905	1026.5B	1026470735448	573.6	525.8	Q4_K_M	16777216	61	64	112	7168	1	71639103404	793288	163840		moonshotai/Kimi-K2-Instruct-0905	61	64		192	7168	262144	bfloat16	fp8 (native release)	mla				512	64	384	8	1												
 moonshotai/Kimi-K2-Thinking	1058.1B	1058118284416	591.3	542	Q4_K_M	16777216	61	64	112	7168	1	73847838596	156530	163840		moonshotai/Kimi-K2-Thinking (K2 arch)	61	64		192	7168	262144		int4 (experts, native release)	mla				512	64	384	8	1												

@@ -100,6 +100,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"glm-4.7-flash-6bit", 1459},                                     // lmstudio-community/GLM-4.7-Flash-MLX-6bit
 	{"glm-5", 1838},                                                  // zai-org/GLM-5-FP8
 	{"glm-5.1", 1839},                                                // zai-org/GLM-5.1-FP8
+	{"glm-5.1-4.8bit-inf", 1835},                                     // inferencerlabs/GLM-5.1-MLX-4.8bit-INF
 	{"gpt-oss-120b", 1742},                                           // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                            // openai/gpt-oss-20b
 	{"gpt-oss-20b-derestricted", 1331},                               // ArliAI/gpt-oss-20b-Derestricted
@@ -126,6 +127,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-k2-thinking", 1847},                                       // moonshotai/Kimi-K2-Thinking
 	{"kimi-k2.5", 1848},                                              // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                              // moonshotai/Kimi-K2.6
+	{"kimi-k2.6-dq3_k_m-q8", 1844},                                   // mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8
 	{"kimi-vl-a3b-instruct", 1295},                                   // moonshotai/Kimi-VL-A3B-Instruct
 	{"kimi-vl-a3b-thinking", 1296},                                   // moonshotai/Kimi-VL-A3B-Thinking
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
@@ -178,6 +180,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"medgemma-27b-text-it", 1447},                                   // ig1/medgemma-27b-text-it-FP8-Dynamic
 	{"mimo-v2-flash", 1800},                                          // XiaomiMiMo/MiMo-V2-Flash
 	{"mini-coder-1.7b", 462},                                         // ricdomolm/mini-coder-1.7b
+	{"minicpm3-4b", 646},                                             // openbmb/MiniCPM3-4B
 	{"minimax-m2.5", 1774},                                           // MiniMaxAI/MiniMax-M2.5
 	{"minimax-m2.7", 1773},                                           // MiniMaxAI/MiniMax-M2.7
 	{"mistral-7b-instruct-v0.1", 769},                                // mistralai/Mistral-7B-Instruct-v0.1
@@ -323,6 +326,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"rio-3.0-open-mini", 665},                                               // prefeitura-rio/Rio-3.0-Open-Mini
 	{"rolmocr", 1070},                                                        // reducto/RolmOCR
 	{"saiga_llama3_8b", 962},                                                 // IlyaGusev/saiga_llama3_8b
+	{"sarvam-105b", 1731},                                                    // sarvamai/sarvam-105b
 	{"smollm-1.7b-instruct", 483},                                            // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
 	{"smollm-135m", 123},                                                     // HuggingFaceTB/SmolLM-135M
 	{"smollm2-135m", 122},                                                    // HuggingFaceTB/SmolLM2-135M
@@ -434,6 +438,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"glm-4.7-flash-6bit", 1459},                                     // lmstudio-community/GLM-4.7-Flash-MLX-6bit
 	{"glm-5", 1838},                                                  // zai-org/GLM-5-FP8
 	{"glm-5.1", 1839},                                                // zai-org/GLM-5.1-FP8
+	{"glm-5.1-4.8bit-inf", 1835},                                     // inferencerlabs/GLM-5.1-MLX-4.8bit-INF
 	{"gpt-oss-120b", 1742},                                           // openai/gpt-oss-120b
 	{"gpt-oss-20b", 1335},                                            // openai/gpt-oss-20b
 	{"gpt-oss-20b-derestricted", 1331},                               // ArliAI/gpt-oss-20b-Derestricted
@@ -459,6 +464,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"kimi-k2-thinking", 1847},                                       // moonshotai/Kimi-K2-Thinking
 	{"kimi-k2.5", 1848},                                              // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                              // moonshotai/Kimi-K2.6
+	{"kimi-k2.6-dq3_k_m-q8", 1844},                                   // mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                               // LiquidAI/LFM2-1.2B
 	{"lfm2-1.2b-bf16", 372},                                          // lmstudio-community/LFM2-1.2B-MLX-bf16
@@ -507,6 +513,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"medgemma-27b-text-it", 1447},                                   // ig1/medgemma-27b-text-it-FP8-Dynamic
 	{"mimo-v2-flash", 1800},                                          // XiaomiMiMo/MiMo-V2-Flash
 	{"mini-coder-1.7b", 462},                                         // ricdomolm/mini-coder-1.7b
+	{"minicpm3-4b", 646},                                             // openbmb/MiniCPM3-4B
 	{"minimax-m2.5", 1774},                                           // MiniMaxAI/MiniMax-M2.5
 	{"minimax-m2.7", 1773},                                           // MiniMaxAI/MiniMax-M2.7
 	{"mistral-7b-instruct-v0.1", 769},                                // mistralai/Mistral-7B-Instruct-v0.1
@@ -641,6 +648,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"rio-3.0-open-mini", 665},                                               // prefeitura-rio/Rio-3.0-Open-Mini
 	{"rolmocr", 1070},                                                        // reducto/RolmOCR
 	{"saiga_llama3_8b", 962},                                                 // IlyaGusev/saiga_llama3_8b
+	{"sarvam-105b", 1731},                                                    // sarvamai/sarvam-105b
 	{"smollm-1.7b-instruct", 483},                                            // nm-testing/SmolLM-1.7B-Instruct-quantized.w4a16
 	{"smollm-135m", 123},                                                     // HuggingFaceTB/SmolLM-135M
 	{"smollm2-135m", 122},                                                    // HuggingFaceTB/SmolLM2-135M

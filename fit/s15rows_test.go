@@ -80,27 +80,36 @@ func TestS15RowsTakeTheirTwin(t *testing.T) {
 func TestS15SourcedRowsSized(t *testing.T) {
 	for _, c := range []struct {
 		name      string
-		ctx       int
+		ctx, n    int
 		attention string
 		kv, was   float64 // KV bytes now, and before the row
 		maxCtx    int
-		floorGi   int64
+		floorGi   int64 // per device
 	}{
 		// Gemma-2-27B: 46 layers, the even ones windowed at 4,096, 16 KV heads of 128: (23 × 8,192 +
 		// 23 × 4,096) × 2 × 16 × 128 × 2 B; before, google's entry (no architecture, a 4,096
 		// placeholder context) took llmfit's per-parameter estimate, unsloth's 46 full layers
-		{"google/gemma-2-27b-it", 8192, AttentionGQA, 2315255808, 0, 8192, 54},
-		{"unsloth/gemma-2-27b-it", 8192, AttentionGQA, 2315255808, 3087007744, 8192, 54},
+		{"google/gemma-2-27b-it", 8192, 1, AttentionGQA, 2315255808, 0, 8192, 54},
+		{"unsloth/gemma-2-27b-it", 8192, 1, AttentionGQA, 2315255808, 3087007744, 8192, 54},
 		// Gemma-3n-E4B: 20 of 35 layers keep a cache (the last 15 share it), 4 of them full, 16 windowed
 		// at 512, 2 KV heads of 256: (4 × 32,768 + 16 × 512) × 2 × 2 × 256 × 2 B, not 35 full layers
-		{"google/gemma-3n-E4B-it", 32768, AttentionGQA, 285212672, 0, 32768, 17},
-		{"unsloth/gemma-3n-E4B-it", 32768, AttentionGQA, 285212672, 2348810240, 32768, 17},
-		{"lmstudio-community/gemma-3n-E4B-it-MLX-bf16", 32768, AttentionGQA, 285212672, 2348810240, 32768, 6},
+		{"google/gemma-3n-E4B-it", 32768, 1, AttentionGQA, 285212672, 0, 32768, 17},
+		{"unsloth/gemma-3n-E4B-it", 32768, 1, AttentionGQA, 285212672, 2348810240, 32768, 17},
+		{"lmstudio-community/gemma-3n-E4B-it-MLX-bf16", 32768, 1, AttentionGQA, 285212672, 2348810240, 32768, 6},
 		// a bitsandbytes copy of Gemma-2-9B: gemma-2-9b-it's row, 21 of 42 layers windowed at 4,096: (21 × 8,192 + 21 × 4,096) × 2 × 8 × 256 × 2 B
-		{"unsloth/gemma-2-9b-bnb-4bit", 8192, AttentionGQA, 2113929216, 2818572288, 8192, 9},
+		{"unsloth/gemma-2-9b-bnb-4bit", 8192, 1, AttentionGQA, 2113929216, 2818572288, 8192, 9},
+		// sarvam-105b (MLA): 32 × (512 + 64) × 2 B a token, not llmfit's 32 × 2 × 64 KV heads × 576 × 2 B (154.62 GB
+		// at 32,768); 131,072 tokens, not × the yarn factor 40; 8 devices
+		{"sarvamai/sarvam-105b", 32768, 8, AttentionMLA, 1207959552, 154618822656, 131072, 26},
+		// MiniCPM3-4B (MLA): 62 × (256 + 32) × 2 B, not 62 × 2 × 40 × 64 × 2 B
+		{"openbmb/MiniCPM3-4B", 32768, 1, AttentionMLA, 1170210816, 20803747840, 32768, 9},
+		// Kimi-K2.6's MLX copy: K2.6's 61 × 576 × 2 B; its context 262,144, not × the yarn factor 64
+		{"mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8", 32768, 8, AttentionMLA, 2302672896, 57312559104, 262144, 75},
+		// GLM-5.1's MLX copy: GLM-5.1's latent and indexer key a token, not 78 × 2 × 64 × 64 × 2 B
+		{"inferencerlabs/GLM-5.1-MLX-4.8bit-INF", 32768, 8, AttentionMLA, 2944401408, 41875931136, 202752, 55},
 	} {
 		b := resolve(t, func(t *target.Target) {
-			t.Model, t.Sizing, t.Context, t.Driver = c.name, target.SizingKV, c.ctx, "nvidia"
+			t.Model, t.Sizing, t.Context, t.Count, t.Driver = c.name, target.SizingKV, c.ctx, c.n, "nvidia"
 		})
 		if b.Arch.Source != SourceVerified || b.Arch.Attention != c.attention || b.KVEstimated || !near(b.KVBytes, c.kv) || b.MaxContext != c.maxCtx {
 			t.Errorf("%s: %s %q, KV %v B (estimated %v), max context %d; want verified %q, %v B, %d",

@@ -240,7 +240,7 @@ openbmb/MiniCPM4-0.5B	434M	433873920	1	0.5	Q4_K_M	32768	24	2	64	1024			35484	734
 Salesforce/SFR-Embedding-Code-400M_R	434M	434139136	1	0.5	Q4_K_M	16384	24	16	64	1024			20304	30528	1																														
 lmstudio-community/gemma-3-270m-it-MLX-8bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			13481	262144		google/gemma-3-270m	18	4	1	256	640	32768	bfloat16	mlx 8-bit	gqa	512	15																	262144	
 lmstudio-community/gemma-3-270m-it-qat-MLX-4bit	436M	435814400	1	0.5	Q4_K_M	32768	18	1	256	640			12587	262144		google/gemma-3-270m	18	4	1	256	640	32768	bfloat16	mlx 4-bit	gqa	512	15																	262144	
-allenai/OLMoE-1B-7B-0924	439M	438566912	1	0.5	Q4_K_M	4096	16	16	128	2048	1	74008161	115658	50304																															
+allenai/OLMoE-1B-7B-0924	439M	438566912	1	0.5	Q4_K_M	4096	16	16	128	2048	1	74008161	115658	50304		allenai/OLMoE-1B-7B-0924	16	16	16	128	2048	4096			mha						64	8	0											50304	
 LiquidAI/LFM2.5-VL-450M	449M	448718848	1	0.5	Q4_K_M	128000	16	8	64	1024			54117	65536																															
 mlx-community/Qwen3-Embedding-0.6B-4bit-DWQ	449M	448910336	1	0.5	Q4_K_M	32768	28	8	128	1024			27452	151669	1																														
 farbodtavakkoli/OTel-LLM-0.6B-IT	449M	449183744	1	0.5	Q4_K_M	40960	28	8	128	1024			393908	151936																															
@@ -556,7 +556,7 @@ Zyphra/Zamba2-1.2B-instruct	2.7B	2681208832	1.5	1.4	Q4_K_M	4096	38	32	64	2048			
 Harvard-DCML/boomerang-qwen3-2.3B	2.7B	2695600384	1.5	1.4	Q4_K_M	32768	19	8	128	2560			28614	151936																															
 EleutherAI/gpt-neo-2.7B	2.7B	2718416384	1.5	1.4	Q4_K_M	2048				2560			162241	50257																															
 microsoft/bitnet-b1.58-2B-4T	2.7B	2740715520	1.5	1.4	Q4_K_M	4096	30	5	128	2560			17761	128256																															
-baidu/ERNIE-4.5-21B-A3B-PT	2.8B	2760376320	1.5	1.4	Q4_K_M	131072	28	4	128	2560			54255	103424																															
+baidu/ERNIE-4.5-21B-A3B-PT	2.8B	2760376320	1.5	1.4	Q4_K_M	131072	28	4	128	2560			54255	103424		baidu/ERNIE-4.5-21B-A3B-PT	28	20	4	128	2560	131072			gqa						64	6	2											103424	
 microsoft/phi-2	2.8B	2779683840	1.6	1.4	Q4_K_M	2048	32	32	80	2560			533006	51200		microsoft/phi-2	32	32	32	80	2560	2048	float16		mha																				
 stabilityai/stablelm-3b-4e1t	2.8B	2795443200	1.6	1.4	Q4_K_M	4096	32	32	80	2560			71081	50304																															
 stabilityai/stablelm-zephyr-3b	2.8B	2795443200	1.6	1.4	Q4_K_M	4096	32	32	80	2560			31341	50304																															
@@ -1025,7 +1025,7 @@ RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8	8.0B	8031637504	4.5	4.1	Q4_K_
 FriendliAI/Meta-Llama-3.1-8B-Instruct-int8	8.0B	8031637504	4.5	4.1	Q4_K_M	1048576	32	8	128	4096			13415	128256																															
 meta-llama/Llama-Guard-3-8B-INT8	8.0B	8031637504	4.5	4.1	Q4_K_M	4096							11830																																
 ZJU-AI4H/Hulu-Med-7B	8.0B	8044744944	4.5	4.1	Q4_K_M	32768	28	4	128	3584			14202	152064																															
-upstage/Solar-Open-100B	8.1B	8053063680	4.5	4.1	Q4_K_M	262144	48	8	128	4096	1	880803840	173313	196608																															
+upstage/Solar-Open-100B	8.1B	8053063680	4.5	4.1	Q4_K_M	262144	48	8	128	4096	1	880803840	173313	196608		upstage/Solar-Open-100B	48	64	8	128	4096				gqa						128	8	1											196608	
 swiss-ai/Apertus-8B-Instruct-2509	8.1B	8053338176	4.5	4.1	Q4_K_M	524288	32	8	128	4096			165178	131072																															
 swiss-ai/Apertus-8B-2509	8.1B	8053338176	4.5	4.1	Q4_K_M	524288	32	8	128	4096			30637	131072																															
 ibm-granite/granite-8b-code-instruct-128k	8.1B	8054910976	4.5	4.1	Q4_K_M	128000	36	8	128	4096			25203	49152																															

@@ -38,6 +38,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"deepseek-v4-pro", 1841},                                        // deepseek-ai/DeepSeek-V4-Pro
 	{"distil-lfm25-shellper", 213},                                   // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                               // distilbert/distilgpt2
+	{"ernie-4.5-21b-a3b-pt", 549},                                    // baidu/ERNIE-4.5-21B-A3B-PT
 	{"exaone-4.0-1.2b", 396},                                         // LGAI-EXAONE/EXAONE-4.0-1.2B
 	{"exaone-4.0-32b", 1530},                                         // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
 	{"exaone-4.5-33b", 1592},                                         // LGAI-EXAONE/EXAONE-4.5-33B
@@ -213,6 +214,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"olmo-3.1-32b-instruct", 1384},                                  // allenai/Olmo-3.1-32B-Instruct
 	{"olmo-3.1-32b-think", 1536},                                     // allenai/Olmo-3.1-32B-Think
 	{"olmocr-2-7b-1025", 1078},                                       // allenai/olmOCR-2-7B-1025-FP8
+	{"olmoe-1b-7b-0924", 233},                                        // allenai/OLMoE-1B-7B-0924
 	{"otel-llm-1b-it", 333},                                          // farbodtavakkoli/OTel-LLM-1B-IT
 	{"otel-llm-270m-it", 172},                                        // farbodtavakkoli/OTel-LLM-270M-IT
 	{"phi-2", 550},                                                   // microsoft/phi-2
@@ -334,6 +336,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"smollm2-360m", 218},                                                    // HuggingFaceTB/SmolLM2-360M
 	{"smollm2-360m-instruct", 192},                                           // HuggingFaceTB/SmolLM2-360M-Instruct
 	{"smolvlm-256m-instruct", 168},                                           // HuggingFaceTB/SmolVLM-256M-Instruct
+	{"solar-open-100b", 1018},                                                // upstage/Solar-Open-100B
 	{"tashkeel-700m", 291},                                                   // Etherll/Tashkeel-700M
 	{"tinyllama-1.1b-chat-v0.3", 357},                                        // TheBloke/TinyLlama-1.1B-Chat-v0.3-GPTQ
 	{"tinyllama-1.1b-chat-v1.0", 348},                                        // TinyLlama/TinyLlama-1.1B-Chat-v1.0
@@ -378,6 +381,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"deepseek-v4-pro+base", 1851},                                   // deepseek-ai/DeepSeek-V4-Pro-Base
 	{"distil-lfm25-shellper", 213},                                   // distil-labs/distil-lfm25-shellper
 	{"distilgpt2", 82},                                               // distilbert/distilgpt2
+	{"ernie-4.5-21b-a3b-pt", 549},                                    // baidu/ERNIE-4.5-21B-A3B-PT
 	{"exaone-4.0-1.2b", 396},                                         // LGAI-EXAONE/EXAONE-4.0-1.2B
 	{"exaone-4.0-32b", 1530},                                         // LGAI-EXAONE/EXAONE-4.0-32B-AWQ
 	{"exaone-4.5-33b", 1592},                                         // LGAI-EXAONE/EXAONE-4.5-33B
@@ -542,6 +546,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"olmo-3.1-32b-instruct", 1384},                                  // allenai/Olmo-3.1-32B-Instruct
 	{"olmo-3.1-32b-think", 1536},                                     // allenai/Olmo-3.1-32B-Think
 	{"olmocr-2-7b-1025", 1078},                                       // allenai/olmOCR-2-7B-1025-FP8
+	{"olmoe-1b-7b-0924", 233},                                        // allenai/OLMoE-1B-7B-0924
 	{"otel-llm-1b-it", 333},                                          // farbodtavakkoli/OTel-LLM-1B-IT
 	{"otel-llm-270m-it", 172},                                        // farbodtavakkoli/OTel-LLM-270M-IT
 	{"phi-2", 550},                                                   // microsoft/phi-2

@@ -134,8 +134,25 @@ var releaseFacts = map[string]ReleaseParams{
 	// + 43 × 3,136 + 822,083,584 = 3,973,556,832, the FP8 release's catalog count less 68 scales
 	// (3,973,556,900); llmfit's 5,367,627,776 for the BF16 release is no count of these shapes.
 	"nvidia/NVIDIA-Nemotron-3-Nano-4B": {TotalB: 3.973556832, ActiveB: 3.973556832, From: "counted from config.json's shapes (3.97B; NVIDIA: 4B)"},
-	"openai/gpt-oss-120b":              {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
-	"openai/gpt-oss-20b":               {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
+	// Three counts the catalog has for no shape of its model (s15-mlaswa; architectures.csv's rows, transformers'
+	// configuration classes, whose defaults are these checkpoints'):
+	//   - allenai/OLMoE-1B-7B-0924: 16 layers of 2,048, attention 4 × 2,048² + q/k norms 2 × 2,048, 64
+	//     experts of 3 × 2,048 × 1,024, router 64 × 2,048, two norms; untied 50,304-row embedding and head:
+	//     16 × 419,569,664 + 206,045,184 + 2,048 = 6,919,161,856, its -Instruct's and the 0125 releases'
+	//     count exactly (llmfit: 438,566,912); active (8 experts, the head) 1,282,017,280 (params_test.go)
+	//   - baidu/ERNIE-4.5-21B-A3B-PT: 28 layers of 2,560 (20 query and 4 KV heads of 128), layer 0 a dense
+	//     3 × 2,560 × 12,288 MLP, 27 layers of 64 experts and 2 shared of 3 × 2,560 × 1,536, router 64 ×
+	//     2,560 and a 64-element bias; tied 103,424-row embedding: 21,825,437,888, ERNIE-4.5-21B-A3B-
+	//     Thinking's count exactly (llmfit: 2,760,376,320); active (6 + 2 experts) 3,352,150,208
+	//   - upstage/Solar-Open-100B: 48 layers of 4,096 (64 query and 8 KV heads of 128), 128 experts and 1
+	//     shared of 3 × 4,096 × 1,280, router 128 × 4,096; untied 196,608-row embedding and head:
+	//     102,651,793,408 (Upstage: 102B; llmfit: 8,053,063,680); active (8 + 1 experts, the head)
+	//     11,249,520,640 (Upstage's 12B counts the embedding too)
+	"allenai/OLMoE-1B-7B-0924":   {TotalB: 6.919161856, ActiveB: 1.28201728, From: "counted from config.json's shapes (6.92B, the count of allenai/OLMoE-1B-7B-0924-Instruct)"},
+	"baidu/ERNIE-4.5-21B-A3B-PT": {TotalB: 21.825437888, ActiveB: 3.352150208, From: "counted from config.json's shapes (21.83B, the count of baidu/ERNIE-4.5-21B-A3B-Thinking)"},
+	"upstage/Solar-Open-100B":    {TotalB: 102.651793408, ActiveB: 11.24952064, From: "counted from config.json's shapes (102.65B; Upstage: 102B)"},
+	"openai/gpt-oss-120b":        {TotalB: 116.829156672, ActiveB: 5.132849472, RoutedB: 114.6617856, From: "counted from config.json's shapes, as OpenAI's model card gives them (116.83B, 5.13B active, 114.66B in the MXFP4 experts)"},
+	"openai/gpt-oss-20b":         {TotalB: 20.914757184, ActiveB: 3.608307264, RoutedB: 19.1102976, From: "counted from config.json's shapes, as OpenAI's model card gives them (20.91B, 3.61B active, 19.11B in the MXFP4 experts)"},
 }
 
 // qwen3TiedWords says where a small Qwen3's count comes from.

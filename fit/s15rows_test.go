@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fitclaim/fitclaim/catalog"
 	"github.com/fitclaim/fitclaim/target"
 )
 
@@ -120,6 +121,33 @@ func TestS15SourcedRowsSized(t *testing.T) {
 		}
 		if b.MemoryGi != c.floorGi {
 			t.Errorf("%s: floor %d Gi, want %d", c.name, b.MemoryGi, c.floorGi)
+		}
+	}
+}
+
+// Counts the catalog has for no shape of its model (s15-mlaswa): the rows' shapes (transformers'
+// configuration classes, whose defaults are these checkpoints') sum to a sibling's catalog count to
+// the parameter (OLMoE-1B-7B-0924-Instruct, ERNIE-4.5-21B-A3B-Thinking) or to the vendor's size
+// (Solar-Open-100B: 102B), and kv mode sizes the weights on them; before, 0.44 B, 2.76 B and 8.05 B.
+func TestS15CountsFromShapes(t *testing.T) {
+	for _, c := range []struct {
+		name, sibling         string // sibling: the entry whose catalog count the shapes' sum is ("" none)
+		totalB, activeB, wasB float64
+	}{
+		{"allenai/OLMoE-1B-7B-0924", "allenai/OLMoE-1B-7B-0924-Instruct", 6.919161856, 1.28201728, 0.438566912},
+		{"baidu/ERNIE-4.5-21B-A3B-PT", "baidu/ERNIE-4.5-21B-A3B-Thinking", 21.825437888, 3.352150208, 2.76037632},
+		{"upstage/Solar-Open-100B", "", 102.651793408, 11.24952064, 8.05306368},
+	} {
+		m := catalog.Named(c.name)
+		if got := float64(m.ParametersRaw) / 1e9; !near(got, c.wasB) {
+			t.Errorf("%s: the catalog's count %v B, want %v", c.name, got, c.wasB)
+		}
+		if c.sibling != "" && !near(float64(catalog.Named(c.sibling).ParametersRaw)/1e9, c.totalB) {
+			t.Errorf("%s: %s's count %d is not the shapes' %v B", c.name, c.sibling, catalog.Named(c.sibling).ParametersRaw, c.totalB)
+		}
+		p := ReleaseParamsOf(m)
+		if !near(p.TotalB, c.totalB) || !near(p.ActiveB, c.activeB) || p.From == "" {
+			t.Errorf("%s: %v B (%v active, from %q), want %v (%v)", c.name, p.TotalB, p.ActiveB, p.From, c.totalB, c.activeB)
 		}
 	}
 }

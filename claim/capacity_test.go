@@ -1,7 +1,6 @@
 package claim
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -54,7 +53,7 @@ func TestCapacityRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := strings.Count(anyR.YAML, "            capacity:\n              requests:\n                memory: "+strconv.FormatInt(anyR.Bounds.MemoryGi, 10)+"Gi\n")
+	n := strings.Count(anyR.YAML, "            capacity:\n              requests:\n                memory: "+anyR.Bounds.MemoryQuantity()+"\n")
 	if n != len(fit.AnyAlternatives()) || n < 2 {
 		t.Errorf("driver any: %d alternatives ask capacity:\n%s", n, anyR.YAML)
 	}

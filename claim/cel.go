@@ -14,9 +14,10 @@ import (
 // first joined into a string (TestWriteSelectorIsSelectorLines keeps the code that did).
 func writeSelector(w *lineWriter, in int, d fit.Driver, b *fit.Bounds) {
 	dom := d.Domain
+	q, unit := b.MemoryQuantityParts()
 	memory := func(end string) {
 		w.line(in, "'memory' in device.capacity['", dom, "'] &&")
-		w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", strconv.FormatInt(b.MemoryGi, 10), "Gi')) >= 0", end)
+		w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", q, unit, "')) >= 0", end)
 	}
 	switch {
 	case d.Name == fit.DriverLlmfit:
@@ -34,7 +35,7 @@ func writeSelector(w *lineWriter, in int, d fit.Driver, b *fit.Bounds) {
 			// a listed board whose driver publishes no memory (GB10) is taken by its name; it
 			// is listed only because its memory meets the floor (fit.ProductsWithoutMemory)
 			w.line(in, "('memory' in device.capacity['", dom, "'] ?")
-			w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", strconv.FormatInt(b.MemoryGi, 10), "Gi')) >= 0 :")
+			w.line(in, "device.capacity['", dom, "'].memory.compareTo(quantity('", q, unit, "')) >= 0 :")
 			w.line(in, "'productName' in device.attributes['", dom, "'] &&")
 			w.line(in, "device.attributes['", dom, "'].productName in [", celList(free), "]) &&")
 		} else {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 	kvKeys := []string{"activeParamsB", "contextTokens", "efficiencyGiven", "engine", "kvCache", "kvCacheGi", "kvEstimated", "overheadGi", "sequences", "sizing", "speedEfficiency", "speedFamily", "speedOverheadMs"}
 	anyKVKeys := []string{"nvidiaMinBandwidthGBs", "nvidiaSpeedEfficiency", "nvidiaSpeedFamily"}
 	types := map[string]string{ // "n" number, "i" whole number, "s" string, "b" boolean, "a" array of strings
-		"claimName": "s", "deviceClass": "s", "efficiencyPct": "i", "memoryGi": "i", "minBandwidthGBs": "i", "minTps": "n",
+		"claimName": "s", "deviceClass": "s", "efficiencyPct": "i", "memoryGi": "i", "memoryMi": "i", "minBandwidthGBs": "i", "minTps": "n",
 		"model": "s", "quant": "s", "resolverVersion": "s", "weightsGb": "n",
 		"activeParamsB": "n", "contextTokens": "i", "efficiencyGiven": "b", "kvCache": "s", "kvCacheGi": "n", "kvEstimated": "b", "engine": "s", "overheadGi": "n",
 		"sequences": "i", "sizing": "s", "speedEfficiency": "n", "speedFamily": "s", "speedOverheadMs": "n",
@@ -100,6 +101,9 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 						if drv == "nvidia" || drv == "any" {
 							want = append(want, "productNames")
 						}
+						if sizing == "kv" || drv != "llmfit" || n > 1 || v == 2 { // all but llmfit's own ten keys
+							want = append(want, "memoryMi")
+						}
 						if v == 2 {
 							want = append(want, "capacityRequest", "capacityName")
 						}
@@ -142,6 +146,14 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 								t.Errorf("%s: reserveMeasuredOn %v", q, on)
 							}
 						}
+						// memoryMi is the floor the CEL asks; memoryGi it rounded up to whole Gi (llmfit's
+						// mode: its own floor, memoryMi = memoryGi × 1024)
+						if mi, ok := got["memoryMi"].(float64); ok {
+							gi := got["memoryGi"].(float64)
+							if math.Ceil(mi/1024) != gi || sizing == "llmfit" && mi != gi*1024 || !strings.Contains(r.YAML, "quantity('"+b2q(mi)+"')") {
+								t.Errorf("%s: memoryMi %v, memoryGi %v, the CEL asks another", q, mi, gi)
+							}
+						}
 						if v == 2 && (got["capacityRequest"] != true || got["capacityName"] != "qualified") {
 							t.Errorf("%s: capacityRequest %v, capacityName %v", q, got["capacityRequest"], got["capacityName"])
 						}
@@ -153,6 +165,14 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 	if renders < 200 {
 		t.Errorf("only %d claims", renders)
 	}
+}
+
+// b2q is a floor in MiB as the CEL spells it: whole Gi as Gi.
+func b2q(mi float64) string {
+	if int64(mi)%1024 == 0 {
+		return strconv.FormatInt(int64(mi)/1024, 10) + "Gi"
+	}
+	return strconv.FormatInt(int64(mi), 10) + "Mi"
 }
 
 func hasJSONType(x any, typ string) bool {

@@ -45,9 +45,9 @@ func Explain(r *Result) Explanation {
 	if t.Count > 1 {
 		each = strconv.Itoa(t.Count) + " devices, each with "
 	}
-	floors := "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory and ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s of bandwidth"
+	floors := "≥ " + b.MemoryFloorText() + " of memory and ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) + " GB/s of bandwidth"
 	if !b.Driver.Bandwidth && !b.Driver.ProductList && b.Driver.Name != fit.DriverAny { // as deviceLines says: the claim asks memory only
-		floors = "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi of memory (the ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) +
+		floors = "≥ " + b.MemoryFloorText() + " of memory (the ≥ " + strconv.FormatInt(b.MinBandwidthGBs, 10) +
 			" GB/s bandwidth floor is not enforced: " + b.Driver.Domain + " publishes no bandwidth)"
 	}
 	classes := "device class " + b.DeviceClass

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -114,7 +115,7 @@ func kvHeaderLines(b *fit.Bounds) []string {
 		"fit:    s/token = "+read+" / (bandwidth × "+speedEfficiency(b)+") + "+
 			overhead+comm+"  ⇒  bandwidth ≥ "+
 			strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s"+perDevice(t.Count)+" for ≥ "+compact(t.MinTps)+" tok/s per sequence",
-		"memory: ≥ "+strconv.FormatInt(b.MemoryGi, 10)+" Gi"+perDevice(t.Count)+" = ceil("+
+		"memory: ≥ "+b.MemoryFloorText()+perDevice(t.Count)+" = ceil("+
 			twoDecimals(b.WeightsGB*1e9/(1<<30))+" GiB weights + "+twoDecimals(b.KVBytes/(1<<30))+" GiB KV cache"+
 			kvSplitWords(b)+" + "+b.Reserve+memoryTotal(b)+")",
 	)
@@ -287,7 +288,7 @@ func nvidiaFloorWords(b *fit.Bounds) string {
 	} else {
 		eff += "calibrated for " + b.NVIDIASpeedFamily + ", the family it selects"
 	}
-	return "≥ " + strconv.FormatInt(b.MemoryGi, 10) + " Gi and ≥ " + strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10) +
+	return "≥ " + b.MemoryFloorText() + " and ≥ " + strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10) +
 		" GB/s" + perDevice(b.Target.Count) + " (the same s/token with bandwidth × " + eff + ")"
 }
 
@@ -306,8 +307,8 @@ func deviceLines(b *fit.Bounds) []string {
 				how = "each reads 1/" + strconv.Itoa(t.Count) + " of the weights and the KV cache it keeps, " + shareWords(share) + " of it"
 			}
 		}
-		out = append(out, "split:  "+strconv.Itoa(t.Count)+" devices, each ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
-			" Gi and ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s ("+how+")")
+		out = append(out, "split:  "+strconv.Itoa(t.Count)+" devices, each ≥ "+b.MemoryFloorText()+
+			" and ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s ("+how+")")
 	}
 	switch {
 	case b.Driver.ProductList || b.Driver.Name == fit.DriverAny:
@@ -331,8 +332,8 @@ func deviceLines(b *fit.Bounds) []string {
 			"the ≥ "+strconv.FormatInt(b.MinBandwidthGBs, 10)+" GB/s floor"+perDevice(t.Count)+" is NOT enforced, only memory")
 	}
 	if t.CapacityRequest {
-		out = append(out, "share:  capacity.requests "+CapacityRequestNames(b)+": "+strconv.FormatInt(b.MemoryGi, 10)+
-			"Gi a device (KEP-5075), so a shared device (allowMultipleAllocations) gives this claim a share that big, "+
+		out = append(out, "share:  capacity.requests "+CapacityRequestNames(b)+": "+b.MemoryQuantity()+
+			" a device (KEP-5075), so a shared device (allowMultipleAllocations) gives this claim a share that big, "+
 			"not its requestPolicy default; needs DRAConsumableCapacity (on by default since Kubernetes 1.36): "+
 			"with it off the API server drops the request")
 	}
@@ -439,21 +440,29 @@ func CapacityRequestNames(b *fit.Bounds) string {
 	return strings.Join(names, " or ")
 }
 
-// memoryTotal spells the memory line's total, " = 1.0026 GiB", where the parts, each printed to
-// two decimals, can sum to the other side of a whole Gi than the total itself: within 0.02 GiB of
-// one. Without it, 33 of 7,098 kv renders of the catalog (two contexts, both engines, NVIDIA)
-// printed parts that sum to 1.00 under "≥ 2 Gi" (EleutherAI/pythia-160m-deduped: 0.40 + 0.07 +
-// 0.54). The total has as many decimals as keep its ceiling the floor; "" elsewhere.
+// memoryTotal spells the memory line's total in MiB, " = 23,756.21 MiB", the figure the floor is
+// the ceiling of (fit.FloorMi): the parts, each printed to two decimals of a GiB (10 MiB), cannot
+// say which MiB their sum ceils to. It has as many decimals, from two, as keep its ceiling the
+// floor (a sum 0.004 MiB above a whole MiB reads 23,756.004, not 23,756.00).
 func memoryTotal(b *fit.Bounds) string {
-	x := b.MemoryGB
-	if f := x - math.Floor(x); f == 0 || f >= 0.02 && f <= 0.98 {
-		return ""
-	}
+	x := b.MemoryGB * 1024
 	d := 2
-	for d < 6 && int64(math.Ceil(jsonRound(x, d))) != b.MemoryGi {
+	for d < 6 && fit.FloorMi(jsonRound(x, d)/1024) != b.MemoryMi {
 		d++
 	}
-	return " = " + strconv.FormatFloat(x, 'f', d, 64) + " GiB"
+	var tb [32]byte
+	var ob [48]byte
+	text := strconv.AppendFloat(tb[:0], x, 'f', d, 64) // "23756.21"
+	dot := bytes.IndexByte(text, '.')
+	out := append(ob[:0], " = "...)
+	for i, c := range text[:dot] { // the whole MiB grouped as fit.AppendGrouped groups them, at any size
+		if i > 0 && (dot-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	out = append(append(out, text[dot:]...), " MiB"...)
+	return string(out)
 }
 
 // jsonRound is x rounded to d decimals as FormatFloat prints it.

@@ -24,7 +24,7 @@ func TestKVAnyHeaderNamesBothFloors(t *testing.T) {
 	for _, want := range []string{
 		"(bandwidth × 43.45%, calibrated for intel, the least efficient family any vendor's device may be) + 1.903 ms overhead  ⇒  bandwidth ≥ 842 GB/s",
 		"driver: llmfit.ai first (the floors above), else gpu.nvidia.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet " +
-			"≥ 18 Gi and ≥ 461 GB/s (the same s/token with bandwidth × 79.37%, calibrated for nvidia, the family it selects): ",
+			"≥ 17,531 Mi (17.12 Gi) and ≥ 461 GB/s (the same s/token with bandwidth × 79.37%, calibrated for nvidia, the family it selects): ",
 		", NVIDIA A10G,",
 	} {
 		if !strings.Contains(header, want) {

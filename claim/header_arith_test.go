@@ -79,7 +79,8 @@ var (
 	reNum        = `([0-9]+(?:\.[0-9]+)?)`
 	reLlmfitFit  = regexp.MustCompile(`^fit: tok/s ≈ bandwidth × ([0-9]+)% / ` + reNum + ` GB ⇒ bandwidth ≥ ([0-9]+) GB/s for ≥ ` + reNum + ` tok/s$`)
 	reLlmfitMem  = regexp.MustCompile(`^memory: ≥ ([0-9]+) Gi \(weights \+ KV/runtime headroom\)$`)
-	reSplit      = regexp.MustCompile(`^split: ([0-9]+) devices, each ≥ ([0-9]+) Gi and ≥ ([0-9]+) GB/s \((.*)\)$`)
+	reFloor      = `([0-9]+ Gi|[0-9,]+ Mi \([0-9]+\.[0-9]{2} Gi\))` // fit.MemoryFloorTextOf
+	reSplit      = regexp.MustCompile(`^split: ([0-9]+) devices, each ≥ ` + reFloor + ` and ≥ ([0-9]+) GB/s \((.*)\)$`)
 	reModel      = regexp.MustCompile(`^model: .* \(` + reNum + `B params(?:, ` + reNum + `B active)?, [^≈]+ ≈ ` + reNum + ` GB weights\)$`)
 	reKVHead     = regexp.MustCompile(`^kv: ([0-9]+) tokens × ([0-9]+) sequences?, (\S+): (.*)$`)
 	reKVEnd      = regexp.MustCompile(`^(.*) × ` + reNum + ` B = ` + reNum + ` GB(?:; vLLM also keeps .*)?$`)
@@ -88,16 +89,35 @@ var (
 	reRead       = regexp.MustCompile(`^` + reNum + ` GB weights(?: \(` + reNum + `B active(?:: ` + reNum + `B of \S+ experts \+ ` + reNum + `B \S+)?\))? \+ ` + reNum + ` GB KV(?: read of the ` + reNum + ` GB: .*)?$`)
 	reEffective  = regexp.MustCompile(` \(the effective ` + reNum + `B of ` + reNum + `B: [^)]*\)`)
 	reReadSplit  = regexp.MustCompile(`^\((.*)\) (?:÷ ([0-9]+) devices|on ([0-9]+) devices in turn \(llama\.cpp's layer split\)|on ([0-9]+) devices: ` + reNum + ` GB weights \+ ` + reNum + ` GB KV each \((all|[0-9]+/[0-9]+|[0-9.]+%) of the KV cache: .*)$`)
-	reMem        = regexp.MustCompile(`^memory: ≥ ([0-9]+) Gi( per device)? = ceil\(` + reNum + ` GiB weights \+ ` + reNum + ` GiB KV cache(, split ([0-9]+) ways,|, the weights split ([0-9]+) ways, (all|[0-9]+/[0-9]+|[0-9.]+%) of the KV cache on each device \([^)]*\),)? \+ ` + reNum + ` GiB (.*)\)$`)
-	reMemTotal   = regexp.MustCompile(`^(.*) = ` + reNum + ` GiB$`)
+	reMem        = regexp.MustCompile(`^memory: ≥ ` + reFloor + `( per device)? = ceil\(` + reNum + ` GiB weights \+ ` + reNum + ` GiB KV cache(, split ([0-9]+) ways,|, the weights split ([0-9]+) ways, (all|[0-9]+/[0-9]+|[0-9.]+%) of the KV cache on each device \([^)]*\),)? \+ ` + reNum + ` GiB (.*)\)$`)
+	reMemTotal   = regexp.MustCompile(`^(.*) = ([0-9,]+\.[0-9]+) MiB$`)
 	reReserveLC  = regexp.MustCompile(`^llama\.cpp reserve \(` + reNum + ` [^()]+ context \+ ` + reNum + ` compute buffer\)$`)
 	reReserveV   = regexp.MustCompile(`^for vLLM V1 engine [^:]*: (.*)$`)
 	reVTerm      = regexp.MustCompile(`^` + reNum + ` (activation peak|non-torch|outside --gpu-memory-utilization ` + reNum + ` \(vLLM's \S+ graphs, ≤ ` + reNum + `\)|budget left to KV blocks \(` + reNum + ` GiB is the least device that leaves the \S+ graphs their room\)|KV blocks beyond the cache|the driver keeps)$`)
 	reDriverNo   = regexp.MustCompile(`^driver: \S+ publishes no bandwidth and no product list is known: the ≥ ([0-9]+) GB/s floor( per device)? is NOT enforced, only memory$`)
-	reDriverAnyK = regexp.MustCompile(`^driver: llmfit\.ai first \(the floors above\), else gpu\.nvidia\.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet ≥ ([0-9]+) Gi and ≥ ([0-9]+) GB/s( per device)? \(the same s/token with bandwidth × ` + reNum + `%, [^)]*\): .*$`)
+	reDriverAnyK = regexp.MustCompile(`^driver: llmfit\.ai first \(the floors above\), else gpu\.nvidia\.com, which publishes no bandwidth, so its floor is an allow-list of the products that meet ≥ ` + reFloor + ` and ≥ ([0-9]+) GB/s( per device)? \(the same s/token with bandwidth × ` + reNum + `%, [^)]*\): .*$`)
 	reReserveMiB = regexp.MustCompile(`^reserve: its ([0-9]+) MiB \S+(?: \S+)? context is `)
-	reShare      = regexp.MustCompile(`^share: capacity\.requests \S+(?: or \S+)*: ([0-9]+)Gi a device `)
+	reShare      = regexp.MustCompile(`^share: capacity\.requests \S+(?: or \S+)*: ([0-9]+)(Gi|Mi) a device `)
 )
+
+// floorMi reads a floor as fit.MemoryFloorTextOf writes it ("24 Gi", "23,757 Mi (23.20 Gi)") in
+// MiB, and says what is wrong with its words: Mi for a whole Gi, or a Gi figure that is not the
+// MiB's to two decimals rounded down.
+func floorMi(s string) (int64, string) {
+	if gi, ok := strings.CutSuffix(s, " Gi"); ok && !strings.Contains(gi, " ") {
+		n, _ := strconv.ParseInt(gi, 10, 64)
+		return n * 1024, ""
+	}
+	mi, gi, _ := strings.Cut(s, " Mi (")
+	n, _ := strconv.ParseInt(strings.ReplaceAll(mi, ",", ""), 10, 64)
+	if n%1024 == 0 {
+		return n, "a whole Gi written in Mi"
+	}
+	if want := strconv.FormatFloat(math.Floor(float64(n)*100/1024)/100, 'f', 2, 64) + " Gi)"; gi != want {
+		return n, "the Gi figure is not " + want
+	}
+	return n, ""
+}
 
 // shareOf reads "all", "j/k" or a percentage.
 func shareOf(s string, n int) float64 {
@@ -246,16 +266,20 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 		case reLlmfitMem.MatchString(l):
 			m := reLlmfitMem.FindStringSubmatch(l)
 			memGi, _ = strconv.ParseInt(m[1], 10, 64)
+			memGi *= 1024 // memGi holds MiB
 		case reSplit.MatchString(l):
 			m := reSplit.FindStringSubmatch(l)
 			n, _ := strconv.Atoi(m[1])
-			each, _ := strconv.ParseInt(m[2], 10, 64)
+			each, bad := floorMi(m[2])
+			if bad != "" {
+				fail(l, "%s", bad)
+			}
 			bw, _ := strconv.ParseInt(m[3], 10, 64)
 			count = n
 			if strings.HasPrefix(m[4], "together ") { // llmfit mode
 				splitBW = bw
 				if memGi >= 0 && memGi != each*int64(n) {
-					fail(l, "the memory line's %d Gi is not %d devices × %d Gi", memGi, n, each)
+					fail(l, "the memory line's %d Mi is not %d devices × %d Mi", memGi, n, each)
 				}
 				// N devices give N × 0.9 of one's bandwidth
 				lo := tps.v * llmfitW.lo() * 100 / float64(llmfitEff(lines)) / (0.9 * float64(n))
@@ -264,7 +288,7 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 					fail(l, "ceil(%d GB/s / (%d × 0.9)) should be in [%.0f, %.0f], not %d", llmfitBW, n, math.Ceil(lo), math.Ceil(hi), bw)
 				}
 			} else if memGi >= 0 && (each != memGi || bw != bwFloor) {
-				fail(l, "each device's %d Gi and %d GB/s are not the memory and fit lines' %d Gi and %d GB/s", each, bw, memGi, bwFloor)
+				fail(l, "each device's %d Mi and %d GB/s are not the memory and fit lines' %d Mi and %d GB/s", each, bw, memGi, bwFloor)
 			}
 			checked++
 		case reKVHead.MatchString(l):
@@ -427,7 +451,10 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			checked++
 		case reMem.MatchString(l):
 			m := reMem.FindStringSubmatch(l)
-			mem, _ := strconv.ParseInt(m[1], 10, 64)
+			mem, bad := floorMi(m[1]) // MiB
+			if bad != "" {
+				fail(l, "%s", bad)
+			}
 			memGi = mem
 			wg, kg, res := parseNum(t, m[3]), parseNum(t, m[4]), parseNum(t, m[9])
 			n, shareText := 1, ""
@@ -449,15 +476,16 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 				fail(l, "%v GiB weights = %.3f GB, the model line says %v GB", wg.v, wg.v*gibGB, modelW.v)
 			}
 			perDevice := func(w, k float64) float64 { return w/float64(n) + k*share }
-			// the reserve's parts add up to it; a total after them (" = 1.004 GiB") is their sum
+			// the reserve's parts add up to it; the total after them (" = 23,756.21 MiB") is their
+			// sum, which the floor is the ceiling of to the MiB (a sum a byte over a MiB is that MiB)
 			words := m[10]
 			var total *num
 			if tm := reMemTotal.FindStringSubmatch(words); tm != nil {
 				words = tm[1]
-				v := parseNum(t, tm[2])
+				v := parseNum(t, strings.ReplaceAll(tm[2], ",", ""))
 				total = &v
-				if int64(math.Ceil(v.v)) != mem {
-					fail(l, "the total %v GiB does not ceil to the %d Gi floor", v.v, mem)
+				if int64(math.Ceil(v.v-1e-6)) != mem {
+					fail(l, "the total %v MiB does not ceil to the %d Mi floor", v.v, mem)
 				}
 			}
 			if rm := reReserveLC.FindStringSubmatch(words); rm != nil {
@@ -510,18 +538,25 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			if haveKV && !closes(kg, kvGB.v/gibGB, kvGB.r/gibGB) {
 				fail(l, "%v GiB KV cache = %.3f GB, the kv line says %v GB", kg.v, kg.v*gibGB, kvGB.v)
 			}
-			lo := wg.lo()/float64(n) + kg.lo()*share + res.lo()
-			hi := wg.hi()/float64(n) + kg.hi()*share + res.hi()
-			if !ceilIn(mem, lo, hi) {
-				fail(l, "ceil(%v / %d + %v × %.4f + %v) = ceil(%.3f … %.3f), not %d", wg.v, n, kg.v, share, res.v, lo, hi, mem)
+			// a share printed as a percentage ("20.4%") is rounded: half its last digit either way
+			shareR := 0.0
+			if p, ok := strings.CutSuffix(shareText, "%"); ok {
+				shareR = 0.5 / 100
+				if _, frac, ok := strings.Cut(p, "."); ok {
+					shareR /= math.Pow(10, float64(len(frac)))
+				}
 			}
-			// as a reader redoes it: the printed figures' own sum ceils to the floor, or the line
-			// says its total (0.42 + 0.05 + 0.53 = 1.00 read as 1 Gi under "≥ 2 Gi")
-			if printed := wg.v/float64(n) + kg.v*share + res.v; total == nil && int64(math.Ceil(printed-1e-9)) != mem {
-				fail(l, "the printed parts sum to %.4f, whose ceiling is not the %d Gi floor, and no total is said", printed, mem)
+			lo := wg.lo()/float64(n) + kg.lo()*(share-shareR) + res.lo()
+			hi := wg.hi()/float64(n) + kg.hi()*(share+shareR) + res.hi()
+			if !ceilIn(mem, lo*1024, hi*1024) {
+				fail(l, "ceil(1024 × (%v / %d + %v × %.4f + %v)) = ceil(%.1f … %.1f), not %d", wg.v, n, kg.v, share, res.v, lo*1024, hi*1024, mem)
 			}
-			if total != nil && !(total.v >= lo-total.r-1e-9 && total.v <= hi+total.r+1e-9) {
-				fail(l, "the total %v GiB is not the parts' %.4f … %.4f", total.v, lo, hi)
+			// as a reader redoes it: the parts at two decimals of a GiB cannot say which MiB their
+			// sum ceils to, so the line says its total in MiB
+			if total == nil {
+				fail(l, "no total in MiB is said")
+			} else if !(total.v >= lo*1024-total.r-1e-9 && total.v <= hi*1024+total.r+1e-9) {
+				fail(l, "the total %v MiB is not the parts' %.2f … %.2f", total.v, lo*1024, hi*1024)
 			}
 			checked++
 		case reDriverNo.MatchString(l):
@@ -543,11 +578,14 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			checked++
 		case reDriverAnyK.MatchString(l):
 			m := reDriverAnyK.FindStringSubmatch(l)
-			mem, _ := strconv.ParseInt(m[1], 10, 64)
+			mem, bad := floorMi(m[1])
+			if bad != "" {
+				fail(l, "%s", bad)
+			}
 			bw, _ := strconv.ParseInt(m[2], 10, 64)
 			eff := parseNum(t, m[4])
 			if mem != memGi {
-				fail(l, "%d Gi, the memory line says %d", mem, memGi)
+				fail(l, "%d Mi, the memory line says %d", mem, memGi)
 			}
 			if fitSet {
 				tps := lineTps(lines)
@@ -567,13 +605,19 @@ func checkHeaderArithmetic(t *testing.T, what, yaml string) int {
 			}
 			checked++
 		case reShare.MatchString(l):
-			mem, _ := strconv.ParseInt(reShare.FindStringSubmatch(l)[1], 10, 64)
+			sm := reShare.FindStringSubmatch(l)
+			mem, _ := strconv.ParseInt(sm[1], 10, 64)
+			if sm[2] == "Gi" {
+				mem *= 1024
+			} else if mem%1024 == 0 {
+				fail(l, "a whole Gi asked in Mi")
+			}
 			want := memGi
 			if llmfitBW >= 0 {
 				want = memGi / int64(count) // llmfit mode's memory line is the whole model's
 			}
 			if mem != want {
-				fail(l, "%d Gi a device, the memory lines say %d", mem, want)
+				fail(l, "%d Mi a device, the memory lines say %d", mem, want)
 			}
 			checked++
 		case strings.HasPrefix(l, "fit:") || strings.HasPrefix(l, "memory:") || strings.HasPrefix(l, "kv:") || strings.HasPrefix(l, "split:") || strings.HasPrefix(l, "model:"):

@@ -182,8 +182,11 @@ func TestKVHeader(t *testing.T) {
 		"#         43.45%, calibrated for intel, the least efficient family any vendor's",
 		"#         device may be) + 6.094 ms overhead (1.903 ms + 87.32 µs × 48 MoE",
 		"#         layers)  ⇒  bandwidth ≥ 394 GB/s for ≥ 20 tok/s per sequence",
-		"# memory: ≥ 59 Gi = ceil(56.87 GiB weights + 0.75 GiB KV cache + 0.73 GiB",
-		"#         llama.cpp reserve (0.44 CUDA context + 0.29 compute buffer))",
+		// 56.87 + 0.75 + 0.73 = 58.35 GiB, 59,754.75 MiB: the floor is the next MiB, 59,755
+		// (58.35 Gi to two decimals, rounded down), not 59 Gi
+		"# memory: ≥ 59,755 Mi (58.35 Gi) = ceil(56.87 GiB weights + 0.75 GiB KV cache +",
+		"#         0.73 GiB llama.cpp reserve (0.44 CUDA context + 0.29 compute buffer) =",
+		"#         59,754.75 MiB)",
 	}
 	if !reflect.DeepEqual(p.header, want) {
 		t.Errorf("kv header:\n%s\nwant\n%s", strings.Join(p.header, "\n"), strings.Join(want, "\n"))

@@ -40,7 +40,7 @@ func TestHeaderKVShareWords(t *testing.T) {
 	for q, want := range map[string]string{
 		"m=HuggingFaceTB%2FSmolLM2-360M-Instruct&s=kv&n=2&engine=vllm":          "0.36 GB weights + 0.20 GB KV each (3/5 of the KV cache: the 5 KV heads do not divide over the 2 devices: 3 on the fullest)",
 		"m=NousResearch%2FLlama-2-7b-chat-hf&s=kv&n=3&engine=vllm":              "11/32 of the KV cache on each device (the 32 KV heads do not divide over the 3 devices: 11 on the fullest)",
-		"m=meta-llama%2FLlama-3.3-70B-Instruct&s=kv&n=3&engine=vllm&drv=nvidia": "≥ 57 Gi per device = ceil(131.42 GiB weights + 2.50 GiB KV cache, the weights split 3 ways, 3/8 of the KV cache on each device",
+		"m=meta-llama%2FLlama-3.3-70B-Instruct&s=kv&n=3&engine=vllm&drv=nvidia": "≥ 57,487 Mi (56.13 Gi) per device = ceil(131.42 GiB weights + 2.50 GiB KV cache, the weights split 3 ways, 3/8 of the KV cache on each device",
 		"m=Qwen%2FQwen3-235B-A22B-Instruct-2507&s=kv&n=8&engine=vllm":           "1/4 of the KV cache: vLLM copies the 4 KV heads over the 8 devices",
 	} {
 		if h := explainText(t, q); !strings.Contains(h, want) {

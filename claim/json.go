@@ -101,6 +101,12 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			f = append(f, strField("capacityName", t.CapacityName))
 		}
 	}
+	// memoryMi, the floor the CEL asks, in MiB (memoryGi is it rounded up to whole Gi): in every
+	// JSON but llmfit's own (sizing llmfit, driver llmfit, one device, no request), which stays
+	// llmfit's ten keys byte for byte; there it would be memoryGi × 1024.
+	if t.Sizing == target.SizingKV || t.Driver != fit.DriverLlmfit || t.Count > 1 || t.CapacityRequest {
+		f = append(f, intField("memoryMi", b.MemoryMi))
+	}
 	smallsort.Func(f, func(a, b jsonField) int { return strings.Compare(a.key, b.key) }) // the keys are distinct
 	out := make([]byte, 0, 1024)                                                         // the JSON is 1–3 KB: start at the smallest, not at 8 bytes doubling up
 	out = append(out, "{\n"...)

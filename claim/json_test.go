@@ -45,7 +45,7 @@ func TestJSONLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyGiven,efficiencyPct,engine,kvCache,kvCacheGi,kvEstimated,memoryGi,minBandwidthGBs,minTps,model,overheadGi,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,weightsGb"
+	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyGiven,efficiencyPct,engine,kvCache,kvCacheGi,kvEstimated,memoryGi,memoryMi,minBandwidthGBs,minTps,model,overheadGi,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,weightsGb"
 	if got := strings.Join(jsonKeys(t, r.JSON), ","); got != want {
 		t.Errorf("kv+nvidia keys:\n got %s\nwant %s", got, want)
 	}

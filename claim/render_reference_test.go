@@ -151,6 +151,9 @@ func renderJSONByStrings(b *fit.Bounds, name, version string) string {
 	if t.CapacityRequest {
 		f = append(f, jsonFieldByStrings{"capacityRequest", "true"})
 	}
+	if t.Sizing == target.SizingKV || t.Driver != fit.DriverLlmfit || t.Count > 1 || t.CapacityRequest { // added after this reference was kept
+		f = append(f, jsonFieldByStrings{"memoryMi", strconv.FormatInt(b.MemoryMi, 10)})
+	}
 	smallsort.Func(f, func(a, b jsonFieldByStrings) int { return strings.Compare(a.key, b.key) })
 	var s strings.Builder
 	s.WriteString("{\n")
@@ -205,7 +208,7 @@ func selectorLines(d fit.Driver, b *fit.Bounds) []string {
 	caps := "device.capacity[" + dom + "]"
 	memory := []string{
 		"'memory' in " + caps,
-		caps + ".memory.compareTo(quantity('" + strconv.FormatInt(b.MemoryGi, 10) + "Gi')) >= 0",
+		caps + ".memory.compareTo(quantity('" + b.MemoryQuantity() + "')) >= 0", // the floor to the MiB: added after this reference was kept
 	}
 	switch {
 	case d.Name == fit.DriverLlmfit:

@@ -86,9 +86,10 @@ func writeExact(w *lineWriter, in int, d fit.Driver, class string, b *fit.Bounds
 	w.line(in+6, "expression: >-")
 	writeSelector(w, in+8, d, b)
 	if b.Target.CapacityRequest {
+		q, unit := b.MemoryQuantityParts()
 		w.line(in, "capacity:")
 		w.line(in+2, "requests:")
-		w.line(in+4, CapacityRequestName(&b.Target, d.Domain)+": ", strconv.FormatInt(b.MemoryGi, 10), "Gi")
+		w.line(in+4, CapacityRequestName(&b.Target, d.Domain)+": ", q, unit)
 	}
 }
 

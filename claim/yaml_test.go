@@ -179,7 +179,7 @@ func TestYAMLShapes(t *testing.T) {
 		// kv: the fixture's own format is BF16 (no release format known): 7e9 × 2 B = 13.0385 GiB + estimated
 		// KV 0.000008 × 7 × 4,096 = 0.229376 GB = 0.2136 GiB + 0.9717 GiB llama.cpp reserve (vocabulary and
 		// width unknown) = 14.2238 → 15 Gi.
-		{"kv", func(t *target.Target) { t.Sizing = "kv" }, want{class: "llmfit.ai", exprHas: []string{"quantity('15Gi')"}}},
+		{"kv", func(t *target.Target) { t.Sizing = "kv" }, want{class: "llmfit.ai", exprHas: []string{"quantity('14566Mi')"}}}, // kv: the need to the MiB
 		{"class", func(t *target.Target) { t.DeviceClass = "my-class.example" }, want{class: "my-class.example", exprHas: []string{"'llmfit.ai'"}}},
 	}
 	for _, c := range cases {

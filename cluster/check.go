@@ -232,7 +232,7 @@ func JudgeCluster(b *fit.Bounds, c Cluster) Report {
 			res.pool, res.consumes, res.counters, res.selector, res.Nodes = k, consumes, cp, d.Selector, onNodes
 			if res.Matches && d.AllowMultipleAllocations {
 				res.Share = shareText(b, d, s.Driver, shares[id])
-				if n := shareNote(b, d, s.Driver, b.Driver.Domain, b.MemoryGi); n != "" {
+				if n := shareNote(b, d, s.Driver, b.Driver.Domain); n != "" {
 					shareNotes = append(shareNotes, n)
 				}
 			}

@@ -19,7 +19,7 @@ func bounds(t *testing.T, driver string, memoryGi, bandwidth int64, count int, p
 	if !ok {
 		t.Fatalf("no driver %s", driver)
 	}
-	b := &fit.Bounds{MemoryGi: memoryGi, MinBandwidthGBs: bandwidth, Driver: d, DeviceClass: d.Domain, Products: products}
+	b := &fit.Bounds{MemoryMi: memoryGi << 10, MemoryGi: memoryGi, MinBandwidthGBs: bandwidth, Driver: d, DeviceClass: d.Domain, Products: products}
 	if driver == fit.DriverAny {
 		b.DeviceClass = fit.AnyAlternatives()[0].Domain
 	}
@@ -176,10 +176,22 @@ func TestLLMfitClassAndIncompletePool(t *testing.T) {
 	want[2] = "node-l2/nvidia-rtx-4090-0: no: memory 23.9 Gi < 24 Gi"
 	want[3] = "node-l2/nvidia-rtx-4090-1: no: memory 23.9 Gi < 24 Gi; no memoryBandwidthGBs attribute"
 	sameRows(t, r, want)
-	b.MemoryGi = 23
+	b.MemoryGi, b.MemoryMi = 23, 23<<10
 	r = judgeFile(t, "llmfit.json", b)
 	if got := rows(r)[2]; got != "node-l2/nvidia-rtx-4090-0: model" {
 		t.Errorf("23 Gi: %s", got)
+	}
+	// The KV-aware floor is to the MiB: a need of 24,564 MiB (23.99 GiB) takes the RTX 4090, one
+	// MiB more does not, and the reason is said in Mi.
+	b.MemoryGi, b.MemoryMi = 24, 24564
+	r = judgeFile(t, "llmfit.json", b)
+	if got := rows(r)[2]; got != "node-l2/nvidia-rtx-4090-0: model" {
+		t.Errorf("24,564 Mi: %s", got)
+	}
+	b.MemoryMi = 24565
+	r = judgeFile(t, "llmfit.json", b)
+	if got := rows(r)[2]; got != "node-l2/nvidia-rtx-4090-0: no: memory 24,564 Mi < 24,565 Mi (23.98 Gi)" {
+		t.Errorf("24,565 Mi: %s", got)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	var c struct {
 		MemoryGi        *int64   `json:"memoryGi"`
+		MemoryMi        *int64   `json:"memoryMi"` // the floor the CEL asks; absent from llmfit's own ten keys: memoryGi × 1024
 		MinBandwidthGBs *int64   `json:"minBandwidthGBs"`
 		DeviceClass     string   `json:"deviceClass"`
 		Count           int      `json:"count"`
@@ -30,6 +31,16 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	}
 	if c.MemoryGi == nil || c.MinBandwidthGBs == nil || *c.MemoryGi < 0 || *c.MinBandwidthGBs < 0 {
 		return nil, &Error{Object: "the claim", Field: "memoryGi", Msg: "missing or negative: not a fitclaim claim's JSON"}
+	}
+	mi := *c.MemoryGi << 10
+	if *c.MemoryGi > 1<<43 {
+		mi = 1 << 53 // fit's cap: a floor that matches nothing
+	}
+	if c.MemoryMi != nil {
+		if *c.MemoryMi < 0 || (*c.MemoryMi+1023)>>10 != *c.MemoryGi && *c.MemoryGi <= 1<<43 {
+			return nil, &Error{Object: "the claim", Field: "memoryMi", Msg: "negative, or not memoryGi × 1024 rounded up to it: not a fitclaim claim's JSON"}
+		}
+		mi = *c.MemoryMi
 	}
 	if c.Driver == "" {
 		c.Driver = fit.DriverLlmfit // llmfit's own keys only: the default driver
@@ -47,7 +58,7 @@ func BoundsFromClaimJSON(text string) (*fit.Bounds, error) {
 	if c.DeviceClass == "" {
 		c.DeviceClass = d.Domain
 	}
-	b := &fit.Bounds{MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
+	b := &fit.Bounds{MemoryMi: mi, MemoryGi: *c.MemoryGi, MinBandwidthGBs: *c.MinBandwidthGBs, Driver: d, DeviceClass: c.DeviceClass, Products: c.ProductNames}
 	b.Target = target.Default()
 	b.Target.Driver, b.Target.Count, b.Target.CapacityRequest = c.Driver, c.Count, c.CapacityRequest
 	if c.CapacityName != "" {

@@ -97,14 +97,17 @@ func requestSelects(alt claim.Alternative, b *fit.Bounds, driver string, d *Devi
 	}
 }
 
-// memoryClause: 'memory' in capacity && memory.compareTo(quantity('<N>Gi')) >= 0.
+// memoryClause: 'memory' in capacity && memory.compareTo(quantity(b.MemoryQuantity())) >= 0.
 func memoryClause(b *fit.Bounds, driver, dom string, d *Device) judgement {
 	q, ok := lookup(d.Capacity, driver, dom, "memory")
 	if !ok {
 		return fail("no memory capacity")
 	}
-	if !q.AtLeastGi(b.MemoryGi) {
-		return fail("memory " + q.Gi() + " < " + strconv.FormatInt(b.MemoryGi, 10) + " Gi")
+	if !q.AtLeastMi(b.MemoryMi) {
+		if b.MemoryWhole() {
+			return fail("memory " + q.Gi() + " < " + b.MemoryFloorText())
+		}
+		return fail("memory " + q.Mi() + " < " + b.MemoryFloorText())
 	}
 	return pass()
 }

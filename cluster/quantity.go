@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/fit"
 )
 
 // Quantity is a Kubernetes resource quantity as a slice writes it, with its value.
@@ -18,6 +20,24 @@ type Quantity struct {
 func (q Quantity) AtLeastGi(gi int64) bool {
 	floor := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(gi), 30))
 	return q.value.Cmp(floor) >= 0
+}
+
+// AtLeastMi reports whether the quantity, read as bytes, is at least mi × 2^20: the comparison
+// `capacity.compareTo(quantity('<mi>Mi')) >= 0` makes (and quantity('<gi>Gi') for mi = gi × 1024).
+func (q Quantity) AtLeastMi(mi int64) bool {
+	floor := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(mi), 20))
+	return q.value.Cmp(floor) >= 0
+}
+
+// Mi writes the quantity in whole Mi, cut (not rounded), with commas ("24,564 Mi"), for a reason
+// beside a floor in Mi: a value below the floor never prints as the floor.
+func (q Quantity) Mi() string {
+	mi := new(big.Rat).Quo(q.value, big.NewRat(1<<20, 1))
+	n := new(big.Int).Quo(mi.Num(), mi.Denom()) // truncates toward zero
+	if !n.IsInt64() {
+		return n.String() + " Mi"
+	}
+	return string(fit.AppendGrouped(nil, n.Int64())) + " Mi"
 }
 
 // Gi writes the quantity in Gi for a reason: whole numbers as they are, others cut (not rounded)

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/fitclaim/fitclaim/claim"
@@ -64,7 +63,7 @@ func capacityAsk(b *fit.Bounds, driver, name string) *big.Rat {
 	if !b.Target.CapacityRequest || name != claim.CapacityRequestName(&b.Target, driver) {
 		return nil
 	}
-	return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(b.MemoryGi), 30))
+	return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(b.MemoryMi), 20))
 }
 
 // shareOf is what this claim's share of the device takes of a capacity, and that in words, as
@@ -225,7 +224,7 @@ func shareText(b *fit.Bounds, d *Device, driver string, held *sharesHeld) string
 // its memory is less than the memory per device the model needs ("" when it is not): a claim
 // that asks for no capacity gets the default, and a driver that enforces shares holds the
 // workload to it. A claim that asks its memory floor gets at least that (rounding goes up).
-func shareNote(b *fit.Bounds, d *Device, driver string, domain string, memoryGi int64) string {
+func shareNote(b *fit.Bounds, d *Device, driver string, domain string) string {
 	name := ""
 	for _, n := range []string{domain + "/memory", "memory"} {
 		if _, ok := d.Capacity[n]; ok && (n != "memory" || driver == domain) {
@@ -237,10 +236,10 @@ func shareNote(b *fit.Bounds, d *Device, driver string, domain string, memoryGi 
 		return ""
 	}
 	take, words, _ := shareOf(d, name, capacityAsk(b, driver, name))
-	if (Quantity{value: take}).AtLeastGi(memoryGi) {
+	if (Quantity{value: take}).AtLeastMi(b.MemoryMi) {
 		return ""
 	}
-	return "device " + d.Name + " is shared (allowMultipleAllocations): this claim asks for no capacity, so its share of memory is " + words + ", less than the " + itoa(int(memoryGi)) + " Gi per device the model needs; a driver that enforces shares holds the workload to it"
+	return "device " + d.Name + " is shared (allowMultipleAllocations): this claim asks for no capacity, so its share of memory is " + words + ", less than the " + b.MemoryFloorText() + " per device the model needs; a driver that enforces shares holds the workload to it"
 }
 
 // maxShareNotes bounds the notes on shares smaller than the model's memory.
@@ -251,7 +250,7 @@ const maxShareNotes = 5
 func sharedNotes(b *fit.Bounds, slices []Slice, shares map[deviceID]*sharesHeld, small []string) []string {
 	var n []string
 	if b.Target.CapacityRequest {
-		n = append(n, "the claim asks "+strconv.FormatInt(b.MemoryGi, 10)+"Gi of each device's "+claim.CapacityRequestNames(b)+" (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request")
+		n = append(n, "the claim asks "+b.MemoryQuantity()+" of each device's "+claim.CapacityRequestNames(b)+" (capacity.requests): judged as the allocator judges it with DRAConsumableCapacity on, which every device must meet, shared or not; a scheduler with the gate off fails the claim, an API server with it off drops the request")
 	}
 	any := len(shares) > 0
 	for _, s := range slices {

@@ -23,7 +23,7 @@ func (c *Checker) CheckAllocation(ctx context.Context, t target.Target, b *fit.B
 	for _, d := range fleet {
 		byName[d.Name] = d
 	}
-	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.NVIDIAMinBandwidthGBs)
+	products := NVIDIAProducts(c.Accels, b.MemoryMi, b.NVIDIAMinBandwidthGBs)
 	want := -1
 	for i, as := range spec.Alts {
 		n := 0

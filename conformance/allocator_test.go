@@ -82,7 +82,7 @@ func allocatorNVIDIAFleets(t *testing.T) {
 	tg.Count = 2
 	r, m := renderManifest(t, tg)
 	b := &r.Bounds
-	products := NVIDIAProducts(accels, b.MemoryGi, b.MinBandwidthGBs)
+	products := NVIDIAProducts(accels, b.MemoryMi, b.MinBandwidthGBs)
 	var listed, unlisted []Accel
 	for _, a := range accels {
 		if a.Driver != DriverNVIDIA {
@@ -90,7 +90,7 @@ func allocatorNVIDIAFleets(t *testing.T) {
 		}
 		if slices.Contains(products, a.ProductName) {
 			listed = append(listed, a)
-		} else if a.MemoryMiB<<20 >= b.MemoryGi*gi {
+		} else if a.MemoryMiB >= b.MemoryMi {
 			unlisted = append(unlisted, a) // enough memory, too slow
 		}
 	}

@@ -122,8 +122,8 @@ func TestClusterAgreesWithKubernetes(t *testing.T) {
 		}
 		// Devices at each floor and one step below it (a byte, a MiB, a GB/s), for this claim.
 		b := &r.Bounds
-		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs).Replicate(tg.Count),
-			RealBoundaryDevices(b.MemoryGi, b.Products).Replicate(tg.Count)...))
+		clusters["boundary"] = fleetSlicesYAML(t, append(BoundaryDevices(b.MemoryMi, b.MinBandwidthGBs).Replicate(tg.Count),
+			RealBoundaryDevices(b.MemoryMi, b.Products).Replicate(tg.Count)...))
 		for name, data := range clusters {
 			what := name + " × " + claimLabel(tg)
 			k8s, err := DecodeSlices(data)

@@ -11,16 +11,16 @@ import (
 
 var (
 	altLLMfit = AltSpec{Class: DriverLLMfit, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
-		return ExpectLLMfit(d, b.MemoryGi, b.MinBandwidthGBs)
+		return ExpectLLMfit(d, b.MemoryMi, b.MinBandwidthGBs)
 	}}
 	altNVIDIA = AltSpec{Class: DriverNVIDIA, Expect: func(d FakeDevice, b *fit.Bounds, products []string) bool {
-		return ExpectNVIDIA(d, b.MemoryGi, products)
+		return ExpectNVIDIA(d, b.MemoryMi, products)
 	}}
 	altAMD = AltSpec{Class: DriverAMD, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
-		return ExpectMemoryOnly(d, DriverAMD, b.MemoryGi)
+		return ExpectMemoryOnly(d, DriverAMD, b.MemoryMi)
 	}}
 	altIntel = AltSpec{Class: DriverIntel, Expect: func(d FakeDevice, b *fit.Bounds, _ []string) bool {
-		return ExpectMemoryOnly(d, DriverIntel, b.MemoryGi)
+		return ExpectMemoryOnly(d, DriverIntel, b.MemoryMi)
 	}}
 )
 

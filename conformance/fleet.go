@@ -91,9 +91,9 @@ func (d FakeDevice) Taint() FakeDevice {
 // FitsLLMfit says, from the published facts alone, whether the device is an
 // llmfit.ai device that meets the floors and is healthy: what a correct
 // llmfit.ai selector (with the llmfit.ai DeviceClass) must match.
-func (d FakeDevice) FitsLLMfit(memoryGi, minBandwidthGBs int64) bool {
+func (d FakeDevice) FitsLLMfit(memoryMi, minBandwidthGBs int64) bool {
 	return d.Driver == DriverLLMfit && d.HasMemory && d.HasBandwidth && d.HasHealthy &&
-		d.MemoryMiB >= memoryGi*1024 && d.BandwidthGBs >= minBandwidthGBs && d.Healthy
+		d.MemoryMiB >= memoryMi && d.BandwidthGBs >= minBandwidthGBs && d.Healthy
 }
 
 func qn(domain, id string) resourcev1.QualifiedName {
@@ -356,7 +356,7 @@ func NewFleet(accels []Accel) (Fleet, error) {
 // BoundaryDevices are synthetic llmfit.ai devices at the floors of one claim:
 // exactly at both floors (must match), one MiB below the memory floor, and
 // one GB/s below the bandwidth floor (must not match).
-func BoundaryDevices(memoryGi, minBandwidthGBs int64) Fleet {
+func BoundaryDevices(memoryMi, minBandwidthGBs int64) Fleet {
 	mk := func(name string, memMiB, bw int64) FakeDevice {
 		d := LLMfitDevice(Accel{ID: name, MemoryMiB: memMiB, BandwidthGBs: float64(bw)}, VariantComplete)
 		d.Name = "boundary-" + name
@@ -368,17 +368,17 @@ func BoundaryDevices(memoryGi, minBandwidthGBs int64) Fleet {
 		return d
 	}
 	return Fleet{
-		mk("at-floors", memoryGi*1024, minBandwidthGBs),
-		mk("memory-below", memoryGi*1024-1, minBandwidthGBs),
-		mk("bandwidth-below", memoryGi*1024, minBandwidthGBs-1),
+		mk("at-floors", memoryMi, minBandwidthGBs),
+		mk("memory-below", memoryMi-1, minBandwidthGBs),
+		mk("bandwidth-below", memoryMi, minBandwidthGBs-1),
 	}
 }
 
 // RealBoundaryDevices are synthetic devices of the real drivers at the memory
-// floor (exactly memoryGi Gi as the driver reports it) and one step below it
+// floor (exactly memoryMi Mi as the driver reports it) and one step below it
 // (one byte; one Mi for Intel, which reports Mi), for NVIDIA with a listed
 // product (the first of products, if any) and with an unlisted one.
-func RealBoundaryDevices(memoryGi int64, products []string) Fleet {
+func RealBoundaryDevices(memoryMi int64, products []string) Fleet {
 	var f Fleet
 	nv := func(name, product string, bytes int64) {
 		d := NVIDIADevice(Accel{ID: "b", Name: product, ProductName: product, MemoryMiB: 0}, VariantComplete, 0)
@@ -388,12 +388,12 @@ func RealBoundaryDevices(memoryGi int64, products []string) Fleet {
 		f = append(f, d)
 	}
 	if len(products) > 0 {
-		nv("at-floor", products[0], memoryGi*(1<<30))
-		nv("below-floor", products[0], memoryGi*(1<<30)-1)
+		nv("at-floor", products[0], memoryMi*(1<<20))
+		nv("below-floor", products[0], memoryMi*(1<<20)-1)
 	}
-	nv("unlisted", "NVIDIA Unlisted GPU", memoryGi*(1<<30)*2)
+	nv("unlisted", "NVIDIA Unlisted GPU", memoryMi*(1<<20)*2)
 	for _, name := range []string{"at-floor", "below-floor"} {
-		bytes := memoryGi * (1 << 30)
+		bytes := memoryMi * (1 << 20)
 		if name == "below-floor" {
 			bytes--
 		}
@@ -402,7 +402,7 @@ func RealBoundaryDevices(memoryGi int64, products []string) Fleet {
 		a.Capacity["memory"] = resourcev1.DeviceCapacity{Value: *resource.NewQuantity(bytes, resource.BinarySI)}
 		f = append(f, a)
 
-		miB := memoryGi * 1024
+		miB := memoryMi
 		if name == "below-floor" {
 			miB--
 		}

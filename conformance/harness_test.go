@@ -180,10 +180,16 @@ func TestMatcherReportsEvaluationErrors(t *testing.T) {
 	}
 }
 
+// llmfitYAML is llmfit's golden claim with another memory floor (a whole Gi, or "<N>Mi": the
+// KV-aware floor to the MiB) and bandwidth floor.
 func llmfitYAML(t *testing.T, memGi, bw string) []byte {
 	t.Helper()
 	s := string(readGolden(t, "test-model-7b.default.yaml"))
-	s2 := strings.Replace(strings.Replace(s, "quantity('6Gi')", "quantity('"+memGi+"Gi')", 1), ">= 148 &&", ">= "+bw+" &&", 1)
+	q := memGi + "Gi"
+	if strings.HasSuffix(memGi, "Mi") {
+		q = memGi
+	}
+	s2 := strings.Replace(strings.Replace(s, "quantity('6Gi')", "quantity('"+q+"')", 1), ">= 148 &&", ">= "+bw+" &&", 1)
 	if s2 == s && (memGi != "6" || bw != "148") {
 		t.Fatal("edit did not apply")
 	}
@@ -260,9 +266,14 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 	}
 
 	// Boundary devices: at the floors matches, one MiB or one GB/s below does not.
-	got = matchOne(t, llmfitYAML(t, "80", "2000"), BoundaryDevices(80, 2000))
+	got = matchOne(t, llmfitYAML(t, "80", "2000"), BoundaryDevices(80*1024, 2000))
 	if !slices.Equal(got, []string{"boundary-at-floors"}) {
 		t.Errorf("boundary: matched %v", got)
+	}
+	// and a floor to the MiB: 81,559 Mi takes a device of exactly 81,559 MiB (the H100's), not 81,558
+	got = matchOne(t, llmfitYAML(t, "81559Mi", "2000"), BoundaryDevices(81559, 2000))
+	if !slices.Equal(got, []string{"boundary-at-floors"}) {
+		t.Errorf("boundary at 81559Mi: matched %v", got)
 	}
 }
 
@@ -270,12 +281,13 @@ func TestFitsLLMfitAgreesOnFleet(t *testing.T) {
 	fleet := testFleet(t)
 	for _, b := range []struct {
 		gi, bw   string
-		giN, bwN int64
-	}{{"6", "148", 6, 148}, {"24", "936", 24, 936}, {"23", "600", 23, 600}, {"200", "1", 200, 1}} {
-		got := matchOne(t, llmfitYAML(t, b.gi, b.bw), append(fleet, BoundaryDevices(b.giN, b.bwN)...))
+		miN, bwN int64 // the memory floor in MiB
+	}{{"6", "148", 6 << 10, 148}, {"24", "936", 24 << 10, 936}, {"23", "600", 23 << 10, 600}, {"200", "1", 200 << 10, 1},
+		{"24564Mi", "936", 24564, 936}, {"23867Mi", "600", 23867, 600}, {"81559Mi", "1", 81559, 1}} { // floors to the MiB: the RTX 4090, H100 at and above them
+		got := matchOne(t, llmfitYAML(t, b.gi, b.bw), append(fleet, BoundaryDevices(b.miN, b.bwN)...))
 		var want []string
-		for _, d := range append(fleet, BoundaryDevices(b.giN, b.bwN)...) {
-			if d.FitsLLMfit(b.giN, b.bwN) {
+		for _, d := range append(fleet, BoundaryDevices(b.miN, b.bwN)...) {
+			if d.FitsLLMfit(b.miN, b.bwN) {
 				want = append(want, d.Name)
 			}
 		}

@@ -111,11 +111,11 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 	if err := checkNVIDIAFloor(t, b); err != nil {
 		return m, err
 	}
-	products := NVIDIAProducts(c.Accels, b.MemoryGi, b.NVIDIAMinBandwidthGBs)
+	products := NVIDIAProducts(c.Accels, b.MemoryMi, b.NVIDIAMinBandwidthGBs)
 	if spec.Products {
 		got := slices.Sorted(slices.Values(b.Products))
 		if !slices.Equal(got, products) {
-			return m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Gi and %d GB/s are %q", got, b.MemoryGi, b.NVIDIAMinBandwidthGBs, products)
+			return m, fmt.Errorf("Bounds.Products %q, the NVIDIA accelerators meeting %d Mi and %d GB/s are %q", got, b.MemoryMi, b.NVIDIAMinBandwidthGBs, products)
 		}
 	}
 	reqs, err := Requests(m)
@@ -125,7 +125,7 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 	if len(reqs) != 1 || len(reqs[0].Alternatives) != len(spec.Alts) {
 		return m, fmt.Errorf("want one request with %d alternatives, got %+v", len(spec.Alts), reqs)
 	}
-	boundary := append(BoundaryDevices(b.MemoryGi, b.MinBandwidthGBs), RealBoundaryDevices(b.MemoryGi, products)...)
+	boundary := append(BoundaryDevices(b.MemoryMi, b.MinBandwidthGBs), RealBoundaryDevices(b.MemoryMi, products)...)
 	var claimMatched []string // every alternative's matches on the fleet
 	for i, alt := range reqs[0].Alternatives {
 		as := spec.Alts[i]
@@ -159,7 +159,7 @@ func (c *Checker) CheckResult(ctx context.Context, t target.Target, r *claim.Res
 				}
 			}
 			if !slices.Equal(got, want) {
-				return m, fmt.Errorf("%s (%d Gi, %d GB/s): matched %q\nwant %q", altName(alt), b.MemoryGi, b.MinBandwidthGBs, got, want)
+				return m, fmt.Errorf("%s (%d Mi, %d GB/s): matched %q\nwant %q", altName(alt), b.MemoryMi, b.MinBandwidthGBs, got, want)
 			}
 			if !fl.cached && len(want) == 0 {
 				return m, fmt.Errorf("%s: no boundary device expected to match: the boundary check checks nothing", altName(alt))
@@ -196,7 +196,7 @@ func (c *Checker) checkMatches(r claim.Result, spec DriverSpec, matched []string
 			return fmt.Errorf("Result.Matches: unknown or repeated accelerator %q", mt.Accelerator.ID)
 		}
 		seen[a.ID] = true
-		mem := a.MemoryMiB<<20 >= b.MemoryGi*gi
+		mem := a.MemoryMiB >= b.MemoryMi
 		// Driver any also offers an NVIDIA product through its NVIDIA alternative, whose floor
 		// (NVIDIA's efficiency) is never above llmfit.ai's (the least efficient family's).
 		floor := b.MinBandwidthGBs
@@ -205,8 +205,8 @@ func (c *Checker) checkMatches(r claim.Result, spec DriverSpec, matched []string
 		}
 		bw := a.BandwidthGBs >= float64(floor)
 		if mt.FitsMemory != mem || mt.FitsBandwidth != bw {
-			return fmt.Errorf("Result.Matches %s: fitsMemory %v fitsBandwidth %v, want %v %v (%d MiB vs %d Gi, %g vs %d GB/s)",
-				a.ID, mt.FitsMemory, mt.FitsBandwidth, mem, bw, a.MemoryMiB, b.MemoryGi, a.BandwidthGBs, floor)
+			return fmt.Errorf("Result.Matches %s: fitsMemory %v fitsBandwidth %v, want %v %v (%d MiB vs %d Mi, %g vs %d GB/s)",
+				a.ID, mt.FitsMemory, mt.FitsBandwidth, mem, bw, a.MemoryMiB, b.MemoryMi, a.BandwidthGBs, floor)
 		}
 		sel := false
 		for _, d := range spec.SelectedDevices(a) {
@@ -232,8 +232,8 @@ func (c *Checker) checkRefusal(t target.Target, spec DriverSpec, renderErr error
 	if err != nil {
 		return 0, nil, Manifest{}, fmt.Errorf("render for %s: %v; and for llmfit: %w", t.Driver, renderErr, err)
 	}
-	if p := NVIDIAProducts(c.Accels, lb.MemoryGi, lb.MinBandwidthGBs); len(p) > 0 {
-		return 0, nil, Manifest{}, fmt.Errorf("render refused (%v) although %q meet %d Gi and %d GB/s", renderErr, p, lb.MemoryGi, lb.MinBandwidthGBs)
+	if p := NVIDIAProducts(c.Accels, lb.MemoryMi, lb.MinBandwidthGBs); len(p) > 0 {
+		return 0, nil, Manifest{}, fmt.Errorf("render refused (%v) although %q meet %d Mi and %d GB/s", renderErr, p, lb.MemoryMi, lb.MinBandwidthGBs)
 	}
 	var fe *target.FieldError
 	if !errors.As(renderErr, &fe) || fe.Field != "driver" || !strings.Contains(fe.Error(), "best candidates") {
@@ -255,8 +255,8 @@ func checkNVIDIAFloor(t target.Target, b *fit.Bounds) error {
 		if err != nil {
 			return fmt.Errorf("driver any rendered, the same target for nvidia did not: %w", err)
 		}
-		if nb.MemoryGi != b.MemoryGi || !slices.Equal(nb.Products, b.Products) {
-			return fmt.Errorf("driver any's NVIDIA alternative %d Gi %q, driver nvidia's %d Gi %q", b.MemoryGi, b.Products, nb.MemoryGi, nb.Products)
+		if nb.MemoryMi != b.MemoryMi || !slices.Equal(nb.Products, b.Products) {
+			return fmt.Errorf("driver any's NVIDIA alternative %d Mi %q, driver nvidia's %d Mi %q", b.MemoryMi, b.Products, nb.MemoryMi, nb.Products)
 		}
 		want = nb.MinBandwidthGBs
 	}
@@ -272,6 +272,7 @@ func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 		ClaimName       string   `json:"claimName"`
 		DeviceClass     string   `json:"deviceClass"`
 		MemoryGi        *int64   `json:"memoryGi"`
+		MemoryMi        *int64   `json:"memoryMi"`
 		MinBandwidthGBs *int64   `json:"minBandwidthGBs"`
 		Count           *int     `json:"count"`
 		Driver          string   `json:"driver"`
@@ -297,6 +298,27 @@ func checkJSON(r *claim.Result, m Manifest, t target.Target) error {
 		return fmt.Errorf("JSON deviceClass %q, manifest's first class %q", j.DeviceClass, class)
 	case j.MemoryGi == nil || *j.MemoryGi != b.MemoryGi || j.MinBandwidthGBs == nil || *j.MinBandwidthGBs != b.MinBandwidthGBs:
 		return fmt.Errorf("JSON memoryGi/minBandwidthGBs %v/%v, bounds %d/%d", j.MemoryGi, j.MinBandwidthGBs, b.MemoryGi, b.MinBandwidthGBs)
+	case *j.MemoryGi != (b.MemoryMi+1023)/1024:
+		return fmt.Errorf("JSON memoryGi %d is not the %d Mi floor rounded up to whole Gi", *j.MemoryGi, b.MemoryMi)
+	}
+	// memoryMi, the floor the CEL asks, in every JSON but llmfit's own ten keys (llmfit mode,
+	// driver llmfit, one device, no capacity request), where it is memoryGi × 1024
+	llmfitOwn := t.Sizing != target.SizingKV && t.Driver == fit.DriverLlmfit && t.Count <= 1 && !t.CapacityRequest
+	switch {
+	case llmfitOwn && (j.MemoryMi != nil || b.MemoryMi != b.MemoryGi*1024):
+		return fmt.Errorf("llmfit's own JSON: memoryMi %v, bounds %d Mi of %d Gi", j.MemoryMi, b.MemoryMi, b.MemoryGi)
+	case !llmfitOwn && (j.MemoryMi == nil || *j.MemoryMi != b.MemoryMi):
+		return fmt.Errorf("JSON memoryMi %v, bounds %d", j.MemoryMi, b.MemoryMi)
+	case t.Sizing != target.SizingKV && b.MemoryMi != b.MemoryGi*1024:
+		return fmt.Errorf("llmfit mode: %d Mi is not its %d Gi × 1024", b.MemoryMi, b.MemoryGi)
+	}
+	// the CEL asks exactly that floor, in Gi when it is a whole Gi
+	want := fmt.Sprintf("quantity('%dMi')", b.MemoryMi)
+	if b.MemoryMi%1024 == 0 {
+		want = fmt.Sprintf("quantity('%dGi')", b.MemoryMi/1024)
+	}
+	if !strings.Contains(r.YAML, want) {
+		return fmt.Errorf("the CEL does not ask %s", want)
 	}
 	if t.Driver == fit.DriverAny && t.Sizing == target.SizingKV {
 		if j.NVIDIAMinBW == nil || *j.NVIDIAMinBW != b.NVIDIAMinBandwidthGBs {

@@ -28,8 +28,8 @@ func vllmDevice(b *fit.Bounds, matches []fit.Match) (totalGiB float64, name, wor
 			return t, a.Name, "the smallest device the claim admits, " + a.Name + " (" + twoDecimals(t) + " GiB as CUDA sees it)" // NVIDIA only
 		}
 	}
-	t := float64(b.MemoryGi) - fit.VLLMDriverShortfallGiB
-	return t, "", "a device of exactly the claim's " + itoa64(b.MemoryGi) + " Gi (" + twoDecimals(t) + " GiB as " + fit.RuntimeFor(b.Driver.Vendor).Name + " sees it)"
+	t := float64(b.MemoryMi)/1024 - fit.VLLMDriverShortfallGiB // the floor to the MiB (fit/memfloor.go)
+	return t, "", "a device of exactly the claim's " + b.MemoryFloorText() + " (" + twoDecimals(t) + " GiB as " + fit.RuntimeFor(b.Driver.Vendor).Name + " sees it)"
 }
 
 // vllmBudget plans vLLM's flags with fit's model of its engine (fit.PlanVLLM) on that device and

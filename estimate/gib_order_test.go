@@ -57,40 +57,57 @@ func figureAfter(s, cue string) float64 {
 	return x
 }
 
-// An estimate that fits says when the claim for the same target would not select the device: a
-// claim asks whole Gi, so a need of 79.65 GiB asks 80 Gi, more than an H100 SXM's 79.65 GiB
-// (81,559 MiB). At 60,192 tokens × 4 Qwen3-30B-A3B fits the H100 and its claim asks 80 Gi; at
-// 32,768 tokens it needs 69.60 GiB and the claim asks 70 Gi, which the H100 meets. The same
-// under vLLM's budget at 23,792 tokens (79.17 GiB of 79.18 as CUDA counts it; the claim 80 Gi).
+// An estimate that fits says when the claim for the same target would not select the device.
+// The claim's floor was whole Gi: a need of 79.65 GiB asked 80 Gi, more than an H100 SXM's 79.65
+// GiB (81,559 MiB), and the estimate said "the claim for it asks ≥ 80 Gi a device … will not
+// select this device". The floor is now the need to the MiB: at 60,192 tokens × 4 Qwen3-30B-A3B
+// needs exactly 81,559 MiB, the claim asks 81,559 Mi and lists the H100, and no such words are
+// said; the same under vLLM's budget at 23,792 tokens.
 func TestEstimateSaysWhenTheClaimWouldNotSelect(t *testing.T) {
-	for q, want := range map[string]string{
-		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=60192":             "the claim for it asks ≥ 80 Gi a device (its floor, rounded up to whole Gi), more than the 79.65 GiB NVIDIA H100 SXM 80GB reports",
-		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=23792&engine=vllm": "asks ≥ 80 Gi a device",
-		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=32768":             "",
+	for _, q := range []string{
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=60192",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=23792&engine=vllm",
+		"m=Qwen%2FQwen3-30B-A3B-Instruct-2507&seq=4&on=nvidia-h100-sxm&ctx=32768",
 	} {
 		e, err := RunRaw(q)
 		if err != nil {
 			t.Fatal(q, err)
 		}
 		text := Text(e)
-		if strings.Contains(text, "asks ≥") && e.Device.MemoryGiB < 79.9 && strings.Contains(text, "80.00 GiB") {
-			t.Errorf("%s: the device's memory rounded up to the floor:\n%s", q, text)
-		}
-		if got := strings.Contains(text, "asks ≥"); !e.Fits || got != (want != "") || want != "" && !strings.Contains(text, want) {
-			t.Errorf("%s: fits %v, want %q in\n%s", q, e.Fits, want, text)
+		if !e.Fits || strings.Contains(text, "asks ≥") || e.Bounds.MemoryMi > 81559 {
+			t.Errorf("%s: fits %v, the claim's floor %d Mi:\n%s", q, e.Fits, e.Bounds.MemoryMi, text)
 		}
 	}
 }
 
-// A device just under the claim's whole Gi prints as under it: a custom 8 B model in BF16 at
-// 131,072 tokens × 4 needs 14.90 + 64 + 0.97 = 79.87 GiB, and its claim asks 80 Gi; a device of
-// 79.996 GiB, by its numbers, reads 79.996 beside it, not 80.00.
+// Only a device given by its numbers, with a fraction of a MiB, can hold a need and miss the
+// floor, by under a MiB; the words then say so, and print its memory below the floor: a custom
+// 8 B model in BF16 at 131,072 tokens × 4 needs 79.87 GiB, and a device half a MiB above the need
+// (under the floor's MiB) reads below it.
 func TestClaimFloorWordsNeverRoundUpToTheFloor(t *testing.T) {
-	e, err := RunRaw("p=8&L=32&kvh=8&hd=128&q=BF16&ctx=131072&seq=4&memory=79.996&bandwidth=3000&family=nvidia")
+	const q = "p=8&L=32&kvh=8&hd=128&q=BF16&ctx=131072&seq=4&bandwidth=3000&family=nvidia"
+	e, err := RunRaw(q + "&memory=79.996")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := e.ClaimFloorWords(); !e.Fits || e.Bounds.MemoryGi != 80 || !strings.Contains(w, "more than the 79.996 GiB") {
-		t.Errorf("fits %v, floor %d Gi: %q", e.Fits, e.Bounds.MemoryGi, w)
+	floor := e.Bounds.MemoryMi
+	if w := e.ClaimFloorWords(); !e.Fits || w != "" || floor != 81790 {
+		t.Fatalf("fits %v, floor %d Mi: %q", e.Fits, floor, w)
+	}
+	need := e.Bounds.MemoryGB * 1024 // MiB
+	if !(float64(floor)-need > 0.01) {
+		t.Fatalf("need %v MiB too close to the floor %d", need, floor)
+	}
+	mem := strconv.FormatFloat((need+0.005)/1024, 'f', 9, 64) // a few KiB above the need, under the floor's MiB
+	e, err = RunRaw(q + "&memory=" + mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.ClaimFloorWords()
+	if !e.Fits || !strings.Contains(w, "asks ≥ 81,790 Mi (79.87 Gi) a device (its floor, rounded up to the MiB), more than the ") {
+		t.Errorf("memory %s: fits %v: %q", mem, e.Fits, w)
+	}
+	if got := figureAfter(w, "more than the "); !(got < float64(floor)/1024) {
+		t.Errorf("the device's memory printed %v, not under the floor %v GiB: %q", got, float64(floor)/1024, w)
 	}
 }

@@ -179,16 +179,19 @@ func largestAbove(lo, hi int64, ok func(int64) bool) int64 {
 func gibText(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 // ClaimFloorWords says, for an estimate that fits, that the KV-aware claim for the same target
-// would not select the device: its memory floor, rounded up to whole Gi (Bounds.MemoryGi, what a
-// claim can ask), is above what the device reports; "" otherwise. Both verdicts hold, and the page
-// shows them side by side: Qwen3-30B-A3B (BF16, 60,192 tokens × 4) needs 79.65 GiB and fits an
-// H100 SXM (81,559 MiB, 79.65 GiB), whose row in the claim's table says "needs 80 Gi, has 79.6".
+// would not select the device: its memory floor, the need rounded up to the MiB (Bounds.MemoryMi,
+// what a claim asks), is above what the device reports; "" otherwise. A catalog device publishes
+// whole MiB, so a need it holds never asks more; only a device given by its numbers, with a
+// fraction of a MiB, can hold a need whose floor it misses by under a MiB. (The floor was whole
+// Gi: Qwen3-30B-A3B, BF16, 60,192 tokens × 4, needs 79.65 GiB and fits an H100 SXM, 81,559 MiB,
+// whose row said "needs 80 Gi, has 79.6"; its floor is now 81,559 Mi and the claim selects it.)
 func (e *Estimate) ClaimFloorWords() string {
-	if !e.Fits || !(float64(e.Bounds.MemoryGi) > e.Device.MemoryGiB) {
+	if !e.Fits || !(float64(e.Bounds.MemoryMi) > e.Device.MemoryGiB*1024) {
 		return ""
 	}
-	return "the claim for it asks ≥ " + strconv.FormatInt(e.Bounds.MemoryGi, 10) + " Gi a device (its floor, rounded up to whole Gi), more than the " +
-		strconv.FormatFloat(e.Device.MemoryGiB, 'f', GiBDecimals(float64(e.Bounds.MemoryGi), e.Device.MemoryGiB), 64) + " GiB " + e.DeviceName +
+	floor := float64(e.Bounds.MemoryMi) / 1024
+	return "the claim for it asks ≥ " + e.Bounds.MemoryFloorText() + " a device (its floor, rounded up to the MiB), more than the " +
+		strconv.FormatFloat(e.Device.MemoryGiB, 'f', GiBDecimals(floor, e.Device.MemoryGiB), 64) + " GiB " + e.DeviceName +
 		" reports: that claim will not select this device"
 }
 

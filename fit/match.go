@@ -30,17 +30,18 @@ type Match struct {
 	// When more devices than Count are needed: the speed on DevicesNeeded of them and the memory
 	// floor of each (0 otherwise).
 	NeededTps      float64
-	NeededMemoryGi int64
+	NeededMemoryGi int64 // that floor rounded up to whole Gi
+	NeededMemoryMi int64 // that floor (Bounds.MemoryMi)
 }
 
 // Fits reports whether the device meets both floors.
 func (m *Match) Fits() bool { return m.FitsMemory && m.FitsBandwidth }
 
 // fitsMemory compares in bytes, exactly as quantity.compareTo does in the scheduler:
-// bytes ≥ memoryGi × 2^30, written as memoryGi ≤ ⌊bytes / 2^30⌋ (the same for whole numbers) so
-// that a huge floor cannot overflow the product and wrap around to "fits".
-func fitsMemory(a *catalog.Accelerator, memoryGi int64) bool {
-	return memoryGi <= a.MemoryBytes()/gib
+// bytes ≥ memoryMi × 2^20, written as memoryMi ≤ the device's MiB (drivers publish whole MiB; the
+// catalog keeps them) so that a huge floor cannot overflow the product and wrap around to "fits".
+func fitsMemory(a *catalog.Accelerator, memoryMi int64) bool {
+	return memoryMi <= a.MemoryBytes()>>20
 }
 
 // Matches judges every accelerator of the catalog, best first: fitting devices before others,
@@ -71,7 +72,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 	keys, order = keys[:len(accs)], order[:len(accs)]
 	for i := range accs {
 		a := &accs[i]
-		keys[i] = key{fitsMemory(a, b.MemoryGi), a.BandwidthGBs >= float64(b.BandwidthFloorFor(a)), b.estTps(a, b.Target.Count)}
+		keys[i] = key{fitsMemory(a, b.MemoryMi), a.BandwidthGBs >= float64(b.BandwidthFloorFor(a)), b.estTps(a, b.Target.Count)}
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(x, y int) int {
@@ -84,7 +85,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		return cmp.Compare(keys[y].estTps, keys[x].estTps)
 	})
 	out := slices.Grow(dst[:0], len(accs))[:len(accs)]
-	clear(out)         // a Match sets NeededTps and NeededMemoryGi only when more devices are needed
+	clear(out)         // a Match sets NeededTps and NeededMemory* only when more devices are needed
 	var scratch Bounds // floors' copy of the bounds, on the stack (1.3 KB a render on the heap)
 	floors := splitFloors{scratch: &scratch}
 	for pos, i := range order {
@@ -99,7 +100,8 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 		m.Verdict = verdict(m, b.Target.Count, b.Target.MinTps)
 		if n := m.DevicesNeeded; n > b.Target.Count {
 			m.NeededTps = b.estTps(a, n)
-			m.NeededMemoryGi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
+			m.NeededMemoryMi, _, _ = floors.get(&b, n) // computed once per count for the whole catalog
+			m.NeededMemoryGi = floors.gi[n]
 		}
 	}
 	return out
@@ -164,16 +166,17 @@ func (b *Bounds) devicesNeeded(a *catalog.Accelerator, f *splitFloors) int {
 // each time was nearly half a render's time). The zero value is empty.
 type splitFloors struct {
 	known                  [target.MaxCount + 1]bool
-	mem, bandwidth, nvidia [target.MaxCount + 1]int64
-	scratch                *Bounds // the copy each count is sized in: one allocation, not one per count
+	mem, bandwidth, nvidia [target.MaxCount + 1]int64 // mem: the floor in MiB
+	gi                     [target.MaxCount + 1]int64 // it rounded up to whole Gi
+	scratch                *Bounds                    // the copy each count is sized in: one allocation, not one per count
 }
 
-func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth, nvidiaBandwidth int64) {
+func (f *splitFloors) get(b *Bounds, n int) (memoryMi, bandwidth, nvidiaBandwidth int64) {
 	if !f.known[n] {
 		if f.scratch == nil {
 			f.scratch = new(Bounds)
 		}
-		f.mem[n], f.bandwidth[n], f.nvidia[n] = b.floorsFor(n, f.scratch)
+		f.mem[n], f.gi[n], f.bandwidth[n], f.nvidia[n] = b.floorsFor(n, f.scratch)
 		f.known[n] = true
 	}
 	return f.mem[n], f.bandwidth[n], f.nvidia[n]
@@ -181,9 +184,9 @@ func (f *splitFloors) get(b *Bounds, n int) (memoryGi, bandwidth, nvidiaBandwidt
 
 // floorsFor recomputes the per-device floors for a split over n devices: memory, the claim's
 // bandwidth and the NVIDIA allow-list's. c is overwritten with a copy of b to size in.
-func (b *Bounds) floorsFor(n int, c *Bounds) (memoryGi, bandwidth, nvidiaBandwidth int64) {
+func (b *Bounds) floorsFor(n int, c *Bounds) (memoryMi, memoryGi, bandwidth, nvidiaBandwidth int64) {
 	if n == b.Target.Count {
-		return b.MemoryGi, b.MinBandwidthGBs, b.NVIDIAMinBandwidthGBs
+		return b.MemoryMi, b.MemoryGi, b.MinBandwidthGBs, b.NVIDIAMinBandwidthGBs
 	}
 	*c = *b
 	c.Target.Count = n // vLLM's floor reads the tensor-parallel size from the target
@@ -192,7 +195,7 @@ func (b *Bounds) floorsFor(n int, c *Bounds) (memoryGi, bandwidth, nvidiaBandwid
 	} else {
 		c.sizeLlmfit(n)
 	}
-	return c.MemoryGi, c.MinBandwidthGBs, c.NVIDIAMinBandwidthGBs
+	return c.MemoryMi, c.MemoryGi, c.MinBandwidthGBs, c.NVIDIAMinBandwidthGBs
 }
 
 // BandwidthFloorFor is the per-device bandwidth floor a device is judged on: the claim's, except
@@ -331,7 +334,7 @@ func (b *Bounds) resolveProducts() error {
 		// The device's memory is the CEL's own clause, but its bandwidth is only the list's: a
 		// productName boards of different speeds share (the RTX 3080's 10 GB at 760 GB/s and 12 GB
 		// at 912) is listed only when the slowest of them meets the floor.
-		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryGi) && slowest[first] >= float64(b.NVIDIAMinBandwidthGBs) && !b.ShareUnavailable(a) {
+		if first := sameProduct[i]; !listed[first] && fitsMemory(a, b.MemoryMi) && slowest[first] >= float64(b.NVIDIAMinBandwidthGBs) && !b.ShareUnavailable(a) {
 			listed[first] = true
 			b.Products = append(b.Products, a.ProductName)
 		}
@@ -364,8 +367,8 @@ func (b *Bounds) resolveProducts() error {
 		}
 		best = append(best, s+")")
 	}
-	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+strconv.FormatInt(b.MemoryGi, 10)+
-		" Gi and bandwidth ≥ "+strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
+	return fieldErr("driver", "no NVIDIA accelerator in the catalog meets memory ≥ "+b.MemoryFloorText()+
+		" and bandwidth ≥ "+strconv.FormatInt(b.NVIDIAMinBandwidthGBs, 10)+" GB/s per device; best candidates: "+
 		strings.Join(best, ", ")+"; "+fix)
 }
 

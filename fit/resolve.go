@@ -39,7 +39,11 @@ type Bounds struct {
 	ActiveGB  float64 // ActiveParamsB × BytesPerParam
 
 	// The floors, per device when Count > 1.
-	MemoryGB        float64 // before the ceiling: GB in llmfit mode (written as Gi, as llmfit does), GiB in kv mode
+	MemoryGB float64 // before the ceiling: GB in llmfit mode (written as Gi, as llmfit does), GiB in kv mode
+	// MemoryMi is the floor a device's memory must meet, in MiB (memfloor.go): in kv mode MemoryGB
+	// rounded up to the MiB, in llmfit mode MemoryGi × 1024. MemoryGi is it rounded up to whole Gi
+	// (llmfit mode: llmfit's floor itself).
+	MemoryMi        int64
 	MemoryGi        int64
 	MinBandwidthGBs int64
 
@@ -334,14 +338,14 @@ func (b *Bounds) sizeKV(count int) {
 	}
 	b.SpeedOverheadSeconds, b.CommSeconds = TokenOverheadSeconds(b.isMoE(), b.RoutedLayers, b.ParamsB), commSeconds(count)
 	b.MemoryGB = mem
-	b.MemoryGi = ceilFloor(mem)
+	b.setMemoryFloor(mem, true)
 	b.kvFloors(b.timedReadBytes(count))
 }
 
 // split turns whole-model floors into per-device ones.
 func (b *Bounds) split(mem, bw float64, count int) {
 	b.MemoryGB = mem / float64(count)
-	b.MemoryGi = ceilFloor(b.MemoryGB)
+	b.setMemoryFloor(b.MemoryGB, false)
 	b.MinBandwidthGBs = perDeviceBandwidth(bw, count)
 }
 
@@ -426,7 +430,7 @@ func (b *Bounds) kvBytesPerToken(elem float64) float64 {
 // where its 131,072 B a token leave 1,329. A cache that stops growing (every layer a sliding
 // window) has room for any context a target can ask: target.MaxContext.
 func (b *Bounds) kvTokensRoom() int64 {
-	room := float64(b.MemoryGi*int64(b.Target.Count))*gib - b.residentWeightBytes() - runtimeOverhead*gib*float64(b.Target.Count)
+	room := float64(b.MemoryMi)*float64(b.Target.Count)*(1<<20) - b.residentWeightBytes() - runtimeOverhead*gib*float64(b.Target.Count)
 	if room <= 0 {
 		return 0
 	}

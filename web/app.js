@@ -222,7 +222,7 @@
         estTps: t.estTps[i], headroomPct: t.headroomPct[i], devicesNeeded: t.devicesNeeded[i],
         verdict: t.verdicts[t.verdict[i]], selectable: (f & 8) !== 0, freeGi: t.freeGi[i], why: t.why[i],
       };
-      if (t.neededTps[i] !== 0) { m.neededTps = t.neededTps[i]; m.neededMemoryGi = t.neededMemoryGi[i]; }
+      if (t.neededTps[i] !== 0) { m.neededTps = t.neededTps[i]; m.neededMemoryGi = t.neededMemoryGi[i]; m.neededMemoryMi = t.neededMemoryMi[i]; }
       out[i] = m;
     }
     return out;

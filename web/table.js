@@ -97,7 +97,10 @@
     put(r, "devices", r.cells.devices, m.devicesNeeded > 0 ? String(m.devicesNeeded) : "none of 1–8"); // 0: no count up to 8 meets both floors; with llama.cpp's layer split, more devices never decode faster
     // tenths rounded down, as the row's why and the cluster check write a device's memory: rounded,
     // an RTX 4090's 23.99 GiB read "24.0" beside "too little memory" and "needs 24 Gi, has 23.9"
-    const mem = num(Math.floor(m.memoryGiB * 10) / 10, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + num(m.neededMemoryGi) + " each)" : "");
+    // the floor at that count as every surface writes it (fit.MemoryFloorText): whole Gi as Gi, else to the MiB
+    const mi = m.neededMemoryMi;
+    const floor = typeof mi === "number" && mi % 1024 !== 0 ? num(mi) + " Mi" : num(m.neededMemoryGi);
+    const mem = num(Math.floor(m.memoryGiB * 10) / 10, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + floor + " each)" : "");
     put(r, "memory", r.cells.memory, mem);
     put(r, "bandwidth", r.cells.bandwidth, num(m.bandwidthGBs));
   }

@@ -33,6 +33,7 @@ func writeMemory(w *jsontext.Writer, b *fit.Bounds) {
 	w.Key("memory")
 	w.BeginObject()
 	integer(w, "floorGi", b.MemoryGi)
+	integer(w, "floorMi", b.MemoryMi)
 	w.Key("parts")
 	w.BeginArray()
 	for _, part := range []struct {
@@ -64,6 +65,7 @@ func writeMatchExtras(w *jsontext.Writer, b *fit.Bounds, m *fit.Match, used floa
 	if m.NeededTps > 0 {
 		num(w, "neededTps", fit.RoundSpeed(m.NeededTps, b.Target.MinTps))
 		integer(w, "neededMemoryGi", m.NeededMemoryGi)
+		integer(w, "neededMemoryMi", m.NeededMemoryMi)
 	}
 }
 
@@ -81,11 +83,18 @@ func appendWhy(dst []byte, b *fit.Bounds, m *fit.Match, selectable bool) []byte 
 	a := m.Accelerator
 	if !m.FitsMemory {
 		dst = append(dst, "needs "...)
-		dst = strconv.AppendInt(dst, b.MemoryGi, 10)
-		dst = append(dst, " Gi, has "...)
-		// tenths rounded down, as the cluster check writes a device's memory: rounded, an RTX
-		// 4080's 16,376 MiB read "needs 16 Gi, has 16.0"
-		dst = strconv.AppendFloat(dst, math.Floor(float64(a.MemoryMiB)*10/1024)/10, 'f', 1, 64)
+		if b.MemoryWhole() {
+			dst = strconv.AppendInt(dst, b.MemoryGi, 10)
+			dst = append(dst, " Gi, has "...)
+			// tenths rounded down, as the cluster check writes a device's memory: rounded, an RTX
+			// 4080's 16,376 MiB read "needs 16 Gi, has 16.0"
+			dst = strconv.AppendFloat(dst, math.Floor(float64(a.MemoryMiB)*10/1024)/10, 'f', 1, 64)
+		} else { // a floor to the MiB (fit.MemoryFloorText), and the device's MiB beside it
+			dst = append(dst, b.MemoryFloorText()...)
+			dst = append(dst, ", has "...)
+			dst = fit.AppendGrouped(dst, a.MemoryMiB)
+			dst = append(dst, " Mi"...)
+		}
 	}
 	if !m.FitsBandwidth {
 		sep()

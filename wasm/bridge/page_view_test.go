@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fitclaim/fitclaim/fit"
 )
 
 type pageResult struct {
@@ -15,8 +17,8 @@ type pageResult struct {
 	}
 	DriverNote, DriverSwitch string
 	Memory                   struct {
-		FloorGi int64
-		Parts   []struct {
+		FloorGi, FloorMi int64
+		Parts            []struct {
 			Key, Label string
 			Gi         float64
 		}
@@ -31,6 +33,7 @@ type pageResult struct {
 		DevicesNeeded  int
 		NeededTps      float64
 		NeededMemoryGi int64
+		NeededMemoryMi int64
 	}
 }
 
@@ -49,12 +52,13 @@ func TestPageViewMemoryAndRows(t *testing.T) {
 	// weights 8e9 × 2 B = 16e9 B = 14.90 GiB; KV 2 × 32 layers × 8 heads × 128 dim × 4096 tokens
 	// × 2 sequences × 2 B = 2^30 B = 1 GiB; reserve 0.97 GiB (llama.cpp's: 451 MiB CUDA context + the
 	// compute buffer of a model whose vocabulary and width are unknown, 512 × (262,144 + 16,384) × 4 B
-	// = 0.53125 GiB); floor ceil(14.90 + 1 + 0.97 = 16.87) = 17 Gi.
+	// = 0.53125 GiB); 14.901 + 1 + 0.972 = 16.873 GiB, 17,277.8 MiB: the floor is 17,278 Mi (16.87
+	// Gi), rounded up to 17 Gi.
 	want := []struct {
 		key string
 		gi  float64
 	}{{"weights", 14.90}, {"kv", 1}, {"reserve", 0.97}}
-	if len(v.Memory.Parts) != 3 || v.Memory.FloorGi != 17 {
+	if len(v.Memory.Parts) != 3 || v.Memory.FloorGi != 17 || v.Memory.FloorMi != 17278 {
 		t.Fatalf("memory = %+v", v.Memory)
 	}
 	for i, w := range want {
@@ -76,13 +80,28 @@ func TestPageViewMemoryAndRows(t *testing.T) {
 		}
 		if !m.FitsMemory {
 			short = true
-			if want := "needs 17 Gi, has " + strconv.FormatFloat(math.Floor(m.MemoryGiB*10)/10, 'f', 1, 64); !strings.HasPrefix(m.Why, want) {
+			// the floor as every surface writes it, and the device's MiB beside it
+			if want := "needs 17,278 Mi (16.87 Gi), has " + string(fit.AppendGrouped(nil, int64(math.Round(m.MemoryGiB*1024)))) + " Mi"; !strings.HasPrefix(m.Why, want) {
 				t.Errorf("%s: why %q, want it to start %q", m.ID, m.Why, want)
 			}
 		}
 	}
 	if !amd || !short {
 		t.Errorf("the catalog has no AMD row (%v) or no row short of memory (%v) here", amd, short)
+	}
+	// llmfit's mode keeps its whole-Gi floor and its words: "needs 17 Gi, has 15.9"
+	l := pageView(t, "p=8&q=F16&drv=nvidia")
+	short = false
+	for _, m := range l.Matches {
+		if !m.FitsMemory {
+			short = true
+			if want := "needs " + strconv.FormatInt(l.Memory.FloorGi, 10) + " Gi, has " + strconv.FormatFloat(math.Floor(m.MemoryGiB*10)/10, 'f', 1, 64); !strings.HasPrefix(m.Why, want) {
+				t.Errorf("llmfit %s: why %q, want it to start %q", m.ID, m.Why, want)
+			}
+		}
+	}
+	if !short || l.Memory.FloorMi != l.Memory.FloorGi*1024 {
+		t.Errorf("llmfit: no row short of memory (%v), or floor %d Mi of %d Gi", short, l.Memory.FloorMi, l.Memory.FloorGi)
 	}
 	if v.DriverNote != "" {
 		t.Errorf("a driver note for the NVIDIA driver: %q", v.DriverNote)

@@ -61,7 +61,7 @@ func writeAcceleratorFields(w *jsontext.Writer, a *catalog.Accelerator) {
 // order of "matches"): accelerator (index into fitclaim.accelerators()), flags (fitsMemory 1,
 // fitsBandwidth 2, selected 4, selectable 8), estTps, headroomPct, devicesNeeded, verdict
 // (index into verdicts, the render's distinct verdicts), freeGi, why, and neededTps and
-// neededMemoryGi (0 where the match object leaves them out). The figures are the match
+// neededMemoryGi and neededMemoryMi (0 where the match object leaves them out). The figures are the match
 // objects' own: the speeds and headroom as printed (fit.RoundSpeed, fit.RoundHeadroom: the page
 // prints them as they come), the rest unrounded.
 func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
@@ -105,6 +105,7 @@ func writeTable(w *jsontext.Writer, b *fit.Bounds, r *claim.Result) {
 	})
 	column("neededTps", func(m *fit.Match) { w.Num(fit.RoundSpeed(m.NeededTps, minTps)) })
 	column("neededMemoryGi", func(m *fit.Match) { w.Int(m.NeededMemoryGi) })
+	column("neededMemoryMi", func(m *fit.Match) { w.Int(m.NeededMemoryMi) })
 	w.EndObject()
 }
 

@@ -71,13 +71,13 @@ func TestColumnsSpellTheSameMatches(t *testing.T) {
 }
 
 // joinColumns is the page's join (web/app.js), in Go: each row's accelerator facts, then its
-// figures; neededTps and neededMemoryGi only where the row needs more devices than asked.
+// figures; neededTps, neededMemoryGi and neededMemoryMi only where the row needs more devices than asked.
 func joinColumns(t *testing.T, accs []map[string]json.RawMessage, table json.RawMessage) []map[string]json.RawMessage {
 	t.Helper()
 	var c struct {
 		Accelerator, Flags, DevicesNeeded, Verdict []int
 		EstTps, HeadroomPct, FreeGi, NeededTps     []json.RawMessage
-		NeededMemoryGi                             []json.RawMessage
+		NeededMemoryGi, NeededMemoryMi             []json.RawMessage
 		Verdicts, Why                              []string
 	}
 	if err := json.Unmarshal(table, &c); err != nil {
@@ -96,7 +96,7 @@ func joinColumns(t *testing.T, accs []map[string]json.RawMessage, table json.Raw
 		m["devicesNeeded"] = json.RawMessage(strconv.Itoa(c.DevicesNeeded[i]))
 		m["verdict"], m["why"] = s(c.Verdicts[c.Verdict[i]]), s(c.Why[i])
 		if string(c.NeededTps[i]) != "0" {
-			m["neededTps"], m["neededMemoryGi"] = c.NeededTps[i], c.NeededMemoryGi[i]
+			m["neededTps"], m["neededMemoryGi"], m["neededMemoryMi"] = c.NeededTps[i], c.NeededMemoryGi[i], c.NeededMemoryMi[i]
 		}
 		rows[i] = m
 	}
@@ -156,6 +156,12 @@ func TestWhyWords(t *testing.T) {
 	if got := string(appendWhy(nil, b, &fit.Match{Accelerator: rtx4080, FitsBandwidth: true}, true)); got != "needs 16 Gi, has 15.9" {
 		t.Errorf("RTX 4080 against 16 Gi: %q", got)
 	}
+	// a floor to the MiB (the KV-aware sizing) is written so, with the device's MiB beside it
+	b.MemoryMi = 16377
+	if got := string(appendWhy(nil, b, &fit.Match{Accelerator: rtx4080, FitsBandwidth: true}, true)); got != "needs 16,377 Mi (15.99 Gi), has 16,376 Mi" {
+		t.Errorf("RTX 4080 against 16,377 Mi: %q", got)
+	}
+	b.MemoryMi = 0
 	for _, acc := range catalog.Accelerators() {
 		floor := int64(math.Ceil(float64(acc.MemoryMiB) / 1024))
 		if float64(floor*1024) == float64(acc.MemoryMiB) {

@@ -179,6 +179,7 @@ func writeResult(w *jsontext.Writer, asked target.Target, r *claim.Result, colum
 	num(w, "weightsGb", b.WeightsGB)
 	num(w, "memoryGb", b.MemoryGB)
 	integer(w, "memoryGi", b.MemoryGi)
+	integer(w, "memoryMi", b.MemoryMi) // the floor the CEL asks (fit/memfloor.go); memoryGi is it rounded up
 	integer(w, "minBandwidthGBs", b.MinBandwidthGBs)
 	num(w, "minTps", t.MinTps)
 	integer(w, "efficiencyPct", int64(t.EfficiencyPct))

@@ -45,6 +45,32 @@ func TestNothingMovesWhenEngineIsIn(t *testing.T) {
 			for _, m := range moved {
 				t.Errorf("%d px, #%s: moved while loading: %s", w, frag, m)
 			}
+			// A link's first frames showed the cluster panel (and at 390 px the form's empty box) where
+			// the claim then came, which pushed them off the screen.
+			var pushed []string
+			p.eval(`window.__shifts.filter((s) => /^(cluster|form) /.test(s))`, &pushed)
+			for _, m := range pushed {
+				t.Errorf("%d px, #%s: seen, then pushed away by the claim: %s", w, frag, m)
+			}
+			if frag == "" {
+				// The bare visit's summary is in the page (tools/cmd/site): drawn after the first
+				// paint, it pushed the claim under it down 143 px (1280) and 244 px (390).
+				var output []string
+				p.eval(`window.__shifts.filter((s) => /^output /.test(s))`, &output)
+				for _, m := range output {
+					t.Errorf("%d px, the bare page: the claim moved: %s", w, m)
+				}
+			}
+			// The pictures are drawn into room kept for them (a bare visit's example, a link's first
+			// claim): drawn into the flow, they pushed the YAML down 143 px (1280) and 244 px (390).
+			var room []float64
+			p.eval(`(() => { const c = document.getElementById("charts"), h = c.getBoundingClientRect().height, kids = Array.from(c.children);
+				c.replaceChildren(); document.documentElement.dataset.drawing = "";
+				const r = c.getBoundingClientRect().height;
+				c.append(...kids); delete document.documentElement.dataset.drawing; return [h, r]; })()`, &room)
+			if len(room) != 2 || room[1] < room[0]-40 || room[1] > room[0]+40 {
+				t.Errorf("%d px, #%s: the pictures take %v px, the room kept for them before %v", w, frag, room[0], room[1])
+			}
 			if !p.visible("app") || p.visible("boot") {
 				t.Errorf("%d px: the status is still shown once the engine is in", w)
 			}

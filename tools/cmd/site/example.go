@@ -23,6 +23,7 @@ type example struct {
 	fragment string
 	yaml     string
 	json     string
+	summary  string // the summary's paragraphs as app.js writes them (writeSummary), prerendered
 	data     []byte // {"fragment", "target", "result"}: what app.js shows before the wasm is there
 }
 
@@ -46,7 +47,28 @@ func renderExample(fragment string) (*example, error) {
 	// Inside <script type="application/json"> nothing may close the element: '<' only occurs in
 	// JSON strings, where \u003c spells it.
 	data = bytes.ReplaceAll(data, []byte("<"), []byte(`\u003c`))
-	return &example{fragment: fragment, yaml: r.YAML, json: r.JSON, data: data}, nil
+	return &example{fragment: fragment, yaml: r.YAML, json: r.JSON, data: data, summary: summaryHTML(t, r)}, nil
+}
+
+// summaryHTML is the example's summary as app.js's writeSummary writes it (its sentence and its
+// verdict), so a bare visit's first paint has it: drawn by app.js after the first paint, it pushed
+// the claim under it down 143 px (1280 px wide) to 244 px (390). Marked data-example: a link's
+// load does not show it (style.css). Empty where the summary has a button (a split, another
+// driver), which app.js writes.
+func summaryHTML(t target.Target, r claim.Result) string {
+	var res struct {
+		Explain struct {
+			Summary, Verdict string
+			Split            json.RawMessage
+		}
+		DriverNote string `json:"driverNote"`
+	}
+	if json.Unmarshal([]byte(bridge.ResultJSON(t, r)), &res) != nil || res.DriverNote != "" ||
+		(len(res.Explain.Split) > 0 && string(res.Explain.Split) != "null") {
+		return ""
+	}
+	return `<p data-example>` + html.EscapeString(res.Explain.Summary) + `</p><p class="verdict-line" data-example>` +
+		html.EscapeString(res.Explain.Verdict) + `</p>`
 }
 
 // fill writes the example into a page's placeholders (HTML comments, so web/index.html stays a
@@ -54,8 +76,9 @@ func renderExample(fragment string) (*example, error) {
 // field table (fitclaim.fields()), from which app.js labels the form before the engine is there.
 func (ex *example) fill(page []byte) ([]byte, error) {
 	repl := map[string]string{
-		"<!--example:yaml-->": html.EscapeString(ex.yaml),
-		"<!--example:json-->": html.EscapeString(ex.json),
+		"<!--example:yaml-->":    html.EscapeString(ex.yaml),
+		"<!--example:json-->":    html.EscapeString(ex.json),
+		"<!--example:summary-->": ex.summary,
 		"<!--example:data-->": `<script type="application/json" id="example">` + string(ex.data) + `</script>` +
 			`<script type="application/json" id="fields">` + strings.ReplaceAll(bridge.FieldsJSON(), "<", `\u003c`) + `</script>`,
 	}

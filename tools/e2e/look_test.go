@@ -129,6 +129,12 @@ func TestPageLooksRight(t *testing.T) {
 		if gap < 8 {
 			t.Errorf("dark %v: the Deployment's YAML box and the buttons under it are %.0f px apart", dark, gap)
 		}
+		// Two rows under each other said "kubectl, from the API": the Deployment's and the claim's.
+		var labels []string
+		p.eval(`Array.from(document.querySelectorAll("#output .actions .label")).filter((l) => l.checkVisibility()).map((l) => l.textContent)`, &labels)
+		if len(labels) != 2 || labels[0] == labels[1] {
+			t.Errorf("dark %v: the Deployment tab's two kubectl rows are not told apart: %q", dark, labels)
+		}
 		p.run(chromedp.Click("#tab-yaml", chromedp.ByQuery))
 		p.pasteInto("slices", "kind: Nonsense")
 		p.run(chromedp.Click("#slices-check", chromedp.ByQuery))

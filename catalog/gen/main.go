@@ -7,7 +7,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"hash/fnv"
@@ -18,6 +17,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/internal/llmfitdata"
 )
 
 // entry mirrors the fields of llmfit-hf-models.schema.json that sizing needs.
@@ -79,19 +80,12 @@ func main() {
 }
 
 func run(data, out string) error {
-	matches, err := filepath.Glob(filepath.Join(data, "llmfit-hf-models-*.json"))
-	if err != nil || len(matches) != 1 {
-		return fmt.Errorf("want exactly one llmfit-hf-models-*.json in %s, found %v", data, matches)
-	}
-	raw, err := os.ReadFile(matches[0])
+	var entries []entry
+	path, err := llmfitdata.Read(data, &entries)
 	if err != nil {
 		return err
 	}
-	var entries []entry
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return fmt.Errorf("%s: %w", matches[0], err)
-	}
-	date := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(matches[0]), "llmfit-hf-models-"), ".json")
+	date := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "llmfit-hf-models-"), ".json")
 
 	arch, err := readArchitectures(filepath.Join(data, "architectures.csv"), entries)
 	if err != nil {

@@ -14,7 +14,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
@@ -23,6 +22,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/fitclaim/fitclaim/internal/llmfitdata"
 )
 
 func main() {
@@ -59,17 +60,9 @@ func run(data, out string) error {
 	if err != nil {
 		return err
 	}
-	matches, err := filepath.Glob(filepath.Join(data, "llmfit-hf-models-*.json"))
-	if err != nil || len(matches) != 1 {
-		return fmt.Errorf("want exactly one llmfit-hf-models-*.json in %s, found %v", data, matches)
-	}
-	raw, err := os.ReadFile(matches[0])
-	if err != nil {
-		return err
-	}
 	var entries []entry
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return fmt.Errorf("%s: %w", matches[0], err)
+	if _, err := llmfitdata.Read(data, &entries); err != nil {
+		return err
 	}
 	var rows []row
 	needs, silentRows := 0, 0

@@ -101,8 +101,8 @@ func TestParseQuantity(t *testing.T) {
 			t.Errorf("%s: not read", c.in)
 			continue
 		}
-		if q.AtLeastGi(c.gi) != c.atGi || q.Gi() != c.shown {
-			t.Errorf("%s: ≥ %d Gi %v, shown %s; want %v, %s", c.in, c.gi, q.AtLeastGi(c.gi), q.Gi(), c.atGi, c.shown)
+		if q.AtLeastMi(c.gi<<10) != c.atGi || q.Gi() != c.shown {
+			t.Errorf("%s: ≥ %d Gi %v, shown %s; want %v, %s", c.in, c.gi, q.AtLeastMi(c.gi<<10), q.Gi(), c.atGi, c.shown)
 		}
 	}
 	for _, bad := range []string{"", "lots", "Gi", "1Gb", "1..2", "1e", "1e+", "--1", "1 Gi", "1e999", "0x10"} {

@@ -15,15 +15,9 @@ type Quantity struct {
 	value *big.Rat
 }
 
-// AtLeastGi reports whether the quantity, read as bytes, is at least gi × 2^30: the comparison
-// `capacity.compareTo(quantity('<gi>Gi')) >= 0` makes, exactly (no rounding).
-func (q Quantity) AtLeastGi(gi int64) bool {
-	floor := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(gi), 30))
-	return q.value.Cmp(floor) >= 0
-}
-
 // AtLeastMi reports whether the quantity, read as bytes, is at least mi × 2^20: the comparison
-// `capacity.compareTo(quantity('<mi>Mi')) >= 0` makes (and quantity('<gi>Gi') for mi = gi × 1024).
+// `capacity.compareTo(quantity('<mi>Mi')) >= 0` makes, exactly (no rounding), and
+// quantity('<gi>Gi')'s for mi = gi × 1024.
 func (q Quantity) AtLeastMi(mi int64) bool {
 	floor := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(mi), 20))
 	return q.value.Cmp(floor) >= 0

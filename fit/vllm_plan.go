@@ -180,10 +180,6 @@ func vllmLongest(ok func(int) bool, limit int) int {
 	return int(largestAbove(0, int64(limit-1), func(n int64) bool { return ok(int(n)) }))
 }
 
-// VLLMClaimFloorGi is the claim's per-device memory floor under vLLM, in whole Gi of the
-// driver's figure (what a DRA claim selects on).
-func VLLMClaimFloorGi(b *Bounds) int64 { return ceilFloor(vllmClaimFloor(b).GiB()) }
-
 // VLLMFloor is the parts of the claim's memory floor under vLLM, per device.
 type VLLMFloor struct {
 	WeightsGiB, ActivationGiB, NonTorchGiB, KVGiB float64 // what vLLM's budget must hold

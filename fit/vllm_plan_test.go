@@ -111,7 +111,7 @@ func TestVLLMClaimFloorAndPlan(t *testing.T) {
 	// = 9.52 × 0.580078 + 1.43 × 0.054688 = 5.522344 + 0.078203 = 5.600547;
 	// (14.185191 + 5.600547 + 0.112 + 4 × 0.875) / 0.9 = 23.397738 / 0.9 = 25.997487 (above 1.12 / 0.1);
 	// + 0.44 = 26.437487 → 27 Gi
-	if got := VLLMClaimFloorGi(&b); got != 27 {
+	if got := ceilFloor(vllmClaimFloor(&b).GiB()); got != 27 {
 		t.Errorf("floor = %d Gi, want 27", got)
 	}
 	// the claim under engine vllm has that floor

@@ -31,7 +31,7 @@ nvidia-rtx-5090	nvidia	consumer	NVIDIA GeForce RTX 5090	gpu.nvidia.com	NVIDIA Ge
 nvidia-rtx-4090	nvidia	consumer	NVIDIA GeForce RTX 4090	gpu.nvidia.com	NVIDIA GeForce RTX 4090	24564	yes	1008	nvidia	false	
 nvidia-rtx-3090	nvidia	consumer	NVIDIA GeForce RTX 3090	gpu.nvidia.com	NVIDIA GeForce RTX 3090	24576	yes	936	nvidia	false	
 nvidia-rtx-4080	nvidia	consumer	NVIDIA GeForce RTX 4080	gpu.nvidia.com	NVIDIA GeForce RTX 4080	16376	yes	717	nvidia	false	
-amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262128	approx	6000	amd	false	
+amd-mi325x	amd	datacenter	AMD Instinct MI325X	gpu.amd.com		262128	yes	6000	amd	false	
 amd-mi300x	amd	datacenter	AMD Instinct MI300X	gpu.amd.com	AMD_Instinct_MI300X_OAM	196592	yes	5300	amd	false	
 amd-mi250x-gcd	amd	datacenter	AMD Instinct MI250X (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
 amd-mi210	amd	datacenter	AMD Instinct MI210	gpu.amd.com	Instinct_MI210	65520	yes	1638	amd	false	
@@ -88,8 +88,8 @@ intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8128	yes	512	intel	f
 intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8128	approx	512	intel	false	
 intel-arc-a380	intel	consumer	Intel Arc A380	gpu.intel.com		6144	approx	186	intel	false	
 intel-arc-b580	intel	consumer	Intel Arc B580	gpu.intel.com		12216	yes	456	intel	false	
-intel-arc-b570	intel	consumer	Intel Arc B570	gpu.intel.com		10240	approx	380	intel	false	
-intel-arc-pro-b60	intel	workstation	Intel Arc Pro B60	gpu.intel.com		24576	approx	456	intel	false	
+intel-arc-b570	intel	consumer	Intel Arc B570	gpu.intel.com		10172	yes	380	intel	false	
+intel-arc-pro-b60	intel	workstation	Intel Arc Pro B60	gpu.intel.com		24480	yes	456	intel	false	
 apple-m1-8	apple	unified	Apple M1 8GB			8192	yes	68.25	apple	true	
 apple-m1-16	apple	unified	Apple M1 16GB			16384	yes	68.25	apple	true	
 apple-m1-pro-16	apple	unified	Apple M1 Pro 16GB			16384	yes	200	apple	true	

@@ -1028,10 +1028,12 @@ func TestShortNames(t *testing.T) {
 	}
 }
 
-// Memory as the drivers publish it, where the fifteenth session read it (docs/AUDIT.md, "Fixed in
-// the fifteenth session: accelerators"): NVML's total for NVIDIA, KFD's VRAM size for AMD (rocm-smi,
-// HIP's totalGlobalMem), the i915 probed size or xe usable VRAM for Intel. Each was a spec figure
-// (GB × 1024) before; a card's own figure sits below it, so a claim at the spec size must not list it.
+// Memory as the drivers publish it, where the fifteenth and sixteenth sessions read it (docs/AUDIT.md,
+// "Fixed in the fifteenth session: accelerators" and "… sixteenth session …"): NVML's total for
+// NVIDIA, KFD's VRAM size for AMD (rocm-smi, HIP's totalGlobalMem, rocminfo's GPU pool), the i915
+// probed size, xe usable VRAM or xpu-smi's total for Intel, or the driver's own ResourceSlice. Each
+// was a spec figure (GB × 1024) before; a card's own figure sits below it, so a claim at the spec
+// size must not list it.
 func TestMemoryAsTheDriversPublish(t *testing.T) {
 	want := map[string]struct {
 		mib   int64
@@ -1042,11 +1044,11 @@ func TestMemoryAsTheDriversPublish(t *testing.T) {
 		"nvidia-a800-active-40": {40960, true}, "nvidia-a800-sxm-40": {40960, true},
 		"nvidia-rtx-4080-super": {16376, true}, "nvidia-rtx-5880-ada": {49140, true}, "nvidia-gb10": {122572, true},
 		"amd-mi210": {65520, true}, "amd-mi100": {32752, true}, "amd-mi350x": {294896, true}, "amd-mi355x": {294896, true},
-		"amd-mi325x": {262128, false}, "amd-rx-7900xt": {20464, true}, "amd-rx-7900gre": {16368, true},
+		"amd-mi325x": {262128, true}, "amd-rx-7900xt": {20464, true}, "amd-rx-7900gre": {16368, true},
 		"amd-rx-9070xt": {16304, true}, "amd-rx-9070": {16304, true},
 		"intel-max-1550": {131040, true}, "intel-max-1100": {49136, true}, "intel-flex-170": {14248, true},
 		"intel-arc-a770": {16288, true}, "intel-arc-a750": {8128, true}, "intel-arc-a580": {8128, false},
-		"intel-arc-b580": {12216, true},
+		"intel-arc-b580": {12216, true}, "intel-arc-b570": {10172, true}, "intel-arc-pro-b60": {24480, true},
 	}
 	seen := 0
 	for _, a := range Accelerators() {

@@ -13,7 +13,7 @@ type Accelerator struct {
 	MemoryExact  bool   // a known driver reading, not a spec-sheet approximation
 	BandwidthGBs float64
 	Family       string // the speed family: nvidia, nvidia-pascal, nvidia-unified, amd, apple, intel, other
-	Unified      bool   // memory shared with the CPU (Apple silicon, GB10, MI300A)
+	Unified      bool   // memory shared with the CPU, the figure the whole of it (Apple silicon, GB10); not the MI300A, whose driver publishes the GPU's share
 	// ShortName is a label of at most ShortNameMax characters for a narrow list (the page's
 	// device select at 390 px), given only where Name is longer; "" = Name is short enough.
 	// Every other surface says Name.

@@ -81,7 +81,7 @@ amd-rx-7900gre	amd	consumer	AMD Radeon RX 7900 GRE	gpu.amd.com		16368	yes	576	am
 amd-rx-9070xt	amd	consumer	AMD Radeon RX 9070 XT	gpu.amd.com		16304	yes	640	amd	false	
 amd-rx-9070	amd	consumer	AMD Radeon RX 9070	gpu.amd.com		16304	yes	640	amd	false	
 amd-mi250-gcd	amd	datacenter	AMD Instinct MI250 (one GCD)	gpu.amd.com		65520	yes	1638	amd	false	
-amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		131072	approx	5300	amd	true	
+amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		96335	yes	5300	amd	false	
 amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com	AMD_Instinct_MI350_OAM	294896	yes	8000	amd	false	
 amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294896	yes	8000	amd	false	
 intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8128	yes	512	intel	false	

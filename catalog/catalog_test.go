@@ -1044,7 +1044,7 @@ func TestMemoryAsTheDriversPublish(t *testing.T) {
 		"nvidia-a800-active-40": {40960, true}, "nvidia-a800-sxm-40": {40960, true},
 		"nvidia-rtx-4080-super": {16376, true}, "nvidia-rtx-5880-ada": {49140, true}, "nvidia-gb10": {122572, true},
 		"amd-mi210": {65520, true}, "amd-mi100": {32752, true}, "amd-mi350x": {294896, true}, "amd-mi355x": {294896, true},
-		"amd-mi325x": {262128, true}, "amd-rx-7900xt": {20464, true}, "amd-rx-7900gre": {16368, true},
+		"amd-mi325x": {262128, true}, "amd-mi300a": {96335, true}, "amd-rx-7900xt": {20464, true}, "amd-rx-7900gre": {16368, true},
 		"amd-rx-9070xt": {16304, true}, "amd-rx-9070": {16304, true},
 		"intel-max-1550": {131040, true}, "intel-max-1100": {49136, true}, "intel-flex-170": {14248, true},
 		"intel-arc-a770": {16288, true}, "intel-arc-a750": {8128, true}, "intel-arc-a580": {8128, false},

@@ -244,7 +244,7 @@ func findParamsB(t *testing.T, tg target.Target, memoryGi int64) target.Target {
 // AMD and Intel claims enforce the memory floor only, as each driver reports
 // memory (AMD in bytes, 0 = unknown; Intel in Mi). By hand from the CSV:
 // 64 Gi = 65,536 MiB admits MI325X, MI300X, MI250X (one GCD) and MI210, then
-// the later rows MI250 (one GCD), MI300A, MI350X and MI355X (all at or above
+// the later rows MI250 (one GCD), MI300A (96,335 MiB), MI350X and MI355X (all at or above
 // 65,536 MiB), not MI100 or the Radeons; 48 Gi = 49,152 MiB admits Max 1550
 // (131,040 MiB), not Max 1100 (49,136 MiB: the xe driver's usable 48 GiB less
 // 16 MiB stolen), Flex 170 or the Arc boards (≤ 24 GB).

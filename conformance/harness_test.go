@@ -241,7 +241,7 @@ func TestGoldenSelectorOnFleet(t *testing.T) {
 	// 80 Gi and 2,000 GB/s, computed by hand from accelerators.csv: the H100s
 	// report 81,559 MiB < 81,920 MiB = 80 Gi and do not fit; the A100 SXM4
 	// 80GB reports exactly 81,920 MiB and 2,039 GB/s and fits; the A100 PCIe
-	// 80GB has 1,935 GB/s and does not. Of the later rows the MI300A (131,072
+	// 80GB has 1,935 GB/s and does not. Of the later rows the MI300A (96,335
 	// MiB, 5,300 GB/s), MI350X and MI355X (294,912 MiB, 8,000 GB/s) fit; GB10
 	// (273 GB/s) and the large Macs (≤ 819 GB/s) are too slow. Of the rows added
 	// on 2026-12-03 the H20 (97,871 MiB), GH200 144 GB, GB200, B300 and GB300

@@ -15,7 +15,7 @@ func TestAcceleratorFamilyFromTable(t *testing.T) {
 		"nvidia-rtx-4090":    {FamilyNVIDIA, false},
 		"nvidia-rtx-2080-ti": {FamilyNVIDIA, false},
 		"nvidia-gb10":        {FamilyNVIDIAUnified, true},
-		"amd-mi300a":         {FamilyAMD, true},
+		"amd-mi300a":         {FamilyAMD, false}, // the driver publishes the GPU's share (KFD's TTM limit)
 		"amd-rx-9070xt":      {FamilyAMD, false},
 		"apple-m4-max-128":   {FamilyApple, true},
 		"intel-arc-b580":     {FamilyIntel, false},

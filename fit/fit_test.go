@@ -773,7 +773,7 @@ func TestMatchesMemoryAsReported(t *testing.T) {
 	}
 	// Which fit: memory ≥ 80 Gi (81,920 MiB) and bandwidth ≥ 2,405. The MI350X and MI355X
 	// (294,912 MiB, 8,000 GB/s) tie with the B200 and follow it in table order, as do the GB200,
-	// B300 and GB300 (8,000 GB/s) added after them; the MI300A (131,072 MiB, 5,300 GB/s) ties with
+	// B300 and GB300 (8,000 GB/s) added after them; the MI300A (96,335 MiB, 5,300 GB/s) ties with
 	// the MI300X; the GH200 144 GB (4,900 GB/s) and the H20 (4,000 GB/s) fall in by speed, and the
 	// GH200 120GB (4,000 GB/s, added later) follows the GH200 480GB and H20 it ties with.
 	var fits []string

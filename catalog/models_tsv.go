@@ -1657,7 +1657,7 @@ mistralai/Mixtral-8x7B-Instruct-v0.1	46.7B	46702792704	26.1	23.9	Q4_K_M	32768	32
 RedHatAI/Mixtral-8x7B-Instruct-v0.1	46.7B	46702792704	26.1	23.9	Q4_K_M	32768	32	8	128	4096	1	13427052901	18545	32000																															
 hugging-quants/Mixtral-8x7B-Instruct-v0.1-AWQ-INT4	46.7B	46702792704	26.1	23.9	AWQ-4bit	32768	32	8	128	4096	1	13427052901	14817	32000																															
 NousResearch/Nous-Hermes-2-Mixtral-8x7B-DPO	46.7B	46702809088	26.1	23.9	Q4_K_M	32768	32	8	128	4096	1	12900000000	8889	32002																															
-moonshotai/Kimi-Linear-48B-A3B-Instruct	49.1B	49122681728	27.4	25.2	Q4_K_M	4096	27	32	72	2304			57323	163840																															
+moonshotai/Kimi-Linear-48B-A3B-Instruct	49.1B	49122681728	27.4	25.2	Q4_K_M	4096	27	32	72	2304			57323	163840		moonshotai/Kimi-Linear-48B-A3B-Instruct	27	32		192	2304	1048576	bfloat16		hybrid			7	512	64	256	8	1						11223040			737280	float32		
 nvidia/Llama-3_3-Nemotron-Super-49B-v1_5-FP8	49.9B	49867145216	27.9	25.5	Q4_K_M	2097152	80	64	128	8192			78961	128256																															
 nvidia/Llama-3_3-Nemotron-Super-49B-v1	49.9B	49867145216	27.9	25.5	Q4_K_M	1048576	80	64	128	8192			40749	128256																															
 nvidia/Llama-3_3-Nemotron-Super-49B-v1_5	49.9B	49867145216	27.9	25.5	Q4_K_M	2097152	80	64	128	8192			25808	128256																															

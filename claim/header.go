@@ -184,15 +184,19 @@ func kvFormula(b *fit.Bounds) string {
 			strconv.Itoa(a.CSALayers) + " CSA layers × (" + d + " + " + strconv.Itoa(fit.CSAIndexHeadDim) + " indexer) × tokens/" + strconv.Itoa(fit.CSACompressRatio) + " + " +
 			strconv.Itoa(a.HCALayers) + " HCA layers × " + d + " × tokens/" + strconv.Itoa(fit.HCACompressRatio) + ")"
 	case fit.AttentionHybrid:
+		two := "2 × "             // K and V
+		if a.HybridLatent() > 0 { // Kimi-Linear: MLA attention layers, one latent a token
+			two, pair = "", "("+strconv.Itoa(a.KVLoraRank)+" latent + "+strconv.Itoa(a.QKRopeHeadDim)+" RoPE key) per token (MLA)"
+		}
 		if a.RecurrentOnly() { // Mamba: no attention layer, no cache that grows with the context
 			return twoDecimals(b.SequenceStateBytes()/1e6) + " MB of " + b.RecurrentStateDtypeWords() +
 				" recurrent state per sequence (all " + strconv.Itoa(a.Layers) + " layers; no attention layer, nothing per token)"
 		}
 		if s := b.SequenceStateBytes(); s > 0 {
-			return twoDecimals(s/1e6) + " MB of " + b.RecurrentStateDtypeWords() + " recurrent state per sequence (the other layers) + 2 × " +
+			return twoDecimals(s/1e6) + " MB of " + b.RecurrentStateDtypeWords() + " recurrent state per sequence (the other layers) + " + two +
 				strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) + ") × " + pair
 		}
-		return "2 × " + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
+		return two + strconv.Itoa(a.FullAttentionLayers) + " full-attention layers (of " + strconv.Itoa(a.Layers) +
 			"; the others keep a fixed state, not counted) × " + pair
 	}
 	full, sliding := a.CachedLayers()

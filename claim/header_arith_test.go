@@ -180,6 +180,12 @@ func kvElementsPerToken(t testing.TB, f string, tokens float64) (perSeqElems, st
 		}
 		return 2 * atoi(m[2]) * atoi(m[3]) * atoi(m[4]) * tokens, stateBytes, stateSlack, true
 	}
+	// a hybrid of MLA layers (Kimi-Linear): one latent a token in each attention layer
+	hybridMLA := regexp.MustCompile(`^([0-9.]+) MB of .*? recurrent state per sequence \(the other layers\) \+ ([0-9]+) full-attention layers \(of [0-9]+[^)]*\) × \(([0-9]+) latent \+ ([0-9]+) RoPE key\) per token \(MLA\)$`)
+	if m := hybridMLA.FindStringSubmatch(f); m != nil {
+		n := parseNum(t, m[1])
+		return atoi(m[2]) * (atoi(m[3]) + atoi(m[4])) * tokens, n.v * 1e6, n.r * 1e6, true
+	}
 	csa := regexp.MustCompile(`^compressed attention, one entry both K and V: ([0-9.]+) MB of fp32 compressor state per sequence \+ \(([0-9]+) layers × ([0-9]+) × (tokens|min\(tokens, ([0-9]+)\)) \+ ([0-9]+) CSA layers × \(([0-9]+) \+ ([0-9]+) indexer\) × tokens/([0-9]+) \+ ([0-9]+) HCA layers × ([0-9]+) × tokens/([0-9]+)\)$`)
 	if m := csa.FindStringSubmatch(f); m != nil {
 		n := parseNum(t, m[1])

@@ -273,6 +273,12 @@ func TestKVHeaderPerKind(t *testing.T) {
 			"# kv:     8192 tokens × 1 sequence, fp16: 145.54 MB of fp32 recurrent state per",
 			"#         sequence (the other layers) + 2 × 4 full-attention layers (of 56) × 8",
 			"#         KV heads × 128 head dim × 2 B = 0.28 GB"}},
+		// Kimi-Linear-48B-A3B (s16-arch: a hybrid of MLA layers): 20 KDA layers × (32 × 128 × 128 + 3 ×
+		// 4,096 × 3) = 11,223,040 × 4 B = 44.89 MB + 7 × 576 × 2 B × 8,192 = 66,060,288 B → 0.11 GB
+		{"m=moonshotai%2FKimi-Linear-48B-A3B-Instruct&s=kv&ctx=8192", []string{
+			"# kv:     8192 tokens × 1 sequence, fp16: 44.89 MB of fp32 recurrent state per",
+			"#         sequence (the other layers) + 7 full-attention layers (of 27) × (512",
+			"#         latent + 64 RoPE key) per token (MLA) × 2 B = 0.11 GB"}},
 		// Nemotron-H-8B-Base-8K (its row: Megatron-Bridge's NemotronHModelProvider8B): 24 Mamba-2 layers ×
 		// (128 × 64 × 128 + (8,192 + 2 × 8 × 128) × 3) = 25,903,104 × 4 B = 103.61 MB + 2 × 4 × 8 × 128
 		// × 2 B × 8,192 = 134,217,728 B → 237,830,144 B = 0.24 GB; BF16 weights 8,100,852,736 × 2 B =

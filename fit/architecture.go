@@ -271,7 +271,7 @@ func (a *Architecture) CachesKV() bool {
 	case AttentionMLA:
 		return a.KVLoraRank+a.QKRopeHeadDim > 0
 	case AttentionHybrid:
-		return a.FullAttentionLayers > 0 && a.KVHeads > 0 && a.HeadDim > 0 || a.RecurrentOnly()
+		return a.FullAttentionLayers > 0 && (a.KVHeads > 0 && a.HeadDim > 0 || a.HybridLatent() > 0) || a.RecurrentOnly()
 	default: // GQA/MHA/MQA and csa (one KV head of head_dim per entry)
 		return a.KVHeads > 0 && a.HeadDim > 0
 	}

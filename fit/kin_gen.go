@@ -129,6 +129,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"kimi-k2.5", 1848},                                              // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                              // moonshotai/Kimi-K2.6
 	{"kimi-k2.6-dq3_k_m-q8", 1844},                                   // mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8
+	{"kimi-linear-48b-a3b-instruct", 1650},                           // moonshotai/Kimi-Linear-48B-A3B-Instruct
 	{"kimi-vl-a3b-instruct", 1295},                                   // moonshotai/Kimi-VL-A3B-Instruct
 	{"kimi-vl-a3b-thinking", 1296},                                   // moonshotai/Kimi-VL-A3B-Thinking
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
@@ -469,6 +470,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"kimi-k2.5", 1848},                                              // moonshotai/Kimi-K2.5
 	{"kimi-k2.6", 1849},                                              // moonshotai/Kimi-K2.6
 	{"kimi-k2.6-dq3_k_m-q8", 1844},                                   // mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8
+	{"kimi-linear-48b-a3b-instruct", 1650},                           // moonshotai/Kimi-Linear-48B-A3B-Instruct
 	{"l3.3-geneticlemonade-final-v2-70b", 1667},                      // zerofata/L3.3-GeneticLemonade-Final-v2-70B
 	{"lfm2-1.2b", 364},                                               // LiquidAI/LFM2-1.2B
 	{"lfm2-1.2b-bf16", 372},                                          // lmstudio-community/LFM2-1.2B-MLX-bf16
@@ -1833,6 +1835,7 @@ var activeBySameCountTable = [...]countBase{
 	{35107181936, "Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)"},
 	{35951822704, "Qwen/Qwen3.6-35B-A3B (same arch as Qwen3.5-35B-A3B)"},
 	{46702792704, "mistralai/Mixtral-8x7B-Instruct-v0.1"},
+	{51570323328, "ai21labs/AI21-Jamba-Mini-1.5"},
 	{79674391296, "Qwen/Qwen3-Coder-Next (qwen3_next)"},
 	{81324862720, "Qwen/Qwen3-Next-80B-A3B-Instruct"},
 	{108641793536, "meta-llama/Llama-4-Scout-17B-16E-Instruct"},

@@ -26,7 +26,7 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 		// full_attention_layers × 2 × kv_heads × head_dim × b × T, beside the linear/SSM layers'
 		// state of one sequence, fixed in size (RecurrentStateBytes; 0 where the data lacks it). A
 		// model without attention (RecurrentOnly: Mamba) has no full layer, only the state.
-		return float64(a.FullAttentionLayers)*a.kvPairBytes(a.KVHeads, a.HeadDim, elem)*t + a.RecurrentStateBytes()
+		return float64(a.FullAttentionLayers)*a.hybridLayerTokenBytes(elem)*t + a.RecurrentStateBytes()
 	default:
 		// GQA/MHA/MQA: 2 (K and V) × layers × kv_heads × head_dim × b × T, where a sliding-window
 		// (or chunked) layer holds min(T, window) tokens, a full layer its own KV heads and head
@@ -38,6 +38,28 @@ func (a *Architecture) KVCacheBytes(tokens int, elem float64) float64 {
 			float64(sliding)*a.kvPairBytes(a.KVHeads, a.HeadDim, elem)*float64(min(tokens, max(a.SlidingWindow, 0)))
 		return held
 	}
+}
+
+// HybridLatent is the MLA latent a hybrid's attention layers cache per token, kv_lora_rank +
+// qk_rope_head_dim, where its row gives one (Kimi-Linear: 7 MLA layers among 20 Kimi Delta
+// Attention layers, 512 + 64); 0 for a hybrid whose attention layers keep K and V per KV head
+// (Qwen3-Next/3.5, Nemotron-H, Granite-4.0-H, …). The one rule for a hybrid of MLA layers: its
+// attention layers are sized as an MLA row's layers (KVCacheBytes, vLLM's pages: vllm_bounds.go),
+// its other layers as any hybrid's state.
+func (a *Architecture) HybridLatent() int {
+	if a.Attention != AttentionHybrid {
+		return 0
+	}
+	return max(0, a.KVLoraRank+a.QKRopeHeadDim)
+}
+
+// hybridLayerTokenBytes is one of a hybrid's attention layers for one token: its MLA latent
+// (HybridLatent) × b, else K and V of its KV heads.
+func (a *Architecture) hybridLayerTokenBytes(elem float64) float64 {
+	if l := a.HybridLatent(); l > 0 {
+		return float64(l) * elem
+	}
+	return a.kvPairBytes(a.KVHeads, a.HeadDim, elem)
 }
 
 // CachedLayers are the full-attention and the sliding-window layers that keep a cache of their

@@ -202,6 +202,11 @@ import (
 //     134,217,728 → 2,326,879,488 (Liquid: A2B; the catalog's 2.3 B). Total (all 64 experts: 38 × 64
 //     × 9,437,184 = 22,951,231,488 routed) 23,843,659,008, the catalog's count of its MLX copies
 //     to the parameter (the base's adds the 38 × 64 expert biases its checkpoint stores).
+//   - Jamba-Mini-1.5 (architectures.csv's row: transformers' JambaConfig defaults, whose shapes sum
+//     to the catalog's count to the parameter, TestJambaMini15ShapesCount; config.json's
+//     num_experts 16, num_experts_per_tok 2 in every other layer, expert_layer_period 2): the
+//     total 51,570,323,328 less 16 MoE layers × 14 experts a token skips × 176,160,768 →
+//     12,110,311,296 (AI21: 12B active); the catalog does not mark it a mixture of experts either.
 var moeActiveFacts = map[string]activeFact{
 	"Qwen/Qwen3-30B-A3B-Instruct-2507":                                       qwen3_30bA3b,
 	"Qwen/Qwen3-Coder-30B-A3B-Instruct":                                      qwen3_30bA3b,
@@ -244,6 +249,7 @@ var moeActiveFacts = map[string]activeFact{
 	"XiaomiMiMo/MiMo-V2-Flash":                                               {15.44593632, "MiMo-V2-Flash", 0},
 	"LiquidAI/LFM2-8B-A1B":                                                   {1.557740288, "LFM2-8B-A1B", 0},
 	"LiquidAI/LFM2-24B-A2B":                                                  {2.326879488, "LFM2-24B-A2B", 0},
+	"ai21labs/AI21-Jamba-Mini-1.5":                                           {12.110311296, "Jamba-Mini-1.5", 0},
 }
 
 var (

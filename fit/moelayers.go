@@ -21,6 +21,7 @@ import "github.com/fitclaim/fitclaim/catalog"
 //	MiMo-V2-Flash                          48      47 (moe_layer_freq: layer 0 dense)
 //	LFM2-8B-A1B                            24      22 (num_dense_layers 2)
 //	LFM2-24B-A2B                           40      38 (num_dense_layers 2)
+//	Jamba-Mini-1.5                         32      16 (expert_layer_period 2)
 //
 // The layer counts are moeactive.go's (its sources there); every other architecture routes in
 // each of its layers.
@@ -39,6 +40,7 @@ var moeRoutedLayers = map[string]struct{ layers, routed int }{
 	"MiMo-V2-Flash":              {48, 47},
 	"LFM2-8B-A1B":                {24, 22},
 	"LFM2-24B-A2B":               {40, 38},
+	"Jamba-Mini-1.5":             {32, 16},
 }
 
 // RoutedLayersOf is the layers of a catalog model whose time the per-layer MoE term counts, given

@@ -176,10 +176,16 @@ const packedShare = 0.9
 // whose architecture moeActiveFacts counts (moeactive.go) takes that active count.
 func ReleaseParamsOf(m *catalog.Model) ReleaseParams {
 	p, counted := releaseParams(m)
-	if _, exact := releaseFacts[m.Arch.Base]; exact && m.Arch.Base != "" || !(p.ActiveB < p.TotalB) {
+	if _, exact := releaseFacts[m.Arch.Base]; exact && m.Arch.Base != "" {
 		return p
 	}
 	f, ok := moeActiveOf(m)
+	if !(p.ActiveB < p.TotalB) && !(ok && f.Shapes != "" && m.Arch.Base != "" && moeActiveFacts[m.Arch.Base] == f) {
+		// read dense: the catalog marks no mixture of experts and the name states no active size,
+		// unless the entry's own row is an architecture moeActiveFacts counts (Jamba-Mini-1.5:
+		// config.json's experts, which the catalog does not mark)
+		return p
+	}
 	for _, kin := range []*catalog.Model{counted, unpackedKin(stem(m.Name)), baseEntry(m)} {
 		if !ok && kin != nil && kin != m {
 			f, ok = moeActiveOf(kin) // a re-upload of the family (Qwen3-Coder-Next-AWQ-4bit, whose count is its base's)

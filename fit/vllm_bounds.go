@@ -107,8 +107,9 @@ func vllmCacheOf(b *Bounds, elem float64) VLLMCache {
 			Window: a.SlidingWindow, WindowLayers: a.Layers, WindowTokenBytes: float64(a.KVHeads*a.HeadDim) * elem,
 			StateBytes: a.CSAStateBytes(), BlockSize: VLLMDeepSeekV4BlockSize}
 	case a.Attention == AttentionHybrid && (a.FullAttentionLayers > 0 || a.RecurrentOnly()):
-		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, ElemBytes: elem,
-			StateBytes: a.VLLMRecurrentStateBytes(), StateSplit: true, StateLayers: stateLayersOf(&b.Model, a)}
+		// the attention layers' K and V heads, or their MLA latent (Kimi-Linear), whole on every rank
+		return VLLMCache{FullLayers: a.FullAttentionLayers, KVHeads: a.KVHeads, HeadDim: a.HeadDim, MLALatent: a.HybridLatent(),
+			ElemBytes: elem, StateBytes: a.VLLMRecurrentStateBytes(), StateSplit: true, StateLayers: stateLayersOf(&b.Model, a)}
 	}
 	// full and sliding layers that keep a cache of their own (a Gemma-4 E model's last layers reuse
 	// earlier ones'), the full layers in their own shape where they have one (Gemma-4's global layers)

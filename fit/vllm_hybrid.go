@@ -81,7 +81,7 @@ func stateLayersOf(m *catalog.Model, a *Architecture) int {
 // layers' token bytes fullTB on one device; ok is false for any other cache.
 func (g vllmGroups) hybrid(fullTB float64) (vllmGroups, bool) {
 	c := g.cache
-	if c.StateLayers <= 0 || !(c.StateBytes > 0) || g.slideLayers > 0 || c.MLALatent > 0 {
+	if c.StateLayers <= 0 || !(c.StateBytes > 0) || g.slideLayers > 0 {
 		return g, false
 	}
 	state := c.StateBytes / float64(c.StateLayers) // one layer's state of one request

@@ -49,6 +49,12 @@ import (
 //	pages, no state). Nemotron-H-56B: 10 such attention layers, 54 Mamba-2 layers of 256 × 64, state
 //	256 ((3,317,760 × 2 + 226,492,416 × 4) / 54 = 16,900,096 B); block 16 × 258 = 4,128, page
 //	16,908,288 B; groups of 10: 1 + ⌈54 / 10⌉ = 6 state.
+//	Kimi-Linear-48B-A3B, bf16 (s16-arch): 7 MLA layers of one 512 + 64 latent, 1,152 B a token
+//	(HybridAttentionMambaModelConfig sizes the attention page from MLAAttentionSpec when the model
+//	uses MLA); 20 Kimi Delta Attention layers of 3 × 4,096 × 3 bf16 convolution inputs and 32 × 128 ×
+//	128 fp32 state: 73,728 + 2,097,152 = 2,170,880 B a layer; block 16 × ⌈2,170,880 / 18,432⌉ = 16 ×
+//	118 = 1,888 tokens, page 1,888 × 1,152 = 2,174,976 B; groups of 7: 1 attention + ⌈20 / 7⌉ = 3
+//	state. (Before the MLA hybrid rule it kept 16-token pages of 27 layers' K and V.)
 func TestVLLMPagesHybridState(t *testing.T) {
 	for _, c := range []struct {
 		model, kv     string
@@ -70,6 +76,7 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		{"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", "fp16", 1312, 6, 5373952, 0, 1, 0, 0, 0},
 		{"nvidia/Nemotron-H-8B-Base-8K", "fp16", 1040, 7, 4259840, 0, 1, 0, 0, 0},
 		{"nvidia/Nemotron-H-56B-Base-8K", "fp16", 4128, 7, 16908288, 0, 1, 0, 0, 0},
+		{"moonshotai/Kimi-Linear-48B-A3B-Instruct", "fp16", 1888, 4, 2174976, 0, 1, 0, 0, 0},
 	} {
 		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Engine, t.KVCache = c.model, "kv", target.EngineVLLM, c.kv

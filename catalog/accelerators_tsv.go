@@ -85,7 +85,7 @@ amd-mi300a	amd	datacenter	AMD Instinct MI300A	gpu.amd.com		96335	yes	5300	amd	fa
 amd-mi350x	amd	datacenter	AMD Instinct MI350X	gpu.amd.com	AMD_Instinct_MI350_OAM	294896	yes	8000	amd	false	
 amd-mi355x	amd	datacenter	AMD Instinct MI355X	gpu.amd.com		294896	yes	8000	amd	false	
 intel-arc-a750	intel	consumer	Intel Arc A750	gpu.intel.com		8128	yes	512	intel	false	
-intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8128	approx	512	intel	false	
+intel-arc-a580	intel	consumer	Intel Arc A580	gpu.intel.com		8128	yes	512	intel	false	
 intel-arc-a380	intel	consumer	Intel Arc A380	gpu.intel.com		6144	approx	186	intel	false	
 intel-arc-b580	intel	consumer	Intel Arc B580	gpu.intel.com		12216	yes	456	intel	false	
 intel-arc-b570	intel	consumer	Intel Arc B570	gpu.intel.com		10172	yes	380	intel	false	

@@ -1049,7 +1049,7 @@ func TestMemoryAsTheDriversPublish(t *testing.T) {
 		"amd-mi325x": {262128, true}, "amd-mi300a": {96335, true}, "amd-rx-7900xt": {20464, true}, "amd-rx-7900gre": {16368, true},
 		"amd-rx-9070xt": {16304, true}, "amd-rx-9070": {16304, true},
 		"intel-max-1550": {131040, true}, "intel-max-1100": {49136, true}, "intel-flex-170": {14248, true},
-		"intel-arc-a770": {16288, true}, "intel-arc-a750": {8128, true}, "intel-arc-a580": {8128, false},
+		"intel-arc-a770": {16288, true}, "intel-arc-a750": {8128, true}, "intel-arc-a580": {8128, true},
 		"intel-arc-b580": {12216, true}, "intel-arc-b570": {10172, true}, "intel-arc-pro-b60": {24480, true},
 	}
 	seen := 0

@@ -123,6 +123,7 @@
     // A link's claim is shown before its rest, a frame apart (showResult's later). The claim
     // boot.js showed has had that frame once <html data-first> is gone (boot.js removes it in the
     // frame after): its rest is drawn at once.
+    if (!adopted) letRoomGo();
     showResult(res, target, !edit && !(adopted && !("first" in document.documentElement.dataset)));
     if (edit || state.loaded) announce($("summary").textContent, edit);
     return null;
@@ -288,8 +289,12 @@
     state.typing = edit === "typing";
   }
 
+  // letRoomGo: the summary's room kept for a link's first claim (style.css) goes with any other answer.
+  function letRoomGo() { delete $("summary").dataset.room; }
+
   function showPrompt() {
     delete document.documentElement.dataset.drawing; // nothing more is coming for this result
+    letRoomGo();
     const summary = $("summary");
     clear(summary);
     delete summary.dataset.said;
@@ -324,6 +329,7 @@
       box.append(" ", btn);
     }
     box.hidden = false;
+    letRoomGo();
     const summary = $("summary");
     clear(summary);
     delete summary.dataset.said;

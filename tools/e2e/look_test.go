@@ -35,7 +35,7 @@ func (p *page) shifts() {
 func TestNothingMovesWhenEngineIsIn(t *testing.T) {
 	s := serve(t)
 	for _, w := range []int64{390, 1280} {
-		for _, frag := range []string{"", target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }))} {
+		for _, frag := range []string{"", readmeLink, kvLink} {
 			p := newPage(t, s.URL, w, 900)
 			p.shifts()
 			p.open(frag)
@@ -52,14 +52,14 @@ func TestNothingMovesWhenEngineIsIn(t *testing.T) {
 			for _, m := range pushed {
 				t.Errorf("%d px, #%s: seen, then pushed away by the claim: %s", w, frag, m)
 			}
-			if frag == "" {
-				// The bare visit's summary is in the page (tools/cmd/site): drawn after the first
-				// paint, it pushed the claim under it down 143 px (1280) and 244 px (390).
-				var output []string
-				p.eval(`window.__shifts.filter((s) => /^output /.test(s))`, &output)
-				for _, m := range output {
-					t.Errorf("%d px, the bare page: the claim moved: %s", w, m)
-				}
+			// The bare visit's summary is in the page (tools/cmd/site): drawn after the first paint,
+			// it pushed the claim under it down 143 px (1280) and 244 px (390). A link's summary is
+			// written by app.js after boot.js has shown the link's YAML: it pushed the YAML down 143
+			// px (1280) and 293 px (390; README's link) until its room was kept (#summary[data-room]).
+			var output []string
+			p.eval(`window.__shifts.filter((s) => /^output /.test(s))`, &output)
+			for _, m := range output {
+				t.Errorf("%d px, #%s: the claim moved: %s", w, frag, m)
 			}
 			// The pictures are drawn into room kept for them (a bare visit's example, a link's first
 			// claim): drawn into the flow, they pushed the YAML down 143 px (1280) and 244 px (390).
@@ -74,9 +74,40 @@ func TestNothingMovesWhenEngineIsIn(t *testing.T) {
 			if !p.visible("app") || p.visible("boot") {
 				t.Errorf("%d px: the status is still shown once the engine is in", w)
 			}
+			if frag == readmeLink {
+				// The room kept is the default driver's summary's, not much more.
+				var gap float64
+				p.eval(`(() => { const s = document.getElementById("summary"); return s.getBoundingClientRect().bottom - s.lastElementChild.getBoundingClientRect().bottom; })()`, &gap)
+				if gap > 24 {
+					t.Errorf("%d px, #%s: %.0f px blank under the summary", w, frag, gap)
+				}
+			}
+			if frag != "" {
+				// The kept room goes with the next answer: no blank under an edited claim's summary.
+				p.setField("minTps", "25")
+				p.waitEval(`!("room" in document.getElementById("summary").dataset) && !("drawing" in document.documentElement.dataset)`, "the room let go after an edit")
+				var gap float64
+				p.eval(`(() => { const s = document.getElementById("summary"); return s.getBoundingClientRect().bottom - s.lastElementChild.getBoundingClientRect().bottom; })()`, &gap)
+				if gap > 1 {
+					t.Errorf("%d px, #%s: %.0f px blank under the summary after an edit", w, frag, gap)
+				}
+			}
 		}
 	}
 }
+
+// README's example link (llmfit's driver: a three-paragraph summary) and a kv link on NVIDIA's
+// driver (two paragraphs).
+var (
+	readmeLink = target.Permalink(targetWith(func(x *target.Target) { x.Model = exampleModel; x.MinTps = 30; x.EfficiencyPct = 60 }))
+	kvLink     = target.Permalink(targetWith(func(x *target.Target) {
+		x.Model = "Qwen/Qwen3-30B-A3B-Instruct-2507"
+		x.Sizing = target.SizingKV
+		x.Context = 32768
+		x.Sequences = 4
+		x.Driver = "nvidia"
+	}))
+)
 
 // At 1280 px, light and dark: the form's side-by-side boxes line up, the cluster panel's boxes
 // are the form's fields (edge, corners, padding, background: they were Chromium's bare

@@ -61,7 +61,7 @@ func RenderClaim(t target.Target) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: b, Name: name, YAML: renderYAML(&b, name, Version), JSON: renderJSON(&b, name, Version)}, nil
+	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), JSON: renderJSON(b, name, Version)}, nil
 }
 
 // AddMatches adds the matches and the warnings (which read them) to a Result of RenderClaim.
@@ -82,18 +82,34 @@ func RenderYAML(t target.Target) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return renderYAML(&b, name, Version), nil
+	return renderYAML(b, name, Version), nil
 }
 
-// RenderYAMLResult is Render's Result with its Bounds, Name and YAML only (no JSON, matches or
-// warnings), the same errors: what a Deployment around the claim needs (package deploy's
-// RenderYAML), which computes the matches itself only when it reads them.
+// Warnings are the claim's warnings (Result.Warnings, the same words in the same order) for
+// bounds and a claim name as RenderClaim resolves them, without the matches: what the API
+// answers beside one format (edge/api). They judge the whole catalog only when no device the
+// claim's driver can select meets its floors, to propose a device count.
+func Warnings(b *fit.Bounds, name string) []string { return warnings(b, name, nil) }
+
+// RenderYAMLResult is Render's Result with its Bounds, Name, YAML and Warnings only (no JSON
+// or matches), the same errors: what the API's claim.yaml answers, and what a Deployment around
+// the claim needs (package deploy's RenderYAML), which computes the matches itself only when it
+// reads them. The warnings are Warnings': the matches are judged only when nothing fits.
 func RenderYAMLResult(t target.Target) (Result, error) {
 	b, name, err := resolveNamed(t)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: b, Name: name, YAML: renderYAML(&b, name, Version)}, nil
+	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), Warnings: Warnings(b, name)}, nil
+}
+
+// RenderJSONResult is RenderYAMLResult with the JSON in place of the YAML: the API's claim.json.
+func RenderJSONResult(t target.Target) (Result, error) {
+	b, name, err := resolveNamed(t)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Bounds: *b, Name: name, JSON: renderJSON(b, name, Version), Warnings: Warnings(b, name)}, nil
 }
 
 // RenderJSON: see RenderYAML.
@@ -102,16 +118,19 @@ func RenderJSON(t target.Target) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return renderJSON(&b, name, Version), nil
+	return renderJSON(b, name, Version), nil
 }
 
-func resolveNamed(t target.Target) (fit.Bounds, string, error) {
+// resolveNamed resolves t and names its claim. The Bounds are on the heap already (claimName
+// and the warnings let them escape): the pointer, not a copy, lets the warnings read them
+// without a second copy on the heap.
+func resolveNamed(t target.Target) (*fit.Bounds, string, error) {
 	b, err := fit.Resolve(t)
 	if err != nil {
-		return fit.Bounds{}, "", err
+		return nil, "", err
 	}
 	name, err := claimName(&b)
-	return b, name, err
+	return &b, name, err
 }
 
 // claimName is the claim's name (the target's, checked, or one derived from the model's), after

@@ -4,11 +4,15 @@ import (
 	"github.com/fitclaim/fitclaim/target"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fitclaim/fitclaim/fit"
 )
 
 // warnings are what a careful reviewer would point out about a claim that is nonetheless valid.
+// matches are fit.Matches(*b), or nil when they are not at hand: then the one warning that reads
+// them (proposal) asks fit only whether any selectable device fits, and judges the whole catalog
+// only when none does.
 func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 	t := &b.Target
 	var w []string
@@ -70,14 +74,22 @@ func warnings(b *fit.Bounds, name string, matches []fit.Match) []string {
 		w = append(w, b.Driver.Domain+" publishes no bandwidth: the "+strconv.FormatInt(b.MinBandwidthGBs, 10)+
 			" GB/s floor"+perDevice(t.Count)+" is not enforced by this claim, only memory")
 	}
-	if p := proposal(matches, t.Count); p != "" {
+	if p := proposal(b, matches); p != "" {
 		w = append(w, p)
 	}
 	return w
 }
 
 // proposal suggests the smallest device count when nothing in the catalog fits as asked.
-func proposal(matches []fit.Match, count int) string {
+// matches: see warnings (nil: not at hand).
+func proposal(b *fit.Bounds, matches []fit.Match) string {
+	if matches == nil {
+		if b.AnySelectableFits() { // the common case: no match judged past the first that fits
+			return ""
+		}
+		matches = fit.Matches(*b)
+	}
+	count := b.Target.Count
 	for i := range matches {
 		if matches[i].Selectable && matches[i].Fits() {
 			return ""
@@ -101,11 +113,11 @@ func IgnoredBySizing(t *target.Target) string {
 	if t.Sizing != target.SizingLlmfit {
 		return ""
 	}
-	def := target.Default()
+	def := defaultTarget()
 	names := ""
 	for i := range target.Fields {
 		f := &target.Fields[i]
-		if !f.KVOnly || f.Same(t, &def) || f.Canonical(f.Get(t)) == f.Get(&def) {
+		if !f.KVOnly || f.Same(t, def) || f.Canonical(f.Get(t)) == f.Get(def) {
 			continue
 		}
 		if names != "" {
@@ -122,6 +134,13 @@ func IgnoredBySizing(t *target.Target) string {
 	}
 	return "sizing llmfit ignores " + names + ": use sizing kv to size the claim for " + them
 }
+
+// defaultTarget is target.Default(), made once and never written: IgnoredBySizing compares
+// with it through the table's fields, which let it escape (a Target on the heap per render).
+var defaultTarget = sync.OnceValue(func() *target.Target {
+	d := target.Default()
+	return &d
+})
 
 // ModelChoice says which catalog model a name without its publisher was taken for, when it
 // is the whole repository name of several (fit.Bounds.ModelOthers); "" otherwise.

@@ -50,7 +50,30 @@ func RenderYAML(asked target.Target) (string, error) {
 	return r.YAML, err
 }
 
-// render is Render; without all, the Result holds only what its YAML needs (RenderYAML).
+// RenderYAMLWarnings is RenderYAML and the Result's Warnings (the same words and order as
+// Render's), for the API's deploy.yaml, which answers them in Warning headers: still without
+// the claim's JSON and query, and the matches as RenderYAML reads them (claim.Warnings judges
+// them only when nothing fits).
+func RenderYAMLWarnings(asked target.Target) (string, []string, error) {
+	r, err := render(asked, false)
+	if err != nil {
+		return "", nil, err
+	}
+	return r.YAML, r.Warnings(), nil
+}
+
+// Warnings are what `fitclaim deploy` prints as warnings on stderr: the claim's
+// (Claim.Warnings), then the Problems, each with its fix. (The Summary it prints between them
+// is no warning; the YAML's header says it.)
+func (r *Result) Warnings() []string {
+	if len(r.Problems) == 0 {
+		return r.Claim.Warnings
+	}
+	return append(r.Claim.Warnings[:len(r.Claim.Warnings):len(r.Claim.Warnings)], r.Problems...)
+}
+
+// render is Render; without all, the Result holds only what its YAML needs (RenderYAML) and
+// the warnings.
 func render(asked target.Target, all bool) (Result, error) {
 	t, err := ClaimTarget(asked)
 	if err != nil {
@@ -68,9 +91,7 @@ func render(asked target.Target, all bool) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if all {
-		ignoredAsked(&c, &t, &asked)
-	}
+	ignoredAsked(&c, &t, &asked) // claim.RenderYAMLResult has the warnings too
 	b := &c.Bounds
 	if b.Custom {
 		return Result{}, target.NewFieldError("model", "a Deployment serves a catalog model (a Hugging Face repository); a custom size names none: choose a model")

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"net/url"
+	"reflect"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/catalog"
@@ -11,7 +12,8 @@ import (
 // TestRenderYAMLIsRender: RenderYAML, which skips the JSON, the warnings and (unless the vLLM
 // plan reads them on NVIDIA's driver) the matches, gives Render's YAML and Render's error for
 // every driver, engine, sizing and device count over a spread of catalog models, and for the
-// targets whose plans read the matches (BF16 on the NVIDIA allow-list, an older board in it).
+// targets whose plans read the matches (BF16 on the NVIDIA allow-list, an older board in it);
+// RenderYAMLWarnings gives the same YAML and Render's Warnings() (the API's deploy.yaml headers).
 func TestRenderYAMLIsRender(t *testing.T) {
 	links := []string{
 		"m=Qwen%2FQwen3-0.6B&q=BF16&s=kv&ctx=2048&drv=nvidia",
@@ -36,6 +38,10 @@ func TestRenderYAMLIsRender(t *testing.T) {
 			tg.Engine = engine
 			full, errFull := Render(tg)
 			yaml, errYAML := RenderYAML(tg)
+			yaml2, warnings, errWarned := RenderYAMLWarnings(tg)
+			if (errWarned == nil) != (errYAML == nil) || yaml2 != yaml || errFull == nil && !reflect.DeepEqual(warnings, full.Warnings()) {
+				t.Errorf("%s engine %q: RenderYAMLWarnings differs from Render: %q, Render's %q (%v)", link, engine, warnings, full.Warnings(), errWarned)
+			}
 			switch {
 			case (errFull == nil) != (errYAML == nil) || errFull != nil && errFull.Error() != errYAML.Error():
 				t.Errorf("%s engine %q: Render's error %v, RenderYAML's %v", link, engine, errFull, errYAML)

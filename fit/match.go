@@ -44,6 +44,27 @@ func fitsMemory(a *catalog.Accelerator, memoryMi int64) bool {
 	return memoryMi <= a.MemoryBytes()>>20
 }
 
+// fitsBandwidth: the device meets the bandwidth floor it is judged on (Match.FitsBandwidth).
+func (b *Bounds) fitsBandwidth(a *catalog.Accelerator) bool {
+	return a.BandwidthGBs >= float64(b.BandwidthFloorFor(a))
+}
+
+// AnySelectableFits reports whether some accelerator the claim's driver can select meets both
+// floors as asked: whether Matches(b) holds a Match that is Selectable and Fits, found without
+// judging the whole catalog (no speed, no split, no verdict; it stops at the first). The
+// claim's warnings read no more of the matches than this unless nothing fits (then they
+// propose a device count, claim.SplitProposal); the API serves them on every answer, and all
+// the matches were the largest part of a request in the edge worker.
+func (b *Bounds) AnySelectableFits() bool {
+	accs := catalog.Accelerators()
+	for i := range accs {
+		if a := &accs[i]; fitsMemory(a, b.MemoryMi) && b.fitsBandwidth(a) && b.Selectable(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // Matches judges every accelerator of the catalog, best first: fitting devices before others,
 // then by estimated speed.
 func Matches(b Bounds) []Match { return AppendMatches(nil, b) }
@@ -72,7 +93,7 @@ func AppendMatches(dst []Match, b Bounds) []Match {
 	keys, order = keys[:len(accs)], order[:len(accs)]
 	for i := range accs {
 		a := &accs[i]
-		keys[i] = key{fitsMemory(a, b.MemoryMi), a.BandwidthGBs >= float64(b.BandwidthFloorFor(a)), b.estTps(a, b.Target.Count)}
+		keys[i] = key{fitsMemory(a, b.MemoryMi), b.fitsBandwidth(a), b.estTps(a, b.Target.Count)}
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(x, y int) int {

@@ -21,6 +21,8 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		var r deploy.Result
 		if r, err = deploy.Render(t); err == nil {
+			// r.Warnings(), the claim's then the Problems (the API's Warning headers), with the
+			// summary between them.
 			for _, w := range r.Claim.Warnings {
 				fmt.Fprintln(stderr, "fitclaim: warning:", w)
 			}

@@ -16,6 +16,11 @@
 //	POST /api/v1/check?<permalink keys>   the claim checked against the body's ResourceSlices, or the
 //	                                      multipart parts slices and claims (check.go)
 //
+// An answer whose target has warnings (claim.Result.Warnings, and a Deployment's problems: the
+// words `fitclaim claim` and `fitclaim deploy` print on stderr) carries each in a Warning header,
+// `299 - "text"`, as the Kubernetes API server sends its warnings (warning.go); 304 and HEAD
+// carry them as GET's 200 does.
+//
 // Bad input is 400 with the engine's message (which names the field) as text/plain; an unknown
 // path is 404; another method is 405 with Allow, but a CORS preflight (OPTIONS with Origin and
 // Access-Control-Request-Method) is 204 with the methods and headers the route takes. Successful answers are deterministic for a
@@ -57,18 +62,27 @@ const CacheControl = "public, max-age=3600"
 
 const allow = "GET, HEAD"
 
-// A route answers a raw query string (as sent, still percent-encoded) with a body or an error
-// whose message names the field.
-type route func(rawQuery string) (body string, contentType string, err error)
+// A route answers a raw query string (as sent, still percent-encoded) with a body and the
+// target's warnings (nil: none), or an error whose message names the field.
+type route func(rawQuery string) (body string, contentType string, warnings []string, err error)
 
 var routes = map[string]route{
 	Prefix + "claim.yaml":    claimYAML,
 	Prefix + "claim.json":    claimJSON,
 	Prefix + "deploy.yaml":   deployYAML,
-	Prefix + "models":        models,
-	Prefix + "estimate.json": estimateJSON,
-	Prefix + "fitting.json":  fittingJSON,
-	Prefix + "version":       version,
+	Prefix + "models":        plain(models),
+	Prefix + "estimate.json": plain(estimateJSON),
+	Prefix + "fitting.json":  plain(fittingJSON),
+	Prefix + "version":       plain(version),
+}
+
+// plain is a route whose answers have no warnings: the catalog search, the version, and the
+// estimate's (`fitclaim estimate` prints none: what does not fit is its answer's reason).
+func plain(f func(rawQuery string) (string, string, error)) route {
+	return func(raw string) (string, string, []string, error) {
+		body, ctype, err := f(raw)
+		return body, ctype, nil, err
+	}
 }
 
 // Handler returns the API's http.Handler. It keeps no state between requests (the catalog it
@@ -112,15 +126,18 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusRequestURITooLong, "query: too long ("+strconv.Itoa(len(r.URL.RawQuery))+" bytes; at most "+strconv.Itoa(MaxQuery)+")")
 		return
 	}
-	text, ctype, err := rt(r.URL.RawQuery)
+	text, ctype, warnings, err := rt(r.URL.RawQuery)
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	body := readOnlyBytes(text)
 	etag := etagOf(body)
-	v[2], v[3], v[4] = etag, CacheControl, "ETag"
+	v[2], v[3], v[4] = etag, CacheControl, exposeHeaders
 	h[hETag], h[hCacheControl], h[hExposeHeaders] = v[2:3:3], v[3:4:4], v[4:5:5]
+	if len(warnings) > 0 { // on 304 too: the same headers as the 200 it stands for (RFC 9110 15.4.5)
+		h[hWarning] = warningValues(warnings)
+	}
 	// The map read directly: the name is canonical, as net/http and the edge's request reader
 	// (edge/wire) store it; Header.Values canonicalises its argument again on every request.
 	if noneMatch(r.Header["If-None-Match"], etag) {
@@ -139,6 +156,11 @@ func preflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
+// exposeHeaders are the answer's headers a script on another origin may read besides the
+// CORS-safelisted ones (Content-Type, Cache-Control, …): the ETag, to revalidate with, and the
+// warnings. Warning is listed on every answer, present or not, so the value stays one constant.
+const exposeHeaders = "ETag, Warning"
+
 // preflightMaxAge is how long (seconds) a browser may keep a preflight's answer.
 const preflightMaxAge = "86400"
 
@@ -149,6 +171,7 @@ const (
 	hETag          = "Etag"
 	hCacheControl  = "Cache-Control"
 	hExposeHeaders = "Access-Control-Expose-Headers"
+	hWarning       = "Warning"
 	hContentType   = "Content-Type"
 	hContentLength = "Content-Length"
 )
@@ -241,51 +264,49 @@ func noneMatch(values []string, etag string) bool {
 	return false
 }
 
-func claimYAML(raw string) (string, string, error) {
-	return renderOne(raw, claim.RenderYAML, TypeYAML)
+// claimYAML is `fitclaim claim`'s YAML, and its warnings (claim.RenderYAMLResult: the matches
+// are judged only when nothing fits, for the device count the warnings then propose).
+func claimYAML(raw string) (string, string, []string, error) {
+	t, err := target.ParsePermalink(raw)
+	if err != nil {
+		return "", "", nil, err
+	}
+	r, err := claim.RenderYAMLResult(t)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return r.YAML, TypeYAML, r.Warnings, nil
 }
 
 // claimJSON is `fitclaim claim --json`'s bytes, its last newline included, as the models and
 // version routes end theirs: the JSON routes' bodies ended three with a newline and two
 // (this and estimate.json, fitting.json) without, so `curl URL` left the shell's prompt on
 // the closing brace and the bytes were the command line's but for the last one.
-func claimJSON(raw string) (string, string, error) {
-	return renderOne(raw, renderJSONLine, TypeJSON)
-}
-
-func renderJSONLine(t target.Target) (string, error) {
-	s, err := claim.RenderJSON(t)
-	if err != nil {
-		return "", err
-	}
-	return s + "\n", nil
-}
-
-// renderOne reads the query with the permalink codec (target.ParsePermalink, which does its
-// own percent-decoding: r.URL.Query() would silently drop a pair it cannot decode) and renders
-// the one format asked for.
-func renderOne(raw string, format func(target.Target) (string, error), ctype string) (string, string, error) {
+// The query is read with the permalink codec (target.ParsePermalink, which does its own
+// percent-decoding: r.URL.Query() would silently drop a pair it cannot decode).
+func claimJSON(raw string) (string, string, []string, error) {
 	t, err := target.ParsePermalink(raw)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	out, err := format(t)
+	r, err := claim.RenderJSONResult(t)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	return out, ctype, nil
+	return r.JSON + "\n", TypeJSON, r.Warnings, nil
 }
 
 // deployYAML is the claim template, the Deployment and the Service (package deploy); the
-// engine and the image are two of the target's keys.
-func deployYAML(raw string) (string, string, error) {
+// engine and the image are two of the target's keys. Its warnings are `fitclaim deploy`'s: the
+// claim's, then the Deployment's problems (deploy.Result.Warnings).
+func deployYAML(raw string) (string, string, []string, error) {
 	t, err := target.ParsePermalink(raw)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	yaml, err := deploy.RenderYAML(t)
+	yaml, warnings, err := deploy.RenderYAMLWarnings(t)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	return yaml, TypeYAML, nil
+	return yaml, TypeYAML, warnings, nil
 }

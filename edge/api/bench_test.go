@@ -22,6 +22,11 @@ func BenchmarkHandler(b *testing.B) {
 		{"claim.yaml", "/api/v1/claim.yaml?m=Qwen%2FQwen2.5-7B-Instruct"},
 		{"claim.json-nvidia", "/api/v1/claim.json?m=meta-llama%2FLlama-3.1-8B-Instruct&tps=40&drv=nvidia"},
 		{"claim.yaml-kv", "/api/v1/claim.yaml?m=mistralai%2FMistral-7B-Instruct-v0.3&s=kv&ctx=32768&seq=4"},
+		// Targets with warnings: vLLM refuses the context (no match read), and nothing fits one
+		// AMD device (the split proposal reads the matches).
+		{"claim.json-vllm-refused", "/api/v1/claim.json?m=Qwen%2FQwen3-8B&tps=30&s=kv&ctx=200000&engine=vllm"},
+		{"claim.yaml-split", "/api/v1/claim.yaml?m=deepseek-ai%2FDeepSeek-R1&s=kv&drv=amd"},
+		{"deploy.yaml", "/api/v1/deploy.yaml?m=Qwen%2FQwen2.5-7B-Instruct&s=kv&ctx=16384&engine=vllm"},
 		{"models", "/api/v1/models?q=llama&limit=10"},
 		{"fitting", "/api/v1/fitting.json?on=nvidia-rtx-4090&limit=5"},
 		{"version", "/api/v1/version"},

@@ -31,6 +31,9 @@ type tcase struct {
 	body     string // exact body, when set
 	contains string // a substring of the body, when set (error messages)
 	edgeSkip string // why workerd cannot be compared for this case ("" = it can)
+	// The command line's warnings for the target, when checked (nil: not): one Warning header
+	// each, in order, `299 - "…"`, its text the warning's where the warning is ASCII.
+	warnings []string
 }
 
 type answer struct {
@@ -39,15 +42,21 @@ type answer struct {
 	body   []byte
 }
 
-// comparedHeaders are the headers whose values must be equal between net/http and workerd. The
-// last is the one the worker packs the handler's headers into between Go and JS
-// (wasm/edge/packheader.go): it must never reach a client, so it must be absent from both.
+// comparedHeaders are the headers whose values must be equal between net/http and workerd
+// (headerText: all of a header's values). The last is the one the worker packs the handler's
+// headers into between Go and JS (wasm/edge/packheader.go): it must never reach a client, so
+// it must be absent from both.
 var comparedHeaders = []string{
 	"Content-Type", "Content-Length", "ETag", "Cache-Control", "Allow",
 	"Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "X-Content-Type-Options",
 	"Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age",
-	"X-Fitclaim-Packed-Headers",
+	"Warning", "X-Fitclaim-Packed-Headers",
 }
+
+// headerText is every value of a header joined as one line would hold them (", "): workerd may
+// send a header given twice (Warning, one per warning) as one line of both, which is the same
+// list (RFC 9110 5.3).
+func headerText(h http.Header, name string) string { return strings.Join(h.Values(name), ", ") }
 
 // etagOf is the ETag the API gives a body: its CRC-64/XZ (Go's ECMA table), 8 bytes
 // big-endian in hex. TestETagVector pins it to a catalogued value.
@@ -107,13 +116,23 @@ func cases(t *testing.T) []tcase {
 	tg4 := target.Default()
 	tg4.ParamsB, tg4.Driver = 70, "any"
 	targets["custom 70B, any driver"] = tg4
+	// Warnings: vLLM refuses the context (one), and DeepSeek-R1 fits no single AMD board (a
+	// split proposal with a "×", and the catalog's KV-size warning).
+	tg5 := target.Default()
+	tg5.Model, tg5.MinTps, tg5.Sizing, tg5.Context, tg5.Engine = "Qwen/Qwen3-8B", 30, "kv", 200000, "vllm"
+	targets["vllm refuses the context"] = tg5
+	tg6 := target.Default()
+	tg6.Model, tg6.Sizing, tg6.Driver = "deepseek-ai/DeepSeek-R1", "kv", "amd"
+	targets["nothing fits one amd board"] = tg6
 	for name, tg := range targets {
 		res := mustRender(t, tg)
 		q := target.Permalink(tg)
+		w := append([]string{}, res.Warnings...) // non-nil: checked
 		cs = append(cs,
-			tcase{name: "yaml " + name, target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML},
-			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON + "\n"}, // the command line's bytes
-			tcase{name: "head yaml " + name, method: "HEAD", target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML},
+			tcase{name: "yaml " + name, target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML, warnings: w},
+			tcase{name: "json " + name, target: v + "claim.json?" + q, status: 200, ctype: api.TypeJSON, body: res.JSON + "\n", warnings: w}, // the command line's bytes
+			tcase{name: "head yaml " + name, method: "HEAD", target: v + "claim.yaml?" + q, status: 200, ctype: api.TypeYAML, warnings: w},
+			tcase{name: "if-none-match " + name, target: v + "claim.yaml?" + q, header: map[string]string{"If-None-Match": etagOf(res.YAML)}, status: 304, warnings: w},
 		)
 	}
 	def := mustRender(t, tg)
@@ -126,7 +145,7 @@ func cases(t *testing.T) []tcase {
 			t.Fatal(err)
 		}
 		q := target.Permalink(tg)
-		cs = append(cs, tcase{name: "deploy " + o[0] + " " + o[1], target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML})
+		cs = append(cs, tcase{name: "deploy " + o[0] + " " + o[1], target: v + "deploy.yaml?" + q, status: 200, ctype: api.TypeYAML, body: res.YAML, warnings: append([]string{}, res.Warnings()...)})
 	}
 	cs = append(cs,
 		tcase{name: "explicit format version", target: v + "claim.yaml?v=1&" + mq, status: 200, ctype: api.TypeYAML, body: def.YAML},
@@ -332,6 +351,24 @@ func check(t *testing.T, c tcase, a answer) {
 			t.Errorf("error %d with ETag %q, Cache-Control %q", c.status, h.Get("ETag"), h.Get("Cache-Control"))
 		}
 	}
+	if c.warnings != nil {
+		got := h.Values("Warning")
+		if len(got) == 1 && len(c.warnings) > 1 { // workerd may join them in one line: split at `", 299 - "`
+			got = strings.SplitAfter(strings.ReplaceAll(got[0], `", 299 - "`, "\"\x00299 - \""), "\x00")
+			for i := range got {
+				got[i] = strings.TrimSuffix(got[i], "\x00")
+			}
+		}
+		if len(got) != len(c.warnings) {
+			t.Errorf("Warning %q: want one per warning of the command line's %q", got, c.warnings)
+		}
+		for i := range min(len(got), len(c.warnings)) {
+			code, agent, text, ok := parseWarning(got[i])
+			if !ok || code != "299" || agent != "-" || isASCII(c.warnings[i]) && text != c.warnings[i] {
+				t.Errorf("Warning %q: want 299 - and the text %q", got[i], c.warnings[i])
+			}
+		}
+	}
 	if c.status == 405 && h.Get("Allow") != "GET, HEAD" {
 		t.Errorf("405 with Allow %q", h.Get("Allow"))
 	}
@@ -350,6 +387,15 @@ func check(t *testing.T, c tcase, a answer) {
 	if c.contains != "" && !strings.Contains(string(a.body), c.contains) {
 		t.Errorf("body %.300q does not contain %q", a.body, c.contains)
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // newClient keeps connections (see TestEdgeConcurrent), but none idle for as long as workerd

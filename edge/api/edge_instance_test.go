@@ -81,7 +81,7 @@ func sameAnswer(t *testing.T, what string, got, want answer) {
 		t.Errorf("%s: %d %q, want %d %q", what, got.status, got.body, want.status, want.body)
 	}
 	for _, h := range comparedHeaders {
-		if g, w := got.header.Get(h), want.header.Get(h); g != w {
+		if g, w := headerText(got.header, h), headerText(want.header, h); g != w {
 			t.Errorf("%s: header %s %q, want %q", what, h, g, w)
 		}
 	}

@@ -1311,7 +1311,7 @@ apolo13x/Qwen3.5-27B-NVFP4	16.7B	16713682960	9.3	8.6	Q4_K_M	262144	64	4	256	5120
 lyf/Qwen3.5-27B-Uncensored-HauhauCS-Aggressive-NVFP4	16.7B	16713682960	9.3	8.6	Q4_K_M	262144	64	4	256	5120			15050	248320																															
 inclusionAI/Ling-lite	16.8B	16801974272	9.4	8.6	Q4_K_M	32768	28	4	128	2048	1	2336524543	321	126464																															
 inclusionAI/Ling-lite-1.5	16.8B	16801974272	9.4	8.6	Q4_K_M	32768	28	4	128	2048	1	2336524543	34312	126464																															
-Zyphra/Zamba2-7B-Instruct	16.9B	16876568576	9.4	8.6	Q4_K_M	4096	81	32	112	3584			54339	32000																															
+Zyphra/Zamba2-7B-Instruct	16.9B	16876568576	9.4	8.6	Q4_K_M	4096	81	32	112	3584			54339	32000		Zyphra/Zamba2-7B	81	32	32	224	3584	4096	bfloat16		hybrid			13											38962944			1804032			
 nvidia/Nemotron-H-8B-Base-8K	17.0B	16995319808	9.5	8.7	Q4_K_M	8192	52	8	128	4096			48330	131072		nvidia/Nemotron-H-8B-Base-8K	52	32	8	128	4096	8192			hybrid			4											25903104			737280	float32		
 AEON-7/Qwen3.6-27B-AEON-Ultimate-Uncensored-Multimodal-NVFP4-MTP-XS	17.1B	17128059632	9.6	8.8	Q4_K_M	262144	64	4	256	5120			20218	248320																															
 sakamakismile/Huihui-Qwen3.6-27B-abliterated-NVFP4-MTP	17.1B	17128059632	9.6	8.8	Q4_K_M	262144	64	4	256	5120			40750	248320																															

@@ -60,6 +60,8 @@ func TestHybridRowsSized(t *testing.T) {
 		{"tiiuae/falcon-mamba-7b-instruct", 39845888, 1906485517, 4096, 15, 19, 16},
 		// Zamba2-1.2B: 6 of 38 layers with the shared attention block (32 KV heads of 128), all 38 with a Mamba-2 state
 		{"Zyphra/Zamba2-1.2B-instruct", 3302901760, 10200547328, 4096, 9, 12, 15},
+		// Zamba2-7B (s16-arch): 13 of 81 layers with the shared attention block (32 KV heads of 224), all 81 with a Mamba-2 state
+		{"Zyphra/Zamba2-7B-Instruct", 12369665024, 38050725888, 4096, 44, 50, 68},
 		// Bamba-9B: 3 attention layers (9, 18, 27) of 32, 29 Mamba-2 layers' state
 		{"ibm-ai-platform/Bamba-9B-v1", 527227904, 4294967296, 4096, 20, 27, 23},
 		// Jamba-Mini-1.5: 4 attention layers of 32, 28 Mamba-1 layers' state; before, no architecture in the catalog

@@ -344,6 +344,7 @@ var rowsByStemTable = [...]stemEntry{
 	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
 	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
 	{"zamba2-1.2b-instruct", 545},                                            // Zyphra/Zamba2-1.2B-instruct
+	{"zamba2-7b-instruct", 1304},                                             // Zyphra/Zamba2-7B-Instruct
 }
 
 // verifiedByStemTable is verifiedByStem (kincontext.go), sorted by stem; the entries are catalog.Entry indexes.
@@ -668,6 +669,7 @@ var verifiedByStemTable = [...]stemEntry{
 	{"translategemma-4b-it", 742},                                            // google/translategemma-4b-it
 	{"vllm-translategemma-4b-it", 743},                                       // Infomaniak-AI/vllm-translategemma-4b-it
 	{"zamba2-1.2b-instruct", 545},                                            // Zyphra/Zamba2-1.2B-instruct
+	{"zamba2-7b-instruct", 1304},                                             // Zyphra/Zamba2-7B-Instruct
 }
 
 // unpackedKinTable is unpackedKin (params.go), sorted by stem; the entries are catalog.Entry indexes.

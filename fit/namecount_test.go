@@ -52,7 +52,7 @@ var countNameReasons = map[string]string{
 	"hyper-accel/ci-random-llama2-7b":                                  "a CI model of random weights: the name is the architecture it mimics, not its size",
 	"tiiuae/Falcon3-1B-Instruct":                                       "the catalog's 1.67B for a model named 1B (Falcon3-1B is published at 1.67B; not checked against its shapes)",
 	"Zyphra/Zamba2-1.2B-instruct":                                      whyOpenRow + "2.68B for a hybrid (Mamba-2 with shared attention blocks) named 1.2B, every layer sized as full attention",
-	"Zyphra/Zamba2-7B-Instruct":                                        whyOpenRow + "16.88B for a hybrid named 7B, every layer sized as full attention",
+	"Zyphra/Zamba2-7B-Instruct":                                        whyOpenRow + "16.88B for a hybrid named 7B (its row, s16-arch: 13 shared-attention applications among 81 Mamba-2 layers; the count is no count of those shapes)",
 	"allenai/OLMoE-1B-7B-0924":                                         whyActive,
 	"OpenGVLab/InternVL3_5-GPT-OSS-20B-A4B-Preview":                    whyOpenRow + "0.39B for a VLM on gpt-oss-20b",
 	"huihui-ai/Huihui-gpt-oss-20b-BF16-abliterated":                    whyOpenRow + "gpt-oss-20b's packed MXFP4 count (1.77B) under a name that says BF16; no source says what it stores",

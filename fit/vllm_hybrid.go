@@ -60,6 +60,8 @@ var denseStateLayers = map[string]int{
 	// Zamba2-1.2B: every one of its 38 layers is a Mamba-2 layer, 6 of them with the shared
 	// attention block beside it (layers_block_type); 20,419,072 = 38 × 537,344 elements
 	"Zyphra/Zamba2-1.2B": 38,
+	// Zamba2-7B: the same, 13 of its 81 layers with the shared attention; 38,962,944 = 81 × 481,024
+	"Zyphra/Zamba2-7B": 81,
 }
 
 // stateLayersOf is how many layers share a hybrid's recurrent state: vllmStateLayers or

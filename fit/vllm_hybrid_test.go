@@ -55,6 +55,10 @@ import (
 //	128 fp32 state: 73,728 + 2,097,152 = 2,170,880 B a layer; block 16 × ⌈2,170,880 / 18,432⌉ = 16 ×
 //	118 = 1,888 tokens, page 1,888 × 1,152 = 2,174,976 B; groups of 7: 1 attention + ⌈20 / 7⌉ = 3
 //	state. (Before the MLA hybrid rule it kept 16-token pages of 27 layers' K and V.)
+//	Zamba2-7B, bf16 (s16-arch): 13 applications of the shared attention, 32 KV heads × 224: 2 × 32 ×
+//	224 × 2 B = 28,672 B a token; 81 Mamba-2 layers of 112 heads × 64, state 64, 2 groups, all in
+//	bf16 (no hook): 481,024 × 2 = 962,048 B a layer; block 16 × ⌈962,048 / 458,752⌉ = 16 × 3 = 48
+//	tokens, page 48 × 28,672 = 1,376,256 B; groups of 13: 1 attention + ⌈81 / 13⌉ = 7 state.
 func TestVLLMPagesHybridState(t *testing.T) {
 	for _, c := range []struct {
 		model, kv     string
@@ -77,6 +81,7 @@ func TestVLLMPagesHybridState(t *testing.T) {
 		{"nvidia/Nemotron-H-8B-Base-8K", "fp16", 1040, 7, 4259840, 0, 1, 0, 0, 0},
 		{"nvidia/Nemotron-H-56B-Base-8K", "fp16", 4128, 7, 16908288, 0, 1, 0, 0, 0},
 		{"moonshotai/Kimi-Linear-48B-A3B-Instruct", "fp16", 1888, 4, 2174976, 0, 1, 0, 0, 0},
+		{"Zyphra/Zamba2-7B-Instruct", "fp16", 48, 8, 1376256, 0, 1, 0, 0, 0},
 	} {
 		b := resolve(t, func(t *target.Target) {
 			t.Model, t.Sizing, t.Engine, t.KVCache = c.model, "kv", target.EngineVLLM, c.kv

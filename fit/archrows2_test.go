@@ -1,10 +1,6 @@
 package fit
 
-import (
-	"testing"
-
-	"github.com/fitclaim/fitclaim/target"
-)
+import "testing"
 
 // Architecture rows added in the fourteenth session's second pass (s14-arch2): entries that had
 // no row, so kv mode read llmfit's fields (every layer a full K/V pair per KV head, and the
@@ -12,14 +8,7 @@ import (
 // maximum context and its floor under llama.cpp's reserve with drv=nvidia; was is the KV llmfit's
 // fields gave, 0 where they were right (the max context fails on the old data then).
 func TestMoreArchRowsSized(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		ctx, n    int
-		attention string
-		kv, was   float64 // KV bytes now, and before the row
-		maxCtx    int
-		floorGi   int64 // per device
-	}{
+	checkRowsSized(t, []rowSized{
 		// DeepSeek-V2 236B family (MLA): 60 × (512 + 64) × 2 B a token, not 2 × 60 × 128 × 40 × 2 B
 		{"deepseek-ai/DeepSeek-Coder-V2-Instruct", 32768, 8, AttentionMLA, 2264924160, 40265318400, 163840, 56},
 		{"casperhansen/deepseek-coder-v2-instruct-awq", 32768, 8, AttentionMLA, 2264924160, 40265318400, 163840, 16},
@@ -66,19 +55,5 @@ func TestMoreArchRowsSized(t *testing.T) {
 		{"CohereForAI/c4ai-command-r-v01", 32768, 1, AttentionMHA, 42949672960, 0, 131072, 107},
 		// EXAONE-4.0-1.2B: every layer full (llmfit's KV), only the context was × 16
 		{"LGAI-EXAONE/EXAONE-4.0-1.2B", 32768, 1, AttentionGQA, 2013265920, 0, 65536, 5},
-	} {
-		b := resolve(t, func(t *target.Target) {
-			t.Model, t.Sizing, t.Context, t.Count, t.Driver = c.name, target.SizingKV, c.ctx, c.n, "nvidia"
-		})
-		if b.Arch.Source != SourceVerified || b.Arch.Attention != c.attention || b.KVEstimated || !near(b.KVBytes, c.kv) || b.MaxContext != c.maxCtx {
-			t.Errorf("%s: %s %q, KV %v B (estimated %v), max context %d; want verified %q, %v B, %d",
-				c.name, b.Arch.Source, b.Arch.Attention, b.KVBytes, b.KVEstimated, b.MaxContext, c.attention, c.kv, c.maxCtx)
-		}
-		if c.was > 0 && near(b.KVBytes, c.was) {
-			t.Errorf("%s: KV %v B, llmfit's fields' figure", c.name, b.KVBytes)
-		}
-		if b.MemoryGi != c.floorGi {
-			t.Errorf("%s: floor %d Gi per device, want %d", c.name, b.MemoryGi, c.floorGi)
-		}
-	}
+	})
 }

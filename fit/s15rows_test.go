@@ -79,14 +79,7 @@ func TestS15RowsTakeTheirTwin(t *testing.T) {
 // cache at a context (fp16, llama.cpp, drv=nvidia), its maximum context and its floor; was is what
 // llmfit's fields (or, with no architecture in the catalog, its per-parameter estimate) gave.
 func TestS15SourcedRowsSized(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		ctx, n    int
-		attention string
-		kv, was   float64 // KV bytes now, and before the row
-		maxCtx    int
-		floorGi   int64 // per device
-	}{
+	checkRowsSized(t, []rowSized{
 		// Gemma-2-27B: 46 layers, the even ones windowed at 4,096, 16 KV heads of 128: (23 × 8,192 +
 		// 23 × 4,096) × 2 × 16 × 128 × 2 B; before, google's entry (no architecture, a 4,096
 		// placeholder context) took llmfit's per-parameter estimate, unsloth's 46 full layers
@@ -108,21 +101,7 @@ func TestS15SourcedRowsSized(t *testing.T) {
 		{"mlx-community/Kimi-K2.6-mlx-DQ3_K_M-q8", 32768, 8, AttentionMLA, 2302672896, 57312559104, 262144, 75},
 		// GLM-5.1's MLX copy: GLM-5.1's latent and indexer key a token, not 78 × 2 × 64 × 64 × 2 B
 		{"inferencerlabs/GLM-5.1-MLX-4.8bit-INF", 32768, 8, AttentionMLA, 2944401408, 41875931136, 202752, 55},
-	} {
-		b := resolve(t, func(t *target.Target) {
-			t.Model, t.Sizing, t.Context, t.Count, t.Driver = c.name, target.SizingKV, c.ctx, c.n, "nvidia"
-		})
-		if b.Arch.Source != SourceVerified || b.Arch.Attention != c.attention || b.KVEstimated || !near(b.KVBytes, c.kv) || b.MaxContext != c.maxCtx {
-			t.Errorf("%s: %s %q, KV %v B (estimated %v), max context %d; want verified %q, %v B, %d",
-				c.name, b.Arch.Source, b.Arch.Attention, b.KVBytes, b.KVEstimated, b.MaxContext, c.attention, c.kv, c.maxCtx)
-		}
-		if c.was > 0 && near(b.KVBytes, c.was) {
-			t.Errorf("%s: KV %v B, llmfit's fields' figure", c.name, b.KVBytes)
-		}
-		if b.MemoryGi != c.floorGi {
-			t.Errorf("%s: floor %d Gi, want %d", c.name, b.MemoryGi, c.floorGi)
-		}
-	}
+	})
 }
 
 // Counts the catalog has for no shape of its model (s15-mlaswa): the rows' shapes (transformers'

@@ -42,6 +42,7 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 		"sequences": "i", "sizing": "s", "speedEfficiency": "n", "speedFamily": "s", "speedOverheadMs": "n",
 		"nvidiaMinBandwidthGBs": "i", "nvidiaSpeedEfficiency": "n", "nvidiaSpeedFamily": "s", "reserveMeasuredOn": "s",
 		"count": "i", "driver": "s", "productNames": "a", "capacityRequest": "b", "capacityName": "s",
+		"warnings": "a",
 	}
 	// llmfit's ten keys are docs/REFERENCE-llmfit-claim.md's list, in its order; the others CONTRACT.md's
 	ref, err := os.ReadFile("../docs/REFERENCE-llmfit-claim.md")
@@ -93,6 +94,12 @@ func TestClaimJSONIsTheContract(t *testing.T) {
 							}
 							if drv == "amd" || drv == "intel" {
 								want = append(want, "reserveMeasuredOn")
+							}
+							if len(r.Warnings) > 0 { // the claim's warnings, only when it has any
+								want = append(want, "warnings")
+								if w, _ := got["warnings"].([]any); len(w) != len(r.Warnings) || !slices.ContainsFunc(r.Warnings, func(s string) bool { return s == w[0] }) {
+									t.Errorf("%s: warnings %v, the claim's %q", q, got["warnings"], r.Warnings)
+								}
 							}
 						}
 						if drv != "llmfit" || n > 1 {

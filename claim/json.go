@@ -44,8 +44,11 @@ func numField(k string, x float64) jsonField { return jsonField{key: k, kind: js
 func boolField(k string, v bool) jsonField   { return rawField(k, strconv.FormatBool(v)) }
 
 // renderJSON writes the fit as llmfit's ten keys, plus the keys of what llmfit does not do
-// (kv sizing, drivers, several devices) only when they are used.
-func renderJSON(b *fit.Bounds, name, version string) string {
+// (kv sizing, drivers, several devices) only when they are used. warnings are the claim's
+// (Result.Warnings): the KV-aware mode's JSON, fitclaim's own, carries them as "warnings" when
+// there are any; llmfit mode's JSON is llmfit's keys, which a consumer of llmfit's reads, and
+// says them nowhere but where every mode does (stderr, the page, the API's Warning headers).
+func renderJSON(b *fit.Bounds, name, version string, warnings []string) string {
 	t := &b.Target
 	f := make([]jsonField, 0, 32)
 	f = append(f,
@@ -81,6 +84,9 @@ func renderJSON(b *fit.Bounds, name, version string) string {
 			strField("sizing", t.Sizing))
 		if on := fit.ReserveMeasuredOn(b); on != "" { // an AMD or Intel claim's reserve is CUDA's figures
 			f = append(f, strField("reserveMeasuredOn", on))
+		}
+		if len(warnings) > 0 { // absent when there are none: a claim without warnings keeps its bytes
+			f = append(f, jsonField{key: "warnings", kind: jsonList, list: warnings})
 		}
 		if t.Driver == fit.DriverAny { // the NVIDIA alternative's floor, behind productNames
 			f = append(f,

@@ -45,9 +45,14 @@ func TestJSONLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyGiven,efficiencyPct,engine,kvCache,kvCacheGi,kvEstimated,memoryGi,memoryMi,minBandwidthGBs,minTps,model,overheadGi,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,weightsGb"
+	want := "activeParamsB,claimName,contextTokens,count,deviceClass,driver,efficiencyGiven,efficiencyPct,engine,kvCache,kvCacheGi,kvEstimated,memoryGi,memoryMi,minBandwidthGBs,minTps,model,overheadGi,productNames,quant,resolverVersion,sequences,sizing,speedEfficiency,speedFamily,speedOverheadMs,warnings,weightsGb"
 	if got := strings.Join(jsonKeys(t, r.JSON), ","); got != want {
 		t.Errorf("kv+nvidia keys:\n got %s\nwant %s", got, want)
+	}
+	// warnings (sixteenth session): the claim's, as Render gives them; this fixture's KV cache is
+	// estimated (the catalog lacks its shapes), which the first says.
+	if !strings.Contains(r.JSON, "  \"warnings\": [\n    \"the KV cache is estimated (") || len(r.Warnings) == 0 {
+		t.Errorf("kv+nvidia warnings %q not in the JSON:\n%s", r.Warnings, r.JSON)
 	}
 	if err := json.Unmarshal([]byte(r.JSON), &j); err != nil {
 		t.Fatal(err)

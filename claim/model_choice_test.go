@@ -1,6 +1,8 @@
 package claim
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -19,8 +21,23 @@ func TestNameWithoutOrgSaysWhich(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if short.YAML != full.YAML || short.JSON != full.JSON {
+	// The JSON is the full name's but for its warnings (sixteenth session: the KV-aware JSON carries
+	// the claim's warnings), which say which model was taken.
+	var shortJSON, fullJSON map[string]any
+	if err := json.Unmarshal([]byte(short.JSON), &shortJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(full.JSON), &fullJSON); err != nil {
+		t.Fatal(err)
+	}
+	shortWarnings, _ := shortJSON["warnings"].([]any)
+	delete(shortJSON, "warnings")
+	delete(fullJSON, "warnings")
+	if short.YAML != full.YAML || !reflect.DeepEqual(shortJSON, fullJSON) {
 		t.Errorf("qwen3-8b does not render Qwen/Qwen3-8B's claim")
+	}
+	if len(shortWarnings) != len(short.Warnings) || len(shortWarnings) == 0 || shortWarnings[0] != short.Warnings[0] {
+		t.Errorf("qwen3-8b's JSON warnings %v, its claim's %q", shortWarnings, short.Warnings)
 	}
 	want := `model "qwen3-8b" is the name of 2 catalog models; took Qwen/Qwen3-8B, the most downloaded (also unsloth/Qwen3-8B); give the full name for another`
 	if len(short.Warnings) == 0 || short.Warnings[0] != want {

@@ -47,8 +47,8 @@ func render(b fit.Bounds, version string) (Result, error) {
 	}
 	r := Result{Bounds: b, Name: name}
 	r.YAML = renderYAML(&b, name, version)
-	r.JSON = renderJSON(&b, name, version)
 	AddMatches(&r)
+	r.JSON = renderJSON(&b, name, version, r.Warnings) // the KV-aware JSON carries the warnings
 	return r, nil
 }
 
@@ -61,7 +61,7 @@ func RenderClaim(t target.Target) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), JSON: renderJSON(b, name, Version)}, nil
+	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), JSON: renderJSON(b, name, Version, jsonWarnings(b, name))}, nil
 }
 
 // AddMatches adds the matches and the warnings (which read them) to a Result of RenderClaim.
@@ -109,7 +109,8 @@ func RenderJSONResult(t target.Target) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: *b, Name: name, JSON: renderJSON(b, name, Version), Warnings: Warnings(b, name)}, nil
+	w := Warnings(b, name)
+	return Result{Bounds: *b, Name: name, JSON: renderJSON(b, name, Version, w), Warnings: w}, nil
 }
 
 // RenderJSON: see RenderYAML.
@@ -118,7 +119,16 @@ func RenderJSON(t target.Target) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return renderJSON(b, name, Version), nil
+	return renderJSON(b, name, Version, jsonWarnings(b, name)), nil
+}
+
+// jsonWarnings are the warnings renderJSON writes: Warnings in the KV-aware mode, none (not
+// asked) in llmfit mode, whose JSON has no key for them.
+func jsonWarnings(b *fit.Bounds, name string) []string {
+	if b.Target.Sizing != target.SizingKV {
+		return nil
+	}
+	return Warnings(b, name)
 }
 
 // resolveNamed resolves t and names its claim. The Bounds are on the heap already (claimName

@@ -52,7 +52,7 @@ func TestRenderJSONIsTheStringsVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := renderJSON(&b, name, Version), renderJSONByStrings(&b, name, Version); got != want {
+		if got, want := renderJSON(&b, name, Version, nil), renderJSONByStrings(&b, name, Version); got != want {
 			t.Fatalf("%s: renderJSON differs:\n--- got\n%s\n--- want\n%s", b.Model.Name, got, want)
 		}
 	}

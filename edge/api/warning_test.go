@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -106,6 +107,51 @@ func TestWarningVLLMRefusedContext(t *testing.T) {
 		again := serveOne("GET", path, "", map[string]string{"If-None-Match": get.Header().Get("ETag")})
 		if again.Code != http.StatusNotModified || !reflect.DeepEqual(again.Header()["Warning"], get.Header()["Warning"]) {
 			t.Errorf("%s: revalidated %d with Warning %q, want 304 with GET's %q", route, again.Code, again.Header()["Warning"], get.Header()["Warning"])
+		}
+	}
+}
+
+// claim.json in the KV-aware mode carries the warnings in its body too, as `claim --json` does
+// (the same bytes): a "warnings" array of the command line's words, UTF-8 as written; absent
+// when there are none. llmfit mode's JSON, llmfit's keys, has no such key: its warnings are in
+// the headers only.
+func TestWarningJSONField(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		key   bool // the JSON has "warnings"
+	}{
+		{"m=Qwen%2FQwen3-8B&tps=30&s=kv&ctx=200000&engine=vllm", true},
+		{"m=deepseek-ai%2FDeepSeek-R1&s=kv&drv=amd", true},                     // "3 × AMD Instinct MI350X would"
+		{"m=mistralai%2FMistral-7B-Instruct-v0.3&s=kv&ctx=32768&seq=4", false}, // no warnings
+		{"m=Qwen%2FQwen2.5-7B-Instruct", false},                                // llmfit mode: warned, but llmfit's keys
+		{"m=Qwen%2FQwen2.5-7B-Instruct&drv=amd&n=2", false},
+	} {
+		tg, err := target.ParsePermalink(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli, err := claim.Render(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := serveOne("GET", api.Prefix+"claim.json?"+c.query, "", nil)
+		if rec.Code != http.StatusOK || rec.Body.String() != cli.JSON+"\n" {
+			t.Fatalf("%s: %d, the body is not `claim --json`'s bytes", c.query, rec.Code)
+		}
+		var body struct {
+			Warnings *[]string `json:"warnings"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case (body.Warnings != nil) != c.key:
+			t.Errorf("%s: JSON warnings %v, want the key: %v", c.query, body.Warnings, c.key)
+		case c.key && !reflect.DeepEqual(*body.Warnings, cli.Warnings):
+			t.Errorf("%s: JSON warnings %q, the command line's %q", c.query, *body.Warnings, cli.Warnings)
+		}
+		if got := len(rec.Header().Values("Warning")); got != len(cli.Warnings) {
+			t.Errorf("%s: %d Warning headers for %d warnings", c.query, got, len(cli.Warnings))
 		}
 	}
 }

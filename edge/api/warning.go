@@ -12,8 +12,9 @@ func warningValues(warnings []string) []string {
 	return out
 }
 
-// warningValue is one warning as a Warning header's value (RFC 7234 5.5, kept by RFC 9111 5.5
-// for its existing uses), as the Kubernetes API server writes its warnings
+// warningValue is one warning as a Warning header's value (RFC 7234 5.5; RFC 9111 5.5 made the
+// field obsolete for caches, which rarely surfaced it, but the Kubernetes API server and
+// client-go use it for exactly this), as the Kubernetes API server writes its warnings
 // (k8s.io/apimachinery's net.NewWarningHeader): warn-code 299 ("miscellaneous persistent
 // warning"), warn-agent "-" (none named), and the text as a quoted-string, '"' and '\'
 // escaped with '\'. kubectl and client-go read this form (net.ParseWarningHeaders).

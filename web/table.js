@@ -57,7 +57,10 @@
       tr.appendChild(td);
       cells[key] = td;
     }
-    r = { tr, name, vendor, verdict, why, cells, m, said: {} };
+    // Memory: the figure, and under it (a card: after it) what a split needs of each device.
+    const each = el("span", "each");
+    cells.memory.append(document.createTextNode(""), each);
+    r = { tr, name, vendor, verdict, why, cells, each, m, said: {} };
     t.rows.set(m.id, r);
     return r;
   }
@@ -82,7 +85,12 @@
     const multi = !m.fits && m.devicesNeeded > count;
     const cls = "verdict " + (m.fits && m.selected !== false ? "ok" : m.fits ? "unsel" : multi ? "multi" : "no");
     if (r.said.verdictClass !== cls) r.verdict.className = r.said.verdictClass = cls;
-    put(r, "verdict", r.verdict, String(m.verdict || (m.fits ? "fits" : "does not fit")));
+    // A verdict breaks only before its "and" (style.css: each part on one line).
+    const v = String(m.verdict || (m.fits ? "fits" : "does not fit"));
+    if (r.said.verdict !== v) {
+      r.said.verdict = v;
+      r.verdict.replaceChildren(...v.split(/ (?=and )/).flatMap((part, i) => (i ? [" ", el("span", null, part)] : [el("span", null, part)])));
+    }
     put(r, "why", r.why, String(m.why || ""));
     // the green edge only where the verdict is green
     const trCls = (m.fits && m.selected !== false ? "fits" : "") + (m.selectable === false ? " unselectable" : "") + (m.id === t.picked ? " picked" : "");
@@ -100,8 +108,8 @@
     // the floor at that count as every surface writes it (fit.MemoryFloorText): whole Gi as Gi, else to the MiB
     const mi = m.neededMemoryMi;
     const floor = typeof mi === "number" && mi % 1024 !== 0 ? num(mi) + " Mi" : num(m.neededMemoryGi);
-    const mem = num(Math.floor(m.memoryGiB * 10) / 10, 1) + (multi && typeof m.neededMemoryGi === "number" ? " (needs " + floor + " each)" : "");
-    put(r, "memory", r.cells.memory, mem);
+    put(r, "memory", r.each.previousSibling, num(Math.floor(m.memoryGiB * 10) / 10, 1));
+    put(r, "each", r.each, multi && typeof m.neededMemoryGi === "number" ? " (needs " + floor + " each)" : "");
     put(r, "bandwidth", r.cells.bandwidth, num(m.bandwidthGBs));
   }
 

@@ -234,3 +234,48 @@ func TestPhoneCardsSayWhatEachFigureIs(t *testing.T) {
 	p.shoot("#cluster-result", "look-cluster-cards-390.png")
 	p.noProblems()
 }
+
+// At 1280 px, light and dark, every accelerator shown (Show all): a verdict pill is one line, or
+// two broken before its "and" ("✓ fits on one device" took two lines in a 10.5 rem column, "✗
+// too little memory and too slow" three), and the table does not scroll sideways (a split's
+// "(needs 96 Gi each)" and a driver name like “AMD_Instinct_MI350_OAM” widened it to 842–887 px
+// in 796).
+func TestVerdictPillsOnOneLine(t *testing.T) {
+	s := serve(t)
+	big := target.Permalink(targetWith(func(x *target.Target) {
+		x.Model = "meta-llama/Llama-3.1-70B-Instruct"
+		x.MinTps = 30
+		x.Driver = "nvidia"
+	}))
+	for _, dark := range []bool{false, true} {
+		p := newPage(t, s.URL, 1280, 900)
+		if dark {
+			p.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+		}
+		for _, frag := range []string{readmeLink, kvLink, big} {
+			p.open(frag)
+			p.waitEval(`!("drawing" in document.documentElement.dataset) && document.querySelectorAll("#matches tr").length > 10`, "the claim drawn")
+			p.eval(`(() => { const b = document.getElementById("matches-more"); if (b.getAttribute("aria-expanded") !== "true") b.click(); return true; })()`, nil)
+			p.waitEval(`document.querySelectorAll("#matches tr:not([hidden])").length > 100`, "every accelerator shown")
+			var wrapped []string
+			p.eval(`(() => { const out = new Set();
+				for (const v of document.querySelectorAll("#matches tr:not([hidden]) .verdict")) {
+					const line = parseFloat(getComputedStyle(v).lineHeight), parts = v.textContent.split(/ (?=and )/).length;
+					if (v.getBoundingClientRect().height > parts * line + 8) out.add(v.textContent + ": " + Math.round(v.getBoundingClientRect().height) + " px, " + parts + " part(s) of " + line + " px");
+				}
+				return Array.from(out); })()`, &wrapped)
+			for _, w := range wrapped {
+				t.Errorf("dark %v, #%s: a verdict pill wraps: %s", dark, frag, w)
+			}
+			var wide []float64
+			p.eval(`(() => { const w = document.querySelector(".tablewrap"); return [w.scrollWidth, w.clientWidth]; })()`, &wide)
+			if len(wide) != 2 || wide[0] > wide[1]+1 {
+				t.Errorf("dark %v, #%s: the accelerator table scrolls sideways at 1280 px: %v", dark, frag, wide)
+			}
+			if frag == big && !dark {
+				p.shoot(".tablewrap", "look-table-1280.png")
+			}
+		}
+		p.noProblems()
+	}
+}

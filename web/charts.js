@@ -110,6 +110,24 @@
     });
   }
 
+  // lines: a device's name in lines of at most max user units of the pictures' 11 px text
+  // (measured as style.css draws it), broken between words: the names were cut at 21 characters.
+  let ctx = null;
+  function lines(name, max) {
+    if (!ctx) {
+      ctx = document.createElement("canvas").getContext("2d");
+      if (ctx) ctx.font = "11px " + getComputedStyle($("charts")).fontFamily;
+    }
+    const width = (t) => (ctx ? ctx.measureText(t).width : 6.5 * t.length);
+    const out = [];
+    for (const word of name.split(" ")) {
+      const l = out.length && out[out.length - 1] + " " + word;
+      if (l && width(l) <= max) out[out.length - 1] = l;
+      else out.push(word);
+    }
+    return out.map((t) => [t, width(t)]);
+  }
+
   function speedChart(res) {
     const list = (res.matches || []).slice(0, BARS);
     const b = res.bounds || {};
@@ -117,27 +135,34 @@
     const more = (m) => typeof m.neededTps === "number" && !m.fits; // its speed on the devices it needs
     const tps = (m) => (more(m) ? m.neededTps : m.estTps);
     const top = Math.max(b.minTps || 0, ...list.map(tps));
-    const left = 150, right = W - 50, row = 18;
+    const left = 150, right = W - 50, row = 18, line = 12;
     const scale = (right - left) / top;
+    const names = list.map((m) => lines(m.name, left - 8));
+    const tall = names.reduce((h, n) => h + row + (n.length - 1) * line, 0); // the bars' rows
     // the speeds come rounded as every surface prints them (fit.RoundSpeed): the bars' figures and the words alike
     const desc = list.map((m) => m.name + " " + shown(tps(m)) + " tok/s" + (more(m) ? " on " + m.devicesNeeded : "")).join("; ") +
       "; the target is " + num(b.minTps) + " tok/s";
-    const height = list.length * row + 42;
+    const height = tall + 42;
     return figure("chart-speed", "Estimated speed per accelerator, tokens/s per sequence", desc, height, (s) => {
+      let y = 4;
       list.forEach((m, i) => {
-        const y = 4 + i * row;
-        const name = m.name.length > 21 ? m.name.slice(0, 20) + "…" : m.name;
-        s.appendChild(shape("text", { x: left - 6, y: y + 12, "text-anchor": "end" }, name));
-        s.appendChild(shape("rect", { x: left, y: y + 2, width: Math.max(tps(m) * scale, 1), height: row - 6, class: "bar" + (m.fits && m.selected ? "" : " no") }));
-        s.appendChild(shape("text", { x: left + tps(m) * scale + 4, y: y + 12 }, shown(tps(m))));
+        const n = names[i], h = row + (n.length - 1) * line, mid = y + h / 2; // the name whole, a line a row
+        n.forEach(([t, w], k) => {
+          const a = { x: left - 6, y: mid + 3 + (k - (n.length - 1) / 2) * line, "text-anchor": "end", class: "name" };
+          if (w > left - 8) Object.assign(a, { textLength: left - 8, lengthAdjust: "spacingAndGlyphs" }); // one word too long
+          s.appendChild(shape("text", a, t));
+        });
+        s.appendChild(shape("rect", { x: left, y: mid - 7, width: Math.max(tps(m) * scale, 1), height: row - 6, class: "bar" + (m.fits && m.selected ? "" : " no") }));
+        s.appendChild(shape("text", { x: left + tps(m) * scale + 4, y: mid + 3 }, shown(tps(m))));
+        y += h;
       });
       const x = left + (b.minTps || 0) * scale;
-      s.appendChild(shape("line", { x1: x, x2: x, y1: 0, y2: list.length * row + 6, class: "floor" }));
-      s.appendChild(shape("text", { x, y: list.length * row + 20, "text-anchor": "middle" }, "target " + num(b.minTps)));
+      s.appendChild(shape("line", { x1: x, x2: x, y1: 0, y2: tall + 6, class: "floor" }));
+      s.appendChild(shape("text", { x, y: tall + 20, "text-anchor": "middle" }, "target " + num(b.minTps)));
       // what the bars' two colours mean
       [["bar", "this claim can take it", 10], ["bar no", "it cannot", 160]].forEach(([cls, label, lx]) => {
-        s.appendChild(shape("rect", { x: lx, y: list.length * row + 28, width: 10, height: 10, class: cls }));
-        s.appendChild(shape("text", { x: lx + 14, y: list.length * row + 37 }, label));
+        s.appendChild(shape("rect", { x: lx, y: tall + 28, width: 10, height: 10, class: cls }));
+        s.appendChild(shape("text", { x: lx + 14, y: tall + 37 }, label));
       });
     });
   }

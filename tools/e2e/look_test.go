@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -275,6 +276,39 @@ func TestVerdictPillsOnOneLine(t *testing.T) {
 			if frag == big && !dark {
 				p.shoot(".tablewrap", "look-table-1280.png")
 			}
+		}
+		p.noProblems()
+	}
+}
+
+// The speed picture names each accelerator whole, at 390 and 1280 px: the names were cut at 21
+// characters ("NVIDIA GB200 (one GP…", "NVIDIA GH200 (144 GB…"). A long one takes two lines
+// beside its bar, and no name runs out of the picture or into the bars.
+func TestSpeedNamesWhole(t *testing.T) {
+	s := serve(t)
+	for _, w := range []int64{390, 1280} {
+		p := newPage(t, s.URL, w, 900)
+		p.open(kvLink)
+		p.waitEval(`!("drawing" in document.documentElement.dataset) && !!document.getElementById("chart-speed")`, "the pictures")
+		var got struct {
+			Names, Table string
+			Out          []string
+		}
+		p.eval(`(() => { const svg = document.querySelector("#chart-speed svg"), box = svg.getBoundingClientRect(),
+				// (the last two rects are the legend's keys)
+				bar = Math.min(...Array.from(svg.querySelectorAll("rect")).slice(0, -2).map((r) => r.getBoundingClientRect().left)),
+				names = Array.from(svg.querySelectorAll("text[text-anchor=end]"));
+			return {
+				Names: names.map((t) => t.textContent).join(" "),
+				Table: Array.from(document.querySelectorAll("#matches tr .acc")).slice(0, 10).map((a) => a.textContent).join(" "),
+				Out: names.filter((t) => { const r = t.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > bar + 0.5; })
+					.map((t) => t.textContent + " " + Math.round(t.getBoundingClientRect().left - box.left) + ".." + Math.round(t.getBoundingClientRect().right - box.left) + " (bars from " + Math.round(bar - box.left) + ")"),
+			}; })()`, &got)
+		if got.Names != got.Table || strings.Contains(got.Names, "…") {
+			t.Errorf("%d px: the speed picture's names %q, want the table's first ten whole: %q", w, got.Names, got.Table)
+		}
+		for _, o := range got.Out {
+			t.Errorf("%d px: a speed picture's name runs out of its column: %s", w, o)
 		}
 		p.noProblems()
 	}

@@ -176,6 +176,20 @@ func TestPageLooksRight(t *testing.T) {
 		if !marked {
 			t.Errorf("dark %v: the refused cluster box is not marked as a refused field is (the error's colour)", dark)
 		}
+		// The memory picture's free part and the device's end are marks (WCAG 1.4.11, 3:1): drawn in
+		// --border, they were 1.2–1.6:1 on the panel, the free part near invisible in the dark scheme.
+		var edges []string
+		p.eval(`(() => { const hex = (c) => "#" + c.match(/\d+/g).slice(0, 3).map((n) => (+n).toString(16).padStart(2, "0")).join("");
+			const panel = hex(getComputedStyle(document.getElementById("result")).backgroundColor);
+			return [panel].concat(["#chart-memory rect.free", "#chart-memory line.axis"].map((q) => hex(getComputedStyle(document.querySelector(q)).stroke))); })()`, &edges)
+		if len(edges) != 3 {
+			t.Fatalf("dark %v: the memory picture has no free part or device end: %q", dark, edges)
+		}
+		for i, what := range []string{"free part's edge", "device's end"} {
+			if r := contrast(t, edges[i+1], edges[0]); r < 3 {
+				t.Errorf("dark %v: the memory picture's %s %s on the panel %s is %.2f:1, below 3:1", dark, what, edges[i+1], edges[0], r)
+			}
+		}
 		p.shoot("#cluster", map[bool]string{false: "look-cluster-1280.png", true: "look-cluster-1280-dark.png"}[dark])
 		p.noProblems()
 	}

@@ -46,22 +46,25 @@ func render(b fit.Bounds, version string) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Bounds: b, Name: name}
-	r.YAML = renderYAML(&b, name, version)
 	AddMatches(&r)
-	r.JSON = renderJSON(&b, name, version, r.Warnings) // the KV-aware JSON carries the warnings
+	// the KV-aware YAML's header and JSON carry the warnings, these, computed once
+	r.YAML = renderYAML(&b, name, version, r.Warnings)
+	r.JSON = renderJSON(&b, name, version, r.Warnings)
 	return r, nil
 }
 
 // RenderClaim is Render's claim alone: its Result holds the Bounds, Name, YAML and JSON (the
 // same bytes and the same errors), and AddMatches then makes it Render's whole Result. The page
 // shows a permalink's claim first and its table after (issue 10 §2): the matches, the warnings
-// and their code are not on the way to the claim.
+// and their code are not on the way to the claim. The KV-aware YAML and JSON write the same
+// warnings, computed once (kvWarnings: no matches judged unless nothing fits).
 func RenderClaim(t target.Target) (Result, error) {
 	b, name, err := resolveNamed(t)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), JSON: renderJSON(b, name, Version, jsonWarnings(b, name))}, nil
+	w := kvWarnings(b, name)
+	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version, w), JSON: renderJSON(b, name, Version, w)}, nil
 }
 
 // AddMatches adds the matches and the warnings (which read them) to a Result of RenderClaim.
@@ -82,7 +85,7 @@ func RenderYAML(t target.Target) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return renderYAML(b, name, Version), nil
+	return renderYAML(b, name, Version, kvWarnings(b, name)), nil
 }
 
 // Warnings are the claim's warnings (Result.Warnings, the same words in the same order) for
@@ -100,7 +103,8 @@ func RenderYAMLResult(t target.Target) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version), Warnings: Warnings(b, name)}, nil
+	w := Warnings(b, name)
+	return Result{Bounds: *b, Name: name, YAML: renderYAML(b, name, Version, w), Warnings: w}, nil
 }
 
 // RenderJSONResult is RenderYAMLResult with the JSON in place of the YAML: the API's claim.json.
@@ -119,12 +123,12 @@ func RenderJSON(t target.Target) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return renderJSON(b, name, Version, jsonWarnings(b, name)), nil
+	return renderJSON(b, name, Version, kvWarnings(b, name)), nil
 }
 
-// jsonWarnings are the warnings renderJSON writes: Warnings in the KV-aware mode, none (not
-// asked) in llmfit mode, whose JSON has no key for them.
-func jsonWarnings(b *fit.Bounds, name string) []string {
+// kvWarnings are the warnings renderYAML's header and renderJSON write: Warnings in the KV-aware
+// mode, none (not asked) in llmfit mode, whose YAML and JSON are llmfit's and say none.
+func kvWarnings(b *fit.Bounds, name string) []string {
 	if b.Target.Sizing != target.SizingKV {
 		return nil
 	}

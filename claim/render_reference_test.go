@@ -63,7 +63,7 @@ func TestRenderJSONIsTheStringsVersion(t *testing.T) {
 func TestWriteHeaderIsHeaderLines(t *testing.T) {
 	for _, b := range resolvedCorpus(t) {
 		var w lineWriter
-		writeHeader(&w, &b, Version)
+		writeHeader(&w, &b, Version, nil)
 		var want strings.Builder
 		for _, l := range headerLines(&b, Version) {
 			want.WriteString("# " + l + "\n")

@@ -32,11 +32,12 @@ func (w *lineWriter) line(indent int, parts ...string) {
 const indentSpaces = "                                "
 
 // renderYAML writes the manifest: header comments, then a ResourceClaim, or a
-// ResourceClaimTemplate whose spec wraps the claim spec one level deeper.
-func renderYAML(b *fit.Bounds, name, version string) string {
+// ResourceClaimTemplate whose spec wraps the claim spec one level deeper. warnings are the
+// header's (headerWarnings).
+func renderYAML(b *fit.Bounds, name, version string, warnings []string) string {
 	var w lineWriter
 	w.b.Grow(2048) // a manifest is 2–7 KB: start at the smallest, not at 8 bytes doubling up
-	writeHeader(&w, b, version)
+	writeHeader(&w, b, version, warnings)
 	kind := "ResourceClaim"
 	if b.Target.Template {
 		kind = "ResourceClaimTemplate"

@@ -182,6 +182,11 @@ func header(r *Result, p *plan, b *fit.Bounds) []string {
 	if p.SHM {
 		h = append(h, "shm:    /dev/shm in memory: vLLM's "+itoa(b.Target.Count)+" tensor-parallel workers exchange tensors through it")
 	}
+	if !claim.HeaderSaysWarnings(b) { // llmfit sizing: the claim's header is llmfit's and says none
+		for _, w := range r.Claim.Warnings {
+			h = append(h, "WARNING: "+w)
+		}
+	}
 	for _, problem := range p.Problems {
 		h = append(h, "WARNING: "+problem)
 	}

@@ -226,3 +226,38 @@ func TestWarningHeaderEscaped(t *testing.T) {
 		}
 	}
 }
+
+// `kubectl apply -f <claim.yaml URL>` reads no Warning header (sixteenth session): the KV-aware
+// claim.yaml's body says each warning in its header, a "warning: " entry before apiVersion, the
+// same bytes as `fitclaim claim` prints; deploy.yaml's claim document says it the same way.
+// llmfit sizing's claim.yaml, llmfit's bytes, says none (its warning is in the header only).
+func TestWarningInYAMLBody(t *testing.T) {
+	const q = "m=Qwen%2FQwen3-8B&tps=30&s=kv&ctx=200000&engine=vllm"
+	const entry = "# warning: vLLM refuses --max-model-len 200000, above the model's 40960 tokens\n" +
+		"#         (max_position_embeddings in its config.json): set context to at most\n" +
+		"#         40960 (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 overrides it only where the\n" +
+		"#         model card extends the context, e.g. with YaRN RoPE scaling)\n" +
+		"apiVersion: resource.k8s.io/v1\n"
+	tg, err := target.ParsePermalink(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := claim.Render(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, route := range []string{"claim.yaml", "deploy.yaml"} {
+		get := serveOne("GET", api.Prefix+route+"?"+q, "", nil)
+		body := get.Body.String()
+		if get.Code != http.StatusOK || !strings.Contains(body, entry) {
+			t.Errorf("%s: %d, the body does not say the warning:\n%s", route, get.Code, body)
+		}
+		if route == "claim.yaml" && body != cli.YAML {
+			t.Errorf("claim.yaml differs from the command line's YAML")
+		}
+	}
+	get := serveOne("GET", api.Prefix+"claim.yaml?m=Qwen%2FQwen2.5-7B-Instruct", "", nil)
+	if len(warningTexts(t, get.Header())) == 0 || strings.Contains(get.Body.String(), "# warning:") {
+		t.Errorf("llmfit sizing's claim.yaml: Warning %q; body\n%s", get.Header()["Warning"], get.Body.String())
+	}
+}

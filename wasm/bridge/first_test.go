@@ -3,6 +3,7 @@ package bridge
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fitclaim/fitclaim/claim"
@@ -16,7 +17,9 @@ func TestFirstClaimIsRepairAndRender(t *testing.T) {
 	kv.Model, kv.Sizing, kv.Context, kv.Sequences, kv.Driver, kv.Count = "Qwen/Qwen2.5-7B-Instruct", "kv", 32768, 4, "nvidia", 2
 	custom := target.Default()
 	custom.ParamsB, custom.Template, custom.Name, custom.MinTps = 70, true, "my-claim", 12.5
-	for _, link := range []string{"m=NousResearch%2FLlama-2-7b-chat-hf", target.Permalink(kv), target.Permalink(custom)} {
+	// vllmRefused warns: the KV-aware claim's header says it (sixteenth session), the fast path's too.
+	const vllmRefused = "m=Qwen%2FQwen3-8B&tps=30&s=kv&ctx=200000&engine=vllm"
+	for _, link := range []string{"m=NousResearch%2FLlama-2-7b-chat-hf", target.Permalink(kv), target.Permalink(custom), vllmRefused} {
 		f, ok := FirstClaim(link)
 		if !ok {
 			t.Fatalf("%s: not a first claim", link)
@@ -44,6 +47,9 @@ func TestFirstClaimIsRepairAndRender(t *testing.T) {
 		}
 		if got.YAML != want.YAML || got.JSON != want.JSON {
 			t.Errorf("%s: the first claim's YAML or JSON differs from render's", link)
+		}
+		if link == vllmRefused && !strings.Contains(got.YAML, "\n# warning: vLLM refuses --max-model-len 200000, above the model's 40960 tokens\n") {
+			t.Errorf("%s: the first claim's YAML does not say the warning:\n%s", link, got.YAML)
 		}
 		// The page's render of the same target object, as web/render.js writes the call.
 		call := callObject(nil, entries(t, got.Target)...)

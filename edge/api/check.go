@@ -26,7 +26,8 @@ import (
 // It answers 200 with cluster.Report.JSON ({"allocatable", "devices": […]}) — whether or not
 // the claim can be allocated —, 400 for a bad target, bad slices, claims, nodes or pod (the message
 // names the input, object and field) or a part given twice, 413 for a body (or a part) over
-// cluster.MaxInput. Answers are not cached: the body is the user's cluster.
+// cluster.MaxInput. Answers are not cached: the body is the user's cluster. The report's notes
+// (cluster.Report.Notes, `fitclaim check --json`'s "fitclaim: note: …" lines) are Warning headers.
 const CheckPath = Prefix + "check"
 
 func serveCheck(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +73,13 @@ func serveCheck(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", TypeJSON)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
+	// The report's notes (what the verdict assumes, inputs ignored, nodes left out), which
+	// `fitclaim check --json` prints on stderr as "fitclaim: note: …" and the JSON leaves out,
+	// as Warning headers, as the other routes send their warnings (warning.go).
+	h[hExposeHeaders] = []string{exposeHeaders}
+	if len(rep.Notes) > 0 {
+		h[hWarning] = warningValues(rep.Notes)
+	}
 	w.WriteHeader(http.StatusOK)
 	writeBody(w, []byte(body))
 }

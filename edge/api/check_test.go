@@ -241,3 +241,35 @@ func TestCheckRouteRealFleetAndTaintRules(t *testing.T) {
 		t.Fatalf("%d\n%s\nwant:\n%s", status, got, want.JSON())
 	}
 }
+
+// POST /api/v1/check sends the report's notes, which `fitclaim check --json` prints on stderr as
+// "fitclaim: note: …" and its JSON leaves out, as Warning headers (sixteenth session), in their
+// order, `299 - "…"` as the other routes' warnings, readable by a script on another origin.
+func TestCheckRouteNotesAsWarnings(t *testing.T) {
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	data, err := os.ReadFile("../../cluster/testdata/amd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = "m=Qwen%2FQwen3-8B&drv=amd"
+	tg, err := target.ParsePermalink(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.CheckTarget(tg, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, h, body := post(t, srv.URL+"/api/v1/check?"+q, "application/yaml", bytes.NewReader(data))
+	if status != 200 || body != want.JSON() {
+		t.Fatalf("%d\n%s\nwant\n%s", status, body, want.JSON())
+	}
+	got := warningTexts(t, h)
+	if len(want.Notes) != 2 || strings.Join(got, "\n") != strings.Join(want.Notes, "\n") {
+		t.Errorf("Warning headers say\n%q\nwant the report's notes\n%q", got, want.Notes)
+	}
+	if !strings.Contains(h.Get("Access-Control-Expose-Headers"), "Warning") {
+		t.Errorf("Access-Control-Expose-Headers %q: a script cannot read the notes", h.Get("Access-Control-Expose-Headers"))
+	}
+}

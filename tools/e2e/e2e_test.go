@@ -86,7 +86,11 @@ type site struct {
 	srv *http.Server
 }
 
-func serve(t *testing.T) *site {
+func serve(t *testing.T) *site { t.Helper(); return serveWith(t, nil) }
+
+// serveWith is serve with the site's handler wrapped by wrap (nil: as it is), for a test that
+// changes how the site answers: a slow engine, a missing one, a page sent in two parts.
+func serveWith(t *testing.T, wrap func(site http.Handler) http.Handler) *site {
 	t.Helper()
 	dir := distDir(t)
 	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
@@ -97,7 +101,11 @@ func serve(t *testing.T) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &site{URL: "http://" + ln.Addr().String(), srv: &http.Server{Handler: netlify.NewServer(dir, cfg, nil), ReadHeaderTimeout: 5 * time.Second}}
+	h := http.Handler(netlify.NewServer(dir, cfg, nil))
+	if wrap != nil {
+		h = wrap(h)
+	}
+	s := &site{URL: "http://" + ln.Addr().String(), srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}}
 	go s.srv.Serve(ln)
 	t.Cleanup(func() { s.srv.Close() })
 	return s
@@ -865,27 +873,17 @@ func TestScreenshots(t *testing.T) {
 
 // When the engine cannot load, the page says so in words, and throws nothing.
 func TestEngineFailureIsShown(t *testing.T) {
-	dir := distDir(t)
-	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := netlify.NewServer(dir, cfg, nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			http.Error(w, "gone", http.StatusNotFound)
-			return
-		}
-		site.ServeHTTP(w, r)
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
+	s := serveWith(t, func(site http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, ".wasm") {
+				http.Error(w, "gone", http.StatusNotFound)
+				return
+			}
+			site.ServeHTTP(w, r)
+		})
+	})
 
-	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
+	p := newPage(t, s.URL, 1280, 900)
 	p.run(chromedp.Navigate(p.base + "/#m=" + url.QueryEscape(exampleModel)))
 	var state string
 	p.run(chromedp.Poll(`document.documentElement.dataset.state || ""`, &state, chromedp.WithPollingTimeout(patient(20*time.Second))))
@@ -968,25 +966,15 @@ func TestScriptWritesNoHTML(t *testing.T) {
 // index.html (rendered by the engine when the site was built) and the rest is drawn from the
 // data beside it; the form holds the example, and the engine's arrival changes nothing shown.
 func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
-	dir := distDir(t)
-	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := netlify.NewServer(dir, cfg, nil)
 	release := make(chan struct{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			<-release // the engine arrives only when the test says so
-		}
-		site.ServeHTTP(w, r)
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
+	s := serveWith(t, func(site http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, ".wasm") {
+				<-release // the engine arrives only when the test says so
+			}
+			site.ServeHTTP(w, r)
+		})
+	})
 	released := false
 	defer func() {
 		if !released {
@@ -994,7 +982,7 @@ func TestBarePageShowsExampleBeforeEngine(t *testing.T) {
 		}
 	}()
 
-	p := newPage(t, "http://"+ln.Addr().String(), 1280, 900)
+	p := newPage(t, s.URL, 1280, 900)
 	p.run(chromedp.Navigate(p.base + "/"))
 	var exampleFrag string
 	p.run(chromedp.Poll(`(document.getElementById("example") || {}).textContent && JSON.parse(document.getElementById("example").textContent).fragment`,

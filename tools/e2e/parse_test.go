@@ -2,15 +2,11 @@ package e2e
 
 import (
 	"bytes"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fitclaim/fitclaim/tools/internal/netlify"
 )
 
 // On a phone the result comes before the form (style.css: order -1) but is parsed after it: when
@@ -18,45 +14,35 @@ import (
 // then pushed off the screen by the result (a layout shift, form 133 -> 0, seen now and then at
 // 390 px on a bare visit). Here index.html stops for 700 ms just before the result.
 func TestFormNotPushedWhileParsing(t *testing.T) {
-	dir := distDir(t)
-	cfg, err := netlify.Load(filepath.Join(repoRoot(t), "netlify.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := netlify.NewServer(dir, cfg, nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			site.ServeHTTP(w, r)
-			return
-		}
-		r.Header.Del("Accept-Encoding") // the page's bytes as they are, to cut
-		rec := httptest.NewRecorder()
-		site.ServeHTTP(rec, r)
-		body := rec.Body.Bytes()
-		at := bytes.Index(body, []byte(`<section id="result"`))
-		for k, v := range rec.Header() {
-			if !strings.EqualFold(k, "Content-Length") {
-				w.Header()[k] = v
+	s := serveWith(t, func(site http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/" {
+				site.ServeHTTP(w, r)
+				return
 			}
-		}
-		w.WriteHeader(rec.Code)
-		if at < 0 {
-			w.Write(body)
-			return
-		}
-		w.Write(body[:at])
-		w.(http.Flusher).Flush()
-		time.Sleep(700 * time.Millisecond)
-		w.Write(body[at:])
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
+			r.Header.Del("Accept-Encoding") // the page's bytes as they are, to cut
+			rec := httptest.NewRecorder()
+			site.ServeHTTP(rec, r)
+			body := rec.Body.Bytes()
+			at := bytes.Index(body, []byte(`<section id="result"`))
+			for k, v := range rec.Header() {
+				if !strings.EqualFold(k, "Content-Length") {
+					w.Header()[k] = v
+				}
+			}
+			w.WriteHeader(rec.Code)
+			if at < 0 {
+				w.Write(body)
+				return
+			}
+			w.Write(body[:at])
+			w.(http.Flusher).Flush()
+			time.Sleep(700 * time.Millisecond)
+			w.Write(body[at:])
+		})
+	})
 
-	p := newPage(t, "http://"+ln.Addr().String(), 390, 844)
+	p := newPage(t, s.URL, 390, 844)
 	p.shifts()
 	p.open("")
 	p.waitEval(`!("drawing" in document.documentElement.dataset)`, "the example drawn")
